@@ -1,0 +1,201 @@
+//! Plays games of a scenario with random agents and prints what happens.
+//!
+//! ```text
+//! cargo run --release --example play -- --scenario system-demo --seed 1
+//! cargo run --release --example play -- --scenario my.json --seed 1 --games 100 --json
+//! ```
+//!
+//! Options: `--scenario <name|file.json>` (default `system-demo`), `--seed N`,
+//! `--games K`, `--agent random`, `--log FILE.jsonl` (one JSON line per command with its
+//! events), `--json` (print the summary as one JSON object).
+
+use fm_core::{agents, Command, Event, Match, Scenario, Side};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+struct Args {
+    scenario: String,
+    seed: u64,
+    games: u64,
+    json: bool,
+    log: Option<String>,
+}
+
+fn usage(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    eprintln!("usage: play [--scenario <name|file.json>] [--seed N] [--games K] [--agent random] [--log FILE.jsonl] [--json]");
+    std::process::exit(2);
+}
+
+fn parse() -> Args {
+    let mut a = Args {
+        scenario: "system-demo".into(),
+        seed: 1,
+        games: 1,
+        json: false,
+        log: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        let mut val = |name: &str| {
+            it.next()
+                .unwrap_or_else(|| usage(&format!("{name} needs a value")))
+        };
+        match x.as_str() {
+            "--scenario" => a.scenario = val("--scenario"),
+            "--seed" => {
+                a.seed = val("--seed")
+                    .parse()
+                    .unwrap_or_else(|_| usage("--seed takes an integer"))
+            }
+            "--games" => {
+                a.games = val("--games")
+                    .parse()
+                    .unwrap_or_else(|_| usage("--games takes an integer"))
+            }
+            "--agent" => {
+                let v = val("--agent");
+                if v != "random" {
+                    usage(&format!("unknown agent '{v}' (available: random)"));
+                }
+            }
+            "--log" => a.log = Some(val("--log")),
+            "--json" => a.json = true,
+            "-h" | "--help" => usage("help"),
+            other => usage(&format!("unknown option '{other}'")),
+        }
+    }
+    a
+}
+
+fn load(name: &str) -> Scenario {
+    let r = if name.ends_with(".json") {
+        match std::fs::read_to_string(name) {
+            Ok(s) => Scenario::from_json(&s),
+            Err(e) => usage(&format!("cannot read {name}: {e}")),
+        }
+    } else {
+        Scenario::builtin(name)
+    };
+    r.unwrap_or_else(|e| usage(&format!("scenario: {e}")))
+}
+
+fn side_name(sc: &Scenario, s: Option<Side>) -> String {
+    match s {
+        Some(s) => sc.side_name(s).to_string(),
+        None => "draw".into(),
+    }
+}
+
+fn describe(sc: &Scenario, e: &Event) -> Option<String> {
+    Some(match e {
+        Event::TurnStarted { turn } => format!("== {} ==", sc.data.turns[(*turn - 1) as usize].name),
+        Event::PhaseStarted { side, phase } => format!("-- {}: {phase}", sc.side_name(*side)),
+        Event::UnitPlaced { unit, hex } => format!("   {unit} placed at {hex}"),
+        Event::ReinforcementsArrived { units, .. } => format!("   reinforcements available: {}", units.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")),
+        Event::UnitMoved { unit, from, path, mp } => {
+            let p: Vec<String> = path.iter().map(|h| h.to_string()).collect();
+            match from {
+                Some(f) => format!("   {unit} moves {f} -> {} ({mp} MP)", p.join(" ")),
+                None => format!("   {unit} enters -> {} ({mp} MP)", p.join(" ")),
+            }
+        }
+        Event::BombardmentDeclared { hex, markers, .. } => format!("   bombardment of {hex} with {markers} marker(s)"),
+        Event::AttackDeclared { hex, attackers, .. } => format!(
+            "   attack on {hex} by {}",
+            attackers.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        Event::SupportRevealed { attacker, defender } => format!("   support fire revealed: attacker {attacker:?}, defender {defender:?}"),
+        Event::CombatResolved { attack, defense, differential, line, column, die, result, applies, .. } => format!(
+            "   {attack} vs {defense}: differential {differential:+}, line {line}, column {column}, die {die} => {result}{}",
+            if *applies { "" } else { " (no effect)" }
+        ),
+        Event::StepLost { unit, steps } => format!("   {unit} loses a step ({steps} left)"),
+        Event::UnitEliminated { unit } => format!("   {unit} eliminated"),
+        Event::StiffResistance { unit } => format!("   {unit} offers stiff resistance"),
+        Event::UnitRetreated { unit, from, path } => format!(
+            "   {unit} retreats {from} -> {}",
+            path.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+        ),
+        Event::UnitDisplaced { unit, from, to } => format!("   {unit} displaced {from} -> {to}"),
+        Event::UnitAdvanced { unit, path, .. } => format!("   {unit} advances to {}", path.last()?),
+        Event::GameOver { winner, reason } => format!("** game over: {} ({reason})", side_name(sc, *winner)),
+        _ => return None,
+    })
+}
+
+fn main() {
+    let args = parse();
+    let sc = Arc::new(load(&args.scenario));
+    let mut log = args.log.as_ref().map(|p| {
+        std::io::BufWriter::new(
+            std::fs::File::create(p).unwrap_or_else(|e| usage(&format!("cannot write {p}: {e}"))),
+        )
+    });
+    let start = Instant::now();
+    let mut wins = [0u64; 3];
+    let mut commands = 0u64;
+    let single = args.games == 1 && !args.json;
+    for g in 0..args.games {
+        let seed = args.seed.wrapping_add(g);
+        let mut m = Match::new(sc.clone(), seed);
+        let mut agent_rng = fm_core::rng_from_seed(seed ^ 0x9e37_79b9_7f4a_7c15);
+        if single {
+            println!("{} (seed {seed})", sc.data.name);
+            for e in m.opening_events() {
+                if let Some(s) = describe(&sc, e) {
+                    println!("{s}");
+                }
+            }
+        }
+        while !m.is_over() {
+            let cmd: Command =
+                agents::random(m.scenario(), m.state(), &mut agent_rng).expect("a legal command");
+            let events = m.apply(&cmd).expect("legal commands are accepted").to_vec();
+            commands += 1;
+            if let Some(w) = log.as_mut() {
+                let line =
+                    serde_json::json!({"game": g, "seed": seed, "command": cmd, "events": events});
+                writeln!(w, "{line}").expect("log write");
+            }
+            if single {
+                for e in &events {
+                    if let Some(s) = describe(&sc, e) {
+                        println!("{s}");
+                    }
+                }
+            }
+        }
+        match m.winner() {
+            Some(Side::A) => wins[0] += 1,
+            Some(Side::B) => wins[1] += 1,
+            None => wins[2] += 1,
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let summary = serde_json::json!({
+        "scenario": sc.data.id,
+        "games": args.games,
+        "seed": args.seed,
+        "wins": {sc.side_name(Side::A): wins[0], sc.side_name(Side::B): wins[1], "draw": wins[2]},
+        "commands_per_game": commands as f64 / args.games.max(1) as f64,
+        "games_per_second": args.games as f64 / secs.max(1e-9),
+    });
+    if args.json {
+        println!("{summary}");
+    } else if !single {
+        println!(
+            "{} games of {}: {} {} , {} {}, draws {}; {:.1} commands/game; {:.1} games/s",
+            args.games,
+            sc.data.id,
+            sc.side_name(Side::A),
+            wins[0],
+            sc.side_name(Side::B),
+            wins[1],
+            wins[2],
+            commands as f64 / args.games.max(1) as f64,
+            args.games as f64 / secs.max(1e-9)
+        );
+    }
+}

@@ -1,0 +1,445 @@
+//! Ground combat (rules 8.0, 8.2-8.2.4): declaring attacks, totals, the defender's
+//! terrain line (8.2.2, rivers and bridges), fortifications (8.2.3), the die roll and
+//! the results, with owner choices for step losses.
+
+use crate::crt::CrtResult;
+use crate::engine::Ctx;
+use crate::error::{refuse, RuleError};
+use crate::event::Event;
+use crate::hex::Hex;
+use crate::ids::UnitId;
+use crate::scenario::{MoveCost, Phase, Scenario, UnitKind};
+use crate::state::{CombatKind, CombatStage, Location, LossReason, State};
+
+/// The CRT line used against a defender in hex `hex` (8.2.2): the in-hex terrain
+/// lines, plus hexside lines that apply to this attack (river-type lines only if every
+/// attacker crosses such a hexside; a bridge's line if any of them crosses a bridge),
+/// choosing the one most beneficial to the defender at this differential (the
+/// leftmost column, then the lowest first differential, then scenario order).
+/// `attackers` is `None` for bombardment, which ignores hexsides (8.1.2).
+pub fn defender_line(
+    sc: &Scenario,
+    hex: u16,
+    attackers: Option<&[u16]>,
+    differential: i32,
+) -> usize {
+    let mut cands: Vec<usize> = Vec::new();
+    let info = &sc.hexes[hex as usize];
+    let mut m = info.terrain;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if let Some(l) = sc.hex_line[i] {
+            cands.push(l);
+        }
+    }
+    if let Some(att) = attackers.filter(|a| !a.is_empty()) {
+        let masks: Vec<u64> = att
+            .iter()
+            .filter_map(|a| sc.direction(hex, *a).map(|d| info.sides[d]))
+            .collect();
+        let feats = &sc.data.terrain.hexside;
+        for (f, feat) in feats.iter().enumerate() {
+            if feat.bridge_over.is_some() {
+                continue;
+            }
+            let Some(line) = sc.side_line[f] else {
+                continue;
+            };
+            // Bridges over this feature.
+            let bridges: u64 = sc
+                .bridge_of
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b == Some(f))
+                .fold(0, |acc, (i, _)| acc | 1 << i);
+            let crosses = |mk: &u64| mk & (1 << f) != 0 || mk & bridges != 0;
+            let applies = if feat.all_attackers {
+                masks.len() == att.len() && masks.iter().all(crosses)
+            } else {
+                masks.iter().any(|mk| mk & (1 << f) != 0)
+            };
+            if !applies {
+                continue;
+            }
+            let bridged = masks.iter().find_map(|mk| {
+                let b = mk & bridges;
+                (b != 0).then(|| b.trailing_zeros() as usize)
+            });
+            match bridged.and_then(|b| sc.side_line[b]) {
+                Some(bl) if feat.all_attackers => cands.push(bl),
+                _ => cands.push(line),
+            }
+        }
+    }
+    let crt = &sc.crt;
+    cands
+        .into_iter()
+        .min_by_key(|l| (crt.column(*l, differential), crt.lines[*l].min_differential))
+        .unwrap_or(0)
+}
+
+/// Whether an attack from hex `from` into hex `to` is possible at all (8.2: not across
+/// a prohibited hexside, not into a hex prohibited to the attacker).
+pub(crate) fn can_attack_across(sc: &Scenario, from: u16, to: u16) -> bool {
+    let Some(d) = sc.direction(from, to) else {
+        return false;
+    };
+    let side = sc.hexes[from as usize].sides[d];
+    let t = &sc.data.terrain;
+    let side_ok = (0..t.hexside.len())
+        .all(|i| side & (1 << i) == 0 || t.hexside[i].cost != MoveCost::Prohibited);
+    let hex_ok = (0..t.hex.len()).all(|i| {
+        sc.hexes[to as usize].terrain & (1 << i) == 0 || t.hex[i].cost != MoveCost::Prohibited
+    });
+    side_ok && hex_ok
+}
+
+/// Why `unit` may not attack now, if it may not.
+pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleError> {
+    let u = &s.units[i];
+    let d = &sc.units[i].data;
+    if d.side != s.active {
+        return refuse("8.0", format!("{} belongs to the defending side", u.id));
+    }
+    if !matches!(u.loc, Location::Map(_)) {
+        return refuse("8.2", format!("{} is not on the map", u.id));
+    }
+    if u.attacked {
+        return refuse("8.2", format!("{} has already attacked this phase", u.id));
+    }
+    if s.phase == Phase::MobileCombat {
+        if d.kind != UnitKind::Mobile {
+            return refuse(
+                "4.1",
+                format!(
+                    "{} is a leg unit: only mobile units attack in the Mobile Combat Phase",
+                    u.id
+                ),
+            );
+        }
+        if u.attacked_this_turn {
+            return refuse(
+                "8.2",
+                format!(
+                    "{} attacked in the Combat Phase and cannot attack again this player turn",
+                    u.id
+                ),
+            );
+        }
+    }
+    if u.advanced {
+        return refuse(
+            "8.5",
+            format!(
+                "{} advanced after combat and may do nothing else this player turn",
+                u.id
+            ),
+        );
+    }
+    if u.displaced {
+        return refuse(
+            "8.3.1",
+            format!(
+                "{} was displaced and may not attack for the rest of this turn",
+                u.id
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// 8.2.1(a): declare a ground attack.
+pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), RuleError> {
+    let sc = ctx.sc;
+    if !matches!(ctx.s.phase, Phase::Combat | Phase::MobileCombat) {
+        return refuse(
+            "8.2",
+            format!(
+                "attacks are made in a combat phase, not the {}",
+                ctx.s.phase
+            ),
+        );
+    }
+    let Some(hi) = sc.hex_index(hex) else {
+        return refuse("input", format!("{hex} is off the map"));
+    };
+    let defenders: Vec<usize> = (0..ctx.s.units.len())
+        .filter(|&i| ctx.s.units[i].loc == Location::Map(hex))
+        .collect();
+    if defenders.is_empty()
+        || defenders
+            .iter()
+            .any(|&d| sc.units[d].data.side == ctx.s.active)
+    {
+        return refuse("8.2", format!("{hex} holds no enemy unit"));
+    }
+    for &d in &defenders {
+        if ctx.s.units[d].defended {
+            return refuse(
+                "8.0",
+                format!("{} has already been attacked this phase", ctx.s.units[d].id),
+            );
+        }
+    }
+    if units.is_empty() {
+        return refuse("8.2.1(a)", "an attack needs at least one attacking unit");
+    }
+    let mut idx = Vec::new();
+    for u in units {
+        let i = ctx.unit(u)?;
+        if idx.contains(&i) {
+            return refuse("input", format!("{u} is listed twice"));
+        }
+        may_attack(sc, &ctx.s, i)?;
+        let Location::Map(ah) = ctx.s.units[i].loc else {
+            unreachable!()
+        };
+        let ai = sc.hex_index(ah).expect("on map");
+        if !sc.layout().adjacent(ah, hex) {
+            return refuse("8.2", format!("{u} at {ah} is not adjacent to {hex}"));
+        }
+        if !can_attack_across(sc, ai, hi) {
+            return refuse(
+                "8.2",
+                format!("{u} cannot attack across the prohibited hexside {ah}-{hex}"),
+            );
+        }
+        idx.push(i);
+    }
+    ctx.emit(Event::AttackDeclared {
+        hex,
+        defenders: defenders
+            .iter()
+            .map(|&d| ctx.s.units[d].id.clone())
+            .collect(),
+        attackers: units.to_vec(),
+    });
+    proceed(ctx);
+    Ok(())
+}
+
+/// Resolves the combat once the commitment steps are over.
+pub(crate) fn proceed(ctx: &mut Ctx) {
+    let Some(c) = &ctx.s.combat else { return };
+    if c.result.is_some() || c.stage != (CombatStage::Support { step: 4 }) {
+        return;
+    }
+    match c.kind {
+        CombatKind::Ground => resolve_ground(ctx),
+        CombatKind::Bombardment => crate::bombardment::resolve(ctx),
+    }
+}
+
+pub(crate) fn reveal(ctx: &mut Ctx) {
+    let c = ctx.s.combat.as_ref().expect("combat");
+    if c.markers.is_empty() {
+        return;
+    }
+    let att = ctx.s.active;
+    let pick = |side| -> Vec<u8> {
+        c.markers
+            .iter()
+            .filter(|m| m.side == side)
+            .filter_map(|m| m.value)
+            .collect()
+    };
+    let (a, d) = (pick(att), pick(att.other()));
+    ctx.emit(Event::SupportRevealed {
+        attacker: a,
+        defender: d,
+    });
+}
+
+/// Strength totals of a ground combat (8.2.1(c), 8.2.3).
+pub(crate) fn ground_totals(
+    sc: &Scenario,
+    s: &State,
+    hex: u16,
+    attackers: &[usize],
+    defenders: &[usize],
+    att_markers: &[u8],
+    def_markers: &[u8],
+) -> (i32, i32) {
+    let fort = sc.is_fortification(hex);
+    let mut a: i32 = attackers
+        .iter()
+        .map(|&i| sc.units[i].values(s.units[i].steps).attack as i32)
+        .sum();
+    a += att_markers
+        .iter()
+        .map(|&v| if fort { v as i32 / 2 } else { v as i32 })
+        .sum::<i32>();
+    let mut d: i32 = defenders
+        .iter()
+        .map(|&i| sc.units[i].values(s.units[i].steps).defense as i32 * if fort { 2 } else { 1 })
+        .sum();
+    d += def_markers.iter().map(|&v| v as i32).sum::<i32>();
+    (a, d)
+}
+
+fn resolve_ground(ctx: &mut Ctx) {
+    reveal(ctx);
+    let sc = ctx.sc;
+    let c = ctx.s.combat.clone().expect("combat");
+    let hi = sc.hex_index(c.hex).expect("on map");
+    let att: Vec<usize> = c
+        .attackers
+        .iter()
+        .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
+        .collect();
+    let def: Vec<usize> = c
+        .defenders
+        .iter()
+        .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
+        .collect();
+    let side_vals = |side| -> Vec<u8> {
+        c.markers
+            .iter()
+            .filter(|m| m.side == side)
+            .filter_map(|m| m.value)
+            .collect()
+    };
+    let (a, d) = ground_totals(
+        sc,
+        &ctx.s,
+        hi,
+        &att,
+        &def,
+        &side_vals(ctx.s.active),
+        &side_vals(ctx.s.active.other()),
+    );
+    let diff = a - d;
+    let att_hexes: Vec<u16> = att
+        .iter()
+        .filter_map(|&i| ctx.s.units[i].hex().and_then(|h| sc.hex_index(h)))
+        .collect();
+    let line = defender_line(sc, hi, Some(&att_hexes), diff);
+    let col = sc.crt.column(line, diff);
+    let die = ctx.d6();
+    let result = sc.crt.result(col, die);
+    ctx.emit(Event::CombatResolved {
+        kind: CombatKind::Ground,
+        attack: a,
+        defense: d,
+        differential: diff,
+        line: sc.crt.lines[line].id.clone(),
+        column: sc.crt.column_label(col),
+        die,
+        result,
+        applies: true,
+    });
+    let attackers = c.attackers.clone();
+    let defenders = c.defenders.clone();
+    let att_side = ctx.s.active;
+    match result {
+        CrtResult::De => {
+            for d in &defenders {
+                ctx.emit(Event::UnitEliminated { unit: d.clone() });
+            }
+            end(ctx);
+        }
+        CrtResult::D1 | CrtResult::D2 | CrtResult::D3 => {
+            ctx.emit(Event::RetreatRequired {
+                side: att_side.other(),
+                units: defenders,
+                hexes: result.defender_retreat().unwrap_or(1),
+            });
+        }
+        CrtResult::Ex => {
+            for d in &defenders {
+                lose_step(ctx, d);
+            }
+            attacker_loss(ctx, attackers, LossReason::Exchange);
+        }
+        CrtResult::AStep => attacker_loss(ctx, attackers, LossReason::AttackerStep),
+        CrtResult::A1 | CrtResult::A2 | CrtResult::A3 => {
+            ctx.emit(Event::RetreatRequired {
+                side: att_side,
+                units: attackers,
+                hexes: result.attacker_retreat().unwrap_or(1),
+            });
+        }
+        CrtResult::Ae => {
+            for a in &attackers {
+                ctx.emit(Event::UnitEliminated { unit: a.clone() });
+            }
+            end(ctx);
+        }
+        CrtResult::NoEffect => end(ctx),
+    }
+}
+
+/// One of `candidates` loses a step: at once if there is only one, else the owner
+/// (the phasing side) chooses.
+pub(crate) fn attacker_loss(ctx: &mut Ctx, candidates: Vec<UnitId>, reason: LossReason) {
+    let alive: Vec<UnitId> = candidates
+        .into_iter()
+        .filter(|u| {
+            ctx.sc
+                .unit_index(u)
+                .is_some_and(|i| matches!(ctx.s.units[i as usize].loc, Location::Map(_)))
+        })
+        .collect();
+    match alive.len() {
+        0 => end(ctx),
+        1 => {
+            lose_step(ctx, &alive[0]);
+            end(ctx);
+        }
+        _ => ctx.emit(Event::LossRequired {
+            side: ctx.s.active,
+            candidates: alive,
+            reason,
+        }),
+    }
+}
+
+/// A unit loses a step, or is eliminated on its last step.
+pub(crate) fn lose_step(ctx: &mut Ctx, unit: &UnitId) {
+    let Some(i) = ctx.sc.unit_index(unit) else {
+        return;
+    };
+    let steps = ctx.s.units[i as usize].steps;
+    if steps > 1 {
+        ctx.emit(Event::StepLost {
+            unit: unit.clone(),
+            steps: steps - 1,
+        });
+    } else {
+        ctx.emit(Event::UnitEliminated { unit: unit.clone() });
+    }
+}
+
+pub(crate) fn end(ctx: &mut Ctx) {
+    if let Some(c) = &ctx.s.combat {
+        let hex = c.hex;
+        ctx.emit(Event::CombatEnded { hex });
+    }
+}
+
+/// Ex / (A): the owner picks the unit that loses the step.
+pub(crate) fn choose_loss(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+    let Some(c) = &ctx.s.combat else {
+        return refuse("8.2.4", "no loss to choose");
+    };
+    let CombatStage::ChooseLoss { candidates, .. } = &c.stage else {
+        return refuse("8.2.4", "no loss to choose");
+    };
+    if !candidates.contains(unit) {
+        return refuse(
+            "8.2.4",
+            format!(
+                "{unit} cannot take this loss (candidates: {})",
+                join(candidates)
+            ),
+        );
+    }
+    lose_step(ctx, unit);
+    end(ctx);
+    Ok(())
+}
+
+pub(crate) fn join(v: &[UnitId]) -> String {
+    v.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
+}

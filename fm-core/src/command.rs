@@ -1,0 +1,78 @@
+//! Commands: what a player (or agent) asks the engine to do. Tagged JSON:
+//! `{"type":"move","unit":"blue-1","path":["0203","0204"]}`.
+
+use crate::hex::Hex;
+use crate::ids::UnitId;
+use serde::{Deserialize, Serialize};
+
+/// A player's decision. Which commands are accepted depends on [`crate::Pending`].
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// 3.0: place a unit in its set-up zone.
+    Place {
+        /// The unit.
+        unit: UnitId,
+        /// Where.
+        hex: Hex,
+    },
+    /// 5.1: move a unit along `path`, the hexes it enters in order (not its start hex).
+    /// A reinforcement's path starts with its entry hex.
+    Move {
+        /// The unit.
+        unit: UnitId,
+        /// Hexes entered.
+        path: Vec<Hex>,
+    },
+    /// 8.1.2: bombard the enemy unit in `hex` with 1 or 2 markers drawn at random.
+    Bombard {
+        /// Target hex.
+        hex: Hex,
+        /// Number of markers (1 or 2).
+        markers: u8,
+    },
+    /// 8.2.1(a): attack the enemy unit in `hex` with `units`.
+    Attack {
+        /// Defending hex.
+        hex: Hex,
+        /// Attacking units.
+        units: Vec<UnitId>,
+    },
+    /// 8.2.1(b): at this step, place a marker (drawn at random, face down) or pass.
+    SupportFire {
+        /// Place a marker (`true`) or pass (`false`).
+        commit: bool,
+    },
+    /// 8.2.4 Ex / (A): the unit that takes the step loss.
+    ChooseLoss {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// 8.3: retreat `unit` along `path` (hexes entered). An empty path accepts
+    /// elimination when no retreat is possible. `displace` gives, for a path ending on a
+    /// friendly unit, where that unit is displaced to, then where the unit there goes,
+    /// and so on (8.3.1).
+    Retreat {
+        /// The unit.
+        unit: UnitId,
+        /// Hexes entered.
+        path: Vec<Hex>,
+        /// Displacement chain.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        displace: Vec<Hex>,
+    },
+    /// 8.4: hold and lose a step instead of retreating.
+    StiffResistance {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// 8.5: advance `unit` along the path of retreat, stopping in `to`.
+    Advance {
+        /// The unit.
+        unit: UnitId,
+        /// Last hex of the advance.
+        to: Hex,
+    },
+    /// End the current phase (or set-up, or advancing after combat).
+    Done,
+}

@@ -1,0 +1,235 @@
+//! A stable integer encoding of commands, for search and reinforcement learning.
+//!
+//! The action space of a scenario has a fixed size ([`action_space_size`]); with `U`
+//! units and `H` hexes (both in scenario order) it is laid out as:
+//!
+//! | range | command |
+//! |---|---|
+//! | 0 | `done` |
+//! | 1, 2 | `support_fire` commit, pass |
+//! | 3 + u·H + h | unit `u` to hex `h`: `place`, `move` (cheapest path) or `advance`, by the pending decision |
+//! | R + u·H + h | `retreat` of unit `u` ending on `h` (its own hex: no retreat possible) |
+//! | S + u | `stiff_resistance` of unit `u` |
+//! | L + u | `choose_loss` of unit `u` |
+//! | B + 2h + k | `bombard` hex `h` with k+1 markers |
+//! | A + 64h + m | `attack` hex `h` with the units on the neighbours in bit set `m` (bit d = direction d) |
+//!
+//! where R = 3 + U·H, S = R + U·H, L = S + U, B = L + U, A = B + 2H. Indices depend only
+//! on the scenario, never on the state, so they are stable across a game.
+
+use crate::command::Command;
+use crate::hex::Hex;
+use crate::legal::legal_commands;
+use crate::movement::reachable_idx;
+use crate::retreat::retreat_options;
+use crate::scenario::{Scenario, NO_HEX};
+use crate::state::{Pending, State};
+
+struct Layout {
+    h: usize,
+    r: usize,
+    s: usize,
+    l: usize,
+    b: usize,
+    a: usize,
+    end: usize,
+}
+
+fn layout(sc: &Scenario) -> Layout {
+    let u = sc.units.len();
+    let h = sc.hexes.len();
+    let r = 3 + u * h;
+    let s = r + u * h;
+    let l = s + u;
+    let b = l + u;
+    let a = b + 2 * h;
+    Layout {
+        h,
+        r,
+        s,
+        l,
+        b,
+        a,
+        end: a + 64 * h,
+    }
+}
+
+/// Number of distinct command indices for a scenario.
+pub fn action_space_size(sc: &Scenario) -> usize {
+    layout(sc).end
+}
+
+/// The index of a command, or `None` if it names unknown units or hexes.
+///
+/// ```
+/// use fm_core::{command_to_index, index_to_command, legal_commands, new_game, Scenario};
+/// let sc = Scenario::builtin("system-demo").unwrap();
+/// let (state, _) = new_game(&sc, &mut fm_core::rng_from_seed(1));
+/// for c in legal_commands(&sc, &state) {
+///     let i = command_to_index(&sc, &state, &c).unwrap();
+///     assert_eq!(index_to_command(&sc, &state, i), Some(c));
+/// }
+/// ```
+pub fn command_to_index(sc: &Scenario, s: &State, cmd: &Command) -> Option<usize> {
+    let l = layout(sc);
+    let hx = |h: Hex| sc.hex_index(h).map(|x| x as usize);
+    let un = |u: &crate::ids::UnitId| sc.unit_index(u).map(|x| x as usize);
+    Some(match cmd {
+        Command::Done => 0,
+        Command::SupportFire { commit } => {
+            if *commit {
+                1
+            } else {
+                2
+            }
+        }
+        Command::Place { unit, hex } | Command::Advance { unit, to: hex } => {
+            3 + un(unit)? * l.h + hx(*hex)?
+        }
+        Command::Move { unit, path } => 3 + un(unit)? * l.h + hx(*path.last()?)?,
+        Command::Retreat { unit, path, .. } => {
+            let u = un(unit)?;
+            let end = match path.last() {
+                Some(h) => hx(*h)?,
+                None => hx(s.units.get(u)?.hex()?)?,
+            };
+            l.r + u * l.h + end
+        }
+        Command::StiffResistance { unit } => l.s + un(unit)?,
+        Command::ChooseLoss { unit } => l.l + un(unit)?,
+        Command::Bombard { hex, markers } => {
+            if !(1..=2).contains(markers) {
+                return None;
+            }
+            l.b + 2 * hx(*hex)? + (*markers as usize - 1)
+        }
+        Command::Attack { hex, units } => {
+            let h = hx(*hex)?;
+            let mut mask = 0usize;
+            for u in units {
+                let at = hx(s.units.get(un(u)?)?.hex()?)?;
+                let d = sc.direction(h as u16, at as u16)?;
+                mask |= 1 << d;
+            }
+            if mask == 0 {
+                return None;
+            }
+            l.a + 64 * h + mask
+        }
+    })
+}
+
+/// The command an index stands for in this state (moves get the cheapest legal path,
+/// retreats the first legal option ending on that hex), or `None` if the index has no
+/// meaning here. A command obtained this way may still be illegal; see
+/// [`legal_indices`].
+pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command> {
+    let l = layout(sc);
+    if idx >= l.end {
+        return None;
+    }
+    let unit_id = |u: usize| s.units[u].id.clone();
+    Some(match idx {
+        0 => Command::Done,
+        1 => Command::SupportFire { commit: true },
+        2 => Command::SupportFire { commit: false },
+        i if i < l.r => {
+            let k = i - 3;
+            let (u, h) = (k / l.h, k % l.h);
+            let hex = sc.hex_at(h as u16);
+            match s.pending() {
+                Pending::Setup { .. } => Command::Place {
+                    unit: unit_id(u),
+                    hex,
+                },
+                Pending::Advance { .. } => Command::Advance {
+                    unit: unit_id(u),
+                    to: hex,
+                },
+                Pending::Phase { .. } => {
+                    let r = reachable_idx(sc, s, u)
+                        .into_iter()
+                        .find(|r| r.hex == hex && !r.occupied)?;
+                    Command::Move {
+                        unit: unit_id(u),
+                        path: r.path,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        i if i < l.s => {
+            let k = i - l.r;
+            let (u, h) = (k / l.h, k % l.h);
+            let hex = sc.hex_at(h as u16);
+            let Pending::Retreat { hexes, .. } = s.pending() else {
+                return None;
+            };
+            let kind = s.combat.as_ref()?.kind;
+            let opts = retreat_options(sc, s, u, hexes, kind);
+            if opts.is_empty() && s.units[u].hex() == Some(hex) {
+                Command::Retreat {
+                    unit: unit_id(u),
+                    path: Vec::new(),
+                    displace: Vec::new(),
+                }
+            } else {
+                let o = opts
+                    .into_iter()
+                    .find(|o| o.path.last().copied().or(s.units[u].hex()) == Some(hex))?;
+                Command::Retreat {
+                    unit: unit_id(u),
+                    path: o.path,
+                    displace: o.displace,
+                }
+            }
+        }
+        i if i < l.l => Command::StiffResistance {
+            unit: unit_id(i - l.s),
+        },
+        i if i < l.b => Command::ChooseLoss {
+            unit: unit_id(i - l.l),
+        },
+        i if i < l.a => {
+            let k = i - l.b;
+            Command::Bombard {
+                hex: sc.hex_at((k / 2) as u16),
+                markers: (k % 2) as u8 + 1,
+            }
+        }
+        i => {
+            let k = i - l.a;
+            let (h, mask) = (k / 64, k % 64);
+            if mask == 0 {
+                return None;
+            }
+            let mut units = Vec::new();
+            for d in 0..6 {
+                if mask & (1 << d) == 0 {
+                    continue;
+                }
+                let n = sc.hexes[h].neighbors[d];
+                if n == NO_HEX {
+                    return None;
+                }
+                units.push(unit_id(s.unit_at(sc.hex_at(n))?));
+            }
+            Command::Attack {
+                hex: sc.hex_at(h as u16),
+                units,
+            }
+        }
+    })
+}
+
+/// Indices of the legal commands, ascending and without duplicates (two retreats
+/// ending on the same hex share an index).
+pub fn legal_indices(sc: &Scenario, s: &State) -> Vec<usize> {
+    let mut v: Vec<usize> = legal_commands(sc, s)
+        .iter()
+        .filter_map(|c| command_to_index(sc, s, c))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}

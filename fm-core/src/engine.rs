@@ -1,0 +1,201 @@
+//! The pure entry points: [`new_game`], [`apply`] and [`explain`].
+//!
+//! `apply` works on a private copy of the state: each handler validates the command
+//! against the rules, then emits events, which are folded into the copy as they are
+//! emitted so later checks see their effect. The caller's state is never touched; the
+//! events are returned for the caller to fold (or to log, filter, replay).
+
+use crate::command::Command;
+use crate::error::{refuse, RuleError};
+use crate::event::Event;
+use crate::ids::UnitId;
+use crate::scenario::Scenario;
+use crate::state::State;
+use rand_core::RngCore;
+
+pub(crate) struct Ctx<'a> {
+    pub sc: &'a Scenario,
+    pub s: State,
+    pub events: Vec<Event>,
+    rng: &'a mut dyn RngCore,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(sc: &'a Scenario, s: State, rng: &'a mut dyn RngCore) -> Ctx<'a> {
+        Ctx {
+            sc,
+            s,
+            events: Vec::new(),
+            rng,
+        }
+    }
+
+    pub(crate) fn emit(&mut self, e: Event) {
+        self.s.apply_event(self.sc, &e);
+        self.events.push(e);
+    }
+
+    /// A uniform index in `0..n` (n ≥ 1), by rejection so every platform agrees.
+    pub(crate) fn roll_index(&mut self, n: usize) -> usize {
+        let n = n.max(1) as u32;
+        let zone = u32::MAX - (u32::MAX % n);
+        loop {
+            let x = self.rng.next_u32();
+            if x < zone {
+                return (x % n) as usize;
+            }
+        }
+    }
+
+    /// One six-sided die.
+    pub(crate) fn d6(&mut self) -> u8 {
+        self.roll_index(6) as u8 + 1
+    }
+
+    pub(crate) fn unit(&self, id: &UnitId) -> Result<usize, RuleError> {
+        match self.sc.unit_index(id) {
+            Some(i) => Ok(i as usize),
+            None => refuse("input", format!("unknown unit '{id}'")),
+        }
+    }
+}
+
+/// Starts a game: the initial state and the events that bring it to its first
+/// decision (set-up, or the scenario's starting phase).
+///
+/// ```
+/// use fm_core::{new_game, Pending, Scenario};
+/// use rand_xoshiro::{rand_core::SeedableRng, Xoshiro256PlusPlus};
+/// let sc = Scenario::builtin("system-demo").unwrap();
+/// let (state, events) = new_game(&sc, &mut Xoshiro256PlusPlus::seed_from_u64(7));
+/// assert!(!events.is_empty());
+/// assert!(matches!(state.pending(), Pending::Phase { .. }));
+/// ```
+pub fn new_game(sc: &Scenario, rng: &mut dyn RngCore) -> (State, Vec<Event>) {
+    let mut ctx = Ctx::new(sc, State::initial(sc), rng);
+    crate::sequence::begin(&mut ctx);
+    crate::sequence::settle(&mut ctx);
+    (ctx.s, ctx.events)
+}
+
+/// Applies a command for the side whose decision is pending, returning the events it
+/// causes. Pure: `state` is not modified; fold the events with
+/// [`State::apply_events`] to get the next state. All randomness comes from `rng`, and
+/// every die roll and marker draw is recorded in the events.
+///
+/// # Errors
+/// A [`RuleError`] naming the rule the command breaks; nothing is changed.
+///
+/// ```
+/// use fm_core::{apply, new_game, Command, Scenario};
+/// use rand_xoshiro::{rand_core::SeedableRng, Xoshiro256PlusPlus};
+/// let sc = Scenario::builtin("system-demo").unwrap();
+/// let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+/// let (mut state, _) = new_game(&sc, &mut rng);
+/// let before = state.clone();
+/// let bad = Command::Move { unit: "nobody".into(), path: vec![] };
+/// let err = apply(&sc, &state, &bad, &mut rng).unwrap_err();
+/// assert_eq!(err.rule, "input");
+/// assert_eq!(state, before);
+/// let events = apply(&sc, &state, &Command::Done, &mut rng).unwrap();
+/// state.apply_events(&sc, &events);
+/// ```
+pub fn apply(
+    sc: &Scenario,
+    state: &State,
+    cmd: &Command,
+    rng: &mut dyn RngCore,
+) -> Result<Vec<Event>, RuleError> {
+    if let Some(o) = &state.outcome {
+        return refuse("4.1", format!("the game is over ({})", o.reason));
+    }
+    let mut ctx = Ctx::new(sc, state.clone(), rng);
+    dispatch(&mut ctx, cmd)?;
+    crate::sequence::settle(&mut ctx);
+    Ok(ctx.events)
+}
+
+fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
+    use crate::state::Pending as P;
+    let pending = ctx.s.pending();
+    match (cmd, &pending) {
+        (Command::Place { unit, hex }, P::Setup { .. }) => crate::sequence::place(ctx, unit, *hex),
+        (Command::Move { unit, path }, P::Phase { .. }) => {
+            crate::movement::apply_move(ctx, unit, path)
+        }
+        (Command::Bombard { hex, markers }, P::Phase { .. }) => {
+            crate::bombardment::declare(ctx, *hex, *markers)
+        }
+        (Command::Attack { hex, units }, P::Phase { .. }) => {
+            crate::combat::declare(ctx, *hex, units)
+        }
+        (Command::SupportFire { commit }, P::SupportFire { .. }) => {
+            crate::support_fire::decide(ctx, *commit)?;
+            crate::combat::proceed(ctx);
+            Ok(())
+        }
+        (Command::ChooseLoss { unit }, P::ChooseLoss { .. }) => {
+            crate::combat::choose_loss(ctx, unit)
+        }
+        (
+            Command::Retreat {
+                unit,
+                path,
+                displace,
+            },
+            P::Retreat { .. },
+        ) => crate::retreat::retreat(ctx, unit, path, displace),
+        (Command::StiffResistance { unit }, P::Retreat { .. }) => {
+            crate::retreat::stiff_resistance(ctx, unit)
+        }
+        (Command::Advance { unit, to }, P::Advance { .. }) => {
+            crate::retreat::advance(ctx, unit, *to)
+        }
+        (Command::Done, _) => crate::sequence::done(ctx),
+        (_, p) => refuse(
+            "4.1",
+            format!("out of sequence: the game waits for {}", describe(p)),
+        ),
+    }
+}
+
+fn describe(p: &crate::state::Pending) -> String {
+    use crate::state::Pending as P;
+    match p {
+        P::Setup { side } => format!("side {side} to place units"),
+        P::Phase { side, phase } => format!("side {side} in the {phase}"),
+        P::SupportFire { side, step } => format!(
+            "side {side} to commit or pass support fire (step {})",
+            step + 1
+        ),
+        P::ChooseLoss { side, .. } => format!("side {side} to choose which unit loses a step"),
+        P::Retreat { side, .. } => format!("side {side} to retreat or declare stiff resistance"),
+        P::Advance { side, .. } => format!("side {side} to advance after combat or finish"),
+        P::GameOver { .. } => "nothing: the game is over".to_string(),
+    }
+}
+
+/// Why `cmd` would be refused in `state`, or `None` if it is legal. Draws no
+/// randomness that matters: the command is tried on a copy with a fixed generator.
+pub fn explain(sc: &Scenario, state: &State, cmd: &Command) -> Option<RuleError> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::from_seed_u64(0);
+    apply(sc, state, cmd, &mut rng).err()
+}
+
+trait SeedU64 {
+    fn from_seed_u64(seed: u64) -> Self;
+}
+impl SeedU64 for rand_xoshiro::Xoshiro256PlusPlus {
+    fn from_seed_u64(seed: u64) -> Self {
+        <Self as rand_core::SeedableRng>::seed_from_u64(seed)
+    }
+}
+
+impl State {
+    /// Folds a batch of events (as returned by [`apply`]) into the state.
+    pub fn apply_events(&mut self, sc: &Scenario, events: &[Event]) {
+        for e in events {
+            self.apply_event(sc, e);
+        }
+    }
+}

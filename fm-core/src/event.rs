@@ -1,0 +1,523 @@
+//! Events: everything that happens, as data. The state changes only by folding events
+//! ([`State::apply_event`]); `apply` decides, the fold records. Per-side streams come
+//! from [`Event::redacted_for`], which hides the opponent's face-down marker values
+//! (rule 7.2: markers are placed face down).
+
+use crate::crt::CrtResult;
+use crate::hex::Hex;
+use crate::ids::{Side, UnitId};
+use crate::mp::Mp;
+use crate::scenario::{Phase, Scenario};
+use crate::state::{
+    Combat, CombatKind, CombatStage, CommittedMarker, Location, LossReason, Outcome, State,
+};
+use serde::{Deserialize, Serialize};
+
+/// Something that happened. Tagged JSON: `{"type": "unit_moved", …}`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A game turn begins.
+    TurnStarted {
+        /// Turn number.
+        turn: u16,
+    },
+    /// 7.1: a side's markers for this game turn (the lowest values of its pool). The
+    /// values are hidden from the opponent in a per-side stream.
+    SupportAllotted {
+        /// Whose markers.
+        side: Side,
+        /// How many.
+        count: u8,
+        /// Their values; `None` in the opponent's stream.
+        values: Option<Vec<u8>>,
+    },
+    /// A phase begins (phases with nothing to do are started and passed at once).
+    PhaseStarted {
+        /// Active side.
+        side: Side,
+        /// Phase.
+        phase: Phase,
+    },
+    /// 3.0: a unit is placed during set-up.
+    UnitPlaced {
+        /// The unit.
+        unit: UnitId,
+        /// Where.
+        hex: Hex,
+    },
+    /// 3.0(c): reinforcements may now enter.
+    ReinforcementsArrived {
+        /// Owner.
+        side: Side,
+        /// Units.
+        units: Vec<UnitId>,
+    },
+    /// 5.0: a unit moved (or entered the map when `from` is `None`).
+    UnitMoved {
+        /// The unit.
+        unit: UnitId,
+        /// Start hex; `None` for a reinforcement entering.
+        from: Option<Hex>,
+        /// Hexes entered, in order.
+        path: Vec<Hex>,
+        /// MP spent.
+        mp: Mp,
+    },
+    /// 8.1.2: a bombardment is declared.
+    BombardmentDeclared {
+        /// Target hex.
+        hex: Hex,
+        /// Units in it.
+        defenders: Vec<UnitId>,
+        /// Markers used (1 or 2).
+        markers: u8,
+    },
+    /// 8.2.1(a): a ground attack is declared.
+    AttackDeclared {
+        /// Defending hex.
+        hex: Hex,
+        /// Defending units.
+        defenders: Vec<UnitId>,
+        /// Attacking units.
+        attackers: Vec<UnitId>,
+    },
+    /// 7.2 / 8.2.1(b): a marker is drawn at random from the side's allotment and placed
+    /// face down. `value` is `None` in the opponent's stream.
+    SupportCommitted {
+        /// Whose marker.
+        side: Side,
+        /// Commitment step (0-3), `None` for bombardment.
+        step: Option<u8>,
+        /// The drawn value.
+        value: Option<u8>,
+    },
+    /// 8.2.1(b): a side declines to place a marker at this step.
+    SupportPassed {
+        /// Who passed.
+        side: Side,
+        /// Step 0-3.
+        step: u8,
+    },
+    /// 8.2.1(b) last step: all markers of this combat are turned face up.
+    SupportRevealed {
+        /// Attacker's values.
+        attacker: Vec<u8>,
+        /// Defender's values.
+        defender: Vec<u8>,
+    },
+    /// 8.1.2 / 8.2.1(c-d): totals, differential, CRT line and column, the die roll and
+    /// the result.
+    CombatResolved {
+        /// Bombardment or ground.
+        kind: CombatKind,
+        /// Attack total (units + markers, after 8.2.3 halving).
+        attack: i32,
+        /// Defense total (after 8.2.3 doubling).
+        defense: i32,
+        /// attack - defense.
+        differential: i32,
+        /// CRT line id.
+        line: String,
+        /// Column label as printed ("+2, +3").
+        column: String,
+        /// The die roll (1-6).
+        die: u8,
+        /// The result read from the table.
+        result: CrtResult,
+        /// False when the result has no effect here (8.1.3 bombardment exceptions).
+        applies: bool,
+    },
+    /// A unit loses a step (flips to its reduced side).
+    StepLost {
+        /// The unit.
+        unit: UnitId,
+        /// Steps left.
+        steps: u8,
+    },
+    /// A unit is eliminated.
+    UnitEliminated {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// The owner must choose which unit loses a step.
+    LossRequired {
+        /// Who chooses.
+        side: Side,
+        /// Candidates.
+        candidates: Vec<UnitId>,
+        /// Why.
+        reason: LossReason,
+    },
+    /// Units must retreat or declare stiff resistance.
+    RetreatRequired {
+        /// Owner.
+        side: Side,
+        /// Units.
+        units: Vec<UnitId>,
+        /// Hexes.
+        hexes: u8,
+    },
+    /// 8.4: the unit holds and loses a step instead of retreating.
+    StiffResistance {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// 8.3.1: a friendly unit is pushed one hex to make room for a retreating unit.
+    UnitDisplaced {
+        /// The displaced unit.
+        unit: UnitId,
+        /// From.
+        from: Hex,
+        /// To.
+        to: Hex,
+    },
+    /// 8.3: a unit retreated along `path` (hexes entered; may be shorter than required).
+    UnitRetreated {
+        /// The unit.
+        unit: UnitId,
+        /// Start hex.
+        from: Hex,
+        /// Hexes entered.
+        path: Vec<Hex>,
+    },
+    /// 8.5: attackers may advance along the path of retreat.
+    AdvanceOffered {
+        /// Path of retreat, combat hex first.
+        path: Vec<Hex>,
+        /// Eligible units.
+        units: Vec<UnitId>,
+    },
+    /// 8.5: a unit advanced after combat.
+    UnitAdvanced {
+        /// The unit.
+        unit: UnitId,
+        /// Start hex.
+        from: Hex,
+        /// Hexes entered.
+        path: Vec<Hex>,
+    },
+    /// The bombardment or combat is over; its markers are spent for this game turn.
+    CombatEnded {
+        /// The defending hex.
+        hex: Hex,
+    },
+    /// The game is over.
+    GameOver {
+        /// Winner, `None` for a draw.
+        winner: Option<Side>,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Event {
+    /// This event as `viewer` may see it: the opponent's face-down marker values and
+    /// allotted values are removed. Everything else is public.
+    pub fn redacted_for(&self, viewer: Side) -> Event {
+        match self {
+            Event::SupportAllotted { side, count, .. } if *side != viewer => {
+                Event::SupportAllotted {
+                    side: *side,
+                    count: *count,
+                    values: None,
+                }
+            }
+            Event::SupportCommitted { side, step, .. } if *side != viewer && step.is_some() => {
+                Event::SupportCommitted {
+                    side: *side,
+                    step: *step,
+                    value: None,
+                }
+            }
+            e => e.clone(),
+        }
+    }
+}
+
+fn remove_one(v: &mut Vec<u8>, x: u8) {
+    if let Some(p) = v.iter().position(|y| *y == x) {
+        v.remove(p);
+    }
+}
+
+impl State {
+    fn idx(&self, sc: &Scenario, id: &UnitId) -> usize {
+        sc.unit_index(id).map(|i| i as usize).unwrap_or_else(|| {
+            self.units
+                .iter()
+                .position(|u| &u.id == id)
+                .expect("event names a unit of this scenario")
+        })
+    }
+
+    fn set_control(&mut self, sc: &Scenario, h: Hex, side: Side) {
+        if sc.is_objective(h) {
+            self.control.insert(h, side);
+        }
+    }
+
+    /// Folds one event into the state. Events come from [`crate::apply`] on this same
+    /// state; folding anything else is a logic error and may panic.
+    pub fn apply_event(&mut self, sc: &Scenario, e: &Event) {
+        match e {
+            Event::TurnStarted { turn } => {
+                self.turn = *turn;
+                self.phase = Phase::SupportFire;
+                for s in Side::BOTH {
+                    let sup = self.support.get_mut(s);
+                    sup.available.clear();
+                    sup.used.clear();
+                }
+            }
+            Event::SupportAllotted { side, values, .. } => {
+                let mut v = values.clone().unwrap_or_default();
+                v.sort_unstable();
+                self.support.get_mut(*side).available = v;
+            }
+            Event::PhaseStarted { side, phase } => {
+                let new_player_turn = *side != self.active || *phase == Phase::Movement;
+                self.active = *side;
+                self.phase = *phase;
+                if new_player_turn {
+                    self.bombarded.clear();
+                }
+                for u in &mut self.units {
+                    u.attacked = false;
+                    u.defended = false;
+                    if new_player_turn {
+                        u.moved = false;
+                        u.mp_spent = Mp::ZERO;
+                        u.attacked_this_turn = false;
+                        u.advanced = false;
+                        u.displaced = false;
+                    }
+                }
+            }
+            Event::UnitPlaced { unit, hex } => {
+                let i = self.idx(sc, unit);
+                self.units[i].loc = Location::Map(*hex);
+                let side = sc.units[i].data.side;
+                self.set_control(sc, *hex, side);
+            }
+            Event::ReinforcementsArrived { units, .. } => {
+                for u in units {
+                    let i = self.idx(sc, u);
+                    self.units[i].loc = Location::Arriving;
+                }
+            }
+            Event::UnitMoved { unit, path, mp, .. } => {
+                let i = self.idx(sc, unit);
+                let side = sc.units[i].data.side;
+                let u = &mut self.units[i];
+                u.loc = Location::Map(*path.last().expect("a move enters at least one hex"));
+                u.moved = true;
+                u.mp_spent += *mp;
+                for h in path {
+                    self.set_control(sc, *h, side);
+                }
+            }
+            Event::BombardmentDeclared {
+                hex,
+                defenders,
+                markers,
+            } => {
+                *self.bombarded.entry(*hex).or_insert(0) += markers;
+                for d in defenders {
+                    let i = self.idx(sc, d);
+                    self.units[i].defended = true;
+                }
+                self.combat = Some(Combat {
+                    kind: CombatKind::Bombardment,
+                    hex: *hex,
+                    attackers: Vec::new(),
+                    defenders: defenders.clone(),
+                    markers: Vec::new(),
+                    result: None,
+                    retreat_path: Vec::new(),
+                    stage: CombatStage::Support { step: 4 },
+                });
+            }
+            Event::AttackDeclared {
+                hex,
+                defenders,
+                attackers,
+            } => {
+                for d in defenders {
+                    let i = self.idx(sc, d);
+                    self.units[i].defended = true;
+                }
+                let in_combat_phase = self.phase == Phase::Combat;
+                for a in attackers {
+                    let i = self.idx(sc, a);
+                    self.units[i].attacked = true;
+                    if in_combat_phase {
+                        self.units[i].attacked_this_turn = true;
+                    }
+                }
+                let mut c = Combat {
+                    kind: CombatKind::Ground,
+                    hex: *hex,
+                    attackers: attackers.clone(),
+                    defenders: defenders.clone(),
+                    markers: Vec::new(),
+                    result: None,
+                    retreat_path: Vec::new(),
+                    stage: CombatStage::Support { step: 0 },
+                };
+                c.stage = CombatStage::Support {
+                    step: crate::support_fire::next_step(self, 0),
+                };
+                self.combat = Some(c);
+            }
+            Event::SupportCommitted { side, step, value } => {
+                let v = value.expect("full event stream carries marker values");
+                remove_one(&mut self.support.get_mut(*side).available, v);
+                let next = step.map(|s| crate::support_fire::next_step(self, s + 1));
+                let c = self.combat.as_mut().expect("marker committed to a combat");
+                c.markers.push(CommittedMarker {
+                    side: *side,
+                    value: Some(v),
+                    revealed: false,
+                });
+                if let Some(n) = next {
+                    c.stage = CombatStage::Support { step: n };
+                }
+            }
+            Event::SupportPassed { step, .. } => {
+                let n = crate::support_fire::next_step(self, step + 1);
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::Support { step: n };
+                }
+            }
+            Event::SupportRevealed { .. } => {
+                if let Some(c) = self.combat.as_mut() {
+                    for m in &mut c.markers {
+                        m.revealed = true;
+                    }
+                }
+            }
+            Event::CombatResolved { result, .. } => {
+                if let Some(c) = self.combat.as_mut() {
+                    c.result = Some(*result);
+                    if c.kind == CombatKind::Ground {
+                        c.retreat_path.clear();
+                    }
+                }
+            }
+            Event::StepLost { unit, steps } => {
+                let i = self.idx(sc, unit);
+                self.units[i].steps = *steps;
+            }
+            Event::UnitEliminated { unit } => {
+                let i = self.idx(sc, unit);
+                self.units[i].loc = Location::Eliminated;
+                self.units[i].steps = 0;
+                if let Some(c) = self.combat.as_mut() {
+                    strip(&mut c.stage, unit);
+                }
+            }
+            Event::LossRequired {
+                side,
+                candidates,
+                reason,
+            } => {
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::ChooseLoss {
+                        side: *side,
+                        candidates: candidates.clone(),
+                        reason: *reason,
+                    };
+                }
+            }
+            Event::RetreatRequired { side, units, hexes } => {
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::Retreat {
+                        side: *side,
+                        units: units.clone(),
+                        hexes: *hexes,
+                    };
+                }
+            }
+            Event::StiffResistance { unit } => {
+                if let Some(c) = self.combat.as_mut() {
+                    strip(&mut c.stage, unit);
+                }
+            }
+            Event::UnitDisplaced { unit, to, .. } => {
+                let i = self.idx(sc, unit);
+                let side = sc.units[i].data.side;
+                self.units[i].loc = Location::Map(*to);
+                if side == self.active {
+                    self.units[i].displaced = true;
+                }
+                self.set_control(sc, *to, side);
+            }
+            Event::UnitRetreated { unit, from, path } => {
+                let i = self.idx(sc, unit);
+                let side = sc.units[i].data.side;
+                if let Some(last) = path.last() {
+                    self.units[i].loc = Location::Map(*last);
+                }
+                for h in path {
+                    self.set_control(sc, *h, side);
+                }
+                if let Some(c) = self.combat.as_mut() {
+                    if c.defenders.contains(unit) && c.kind == CombatKind::Ground {
+                        c.retreat_path =
+                            std::iter::once(*from).chain(path.iter().copied()).collect();
+                    }
+                    strip(&mut c.stage, unit);
+                }
+            }
+            Event::AdvanceOffered { path, units } => {
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::Advance {
+                        path: path.clone(),
+                        units: units.clone(),
+                    };
+                }
+            }
+            Event::UnitAdvanced { unit, path, .. } => {
+                let i = self.idx(sc, unit);
+                let side = sc.units[i].data.side;
+                if let Some(last) = path.last() {
+                    self.units[i].loc = Location::Map(*last);
+                }
+                self.units[i].advanced = true;
+                for h in path {
+                    self.set_control(sc, *h, side);
+                }
+                if let Some(c) = self.combat.as_mut() {
+                    strip(&mut c.stage, unit);
+                }
+            }
+            Event::CombatEnded { .. } => {
+                if let Some(c) = self.combat.take() {
+                    for m in c.markers {
+                        if let Some(v) = m.value {
+                            self.support.get_mut(m.side).used.push(v);
+                        }
+                    }
+                }
+            }
+            Event::GameOver { winner, reason } => {
+                self.outcome = Some(Outcome {
+                    winner: *winner,
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// Removes a unit from the list of units a combat stage still waits on.
+fn strip(stage: &mut CombatStage, unit: &UnitId) {
+    match stage {
+        CombatStage::Retreat { units, .. } | CombatStage::Advance { units, .. } => {
+            units.retain(|u| u != unit)
+        }
+        CombatStage::ChooseLoss { candidates, .. } => candidates.retain(|u| u != unit),
+        CombatStage::Support { .. } => {}
+    }
+}

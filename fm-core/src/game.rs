@@ -1,0 +1,258 @@
+//! [`Match`]: a scenario, its state, a seeded generator and the log of commands and
+//! events, with JSON save/load that verifies itself on replay, and undo.
+
+use crate::command::Command;
+use crate::engine::{apply, new_game};
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::ids::Side;
+use crate::legal::legal_commands;
+use crate::scenario::{Scenario, ScenarioData, ScenarioError};
+use crate::state::{Pending, State};
+use crate::view::{view, View};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One applied command, the events it caused (die rolls and draws included) and the
+/// state hash after it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// The command.
+    pub command: Command,
+    /// Its events.
+    pub events: Vec<Event>,
+    /// [`State::hash`] after the events.
+    pub hash: u64,
+}
+
+/// A saved match: the scenario, the seed and the log.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SavedMatch {
+    /// Save format version.
+    pub format: u32,
+    /// The scenario data.
+    pub scenario: ScenarioData,
+    /// Seed of the match's generator.
+    pub seed: u64,
+    /// State hash after the opening events.
+    pub opening_hash: u64,
+    /// Commands and their events.
+    pub log: Vec<LogEntry>,
+}
+
+/// Errors from [`Match`] operations.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// The scenario is invalid.
+    #[error("scenario: {0}")]
+    Scenario(#[from] ScenarioError),
+    /// A command was refused.
+    #[error("{0}")]
+    Rule(#[from] RuleError),
+    /// The save is not valid JSON of the expected shape.
+    #[error("save file: {0}")]
+    Json(String),
+    /// Replaying the save gave different events or state than recorded.
+    #[error("replay diverges at command {index}: {message}")]
+    Diverged {
+        /// Index of the first command whose replay differs (`None`: the opening).
+        index: usize,
+        /// What differs.
+        message: String,
+    },
+}
+
+/// A running game.
+///
+/// ```
+/// use fm_core::{Command, Match};
+/// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+/// m.apply(&Command::Done).unwrap();
+/// let saved = m.save();
+/// let again = Match::load(&saved).unwrap();
+/// assert_eq!(again.state(), m.state());
+/// m.undo();
+/// assert_eq!(m.log().len(), 0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Match {
+    scenario: Arc<Scenario>,
+    state: State,
+    rng: Xoshiro256PlusPlus,
+    seed: u64,
+    opening: Vec<Event>,
+    log: Vec<LogEntry>,
+}
+
+impl Match {
+    /// Starts a match of `scenario` with a seed.
+    pub fn new(scenario: Arc<Scenario>, seed: u64) -> Match {
+        let mut rng = crate::rng_from_seed(seed);
+        let (state, opening) = new_game(&scenario, &mut rng);
+        Match {
+            scenario,
+            state,
+            rng,
+            seed,
+            opening,
+            log: Vec::new(),
+        }
+    }
+
+    /// Starts a match of a built-in scenario.
+    ///
+    /// # Errors
+    /// Unknown scenario name.
+    pub fn new_builtin(name: &str, seed: u64) -> Result<Match, MatchError> {
+        Ok(Match::new(Arc::new(Scenario::builtin(name)?), seed))
+    }
+
+    /// Applies a command, logging it. On error nothing changes.
+    ///
+    /// # Errors
+    /// The [`RuleError`] from [`crate::apply`].
+    pub fn apply(&mut self, cmd: &Command) -> Result<&[Event], RuleError> {
+        let mut rng = self.rng.clone();
+        let events = apply(&self.scenario, &self.state, cmd, &mut rng)?;
+        self.rng = rng;
+        self.state.apply_events(&self.scenario, &events);
+        self.log.push(LogEntry {
+            command: cmd.clone(),
+            events,
+            hash: self.state.hash(),
+        });
+        Ok(&self.log.last().expect("just pushed").events)
+    }
+
+    /// Applies the command with a stable index (see [`crate::command_to_index`]).
+    ///
+    /// # Errors
+    /// A [`RuleError`] if the index means nothing here or the command is illegal.
+    pub fn apply_index(&mut self, idx: usize) -> Result<&[Event], RuleError> {
+        match crate::encoding::index_to_command(&self.scenario, &self.state, idx) {
+            Some(c) => self.apply(&c),
+            None => Err(RuleError::new(
+                "input",
+                format!("action index {idx} has no command here"),
+            )),
+        }
+    }
+
+    /// Takes back the last command (rebuilding the state from the log). Returns false if
+    /// there was nothing to undo.
+    pub fn undo(&mut self) -> bool {
+        if self.log.is_empty() {
+            return false;
+        }
+        let mut cmds: Vec<Command> = self.log.iter().map(|e| e.command.clone()).collect();
+        cmds.pop();
+        let mut m = Match::new(self.scenario.clone(), self.seed);
+        for c in &cmds {
+            m.apply(c).expect("a logged command replays");
+        }
+        *self = m;
+        true
+    }
+
+    /// Serializes the match (scenario, seed and log) as JSON.
+    pub fn save(&self) -> String {
+        let s = SavedMatch {
+            format: 1,
+            scenario: self.scenario.data.clone(),
+            seed: self.seed,
+            opening_hash: State::hash(&self.opening_state()),
+            log: self.log.clone(),
+        };
+        serde_json::to_string(&s).expect("a match serializes")
+    }
+
+    fn opening_state(&self) -> State {
+        let mut s = State::initial(&self.scenario);
+        s.apply_events(&self.scenario, &self.opening);
+        s
+    }
+
+    /// Loads a saved match, replaying every command and checking each recorded event
+    /// and state hash.
+    ///
+    /// # Errors
+    /// Malformed JSON, an invalid scenario, or [`MatchError::Diverged`] naming the first
+    /// command whose replay differs from the record.
+    pub fn load(json: &str) -> Result<Match, MatchError> {
+        let saved: SavedMatch =
+            serde_json::from_str(json).map_err(|e| MatchError::Json(e.to_string()))?;
+        let sc = Arc::new(Scenario::from_data(saved.scenario)?);
+        let mut m = Match::new(sc, saved.seed);
+        if m.state.hash() != saved.opening_hash {
+            return Err(MatchError::Diverged {
+                index: 0,
+                message: "the opening state differs (different engine version?)".into(),
+            });
+        }
+        for (k, e) in saved.log.iter().enumerate() {
+            let events = m.apply(&e.command).map_err(|err| MatchError::Diverged {
+                index: k,
+                message: format!("command refused on replay: {err}"),
+            })?;
+            if events != e.events.as_slice() {
+                return Err(MatchError::Diverged {
+                    index: k,
+                    message: "events differ from the record".into(),
+                });
+            }
+            if m.state.hash() != e.hash {
+                return Err(MatchError::Diverged {
+                    index: k,
+                    message: "state hash differs from the record".into(),
+                });
+            }
+        }
+        Ok(m)
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    /// Shared handle to the scenario.
+    pub fn scenario_arc(&self) -> Arc<Scenario> {
+        self.scenario.clone()
+    }
+    /// The current state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The events that opened the game.
+    pub fn opening_events(&self) -> &[Event] {
+        &self.opening
+    }
+    /// Commands and events so far.
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+    /// Pending decision.
+    pub fn pending(&self) -> Pending {
+        self.state.pending()
+    }
+    /// Legal commands now.
+    pub fn legal_commands(&self) -> Vec<Command> {
+        legal_commands(&self.scenario, &self.state)
+    }
+    /// The state as one side sees it.
+    pub fn view(&self, side: Side) -> View {
+        view(&self.state, side)
+    }
+    /// Winner, once over (`None` also for a draw: see [`State::outcome`]).
+    pub fn winner(&self) -> Option<Side> {
+        self.state.outcome.as_ref().and_then(|o| o.winner)
+    }
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+}

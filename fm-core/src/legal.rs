@@ -1,0 +1,253 @@
+//! Legal command listing: every command [`crate::apply`] would accept for the pending
+//! decision (moves as destination + cheapest legal path). Property-tested against
+//! `apply` in `tests/properties.rs`.
+
+use crate::combat::{can_attack_across, may_attack};
+use crate::command::Command;
+use crate::ids::{Side, UnitId};
+use crate::movement::reachable_idx;
+use crate::retreat::{advance_targets, retreat_options};
+use crate::scenario::{Phase, Scenario, StartData};
+use crate::state::{CombatStage, Location, Pending, State};
+
+/// Every legal command for the pending decision, in a stable order. `done` comes
+/// first wherever it is legal. Empty when the game is over.
+///
+/// ```
+/// use fm_core::{legal_commands, new_game, Command, Scenario};
+/// let sc = Scenario::builtin("system-demo").unwrap();
+/// let (state, _) = new_game(&sc, &mut fm_core::rng_from_seed(1));
+/// let cmds = legal_commands(&sc, &state);
+/// assert_eq!(cmds[0], Command::Done);
+/// assert!(cmds.iter().any(|c| matches!(c, Command::Move { .. })));
+/// ```
+pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
+    let mut out = Vec::new();
+    match s.pending() {
+        Pending::GameOver { .. } => {}
+        Pending::Setup { side } => {
+            for i in 0..s.units.len() {
+                setup_for(sc, s, i, side, &mut out);
+            }
+        }
+        Pending::Phase { side, phase } => {
+            out.push(Command::Done);
+            match phase {
+                Phase::Movement | Phase::MobileMovement => {
+                    for i in 0..s.units.len() {
+                        moves_for(sc, s, i, &mut out);
+                    }
+                }
+                Phase::Bombardment => bombardments(sc, s, side, &mut out),
+                Phase::Combat | Phase::MobileCombat => attacks(sc, s, side, &mut out),
+                _ => {}
+            }
+        }
+        Pending::SupportFire { side, .. } => {
+            if !s.support.get(side).available.is_empty() {
+                out.push(Command::SupportFire { commit: true });
+            }
+            out.push(Command::SupportFire { commit: false });
+        }
+        Pending::ChooseLoss { candidates, .. } => {
+            for u in candidates {
+                out.push(Command::ChooseLoss { unit: u });
+            }
+        }
+        Pending::Retreat { units, hexes, .. } => {
+            let kind = s.combat.as_ref().map(|c| c.kind).expect("combat");
+            for u in units {
+                retreats_for(sc, s, &u, hexes, kind, &mut out);
+            }
+        }
+        Pending::Advance { path, units, .. } => {
+            out.push(Command::Done);
+            let targets = advance_targets(s, sc, &path);
+            for u in units {
+                for h in &targets {
+                    out.push(Command::Advance {
+                        unit: u.clone(),
+                        to: *h,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The legal commands that concern one unit (its moves, placements, retreats, losses
+/// or advances). Attacks, listing several units, are included when the unit takes part.
+pub fn legal_commands_for(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Command> {
+    let Some(i) = sc.unit_index(unit) else {
+        return Vec::new();
+    };
+    let i = i as usize;
+    let mut out = Vec::new();
+    match s.pending() {
+        Pending::Setup { side } => setup_for(sc, s, i, side, &mut out),
+        Pending::Phase {
+            phase: Phase::Movement | Phase::MobileMovement,
+            ..
+        } => moves_for(sc, s, i, &mut out),
+        Pending::Retreat { units, hexes, .. } if units.contains(unit) => {
+            let kind = s.combat.as_ref().map(|c| c.kind).expect("combat");
+            retreats_for(sc, s, unit, hexes, kind, &mut out);
+        }
+        _ => {
+            out = legal_commands(sc, s)
+                .into_iter()
+                .filter(|c| match c {
+                    Command::Attack { units, .. } => units.contains(unit),
+                    Command::ChooseLoss { unit: u } | Command::Advance { unit: u, .. } => u == unit,
+                    _ => false,
+                })
+                .collect();
+        }
+    }
+    out
+}
+
+fn setup_for(sc: &Scenario, s: &State, i: usize, side: Side, out: &mut Vec<Command>) {
+    let u = &s.units[i];
+    let d = &sc.units[i];
+    if u.loc != Location::ToPlace || d.data.side != side {
+        return;
+    }
+    let StartData::Zone(z) = &d.data.start else {
+        return;
+    };
+    for &h in &sc.zones[z] {
+        let hex = sc.hex_at(h);
+        if s.unit_at(hex).is_none() && crate::movement::enter_cost(sc, d.tags, 0, h).is_some() {
+            out.push(Command::Place {
+                unit: u.id.clone(),
+                hex,
+            });
+        }
+    }
+}
+
+fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
+    for r in reachable_idx(sc, s, i) {
+        if !r.occupied {
+            out.push(Command::Move {
+                unit: s.units[i].id.clone(),
+                path: r.path,
+            });
+        }
+    }
+}
+
+fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
+    let avail = s.support.get(side).available.len() as u8;
+    if avail == 0 {
+        return;
+    }
+    for (i, u) in s.units.iter().enumerate() {
+        if sc.units[i].data.side == side || u.defended {
+            continue;
+        }
+        let Location::Map(h) = u.loc else { continue };
+        let room = crate::bombardment::room(s.bombarded.get(&h)).min(avail);
+        for n in 1..=room {
+            out.push(Command::Bombard { hex: h, markers: n });
+        }
+    }
+}
+
+fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
+    for (i, u) in s.units.iter().enumerate() {
+        if sc.units[i].data.side == side || u.defended {
+            continue;
+        }
+        let Location::Map(h) = u.loc else { continue };
+        let hi = sc.hex_index(h).expect("on map");
+        let mut eligible: Vec<UnitId> = Vec::new();
+        for d in 0..6 {
+            let n = sc.hexes[hi as usize].neighbors[d];
+            if n == crate::scenario::NO_HEX {
+                continue;
+            }
+            let Some(a) = s.unit_at(sc.hex_at(n)) else {
+                continue;
+            };
+            if sc.units[a].data.side != side
+                || may_attack(sc, s, a).is_err()
+                || !can_attack_across(sc, n, hi)
+            {
+                continue;
+            }
+            eligible.push(s.units[a].id.clone());
+        }
+        let k = eligible.len();
+        for mask in 1u32..(1 << k) {
+            let units: Vec<UnitId> = (0..k)
+                .filter(|b| mask & (1 << b) != 0)
+                .map(|b| eligible[b].clone())
+                .collect();
+            out.push(Command::Attack { hex: h, units });
+        }
+    }
+}
+
+fn retreats_for(
+    sc: &Scenario,
+    s: &State,
+    u: &UnitId,
+    hexes: u8,
+    kind: crate::state::CombatKind,
+    out: &mut Vec<Command>,
+) {
+    let Some(i) = sc.unit_index(u) else { return };
+    let opts = retreat_options(sc, s, i as usize, hexes, kind);
+    if opts.is_empty() {
+        out.push(Command::Retreat {
+            unit: u.clone(),
+            path: Vec::new(),
+            displace: Vec::new(),
+        });
+    }
+    for o in opts {
+        out.push(Command::Retreat {
+            unit: u.clone(),
+            path: o.path,
+            displace: o.displace,
+        });
+    }
+    out.push(Command::StiffResistance { unit: u.clone() });
+}
+
+/// Whether the active side can do anything in the current phase besides finishing it.
+pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
+    match s.pending() {
+        Pending::Phase { side, phase } => match phase {
+            Phase::Movement | Phase::MobileMovement => (0..s.units.len()).any(|i| {
+                let d = &sc.units[i].data;
+                d.side == side
+                    && crate::movement::may_move(sc, s, i).is_ok()
+                    && reachable_idx(sc, s, i).iter().any(|r| !r.occupied)
+            }),
+            Phase::Bombardment => {
+                let mut v = Vec::new();
+                bombardments(sc, s, side, &mut v);
+                !v.is_empty()
+            }
+            Phase::Combat | Phase::MobileCombat => {
+                let mut v = Vec::new();
+                attacks(sc, s, side, &mut v);
+                !v.is_empty()
+            }
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
+#[allow(dead_code)]
+pub(crate) fn stage_is_advance(s: &State) -> bool {
+    matches!(
+        s.combat.as_ref().map(|c| &c.stage),
+        Some(CombatStage::Advance { .. })
+    )
+}

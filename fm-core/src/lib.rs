@@ -1,0 +1,74 @@
+//! # fm-core
+//!
+//! A rules engine for the Fire & Movement wargame system (Decision Games, System Rules
+//! v8): a pure, deterministic state machine.
+//!
+//! - [`Scenario`]: everything static (map, terrain, CRT, order of battle, turn track),
+//!   loaded from JSON and validated.
+//! - [`State`]: everything dynamic; [`State::pending`] says whose decision it is.
+//! - [`apply`]`(scenario, state, command, rng) -> Result<Vec<Event>, RuleError>` is
+//!   pure; [`State::apply_events`] folds the events into the next state.
+//! - [`legal_commands`], [`reachable`], [`combat_odds`], [`explain`]: queries.
+//! - [`Match`]: scenario + state + seeded rng + log, with save/load/undo.
+//!
+//! ```
+//! use fm_core::{agents, Match};
+//! let mut m = Match::new_builtin("system-demo", 42).unwrap();
+//! let mut rng = fm_core::rng_from_seed(7);
+//! while !m.state().is_over() {
+//!     let cmd = agents::random(m.scenario(), m.state(), &mut rng).unwrap();
+//!     m.apply(&cmd).unwrap();
+//! }
+//! println!("{:?}", m.state().outcome);
+//! ```
+
+pub mod agents;
+mod bombardment;
+mod combat;
+mod command;
+mod crt;
+mod encoding;
+mod engine;
+mod error;
+mod event;
+mod game;
+mod hex;
+mod ids;
+mod legal;
+mod movement;
+mod mp;
+mod odds;
+mod retreat;
+mod scenario;
+mod sequence;
+mod state;
+mod support_fire;
+mod victory;
+mod view;
+pub mod zoc;
+
+pub use combat::defender_line;
+pub use command::Command;
+pub use crt::{Crt, CrtLine, CrtResult};
+pub use encoding::{action_space_size, command_to_index, index_to_command, legal_indices};
+pub use engine::{apply, explain, new_game};
+pub use error::RuleError;
+pub use event::Event;
+pub use game::{LogEntry, Match, MatchError, SavedMatch};
+pub use hex::{Hex, HexParseError, Layout};
+pub use ids::{Side, SidePair, UnitId};
+pub use legal::{legal_commands, legal_commands_for};
+pub use movement::{enter_cost, reachable, Reach, StopReason};
+pub use mp::{Mp, MpParseError};
+pub use odds::{combat_odds, AttackProposal, Odds};
+pub use retreat::{retreat_options, RetreatOption};
+pub use scenario::*;
+pub use state::*;
+pub use support_fire::next_step;
+pub use victory::{final_result, instant};
+pub use view::{view, SupportView, View};
+
+/// A seeded generator of the kind [`Match`] uses (xoshiro256++).
+pub fn rng_from_seed(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {
+    <rand_xoshiro::Xoshiro256PlusPlus as rand_core::SeedableRng>::seed_from_u64(seed)
+}

@@ -1,0 +1,480 @@
+//! Movement (rules 5.0-5.5) and its interaction with zones of control (6.1):
+//! terrain costs, roads and trails, prohibited terrain, no entering enemy hexes,
+//! passing through but never ending on friendly units, EZOC stops and costs, and the
+//! cheapest-path search behind `reachable` and legal move listing.
+
+use crate::engine::Ctx;
+use crate::error::{refuse, RuleError};
+use crate::event::Event;
+use crate::hex::Hex;
+use crate::ids::{Side, UnitId};
+use crate::mp::Mp;
+use crate::scenario::{MoveCost, Phase, Scenario, UnitKind, NO_HEX};
+use crate::state::{Location, State};
+use crate::zoc::{ezoc_map, occupancy};
+use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// MP to enter hex `to`, crossing hexside `side_mask` (0 when entering from off the
+/// map), for a unit with tag bits `tags`. `None` when prohibited (5.2(e)).
+///
+/// 5.4: the highest in-hex cost, plus every "+N" feature, plus hexside costs; 5.4.1-2:
+/// a road or trail hexside replaces all of that with its own cost.
+pub fn enter_cost(sc: &Scenario, tags: u64, side_mask: u64, to: u16) -> Option<Mp> {
+    let t = &sc.data.terrain;
+    let info = &sc.hexes[to as usize];
+    let mut base = Mp::ZERO;
+    let mut plus = Mp::ZERO;
+    let mut hex_prohibited = false;
+    let mut m = info.terrain;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        match t.hex[i].cost {
+            MoveCost::Cost(c) => base = base.max(c),
+            MoveCost::Plus(c) => plus += c,
+            MoveCost::Prohibited => hex_prohibited = true,
+        }
+    }
+    if hex_prohibited {
+        return None;
+    }
+    let mut side_cost = Mp::ZERO;
+    let mut road: Option<Mp> = None;
+    let mut m = side_mask;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let f = &t.hexside[i];
+        match f.cost {
+            MoveCost::Cost(c) | MoveCost::Plus(c) => side_cost += c,
+            MoveCost::Prohibited => return None,
+        }
+        if let Some(r) = f.road {
+            let mut r = r;
+            for &(fi, bit, c) in &sc.road_tag_costs {
+                if fi == i && tags & (1 << bit) != 0 {
+                    r = r.min(c);
+                }
+            }
+            road = Some(road.map_or(r, |x: Mp| x.min(r)));
+        }
+    }
+    if let Some(r) = road {
+        return Some(r);
+    }
+    Some(base + plus + side_cost)
+}
+
+/// Why a unit must stop in a hex.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// 6.1: a leg unit entering an enemy ZOC stops.
+    Ezoc,
+    /// 5.2(c): not enough MP left to enter any adjacent hex.
+    NoMp,
+}
+
+/// A hex a unit can reach this phase.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Reach {
+    /// Destination.
+    pub hex: Hex,
+    /// MP spent on the cheapest legal path.
+    pub cost: Mp,
+    /// That path (hexes entered).
+    pub path: Vec<Hex>,
+    /// Whether and why the unit could go no further from here.
+    pub stop: Option<StopReason>,
+    /// The hex holds a friendly unit: it can be passed through but not ended in (5.3).
+    pub occupied: bool,
+}
+
+/// Everything needed to price one unit's steps.
+pub(crate) struct Mover<'a> {
+    sc: &'a Scenario,
+    side: Side,
+    kind: UnitKind,
+    commando: bool,
+    tags: u64,
+    ma: Mp,
+    occ: Vec<u16>,
+    ezoc: Vec<bool>,
+}
+
+pub(crate) struct StepErr {
+    pub rule: &'static str,
+    pub msg: String,
+}
+
+impl<'a> Mover<'a> {
+    pub(crate) fn new(sc: &'a Scenario, s: &State, unit: usize) -> Mover<'a> {
+        let def = &sc.units[unit];
+        let side = def.data.side;
+        Mover {
+            sc,
+            side,
+            kind: def.data.kind,
+            commando: def.commando,
+            tags: def.tags,
+            ma: Mp::whole(def.values(s.units[unit].steps).movement as u32),
+            occ: occupancy(sc, s),
+            ezoc: ezoc_map(sc, s, side),
+        }
+    }
+
+    fn enemy_at(&self, s: &State, h: u16) -> bool {
+        let o = self.occ[h as usize];
+        o != u16::MAX
+            && self.sc.units[o as usize].data.side != self.side
+            && s.units[o as usize].loc != Location::Eliminated
+    }
+
+    /// Prices entering `to` from `from` (`None`: from off the map) having spent `spent`.
+    /// `first` is the unit's first step from its starting hex. Returns the new total
+    /// spent and whether the unit must stop there.
+    pub(crate) fn step(
+        &self,
+        s: &State,
+        from: Option<u16>,
+        to: u16,
+        spent: Mp,
+        first: bool,
+    ) -> Result<(Mp, bool), StepErr> {
+        let sc = self.sc;
+        let to_hex = sc.hex_at(to);
+        if self.enemy_at(s, to) {
+            return Err(StepErr {
+                rule: "5.2(d)",
+                msg: format!("{to_hex} holds an enemy unit"),
+            });
+        }
+        let (side_mask, dir) = match from {
+            Some(f) => {
+                let d = sc.direction(f, to).ok_or_else(|| StepErr {
+                    rule: "5.1",
+                    msg: format!("{} is not adjacent to {to_hex}", sc.hex_at(f)),
+                })?;
+                (sc.hexes[f as usize].sides[d], Some(d))
+            }
+            None => (0, None),
+        };
+        let _ = dir;
+        let Some(cost) = enter_cost(sc, self.tags, side_mask, to) else {
+            return Err(StepErr {
+                rule: "5.2(e)",
+                msg: format!("{to_hex} cannot be entered: prohibited terrain or hexside"),
+            });
+        };
+        let from_ezoc = from.is_some_and(|f| self.ezoc[f as usize]);
+        let to_ezoc = self.ezoc[to as usize];
+        let mut terminal = false;
+        let new = if to_ezoc {
+            if from_ezoc && !self.commando {
+                let mine = side_mask != 0
+                    && sc
+                        .data
+                        .terrain
+                        .hexside
+                        .iter()
+                        .enumerate()
+                        .any(|(i, t)| t.minefield && side_mask & (1 << i) != 0);
+                if mine {
+                    return Err(StepErr {
+                        rule: "6.1",
+                        msg: format!(
+                            "no move from EZOC to EZOC across a minefield hexside into {to_hex}"
+                        ),
+                    });
+                }
+                if sc.is_fortification(to) {
+                    return Err(StepErr {
+                        rule: "6.1",
+                        msg: format!(
+                            "no move from EZOC to EZOC into the fortification at {to_hex}"
+                        ),
+                    });
+                }
+            }
+            match self.kind {
+                UnitKind::Leg => {
+                    terminal = true;
+                    if from_ezoc && !self.commando {
+                        if !first {
+                            return Err(StepErr {
+                                rule: "6.1",
+                                msg: format!("a leg unit moves from EZOC to EZOC ({to_hex}) only as its whole move"),
+                            });
+                        }
+                        if cost > self.ma {
+                            return Err(StepErr {
+                                rule: "6.1",
+                                msg: format!(
+                                    "entering {to_hex} costs {cost}, more than the printed MA {}",
+                                    self.ma
+                                ),
+                            });
+                        }
+                        self.ma
+                    } else {
+                        spent + cost
+                    }
+                }
+                UnitKind::Mobile => {
+                    let extra = if self.commando {
+                        Mp::ZERO
+                    } else {
+                        self.ma.half_round_down()
+                    };
+                    spent + cost + extra
+                }
+            }
+        } else {
+            spent + cost
+        };
+        if new > self.ma {
+            return Err(StepErr {
+                rule: "5.2(c)",
+                msg: format!(
+                    "entering {to_hex} costs {}, only {} MP left",
+                    new - spent,
+                    self.ma.saturating_sub(spent)
+                ),
+            });
+        }
+        Ok((new, terminal))
+    }
+
+    /// Dijkstra over hexes from `start` (or the entry hexes), cheapest path first;
+    /// ties break on hex order so results are deterministic.
+    pub(crate) fn search(&self, s: &State, start: Option<u16>, entry: &[u16]) -> Vec<Reach> {
+        let sc = self.sc;
+        let n = sc.hexes.len();
+        let mut dist = vec![u32::MAX; n];
+        let mut prev = vec![NO_HEX; n];
+        let mut terminal = vec![false; n];
+        let mut heap = BinaryHeap::new();
+        match start {
+            Some(st) => {
+                dist[st as usize] = 0;
+                heap.push(Reverse((0u32, st)));
+            }
+            None => {
+                for &e in entry {
+                    if let Ok((c, t)) = self.step(s, None, e, Mp::ZERO, true) {
+                        if c.0 < dist[e as usize] {
+                            dist[e as usize] = c.0;
+                            terminal[e as usize] = t;
+                            heap.push(Reverse((c.0, e)));
+                        }
+                    }
+                }
+            }
+        }
+        while let Some(Reverse((c, u))) = heap.pop() {
+            if c != dist[u as usize] || terminal[u as usize] {
+                continue;
+            }
+            let first = Some(u) == start;
+            for d in 0..6 {
+                let v = sc.hexes[u as usize].neighbors[d];
+                if v == NO_HEX || Some(v) == start {
+                    continue;
+                }
+                if let Ok((nc, t)) = self.step(s, Some(u), v, Mp(c), first) {
+                    if nc.0 < dist[v as usize] {
+                        dist[v as usize] = nc.0;
+                        prev[v as usize] = u;
+                        terminal[v as usize] = t;
+                        heap.push(Reverse((nc.0, v)));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for v in 0..n as u16 {
+            if dist[v as usize] == u32::MAX || Some(v) == start {
+                continue;
+            }
+            let mut path = vec![sc.hex_at(v)];
+            let mut p = prev[v as usize];
+            while p != NO_HEX && Some(p) != start {
+                path.push(sc.hex_at(p));
+                p = prev[p as usize];
+            }
+            path.reverse();
+            let cost = Mp(dist[v as usize]);
+            let stop = if terminal[v as usize] {
+                Some(StopReason::Ezoc)
+            } else {
+                let can_go_on = (0..6).any(|d| {
+                    let w = sc.hexes[v as usize].neighbors[d];
+                    w != NO_HEX && Some(w) != start && self.step(s, Some(v), w, cost, false).is_ok()
+                });
+                (!can_go_on).then_some(StopReason::NoMp)
+            };
+            out.push(Reach {
+                hex: sc.hex_at(v),
+                cost,
+                path,
+                stop,
+                occupied: self.occ[v as usize] != u16::MAX,
+            });
+        }
+        out
+    }
+}
+
+/// Why a unit may not move at all this phase, if it may not.
+pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), RuleError> {
+    let def = &sc.units[unit];
+    let u = &s.units[unit];
+    if def.data.side != s.active {
+        return refuse("5.2", format!("{} belongs to the side not moving", u.id));
+    }
+    match s.phase {
+        Phase::Movement => {}
+        Phase::MobileMovement => {
+            if def.data.kind != UnitKind::Mobile {
+                return refuse(
+                    "5.5",
+                    format!(
+                        "{} is a leg unit and cannot move in the Mobile Movement Phase",
+                        u.id
+                    ),
+                );
+            }
+        }
+        p => {
+            return refuse(
+                "5.2",
+                format!("units move only in a movement phase, not the {p}"),
+            )
+        }
+    }
+    if u.moved {
+        return refuse(
+            "5.2",
+            format!("{} has already moved this player turn", u.id),
+        );
+    }
+    if u.advanced {
+        return refuse(
+            "8.5",
+            format!(
+                "{} advanced after combat and may do nothing else this player turn",
+                u.id
+            ),
+        );
+    }
+    match u.loc {
+        Location::Map(_) | Location::Arriving => Ok(()),
+        _ => refuse("3.0", format!("{} is not in play", u.id)),
+    }
+}
+
+fn entry_hexes(sc: &Scenario, unit: usize) -> Vec<u16> {
+    match &sc.units[unit].data.start {
+        crate::scenario::StartData::Reinforcement { entry, .. } => {
+            entry.iter().filter_map(|h| sc.hex_index(*h)).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Every hex `unit` can reach in the current movement phase, with the cheapest legal
+/// path, its cost, and where it must stop. Hexes holding friendly units are listed
+/// (`occupied`) since they can be passed through, but cannot be destinations.
+/// Empty if the unit may not move now.
+pub fn reachable(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Reach> {
+    let Some(i) = sc.unit_index(unit) else {
+        return Vec::new();
+    };
+    reachable_idx(sc, s, i as usize)
+}
+
+pub(crate) fn reachable_idx(sc: &Scenario, s: &State, i: usize) -> Vec<Reach> {
+    if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
+        return Vec::new();
+    }
+    let m = Mover::new(sc, s, i);
+    match s.units[i].loc {
+        Location::Map(h) => m.search(s, sc.hex_index(h), &[]),
+        Location::Arriving => m.search(s, None, &entry_hexes(sc, i)),
+        _ => Vec::new(),
+    }
+}
+
+/// Validates and performs a move (5.1-5.4, 6.1).
+pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(), RuleError> {
+    let sc = ctx.sc;
+    let i = ctx.unit(unit)?;
+    may_move(sc, &ctx.s, i)?;
+    if path.is_empty() {
+        return refuse("5.1", "a move must enter at least one hex");
+    }
+    let m = Mover::new(sc, &ctx.s, i);
+    let (mut cur, from) = match ctx.s.units[i].loc {
+        Location::Map(h) => (sc.hex_index(h), Some(h)),
+        _ => (None, None),
+    };
+    if cur.is_none() {
+        let entry = entry_hexes(sc, i);
+        match sc.hex_index(path[0]) {
+            Some(e) if entry.contains(&e) => {}
+            _ => {
+                return refuse(
+                    "3.0(c)",
+                    format!("{} is not an entry hex for reinforcement {unit}", path[0]),
+                )
+            }
+        }
+    }
+    let mut spent = Mp::ZERO;
+    let mut stopped: Option<Hex> = None;
+    for (k, h) in path.iter().enumerate() {
+        if let Some(at) = stopped {
+            return refuse(
+                "6.1",
+                format!("{unit} entered an enemy ZOC at {at} and must stop there"),
+            );
+        }
+        let Some(to) = sc.hex_index(*h) else {
+            return refuse("5.2(f)", format!("{h} is off the map"));
+        };
+        if from.is_some() && Some(to) == sc.hex_index(from.unwrap_or(*h)) {
+            return refuse("5.1", format!("{unit} re-enters its starting hex {h}"));
+        }
+        match m.step(&ctx.s, cur, to, spent, k == 0) {
+            Ok((s2, t)) => {
+                spent = s2;
+                if t {
+                    stopped = Some(*h);
+                }
+            }
+            Err(e) => return refuse(e.rule, e.msg),
+        }
+        cur = Some(to);
+    }
+    let last = *path.last().expect("non-empty");
+    if let Some(o) = ctx.s.unit_at(last) {
+        if o != i {
+            return refuse(
+                "5.3",
+                format!(
+                    "{unit} cannot end its move stacked with {} in {last}",
+                    ctx.s.units[o].id
+                ),
+            );
+        }
+    }
+    ctx.emit(Event::UnitMoved {
+        unit: unit.clone(),
+        from,
+        path: path.to_vec(),
+        mp: spent,
+    });
+    Ok(())
+}

@@ -1,0 +1,1117 @@
+//! Scenarios: everything static about a game (rules 2.0, 3.0 and each game's
+//! exclusive set-up, turn-track and victory sections).
+//!
+//! JSON is read into [`ScenarioData`] (plain serde types, not necessarily valid) and
+//! becomes a [`Scenario`] only through [`Scenario::from_data`], which checks every
+//! cross-reference and names the JSON path of the first problem it finds.
+
+use crate::crt::{Crt, CrtLine, CrtResult};
+use crate::hex::{Hex, Layout};
+use crate::ids::{Side, SidePair, UnitId};
+use crate::mp::Mp;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// A scenario failed to load. `path` is the JSON path of the offending value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct ScenarioError {
+    /// JSON path, e.g. `map.hexes[412].terrain`.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError {
+        path: path.into(),
+        message: message.into(),
+    })
+}
+
+/// Movement cost of a terrain type (5.4): a cost, an additive "+N", or prohibited.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum MoveCost {
+    /// Costs this many MP to enter (the highest such cost in a hex applies).
+    Cost(Mp),
+    /// Adds this many MP to the other terrain's cost ("+1").
+    Plus(Mp),
+    /// Cannot be entered or crossed ("P").
+    Prohibited,
+}
+
+impl Serialize for MoveCost {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MoveCost::Cost(m) => s.collect_str(m),
+            MoveCost::Plus(m) => s.collect_str(&format_args!("+{m}")),
+            MoveCost::Prohibited => s.serialize_str("P"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for MoveCost {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<MoveCost, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u32),
+            S(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::N(n) if n <= 1000 => Ok(MoveCost::Cost(Mp::whole(n))),
+            Raw::N(n) => Err(serde::de::Error::custom(format!(
+                "move cost {n} is too large"
+            ))),
+            Raw::S(s) => {
+                let t = s.trim();
+                if t == "P" {
+                    Ok(MoveCost::Prohibited)
+                } else if let Some(rest) = t.strip_prefix('+') {
+                    rest.parse()
+                        .map(MoveCost::Plus)
+                        .map_err(serde::de::Error::custom)
+                } else {
+                    t.parse()
+                        .map(MoveCost::Cost)
+                        .map_err(serde::de::Error::custom)
+                }
+            }
+        }
+    }
+}
+
+/// A kind of in-hex terrain.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct HexTerrain {
+    /// Id used by hexes (`"woods"`).
+    pub id: String,
+    /// Printed name.
+    pub name: String,
+    /// MP cost to enter (5.4).
+    #[serde(rename = "move")]
+    pub cost: MoveCost,
+    /// CRT line a defender in this terrain may use (8.2.2); `None` for features with
+    /// no combat effect (roads, villages that only add MP).
+    #[serde(default)]
+    pub crt_line: Option<String>,
+    /// A fortification (8.2.3): defense doubled, attacker's support halved, no EZOC-to-EZOC
+    /// entry (6.1).
+    #[serde(default)]
+    pub fortification: bool,
+    /// Zones of control do not extend into hexes with this terrain (6.0 exception).
+    #[serde(default)]
+    pub blocks_zoc: bool,
+}
+
+/// A kind of hexside feature.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct HexsideTerrain {
+    /// Id used by hexsides (`"river"`).
+    pub id: String,
+    /// Printed name.
+    pub name: String,
+    /// Extra MP to cross (5.4), or `"P"`: no crossing, no attack across (5.2(e), 8.2).
+    #[serde(rename = "move", default = "zero_plus")]
+    pub cost: MoveCost,
+    /// A road or trail: moving across it costs exactly this, whatever else is in the hex
+    /// or on the hexside (5.4.1, 5.4.2).
+    #[serde(default)]
+    pub road: Option<Mp>,
+    /// Road cost for units carrying a tag (Suez tracks: ⅓ MP for British infantry).
+    #[serde(default)]
+    pub road_for_tags: BTreeMap<String, Mp>,
+    /// CRT line a defender may use when attacked across this hexside (8.2.2).
+    #[serde(default)]
+    pub crt_line: Option<String>,
+    /// The line applies only when every attacker crosses such a hexside (rivers, ditches).
+    #[serde(default)]
+    pub all_attackers: bool,
+    /// A bridge names the feature it crosses: it counts as that feature for the
+    /// every-attacker test, and its own line wins if any attacker uses it (8.2.2).
+    #[serde(default)]
+    pub bridge_over: Option<String>,
+    /// Zones of control do not extend across it (6.0 exception).
+    #[serde(default)]
+    pub blocks_zoc: bool,
+    /// A minefield: no EZOC-to-EZOC move across it (6.1 exception).
+    #[serde(default)]
+    pub minefield: bool,
+}
+
+fn zero_plus() -> MoveCost {
+    MoveCost::Plus(Mp::ZERO)
+}
+
+/// Terrain effects chart.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct TerrainData {
+    /// In-hex terrain types.
+    pub hex: Vec<HexTerrain>,
+    /// Hexside feature types.
+    #[serde(default)]
+    pub hexside: Vec<HexsideTerrain>,
+}
+
+/// One hex of the map as written in JSON.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct HexData {
+    /// Hex id.
+    pub id: Hex,
+    /// Terrain types present (5.4: a hex may show several).
+    pub terrain: Vec<String>,
+    /// Printed name, if any ("Sedan").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A hexside between two adjacent hexes and its features.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct HexsideData {
+    /// The two hexes it separates.
+    pub hexes: [Hex; 2],
+    /// Feature ids.
+    pub features: Vec<String>,
+}
+
+/// The map as written in JSON.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct MapData {
+    /// Which columns are shifted down.
+    #[serde(default)]
+    pub layout: Layout,
+    /// Where the map comes from ("printed", or "stand-in: …").
+    #[serde(default)]
+    pub provenance: String,
+    /// Every hex on the map.
+    pub hexes: Vec<HexData>,
+    /// Hexsides that carry features.
+    #[serde(default)]
+    pub hexsides: Vec<HexsideData>,
+    /// Each side's friendly map edge, as the hexes along it (8.3 retreat preference).
+    #[serde(default)]
+    pub friendly_edges: SidePair<Vec<Hex>>,
+}
+
+/// The CRT as written in JSON.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct CrtData {
+    /// Provenance of the values.
+    pub provenance: String,
+    /// Differential range per column, left to right.
+    pub columns: Vec<[i32; 2]>,
+    /// Six die rows of results.
+    pub grid: Vec<Vec<CrtResult>>,
+    /// Terrain lines.
+    pub lines: Vec<CrtLine>,
+}
+
+/// Leg or mobile (2.3.2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitKind {
+    /// Moves only in the Movement Phase; stops on entering EZOC.
+    Leg,
+    /// May move and attack in the mobile phases; pays half MA to enter EZOC.
+    Mobile,
+}
+
+/// Printed values of one step (side) of a counter.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct StepValues {
+    /// Attack strength.
+    pub attack: u8,
+    /// Defense strength.
+    pub defense: u8,
+    /// Movement allowance.
+    #[serde(rename = "move")]
+    pub movement: u8,
+}
+
+/// Where a unit starts.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartData {
+    /// On this hex.
+    Hex(Hex),
+    /// Placed by its owner in a set-up zone during the set-up phase.
+    Zone(String),
+    /// Arrives as a reinforcement.
+    Reinforcement {
+        /// Turn number (1-based) it becomes available.
+        turn: u16,
+        /// Hexes it may enter by.
+        entry: Vec<Hex>,
+    },
+    /// Not in play at the start (eliminated or held off map).
+    OffMap,
+}
+
+/// A unit of the order of battle.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct UnitData {
+    /// Unique id.
+    pub id: UnitId,
+    /// Owning side.
+    pub side: Side,
+    /// Printed identifier ("4/47").
+    pub name: String,
+    /// Parent formation ("1st Division").
+    #[serde(default)]
+    pub formation: String,
+    /// Unit size symbol ("II", "XX").
+    #[serde(default)]
+    pub size: String,
+    /// Unit type ("infantry", "armor").
+    #[serde(default, rename = "type")]
+    pub unit_type: String,
+    /// Leg or mobile.
+    pub kind: UnitKind,
+    /// Exerts a ZOC (5.4: units without the black hexagon).
+    #[serde(default = "yes")]
+    pub zoc: bool,
+    /// Extra tags used by terrain and exclusive rules (`"commando"`, `"british-infantry"`).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Values of each step, full strength first (1 to 3 entries).
+    pub steps: Vec<StepValues>,
+    /// Steps lost at the start ("set up depleted").
+    #[serde(default)]
+    pub start_depleted: u8,
+    /// Where it starts.
+    pub start: StartData,
+    /// Where its values come from, when not printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One box of the turn record track.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct TurnData {
+    /// Printed name ("Sep 26/27").
+    pub name: String,
+    /// Support fire markers allotted to each side this turn (7.1).
+    #[serde(default)]
+    pub support: SidePair<u8>,
+    /// A night turn (flag for exclusive rules).
+    #[serde(default)]
+    pub night: bool,
+}
+
+/// Phases of the sequence of play (4.1).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Set-up before the first turn (3.0).
+    Setup,
+    /// Support Fire Marker Phase (7.1).
+    SupportFire,
+    /// Movement Phase (5.0).
+    Movement,
+    /// Bombardment Phase (8.1).
+    Bombardment,
+    /// Combat Phase (8.2).
+    Combat,
+    /// Mobile Movement Phase (5.5).
+    MobileMovement,
+    /// Mobile Combat Phase.
+    MobileCombat,
+    /// Game Turn End Phase.
+    TurnEnd,
+}
+
+impl Phase {
+    /// The five phases of a player turn, in order.
+    pub const PLAYER_TURN: [Phase; 5] = [
+        Phase::Movement,
+        Phase::Bombardment,
+        Phase::Combat,
+        Phase::MobileMovement,
+        Phase::MobileCombat,
+    ];
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Setup => "set-up",
+            Phase::SupportFire => "support fire marker phase",
+            Phase::Movement => "movement phase",
+            Phase::Bombardment => "bombardment phase",
+            Phase::Combat => "combat phase",
+            Phase::MobileMovement => "mobile movement phase",
+            Phase::MobileCombat => "mobile combat phase",
+            Phase::TurnEnd => "game turn end phase",
+        })
+    }
+}
+
+/// Where play begins (3.0, exclusive rules such as "the Allied combat phase of turn 1").
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct StartPoint {
+    /// Turn number, 1-based.
+    pub turn: u16,
+    /// First phase played by the first player.
+    pub phase: Phase,
+}
+
+/// Set-up order and zones (3.0).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+pub struct SetupData {
+    /// Which side places first.
+    #[serde(default)]
+    pub order: Vec<Side>,
+    /// Named zones of hexes.
+    #[serde(default)]
+    pub zones: BTreeMap<String, Vec<Hex>>,
+}
+
+/// A victory condition.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum VictoryCondition {
+    /// `side` wins at the end of the last turn if it was the last to occupy at least
+    /// `count` of `hexes`.
+    HoldAtEnd {
+        /// Who wins.
+        side: Side,
+        /// The objective hexes.
+        hexes: Vec<Hex>,
+        /// How many must be held.
+        count: u16,
+    },
+    /// `side` wins the moment one of its units enters any of `hexes`.
+    EnterHex {
+        /// Who wins.
+        side: Side,
+        /// The hexes.
+        hexes: Vec<Hex>,
+    },
+    /// `side` wins the moment the opponent has no units left on the map or to come.
+    Annihilation {
+        /// Who wins.
+        side: Side,
+    },
+}
+
+/// Victory conditions, checked in order; if none is met at the end, `otherwise` wins
+/// (`null`: a draw).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct VictoryData {
+    /// Conditions.
+    pub conditions: Vec<VictoryCondition>,
+    /// Winner when no condition is met at the end.
+    #[serde(default)]
+    pub otherwise: Option<Side>,
+}
+
+/// Which exclusive-rule set applies.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleSet {
+    /// The system rules 1.0-9.0 only.
+    #[default]
+    System,
+}
+
+/// Names of the two sides.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct SideInfo {
+    /// Display name ("Allies").
+    pub name: String,
+}
+
+/// A scenario exactly as written in JSON: plain data, not yet checked.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioData {
+    /// Short id (`"system-demo"`).
+    pub id: String,
+    /// Title.
+    pub name: String,
+    /// What is printed and what is stand-in, in words.
+    pub provenance: String,
+    /// Exclusive-rule set.
+    #[serde(default)]
+    pub rules: RuleSet,
+    /// Side names.
+    pub sides: SidePair<SideInfo>,
+    /// The map.
+    pub map: MapData,
+    /// Terrain effects.
+    pub terrain: TerrainData,
+    /// Combat results table.
+    pub crt: CrtData,
+    /// Order of battle.
+    pub units: Vec<UnitData>,
+    /// Set-up zones and order.
+    #[serde(default)]
+    pub setup: SetupData,
+    /// Turn record track.
+    pub turns: Vec<TurnData>,
+    /// Support fire marker mix per side (their "+" values).
+    #[serde(default)]
+    pub support_markers: SidePair<Vec<u8>>,
+    /// Provenance of the turn track and marker mix.
+    #[serde(default)]
+    pub support_provenance: String,
+    /// First player (3.0(a)).
+    pub first_player: Side,
+    /// Where play begins.
+    pub start: StartPoint,
+    /// Phases the exclusive rules remove (e.g. Suez: no mobile phases).
+    #[serde(default)]
+    pub skip_phases: Vec<Phase>,
+    /// Victory conditions.
+    pub victory: VictoryData,
+}
+
+/// Sentinel for "no hex" in the dense neighbour tables.
+pub const NO_HEX: u16 = u16::MAX;
+
+/// A validated hex with precomputed adjacency.
+#[derive(Clone, Debug)]
+pub struct HexInfo {
+    /// Hex id.
+    pub hex: Hex,
+    /// Bit set of terrain-type indices.
+    pub terrain: u64,
+    /// Neighbour indices in [`Layout::neighbors`] order, `NO_HEX` off the map.
+    pub neighbors: [u16; 6],
+    /// Bit set of hexside-feature indices on each of the six sides.
+    pub sides: [u64; 6],
+    /// Printed name.
+    pub name: Option<String>,
+}
+
+/// A validated unit definition.
+#[derive(Clone, Debug)]
+pub struct UnitDef {
+    /// The JSON data.
+    pub data: UnitData,
+    /// Bit set of tag indices.
+    pub tags: u64,
+    /// Is a commando (6.1 exception).
+    pub commando: bool,
+}
+
+impl UnitDef {
+    /// Number of steps (1-3).
+    pub fn max_steps(&self) -> u8 {
+        self.data.steps.len() as u8
+    }
+    /// Printed values with `steps` steps remaining.
+    pub fn values(&self, steps: u8) -> StepValues {
+        let n = self.data.steps.len();
+        let lost = n.saturating_sub(steps as usize).min(n - 1);
+        self.data.steps[lost]
+    }
+}
+
+/// A validated, immutable scenario. Build with [`Scenario::from_json`],
+/// [`Scenario::from_data`] or [`Scenario::builtin`].
+///
+/// ```
+/// use fm_core::Scenario;
+/// let s = Scenario::builtin("system-demo").unwrap();
+/// assert_eq!(s.data.id, "system-demo");
+/// let bad = r#"{"id": 1}"#;
+/// assert!(Scenario::from_json(bad).is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The data it was built from.
+    pub data: ScenarioData,
+    /// Hexes, in the order of `data.map.hexes`.
+    pub hexes: Vec<HexInfo>,
+    /// Units, in the order of `data.units`.
+    pub units: Vec<UnitDef>,
+    /// The CRT.
+    pub crt: Crt,
+    /// CRT line index of each hex terrain type.
+    pub hex_line: Vec<Option<usize>>,
+    /// CRT line index of each hexside feature type.
+    pub side_line: Vec<Option<usize>>,
+    /// For each hexside feature, the feature index it bridges.
+    pub bridge_of: Vec<Option<usize>>,
+    /// Tag names, by bit.
+    pub tag_names: Vec<String>,
+    /// Road cost of each hexside feature by tag bit (feature, tag bit, cost).
+    pub road_tag_costs: Vec<(usize, usize, Mp)>,
+    /// Friendly-edge distance per side and hex index (8.3).
+    pub edge_distance: SidePair<Vec<u32>>,
+    /// Set-up zones by name.
+    pub zones: BTreeMap<String, Vec<u16>>,
+    grid: Vec<u16>,
+    objectives: Vec<Hex>,
+    unit_ids: HashMap<UnitId, u16>,
+}
+
+/// The built-in scenarios, by id.
+pub const BUILTIN: &[(&str, &str)] =
+    &[("system-demo", include_str!("../scenarios/system-demo.json"))];
+
+impl Scenario {
+    /// Ids of the built-in scenarios.
+    pub fn builtin_names() -> Vec<&'static str> {
+        BUILTIN.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// Loads a built-in scenario by id.
+    pub fn builtin(name: &str) -> Result<Scenario, ScenarioError> {
+        match BUILTIN.iter().find(|(n, _)| *n == name) {
+            Some((_, json)) => Scenario::from_json(json),
+            None => err(
+                "",
+                format!(
+                    "unknown scenario '{name}' (built in: {})",
+                    Scenario::builtin_names().join(", ")
+                ),
+            ),
+        }
+    }
+
+    /// Parses and validates scenario JSON.
+    ///
+    /// # Errors
+    /// A [`ScenarioError`] naming the JSON path (or line and column for malformed JSON).
+    pub fn from_json(json: &str) -> Result<Scenario, ScenarioError> {
+        let data: ScenarioData = serde_json::from_str(json).map_err(|e| ScenarioError {
+            path: format!("line {} column {}", e.line(), e.column()),
+            message: e.to_string(),
+        })?;
+        Scenario::from_data(data)
+    }
+
+    /// Validates scenario data.
+    ///
+    /// # Errors
+    /// A [`ScenarioError`] naming the JSON path of the first invalid value.
+    pub fn from_data(data: ScenarioData) -> Result<Scenario, ScenarioError> {
+        let t = &data.terrain;
+        if t.hex.len() > 64 || t.hexside.len() > 64 {
+            return err("terrain", "at most 64 hex and 64 hexside terrain types");
+        }
+        // CRT.
+        let c = &data.crt;
+        if c.columns.is_empty() {
+            return err("crt.columns", "no columns");
+        }
+        for (i, w) in c.columns.windows(2).enumerate() {
+            if w[0][1] + 1 != w[1][0] {
+                return err(
+                    format!("crt.columns[{}]", i + 1),
+                    "columns must be contiguous and ascending",
+                );
+            }
+        }
+        for (i, col) in c.columns.iter().enumerate() {
+            if col[0] > col[1] {
+                return err(format!("crt.columns[{i}]"), "low end above high end");
+            }
+        }
+        if c.grid.len() != 6 {
+            return err("crt.grid", format!("{} die rows, expected 6", c.grid.len()));
+        }
+        for (i, row) in c.grid.iter().enumerate() {
+            if row.len() != c.columns.len() {
+                return err(
+                    format!("crt.grid[{i}]"),
+                    format!("{} cells, expected {}", row.len(), c.columns.len()),
+                );
+            }
+        }
+        let line_idx: HashMap<&str, usize> = c
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.id.as_str(), i))
+            .collect();
+        for (i, l) in c.lines.iter().enumerate() {
+            if l.min_differential < c.columns[0][0]
+                || l.min_differential > c.columns[c.columns.len() - 1][1]
+            {
+                return err(
+                    format!("crt.lines[{i}].min_differential"),
+                    format!("{} is outside the grid's columns", l.min_differential),
+                );
+            }
+        }
+        let lookup_line =
+            |path: String, l: &Option<String>| -> Result<Option<usize>, ScenarioError> {
+                match l {
+                    None => Ok(None),
+                    Some(id) => match line_idx.get(id.as_str()) {
+                        Some(i) => Ok(Some(*i)),
+                        None => err(path, format!("unknown CRT line '{id}'")),
+                    },
+                }
+            };
+        let mut hex_line = Vec::new();
+        let mut hex_terrain_idx = HashMap::new();
+        for (i, h) in t.hex.iter().enumerate() {
+            if hex_terrain_idx.insert(h.id.as_str(), i).is_some() {
+                return err(
+                    format!("terrain.hex[{i}].id"),
+                    format!("duplicate terrain '{}'", h.id),
+                );
+            }
+            hex_line.push(lookup_line(
+                format!("terrain.hex[{i}].crt_line"),
+                &h.crt_line,
+            )?);
+        }
+        let mut side_line = Vec::new();
+        let mut side_idx = HashMap::new();
+        for (i, h) in t.hexside.iter().enumerate() {
+            if side_idx.insert(h.id.as_str(), i).is_some() {
+                return err(
+                    format!("terrain.hexside[{i}].id"),
+                    format!("duplicate hexside feature '{}'", h.id),
+                );
+            }
+            side_line.push(lookup_line(
+                format!("terrain.hexside[{i}].crt_line"),
+                &h.crt_line,
+            )?);
+        }
+        let mut bridge_of = Vec::new();
+        for (i, h) in t.hexside.iter().enumerate() {
+            bridge_of.push(match &h.bridge_over {
+                None => None,
+                Some(b) => match side_idx.get(b.as_str()) {
+                    Some(j) => Some(*j),
+                    None => {
+                        return err(
+                            format!("terrain.hexside[{i}].bridge_over"),
+                            format!("unknown hexside feature '{b}'"),
+                        )
+                    }
+                },
+            });
+        }
+        // Tags.
+        let mut tag_names: Vec<String> = Vec::new();
+        let tag_bit = |name: &str, tag_names: &mut Vec<String>| -> Option<usize> {
+            if let Some(p) = tag_names.iter().position(|t| t == name) {
+                return Some(p);
+            }
+            if tag_names.len() >= 64 {
+                return None;
+            }
+            tag_names.push(name.to_string());
+            Some(tag_names.len() - 1)
+        };
+        let mut road_tag_costs = Vec::new();
+        for (i, h) in t.hexside.iter().enumerate() {
+            for (tag, cost) in &h.road_for_tags {
+                let Some(b) = tag_bit(tag, &mut tag_names) else {
+                    return err(
+                        format!("terrain.hexside[{i}].road_for_tags"),
+                        "more than 64 tags",
+                    );
+                };
+                road_tag_costs.push((i, b, *cost));
+            }
+        }
+        // Map.
+        let m = &data.map;
+        let layout = m.layout;
+        let mut grid = vec![NO_HEX; 100 * 100];
+        if m.hexes.len() >= NO_HEX as usize {
+            return err("map.hexes", "too many hexes");
+        }
+        let mut hexes = Vec::with_capacity(m.hexes.len());
+        for (i, h) in m.hexes.iter().enumerate() {
+            let g = &mut grid[h.id.col as usize * 100 + h.id.row as usize];
+            if *g != NO_HEX {
+                return err(
+                    format!("map.hexes[{i}].id"),
+                    format!("duplicate hex {}", h.id),
+                );
+            }
+            *g = i as u16;
+            if h.terrain.is_empty() {
+                return err(
+                    format!("map.hexes[{i}].terrain"),
+                    "a hex needs at least one terrain type",
+                );
+            }
+            let mut mask = 0u64;
+            let (mut has_cost, mut has_line) = (false, false);
+            for (j, name) in h.terrain.iter().enumerate() {
+                match hex_terrain_idx.get(name.as_str()) {
+                    Some(k) => {
+                        mask |= 1 << k;
+                        has_cost |= !matches!(t.hex[*k].cost, MoveCost::Plus(_));
+                        has_line |= hex_line[*k].is_some();
+                    }
+                    None => {
+                        return err(
+                            format!("map.hexes[{i}].terrain[{j}]"),
+                            format!("unknown terrain '{name}'"),
+                        )
+                    }
+                }
+            }
+            if !has_cost {
+                return err(
+                    format!("map.hexes[{i}].terrain"),
+                    "only additive (\"+N\") terrain: a hex needs a base terrain (5.4)",
+                );
+            }
+            if !has_line {
+                return err(
+                    format!("map.hexes[{i}].terrain"),
+                    "no terrain with a CRT line (8.2.2)",
+                );
+            }
+            hexes.push(HexInfo {
+                hex: h.id,
+                terrain: mask,
+                neighbors: [NO_HEX; 6],
+                sides: [0; 6],
+                name: h.name.clone(),
+            });
+        }
+        let idx_of = |h: Hex| -> u16 { grid[h.col as usize * 100 + h.row as usize] };
+        for hi in hexes.iter_mut() {
+            for (d, n) in layout.neighbors(hi.hex).iter().enumerate() {
+                if let Some(n) = n {
+                    hi.neighbors[d] = idx_of(*n);
+                }
+            }
+        }
+        for (i, s) in m.hexsides.iter().enumerate() {
+            let [a, b] = s.hexes;
+            let (ia, ib) = (idx_of(a), idx_of(b));
+            if ia == NO_HEX || ib == NO_HEX {
+                let missing = if ia == NO_HEX { a } else { b };
+                return err(
+                    format!("map.hexsides[{i}].hexes"),
+                    format!("hex {missing} is not on the map"),
+                );
+            }
+            let Some(da) = layout.neighbors(a).iter().position(|n| *n == Some(b)) else {
+                return err(
+                    format!("map.hexsides[{i}].hexes"),
+                    format!("{a} and {b} are not adjacent"),
+                );
+            };
+            let db = layout
+                .neighbors(b)
+                .iter()
+                .position(|n| *n == Some(a))
+                .unwrap_or(0);
+            let mut mask = 0u64;
+            for (j, f) in s.features.iter().enumerate() {
+                match side_idx.get(f.as_str()) {
+                    Some(k) => mask |= 1 << k,
+                    None => {
+                        return err(
+                            format!("map.hexsides[{i}].features[{j}]"),
+                            format!("unknown hexside feature '{f}'"),
+                        )
+                    }
+                }
+            }
+            hexes[ia as usize].sides[da] |= mask;
+            hexes[ib as usize].sides[db] |= mask;
+        }
+        let mut edge_distance = SidePair::new(Vec::new(), Vec::new());
+        for side in Side::BOTH {
+            let edge = m.friendly_edges.get(side);
+            for (j, h) in edge.iter().enumerate() {
+                if idx_of(*h) == NO_HEX {
+                    return err(
+                        format!("map.friendly_edges.{side}[{j}]"),
+                        format!("hex {h} is not on the map"),
+                    );
+                }
+            }
+            let d: Vec<u32> = hexes
+                .iter()
+                .map(|hi| {
+                    edge.iter()
+                        .map(|e| layout.distance(hi.hex, *e))
+                        .min()
+                        .unwrap_or(0)
+                })
+                .collect();
+            *edge_distance.get_mut(side) = d;
+        }
+        // Set-up zones.
+        let mut zones = BTreeMap::new();
+        for (name, hs) in &data.setup.zones {
+            let mut v = Vec::new();
+            for (j, h) in hs.iter().enumerate() {
+                let i = idx_of(*h);
+                if i == NO_HEX {
+                    return err(
+                        format!("setup.zones.{name}[{j}]"),
+                        format!("hex {h} is not on the map"),
+                    );
+                }
+                v.push(i);
+            }
+            zones.insert(name.clone(), v);
+        }
+        // Units.
+        let mut unit_ids = HashMap::new();
+        let mut units = Vec::new();
+        if data.units.len() >= u16::MAX as usize {
+            return err("units", "too many units");
+        }
+        let mut placed: HashMap<Hex, usize> = HashMap::new();
+        for (i, u) in data.units.iter().enumerate() {
+            let p = format!("units[{i}]");
+            if u.id.as_str().is_empty() {
+                return err(format!("{p}.id"), "empty id");
+            }
+            if unit_ids.insert(u.id.clone(), i as u16).is_some() {
+                return err(format!("{p}.id"), format!("duplicate unit id '{}'", u.id));
+            }
+            if u.steps.is_empty() || u.steps.len() > 3 {
+                return err(
+                    format!("{p}.steps"),
+                    format!("{} steps; a unit has 1 to 3", u.steps.len()),
+                );
+            }
+            if u.start_depleted as usize >= u.steps.len() {
+                return err(
+                    format!("{p}.start_depleted"),
+                    format!(
+                        "{} steps lost leaves nothing of a {}-step unit",
+                        u.start_depleted,
+                        u.steps.len()
+                    ),
+                );
+            }
+            let mut tags = 0u64;
+            for (j, tg) in u.tags.iter().enumerate() {
+                match tag_bit(tg, &mut tag_names) {
+                    Some(b) => tags |= 1 << b,
+                    None => return err(format!("{p}.tags[{j}]"), "more than 64 distinct tags"),
+                }
+            }
+            match &u.start {
+                StartData::Hex(h) => {
+                    if idx_of(*h) == NO_HEX {
+                        return err(
+                            format!("{p}.start.hex"),
+                            format!("hex {h} is not on the map"),
+                        );
+                    }
+                    if let Some(o) = placed.insert(*h, i) {
+                        return err(
+                            format!("{p}.start.hex"),
+                            format!(
+                                "hex {h} already holds '{}' (5.3: units cannot stack)",
+                                data.units[o].id
+                            ),
+                        );
+                    }
+                }
+                StartData::Zone(z) => {
+                    if !zones.contains_key(z) {
+                        return err(
+                            format!("{p}.start.zone"),
+                            format!("unknown set-up zone '{z}'"),
+                        );
+                    }
+                }
+                StartData::Reinforcement { turn, entry } => {
+                    if *turn == 0 || *turn as usize > data.turns.len() {
+                        return err(
+                            format!("{p}.start.reinforcement.turn"),
+                            format!("turn {turn} is not on the turn track"),
+                        );
+                    }
+                    if entry.is_empty() {
+                        return err(format!("{p}.start.reinforcement.entry"), "no entry hexes");
+                    }
+                    for (j, h) in entry.iter().enumerate() {
+                        if idx_of(*h) == NO_HEX {
+                            return err(
+                                format!("{p}.start.reinforcement.entry[{j}]"),
+                                format!("hex {h} is not on the map"),
+                            );
+                        }
+                    }
+                }
+                StartData::OffMap => {}
+            }
+            let commando = u.tags.iter().any(|t| t == "commando");
+            units.push(UnitDef {
+                data: u.clone(),
+                tags,
+                commando,
+            });
+        }
+        // Turn track and start.
+        if data.turns.is_empty() {
+            return err("turns", "the turn track is empty");
+        }
+        if data.start.turn == 0 || data.start.turn as usize > data.turns.len() {
+            return err(
+                "start.turn",
+                format!("turn {} is not on the turn track", data.start.turn),
+            );
+        }
+        if !Phase::PLAYER_TURN.contains(&data.start.phase) {
+            return err(
+                "start.phase",
+                format!("play cannot start in the {}", data.start.phase),
+            );
+        }
+        for (i, p) in data.skip_phases.iter().enumerate() {
+            if !Phase::PLAYER_TURN.contains(p) || *p == Phase::Movement {
+                return err(
+                    format!("skip_phases[{i}]"),
+                    format!("the {p} cannot be skipped"),
+                );
+            }
+        }
+        for (i, cnd) in data.victory.conditions.iter().enumerate() {
+            let hs: &[Hex] = match cnd {
+                VictoryCondition::HoldAtEnd { hexes, count, .. } => {
+                    if *count as usize > hexes.len() || *count == 0 {
+                        return err(
+                            format!("victory.conditions[{i}].count"),
+                            format!("{count} of {} hexes", hexes.len()),
+                        );
+                    }
+                    hexes
+                }
+                VictoryCondition::EnterHex { hexes, .. } => hexes,
+                VictoryCondition::Annihilation { .. } => &[],
+            };
+            for (j, h) in hs.iter().enumerate() {
+                if idx_of(*h) == NO_HEX {
+                    return err(
+                        format!("victory.conditions[{i}].hexes[{j}]"),
+                        format!("hex {h} is not on the map"),
+                    );
+                }
+            }
+        }
+        let crt = Crt {
+            provenance: c.provenance.clone(),
+            columns: c.columns.clone(),
+            grid: c.grid.clone(),
+            lines: c.lines.clone(),
+        };
+        let mut sc = Scenario {
+            hexes,
+            units,
+            crt,
+            hex_line,
+            side_line,
+            bridge_of,
+            tag_names,
+            road_tag_costs,
+            edge_distance,
+            zones,
+            grid,
+            unit_ids,
+            data,
+            objectives: Vec::new(),
+        };
+        sc.objectives = sc.objective_hexes();
+        Ok(sc)
+    }
+
+    /// Serializes the scenario back to JSON (the data it was loaded from).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.data).expect("scenario data serializes")
+    }
+
+    /// The hex layout.
+    pub fn layout(&self) -> Layout {
+        self.data.map.layout
+    }
+
+    /// Index of a hex on the map, or `None` if it is off the map.
+    #[inline]
+    pub fn hex_index(&self, h: Hex) -> Option<u16> {
+        let i = self.grid[h.col as usize * 100 + h.row as usize];
+        (i != NO_HEX).then_some(i)
+    }
+
+    /// The hex at an index.
+    #[inline]
+    pub fn hex_at(&self, i: u16) -> Hex {
+        self.hexes[i as usize].hex
+    }
+
+    /// Index of a unit by id.
+    pub fn unit_index(&self, id: &UnitId) -> Option<u16> {
+        self.unit_ids.get(id).copied()
+    }
+
+    /// A unit's definition by index.
+    pub fn unit(&self, i: u16) -> &UnitDef {
+        &self.units[i as usize]
+    }
+
+    /// Number of turns on the track.
+    pub fn turn_count(&self) -> u16 {
+        self.data.turns.len() as u16
+    }
+
+    /// Direction (0-5) from hex `a` to adjacent hex `b`.
+    pub fn direction(&self, a: u16, b: u16) -> Option<usize> {
+        self.hexes[a as usize]
+            .neighbors
+            .iter()
+            .position(|n| *n == b)
+    }
+
+    /// Distance between two hex indices.
+    pub fn distance(&self, a: u16, b: u16) -> u32 {
+        self.layout().distance(self.hex_at(a), self.hex_at(b))
+    }
+
+    /// Name of a side.
+    pub fn side_name(&self, s: Side) -> &str {
+        &self.data.sides.get(s).name
+    }
+
+    /// Hexes named by hold-at-end victory conditions; the state tracks their last occupant.
+    pub fn objective_hexes(&self) -> Vec<Hex> {
+        let mut v: Vec<Hex> = self
+            .data
+            .victory
+            .conditions
+            .iter()
+            .flat_map(|c| match c {
+                VictoryCondition::HoldAtEnd { hexes, .. } => hexes.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Whether a hex is an objective whose last occupant the state tracks.
+    pub fn is_objective(&self, h: Hex) -> bool {
+        self.objectives.binary_search(&h).is_ok()
+    }
+
+    /// Whether a hex terrain bit set includes a fortification.
+    pub fn is_fortification(&self, hex: u16) -> bool {
+        let m = self.hexes[hex as usize].terrain;
+        self.data
+            .terrain
+            .hex
+            .iter()
+            .enumerate()
+            .any(|(i, t)| t.fortification && m & (1 << i) != 0)
+    }
+}

@@ -1,0 +1,424 @@
+//! The dynamic game state (everything that changes during play) and the decision it
+//! awaits (rules 4.0-4.1 sequence of play; bookkeeping for 5.2, 7.2, 8.0-8.5).
+//!
+//! `State` is plain data: `Clone + Eq + Serialize + Deserialize`, with a platform-stable
+//! [`State::hash`]. It changes only by folding [`Event`](crate::Event)s into it.
+
+use crate::crt::CrtResult;
+use crate::hex::Hex;
+use crate::ids::{Side, SidePair, UnitId};
+use crate::mp::Mp;
+use crate::scenario::{Phase, Scenario, StartData};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+
+/// Where a unit is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Location {
+    /// On the map.
+    Map(Hex),
+    /// Waiting to be placed during set-up.
+    ToPlace,
+    /// A reinforcement not yet due.
+    Scheduled,
+    /// A reinforcement that may enter the map this or a later movement phase.
+    Arriving,
+    /// Eliminated.
+    Eliminated,
+    /// Out of play (not on the map, not eliminated).
+    OffMap,
+}
+
+/// The state of one unit, in scenario order.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct UnitState {
+    /// Unit id.
+    pub id: UnitId,
+    /// Where it is.
+    pub loc: Location,
+    /// Steps remaining (1 = last step).
+    pub steps: u8,
+    /// Moved this player turn (5.2, 5.5).
+    #[serde(default)]
+    pub moved: bool,
+    /// MP spent this player turn.
+    #[serde(default)]
+    pub mp_spent: Mp,
+    /// Attacked in the current phase (8.2).
+    #[serde(default)]
+    pub attacked: bool,
+    /// Attacked in this player turn's Combat Phase (no Mobile Combat then, 4.1).
+    #[serde(default)]
+    pub attacked_this_turn: bool,
+    /// Was the target of an attack in the current phase (8.0: one attack per phase).
+    #[serde(default)]
+    pub defended: bool,
+    /// Advanced after combat this player turn (8.5: no other activity).
+    #[serde(default)]
+    pub advanced: bool,
+    /// Displaced this player turn (8.3.1: an attacker's displaced unit may not attack).
+    #[serde(default)]
+    pub displaced: bool,
+}
+
+impl UnitState {
+    /// The hex the unit is on, if on the map.
+    pub fn hex(&self) -> Option<Hex> {
+        match self.loc {
+            Location::Map(h) => Some(h),
+            _ => None,
+        }
+    }
+}
+
+/// One side's support fire markers this game turn (7.0). Markers not listed here are
+/// in the pool.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+pub struct SupportState {
+    /// Allotted this game turn and not yet used, sorted ascending.
+    pub available: Vec<u8>,
+    /// Used this game turn (revealed), returned to the pool at the next allotment.
+    pub used: Vec<u8>,
+}
+
+/// A support fire marker committed to the current bombardment or combat.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct CommittedMarker {
+    /// Whose marker.
+    pub side: Side,
+    /// Its "+" value; `None` only in a view where it is face down and not the viewer's.
+    pub value: Option<u8>,
+    /// Flipped face up (8.2.1(b) last step).
+    pub revealed: bool,
+}
+
+/// Bombardment or ground combat.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CombatKind {
+    /// 8.1.
+    Bombardment,
+    /// 8.2.
+    Ground,
+}
+
+/// Why a unit must lose a step by its owner's choice.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossReason {
+    /// Ex: one attacking unit depletes (8.2.4).
+    Exchange,
+    /// (A): one attacking (or, in bombardment, adjacent) unit depletes.
+    AttackerStep,
+}
+
+/// What the combat in progress waits for.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum CombatStage {
+    /// 8.2.1(b): step 0-3 of the alternating support-fire commitment.
+    Support {
+        /// 0 attacker, 1 defender, 2 attacker, 3 defender.
+        step: u8,
+    },
+    /// The owner picks which unit loses a step.
+    ChooseLoss {
+        /// Who chooses.
+        side: Side,
+        /// Units that may take the loss.
+        candidates: Vec<UnitId>,
+        /// Why.
+        reason: LossReason,
+    },
+    /// Units that must retreat (or declare stiff resistance), in any order.
+    Retreat {
+        /// Owner of the retreating units.
+        side: Side,
+        /// Units still to retreat.
+        units: Vec<UnitId>,
+        /// Hexes to retreat.
+        hexes: u8,
+    },
+    /// 8.5: the attacker may advance along the path of retreat.
+    Advance {
+        /// Path of retreat, the combat hex first.
+        path: Vec<Hex>,
+        /// Units that may still advance.
+        units: Vec<UnitId>,
+    },
+}
+
+/// A bombardment or ground combat being resolved.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Combat {
+    /// Bombardment or ground combat.
+    pub kind: CombatKind,
+    /// The defending hex.
+    pub hex: Hex,
+    /// Attacking units (empty for bombardment).
+    pub attackers: Vec<UnitId>,
+    /// Defending units.
+    pub defenders: Vec<UnitId>,
+    /// Support fire markers committed by both sides.
+    pub markers: Vec<CommittedMarker>,
+    /// The CRT result once rolled.
+    pub result: Option<CrtResult>,
+    /// Hexes the defender retreated through (the path of retreat, 8.5), combat hex first.
+    pub retreat_path: Vec<Hex>,
+    /// What the combat waits for.
+    pub stage: CombatStage,
+}
+
+/// How the game ended.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// The dynamic state of a game.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct State {
+    /// Game turn, 1-based.
+    pub turn: u16,
+    /// Current phase.
+    pub phase: Phase,
+    /// The phasing (active) side; during set-up, the side placing units.
+    pub active: Side,
+    /// Units, in scenario order.
+    pub units: Vec<UnitState>,
+    /// Support fire markers.
+    pub support: SidePair<SupportState>,
+    /// Markers that bombarded each hex this player turn (8.1: at most two).
+    pub bombarded: BTreeMap<Hex, u8>,
+    /// Last side to occupy each objective hex.
+    pub control: BTreeMap<Hex, Side>,
+    /// The bombardment or combat being resolved.
+    pub combat: Option<Combat>,
+    /// Set when the game is over.
+    pub outcome: Option<Outcome>,
+}
+
+/// The decision the game waits for.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// Place units during set-up.
+    Setup {
+        /// Who places.
+        side: Side,
+    },
+    /// The main decision of a phase: move, bombard, attack, or `done`.
+    Phase {
+        /// The active side.
+        side: Side,
+        /// The phase.
+        phase: Phase,
+    },
+    /// Commit a support fire marker or pass (8.2.1(b)).
+    SupportFire {
+        /// Who decides.
+        side: Side,
+        /// Step 0-3.
+        step: u8,
+    },
+    /// Choose which unit loses a step.
+    ChooseLoss {
+        /// Who chooses.
+        side: Side,
+        /// Candidates.
+        candidates: Vec<UnitId>,
+        /// Why.
+        reason: LossReason,
+    },
+    /// Retreat units or declare stiff resistance (8.3, 8.4).
+    Retreat {
+        /// Who retreats.
+        side: Side,
+        /// Units still to retreat.
+        units: Vec<UnitId>,
+        /// Hexes to retreat.
+        hexes: u8,
+    },
+    /// Advance after combat or `done` (8.5).
+    Advance {
+        /// The attacker.
+        side: Side,
+        /// Path of retreat.
+        path: Vec<Hex>,
+        /// Units that may advance.
+        units: Vec<UnitId>,
+    },
+    /// The game is over.
+    GameOver {
+        /// Winner, `None` for a draw.
+        winner: Option<Side>,
+    },
+}
+
+impl Pending {
+    /// The side whose decision it is, if any.
+    pub fn side(&self) -> Option<Side> {
+        match self {
+            Pending::Setup { side }
+            | Pending::Phase { side, .. }
+            | Pending::SupportFire { side, .. }
+            | Pending::ChooseLoss { side, .. }
+            | Pending::Retreat { side, .. }
+            | Pending::Advance { side, .. } => Some(*side),
+            Pending::GameOver { .. } => None,
+        }
+    }
+}
+
+/// FNV-1a over little-endian bytes: the same value on every platform and build.
+struct StableHasher(u64);
+
+impl Hasher for StableHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= *b as u64;
+            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write(&[i]);
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write(&(i as u64).to_le_bytes());
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_i64(&mut self, i: i64) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write(&(i as i64).to_le_bytes());
+    }
+}
+
+impl State {
+    /// The state before any event: units where the scenario puts them, no phase begun
+    /// (use [`crate::new_game`] to start play).
+    pub fn initial(scenario: &Scenario) -> State {
+        let units = scenario
+            .units
+            .iter()
+            .map(|u| UnitState {
+                id: u.data.id.clone(),
+                loc: match &u.data.start {
+                    StartData::Hex(h) => Location::Map(*h),
+                    StartData::Zone(_) => Location::ToPlace,
+                    StartData::Reinforcement { .. } => Location::Scheduled,
+                    StartData::OffMap => Location::OffMap,
+                },
+                steps: u.max_steps() - u.data.start_depleted,
+                moved: false,
+                mp_spent: Mp::ZERO,
+                attacked: false,
+                attacked_this_turn: false,
+                defended: false,
+                advanced: false,
+                displaced: false,
+            })
+            .collect::<Vec<_>>();
+        let mut control = BTreeMap::new();
+        for h in scenario.objective_hexes() {
+            if let Some(u) = units.iter().position(|u| u.loc == Location::Map(h)) {
+                control.insert(h, scenario.units[u].data.side);
+            }
+        }
+        State {
+            turn: scenario.data.start.turn,
+            phase: Phase::Setup,
+            active: scenario.data.first_player,
+            units,
+            support: SidePair::default(),
+            bombarded: BTreeMap::new(),
+            control,
+            combat: None,
+            outcome: None,
+        }
+    }
+
+    /// A 64-bit hash of the whole state, identical on every platform and build; for
+    /// transposition tables and replay verification.
+    pub fn hash(&self) -> u64 {
+        let mut h = StableHasher(0xcbf2_9ce4_8422_2325);
+        Hash::hash(self, &mut h);
+        h.finish()
+    }
+
+    /// The decision the game waits for.
+    pub fn pending(&self) -> Pending {
+        if let Some(o) = &self.outcome {
+            return Pending::GameOver { winner: o.winner };
+        }
+        if let Some(c) = &self.combat {
+            let attacker = self.active;
+            return match &c.stage {
+                CombatStage::Support { step } => Pending::SupportFire {
+                    side: if step % 2 == 0 {
+                        attacker
+                    } else {
+                        attacker.other()
+                    },
+                    step: *step,
+                },
+                CombatStage::ChooseLoss {
+                    side,
+                    candidates,
+                    reason,
+                } => Pending::ChooseLoss {
+                    side: *side,
+                    candidates: candidates.clone(),
+                    reason: *reason,
+                },
+                CombatStage::Retreat { side, units, hexes } => Pending::Retreat {
+                    side: *side,
+                    units: units.clone(),
+                    hexes: *hexes,
+                },
+                CombatStage::Advance { path, units } => Pending::Advance {
+                    side: attacker,
+                    path: path.clone(),
+                    units: units.clone(),
+                },
+            };
+        }
+        if self.phase == Phase::Setup {
+            return Pending::Setup { side: self.active };
+        }
+        Pending::Phase {
+            side: self.active,
+            phase: self.phase,
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Index of the unit on a hex, if any (one unit per hex, 5.3).
+    pub fn unit_at(&self, h: Hex) -> Option<usize> {
+        self.units.iter().position(|u| u.loc == Location::Map(h))
+    }
+}

@@ -1,0 +1,68 @@
+//! Victory (the game-turn end of 4.1 and each scenario's victory conditions): instant
+//! conditions checked after every command, hold-at-end conditions after the last turn.
+
+use crate::ids::Side;
+use crate::scenario::{Scenario, VictoryCondition};
+use crate::state::{Location, State};
+
+fn has_forces(sc: &Scenario, s: &State, side: Side) -> bool {
+    s.units.iter().enumerate().any(|(i, u)| {
+        sc.units[i].data.side == side
+            && matches!(
+                u.loc,
+                Location::Map(_) | Location::ToPlace | Location::Scheduled | Location::Arriving
+            )
+    })
+}
+
+/// An instant win, if one has happened.
+pub fn instant(sc: &Scenario, s: &State) -> Option<(Side, String)> {
+    for c in &sc.data.victory.conditions {
+        match c {
+            VictoryCondition::EnterHex { side, hexes } => {
+                for (i, u) in s.units.iter().enumerate() {
+                    if sc.units[i].data.side != *side {
+                        continue;
+                    }
+                    if let Location::Map(h) = u.loc {
+                        if hexes.contains(&h) {
+                            return Some((*side, format!("{} entered {h}", u.id)));
+                        }
+                    }
+                }
+            }
+            VictoryCondition::Annihilation { side } => {
+                if !has_forces(sc, s, side.other()) {
+                    return Some((*side, format!("side {} has no units left", side.other())));
+                }
+            }
+            VictoryCondition::HoldAtEnd { .. } => {}
+        }
+    }
+    None
+}
+
+/// The result at the end of the last turn.
+pub fn final_result(sc: &Scenario, s: &State) -> (Option<Side>, String) {
+    for c in &sc.data.victory.conditions {
+        if let VictoryCondition::HoldAtEnd { side, hexes, count } = c {
+            let held = hexes
+                .iter()
+                .filter(|h| s.control.get(h) == Some(side))
+                .count();
+            if held >= *count as usize {
+                return (
+                    Some(*side),
+                    format!(
+                        "side {side} holds {held} of {} objective hexes",
+                        hexes.len()
+                    ),
+                );
+            }
+        }
+    }
+    match sc.data.victory.otherwise {
+        Some(w) => (Some(w), format!("no victory condition met: side {w} wins")),
+        None => (None, "no victory condition met: a draw".to_string()),
+    }
+}

@@ -1,0 +1,76 @@
+//! Zones of control (rule 6.0): the six hexes around a unit, unless the unit has no
+//! ZOC, the hexside blocks it (e.g. Suez water) or the hex's terrain refuses it.
+//! Friendly units never negate an enemy ZOC (6.0, 8.3).
+
+use crate::ids::Side;
+use crate::scenario::{Scenario, NO_HEX};
+use crate::state::{Location, State};
+
+/// Which unit (scenario index) stands on each hex, `u16::MAX` for none.
+pub(crate) fn occupancy(sc: &Scenario, s: &State) -> Vec<u16> {
+    let mut occ = vec![u16::MAX; sc.hexes.len()];
+    for (i, u) in s.units.iter().enumerate() {
+        if let Location::Map(h) = u.loc {
+            if let Some(hi) = sc.hex_index(h) {
+                occ[hi as usize] = i as u16;
+            }
+        }
+    }
+    occ
+}
+
+/// Whether hexside feature bits block ZOC.
+fn side_blocks(sc: &Scenario, mask: u64) -> bool {
+    mask != 0
+        && sc
+            .data
+            .terrain
+            .hexside
+            .iter()
+            .enumerate()
+            .any(|(i, t)| t.blocks_zoc && mask & (1 << i) != 0)
+}
+
+fn hex_blocks(sc: &Scenario, mask: u64) -> bool {
+    sc.data
+        .terrain
+        .hex
+        .iter()
+        .enumerate()
+        .any(|(i, t)| t.blocks_zoc && mask & (1 << i) != 0)
+}
+
+/// For every hex, whether it lies in a ZOC of a unit of `enemy_of`'s opponent — that
+/// is, in an enemy zone of control for units of side `enemy_of`.
+///
+/// ```
+/// use fm_core::{new_game, Scenario, Side};
+/// use rand_xoshiro::{rand_core::SeedableRng, Xoshiro256PlusPlus};
+/// let sc = Scenario::builtin("system-demo").unwrap();
+/// let (state, _) = new_game(&sc, &mut Xoshiro256PlusPlus::seed_from_u64(1));
+/// let ezoc = fm_core::zoc::ezoc_map(&sc, &state, Side::A);
+/// assert_eq!(ezoc.len(), sc.hexes.len());
+/// ```
+pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
+    let mut z = vec![false; sc.hexes.len()];
+    for (i, u) in s.units.iter().enumerate() {
+        let def = &sc.units[i];
+        if def.data.side == enemy_of || !def.data.zoc {
+            continue;
+        }
+        let Location::Map(h) = u.loc else { continue };
+        let Some(hi) = sc.hex_index(h) else { continue };
+        let info = &sc.hexes[hi as usize];
+        for d in 0..6 {
+            let n = info.neighbors[d];
+            if n == NO_HEX || side_blocks(sc, info.sides[d]) {
+                continue;
+            }
+            if hex_blocks(sc, sc.hexes[n as usize].terrain) {
+                continue;
+            }
+            z[n as usize] = true;
+        }
+    }
+    z
+}
