@@ -72,3 +72,8 @@ pub use view::{view, SupportView, View};
 pub fn rng_from_seed(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {
     <rand_xoshiro::Xoshiro256PlusPlus as rand_core::SeedableRng>::seed_from_u64(seed)
 }
+
+/// The README's Rust examples, compiled and run as doctests so they cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

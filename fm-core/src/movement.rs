@@ -104,9 +104,64 @@ pub(crate) struct Mover<'a> {
     ezoc: Vec<bool>,
 }
 
-pub(crate) struct StepErr {
-    pub rule: &'static str,
-    pub msg: String,
+/// Why a step is refused; formatted into a message only when reported.
+pub(crate) enum StepErr {
+    Enemy(u16),
+    NotAdjacent(u16, u16),
+    Prohibited(u16),
+    MinefieldEzoc(u16),
+    FortEzoc(u16),
+    EzocNotFirst(u16),
+    OverPrintedMa(u16, Mp, Mp),
+    NoMp(u16, Mp, Mp),
+}
+
+impl StepErr {
+    pub(crate) fn report(&self, sc: &Scenario) -> RuleError {
+        let h = |x: &u16| sc.hex_at(*x);
+        match self {
+            StepErr::Enemy(t) => RuleError::new("5.2(d)", format!("{} holds an enemy unit", h(t))),
+            StepErr::NotAdjacent(f, t) => {
+                RuleError::new("5.1", format!("{} is not adjacent to {}", h(f), h(t)))
+            }
+            StepErr::Prohibited(t) => RuleError::new(
+                "5.2(e)",
+                format!("{} cannot be entered: prohibited terrain or hexside", h(t)),
+            ),
+            StepErr::MinefieldEzoc(t) => RuleError::new(
+                "6.1",
+                format!(
+                    "no move from EZOC to EZOC across a minefield hexside into {}",
+                    h(t)
+                ),
+            ),
+            StepErr::FortEzoc(t) => RuleError::new(
+                "6.1",
+                format!(
+                    "no move from EZOC to EZOC into the fortification at {}",
+                    h(t)
+                ),
+            ),
+            StepErr::EzocNotFirst(t) => RuleError::new(
+                "6.1",
+                format!(
+                    "a leg unit moves from EZOC to EZOC ({}) only as its whole move",
+                    h(t)
+                ),
+            ),
+            StepErr::OverPrintedMa(t, cost, ma) => RuleError::new(
+                "6.1",
+                format!(
+                    "entering {} costs {cost}, more than the printed MA {ma}",
+                    h(t)
+                ),
+            ),
+            StepErr::NoMp(t, need, left) => RuleError::new(
+                "5.2(c)",
+                format!("entering {} costs {need}, only {left} MP left", h(t)),
+            ),
+        }
+    }
 }
 
 impl<'a> Mover<'a> {
@@ -144,58 +199,29 @@ impl<'a> Mover<'a> {
         first: bool,
     ) -> Result<(Mp, bool), StepErr> {
         let sc = self.sc;
-        let to_hex = sc.hex_at(to);
         if self.enemy_at(s, to) {
-            return Err(StepErr {
-                rule: "5.2(d)",
-                msg: format!("{to_hex} holds an enemy unit"),
-            });
+            return Err(StepErr::Enemy(to));
         }
-        let (side_mask, dir) = match from {
+        let side_mask = match from {
             Some(f) => {
-                let d = sc.direction(f, to).ok_or_else(|| StepErr {
-                    rule: "5.1",
-                    msg: format!("{} is not adjacent to {to_hex}", sc.hex_at(f)),
-                })?;
-                (sc.hexes[f as usize].sides[d], Some(d))
+                let d = sc.direction(f, to).ok_or(StepErr::NotAdjacent(f, to))?;
+                sc.hexes[f as usize].sides[d]
             }
-            None => (0, None),
+            None => 0,
         };
-        let _ = dir;
         let Some(cost) = enter_cost(sc, self.tags, side_mask, to) else {
-            return Err(StepErr {
-                rule: "5.2(e)",
-                msg: format!("{to_hex} cannot be entered: prohibited terrain or hexside"),
-            });
+            return Err(StepErr::Prohibited(to));
         };
         let from_ezoc = from.is_some_and(|f| self.ezoc[f as usize]);
         let to_ezoc = self.ezoc[to as usize];
         let mut terminal = false;
         let new = if to_ezoc {
             if from_ezoc && !self.commando {
-                let mine = side_mask != 0
-                    && sc
-                        .data
-                        .terrain
-                        .hexside
-                        .iter()
-                        .enumerate()
-                        .any(|(i, t)| t.minefield && side_mask & (1 << i) != 0);
-                if mine {
-                    return Err(StepErr {
-                        rule: "6.1",
-                        msg: format!(
-                            "no move from EZOC to EZOC across a minefield hexside into {to_hex}"
-                        ),
-                    });
+                if side_mask & sc.masks.minefield != 0 {
+                    return Err(StepErr::MinefieldEzoc(to));
                 }
                 if sc.is_fortification(to) {
-                    return Err(StepErr {
-                        rule: "6.1",
-                        msg: format!(
-                            "no move from EZOC to EZOC into the fortification at {to_hex}"
-                        ),
-                    });
+                    return Err(StepErr::FortEzoc(to));
                 }
             }
             match self.kind {
@@ -203,19 +229,10 @@ impl<'a> Mover<'a> {
                     terminal = true;
                     if from_ezoc && !self.commando {
                         if !first {
-                            return Err(StepErr {
-                                rule: "6.1",
-                                msg: format!("a leg unit moves from EZOC to EZOC ({to_hex}) only as its whole move"),
-                            });
+                            return Err(StepErr::EzocNotFirst(to));
                         }
                         if cost > self.ma {
-                            return Err(StepErr {
-                                rule: "6.1",
-                                msg: format!(
-                                    "entering {to_hex} costs {cost}, more than the printed MA {}",
-                                    self.ma
-                                ),
-                            });
+                            return Err(StepErr::OverPrintedMa(to, cost, self.ma));
                         }
                         self.ma
                     } else {
@@ -235,14 +252,11 @@ impl<'a> Mover<'a> {
             spent + cost
         };
         if new > self.ma {
-            return Err(StepErr {
-                rule: "5.2(c)",
-                msg: format!(
-                    "entering {to_hex} costs {}, only {} MP left",
-                    new - spent,
-                    self.ma.saturating_sub(spent)
-                ),
-            });
+            return Err(StepErr::NoMp(
+                to,
+                new - spent,
+                self.ma.saturating_sub(spent),
+            ));
         }
         Ok((new, terminal))
     }
@@ -454,7 +468,7 @@ pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(
                     stopped = Some(*h);
                 }
             }
-            Err(e) => return refuse(e.rule, e.msg),
+            Err(e) => return Err(e.report(sc)),
         }
         cur = Some(to);
     }

@@ -84,6 +84,7 @@ impl<'de> Deserialize<'de> for MoveCost {
 
 /// A kind of in-hex terrain.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HexTerrain {
     /// Id used by hexes (`"woods"`).
     pub id: String,
@@ -107,6 +108,7 @@ pub struct HexTerrain {
 
 /// A kind of hexside feature.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HexsideTerrain {
     /// Id used by hexsides (`"river"`).
     pub id: String,
@@ -146,6 +148,7 @@ fn zero_plus() -> MoveCost {
 
 /// Terrain effects chart.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TerrainData {
     /// In-hex terrain types.
     pub hex: Vec<HexTerrain>,
@@ -156,6 +159,7 @@ pub struct TerrainData {
 
 /// One hex of the map as written in JSON.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HexData {
     /// Hex id.
     pub id: Hex,
@@ -168,6 +172,7 @@ pub struct HexData {
 
 /// A hexside between two adjacent hexes and its features.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HexsideData {
     /// The two hexes it separates.
     pub hexes: [Hex; 2],
@@ -177,6 +182,7 @@ pub struct HexsideData {
 
 /// The map as written in JSON.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MapData {
     /// Which columns are shifted down.
     #[serde(default)]
@@ -196,6 +202,7 @@ pub struct MapData {
 
 /// The CRT as written in JSON.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CrtData {
     /// Provenance of the values.
     pub provenance: String,
@@ -219,6 +226,7 @@ pub enum UnitKind {
 
 /// Printed values of one step (side) of a counter.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StepValues {
     /// Attack strength.
     pub attack: u8,
@@ -250,6 +258,7 @@ pub enum StartData {
 
 /// A unit of the order of battle.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct UnitData {
     /// Unique id.
     pub id: UnitId,
@@ -292,6 +301,7 @@ fn yes() -> bool {
 
 /// One box of the turn record track.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TurnData {
     /// Printed name ("Sep 26/27").
     pub name: String,
@@ -353,6 +363,7 @@ impl fmt::Display for Phase {
 
 /// Where play begins (3.0, exclusive rules such as "the Allied combat phase of turn 1").
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StartPoint {
     /// Turn number, 1-based.
     pub turn: u16,
@@ -362,6 +373,7 @@ pub struct StartPoint {
 
 /// Set-up order and zones (3.0).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub struct SetupData {
     /// Which side places first.
     #[serde(default)]
@@ -402,6 +414,7 @@ pub enum VictoryCondition {
 /// Victory conditions, checked in order; if none is met at the end, `otherwise` wins
 /// (`null`: a draw).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct VictoryData {
     /// Conditions.
     pub conditions: Vec<VictoryCondition>,
@@ -421,6 +434,7 @@ pub enum RuleSet {
 
 /// Names of the two sides.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SideInfo {
     /// Display name ("Allies").
     pub name: String,
@@ -513,6 +527,19 @@ impl UnitDef {
     }
 }
 
+/// Bit sets (over terrain-type indices) of the terrain types with special effects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TerrainMasks {
+    /// Hex terrains that are fortifications (8.2.3).
+    pub fortification: u64,
+    /// Hex terrains ZOC does not extend into.
+    pub zoc_block_hex: u64,
+    /// Hexside features ZOC does not extend across.
+    pub zoc_block_side: u64,
+    /// Minefield hexside features (6.1).
+    pub minefield: u64,
+}
+
 /// A validated, immutable scenario. Build with [`Scenario::from_json`],
 /// [`Scenario::from_data`] or [`Scenario::builtin`].
 ///
@@ -547,6 +574,8 @@ pub struct Scenario {
     pub edge_distance: SidePair<Vec<u32>>,
     /// Set-up zones by name.
     pub zones: BTreeMap<String, Vec<u16>>,
+    /// Bit sets of terrain types with special effects, precomputed.
+    pub masks: TerrainMasks,
     grid: Vec<u16>,
     objectives: Vec<Hex>,
     unit_ids: HashMap<UnitId, u16>,
@@ -744,7 +773,7 @@ impl Scenario {
             }
             let mut mask = 0u64;
             let (mut has_cost, mut has_line) = (false, false);
-            for (j, name) in h.terrain.iter().enumerate() {
+            for name in h.terrain.iter() {
                 match hex_terrain_idx.get(name.as_str()) {
                     Some(k) => {
                         mask |= 1 << k;
@@ -753,9 +782,9 @@ impl Scenario {
                     }
                     None => {
                         return err(
-                            format!("map.hexes[{i}].terrain[{j}]"),
+                            format!("map.hexes[{i}].terrain"),
                             format!("unknown terrain '{name}'"),
-                        )
+                        );
                     }
                 }
             }
@@ -1021,6 +1050,18 @@ impl Scenario {
             unit_ids,
             data,
             objectives: Vec::new(),
+            masks: TerrainMasks::default(),
+        };
+        let bits = |f: &dyn Fn(usize) -> bool, n: usize| {
+            (0..n).filter(|i| f(*i)).fold(0u64, |m, i| m | 1 << i)
+        };
+        let th = &sc.data.terrain.hex;
+        let ts = &sc.data.terrain.hexside;
+        sc.masks = TerrainMasks {
+            fortification: bits(&|i| th[i].fortification, th.len()),
+            zoc_block_hex: bits(&|i| th[i].blocks_zoc, th.len()),
+            zoc_block_side: bits(&|i| ts[i].blocks_zoc, ts.len()),
+            minefield: bits(&|i| ts[i].minefield, ts.len()),
         };
         sc.objectives = sc.objective_hexes();
         Ok(sc)
@@ -1106,12 +1147,6 @@ impl Scenario {
 
     /// Whether a hex terrain bit set includes a fortification.
     pub fn is_fortification(&self, hex: u16) -> bool {
-        let m = self.hexes[hex as usize].terrain;
-        self.data
-            .terrain
-            .hex
-            .iter()
-            .enumerate()
-            .any(|(i, t)| t.fortification && m & (1 << i) != 0)
+        self.hexes[hex as usize].terrain & self.masks.fortification != 0
     }
 }

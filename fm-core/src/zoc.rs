@@ -19,27 +19,6 @@ pub(crate) fn occupancy(sc: &Scenario, s: &State) -> Vec<u16> {
     occ
 }
 
-/// Whether hexside feature bits block ZOC.
-fn side_blocks(sc: &Scenario, mask: u64) -> bool {
-    mask != 0
-        && sc
-            .data
-            .terrain
-            .hexside
-            .iter()
-            .enumerate()
-            .any(|(i, t)| t.blocks_zoc && mask & (1 << i) != 0)
-}
-
-fn hex_blocks(sc: &Scenario, mask: u64) -> bool {
-    sc.data
-        .terrain
-        .hex
-        .iter()
-        .enumerate()
-        .any(|(i, t)| t.blocks_zoc && mask & (1 << i) != 0)
-}
-
 /// For every hex, whether it lies in a ZOC of a unit of `enemy_of`'s opponent — that
 /// is, in an enemy zone of control for units of side `enemy_of`.
 ///
@@ -63,10 +42,10 @@ pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
         let info = &sc.hexes[hi as usize];
         for d in 0..6 {
             let n = info.neighbors[d];
-            if n == NO_HEX || side_blocks(sc, info.sides[d]) {
+            if n == NO_HEX || info.sides[d] & sc.masks.zoc_block_side != 0 {
                 continue;
             }
-            if hex_blocks(sc, sc.hexes[n as usize].terrain) {
+            if sc.hexes[n as usize].terrain & sc.masks.zoc_block_hex != 0 {
                 continue;
             }
             z[n as usize] = true;
