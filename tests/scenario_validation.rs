@@ -73,7 +73,8 @@ fn bad_hex_ids_mp_and_results_are_refused() {
 
 #[test]
 fn cross_references_are_checked_with_paths() {
-    let cases: Vec<(Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
         (Box::new(|v| v["units"][1]["id"] = v["units"][0]["id"].clone()), "units[1].id: duplicate unit id 'blue-1-inf-div'"),
         (Box::new(|v| v["units"][1]["start"] = serde_json::json!({"hex": "0304"})), "units[1].start.hex: hex 0304 already holds 'blue-1-inf-div' (5.3: units cannot stack)"),
         (Box::new(|v| v["units"][0]["start"] = serde_json::json!({"hex": "2020"})), "units[0].start.hex: hex 2020 is not on the map"),

@@ -1,0 +1,292 @@
+//! The fast path for search and self-play loops: no JSON, no allocation handed to the
+//! caller. Legal commands are numbered by fm-core's stable action encoding
+//! (`fm_core::legal_indices`): the i-th legal command is the i-th smallest legal
+//! action index.
+
+use crate::fm_status::{self, *};
+use crate::guard::{out_ptr, put, with_mut, with_ref, Fail};
+use crate::{fm_match, fm_winner};
+use fm_core::{agents, Side};
+
+/// The number of legal commands now (0 once the game is over), numbered
+/// `0..count` for `fm_match_apply_legal`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_count` is NULL or
+/// valid for writing one `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_legal_count(
+    m: *const fm_match,
+    out_count: *mut usize,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_count, "out_count")?;
+            put(out, h.with_legal(|v| v.len()));
+            Ok(())
+        })
+    }
+}
+
+/// Applies the i-th legal command (`0 <= i < fm_match_legal_count`): the command
+/// whose stable action index is the i-th smallest legal one (a move takes the
+/// cheapest path to its hex). The events are logged but not returned (see
+/// `fm_match_save`).
+///
+/// Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`, including any `i` once the game is
+/// over), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_apply_legal(m: *mut fm_match, i: usize) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let idx = h.with_legal(|v| v.get(i).copied()).ok_or_else(|| {
+                let n = h.with_legal(|v| v.len());
+                Fail::new(
+                    FM_INDEX_OUT_OF_RANGE,
+                    "argument",
+                    format!("legal command {i} requested, but there are {n}"),
+                )
+            })?;
+            h.game_mut().apply_index(idx).map_err(|e| Fail::rule(&e))?;
+            Ok(())
+        })
+    }
+}
+
+/// The stable action indices of the legal commands, ascending (fm-core's encoding:
+/// fixed for a scenario, `0 <= index < fm_match_action_space_size`; for search and
+/// reinforcement learning). `out_indices[i]` is the command `fm_match_apply_legal(m, i)`
+/// applies.
+///
+/// `*out_len` receives the number of legal commands. If it exceeds `capacity`, the
+/// call returns `FM_BUFFER_TOO_SMALL`, writes nothing to `out_indices` and still
+/// writes `*out_len` (the one exception to "no output on failure"), so a caller can
+/// size a buffer and call again. `out_indices` may be NULL when `capacity` is 0.
+///
+/// Errors: `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+/// `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_indices` is NULL or
+/// valid for writing `capacity` `size_t`s; `out_len` is NULL or valid for writing one
+/// `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_legal_indices(
+    m: *const fm_match,
+    out_indices: *mut usize,
+    capacity: usize,
+    out_len: *mut usize,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let len_out = out_ptr(out_len, "out_len")?;
+            if capacity > 0 {
+                out_ptr(out_indices, "out_indices")?;
+            }
+            h.with_legal(|v| {
+                put(len_out, v.len());
+                if v.len() > capacity {
+                    return Err(Fail::new(
+                        FM_BUFFER_TOO_SMALL,
+                        "argument",
+                        format!("{} legal indices, buffer holds {capacity}", v.len()),
+                    ));
+                }
+                if !v.is_empty() {
+                    std::ptr::copy_nonoverlapping(v.as_ptr(), out_indices, v.len());
+                }
+                Ok(())
+            })
+        })
+    }
+}
+
+/// Applies the command with a stable action index (see `fm_match_legal_indices`).
+///
+/// Errors: `FM_ILLEGAL_COMMAND` (the index means nothing here, rule "input", or the
+/// command is refused), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_apply_index(m: *mut fm_match, index: usize) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            h.game_mut()
+                .apply_index(index)
+                .map_err(|e| Fail::rule(&e))?;
+            Ok(())
+        })
+    }
+}
+
+/// The size of the scenario's action space: every stable action index is below it.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_size` is NULL or
+/// valid for writing one `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_action_space_size(
+    m: *const fm_match,
+    out_size: *mut usize,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_size, "out_size")?;
+            put(out, fm_core::action_space_size(h.game().scenario()));
+            Ok(())
+        })
+    }
+}
+
+/// Whether the game is over.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_over` is NULL or
+/// valid for writing one `bool`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_is_over(m: *const fm_match, out_over: *mut bool) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_over, "out_over")?;
+            put(out, h.game().is_over());
+            Ok(())
+        })
+    }
+}
+
+/// The winner: `FM_WINNER_A`, `FM_WINNER_B`, or `FM_WINNER_NONE` while the game goes on
+/// and after a draw (tell them apart with `fm_match_is_over`).
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_winner` is NULL or
+/// valid for writing one `fm_winner`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_winner(
+    m: *const fm_match,
+    out_winner: *mut fm_winner,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_winner, "out_winner")?;
+            put(
+                out,
+                match h.game().winner() {
+                    None => fm_winner::FM_WINNER_NONE,
+                    Some(Side::A) => fm_winner::FM_WINNER_A,
+                    Some(Side::B) => fm_winner::FM_WINNER_B,
+                },
+            );
+            Ok(())
+        })
+    }
+}
+
+/// Plays the game to its end with uniformly random legal commands
+/// (`fm_core::agents::random` driven by a xoshiro256++ generator seeded with `seed`),
+/// and writes the number of commands applied (0 if it was already over). The same
+/// match state and seed always give the same playout. To keep the position, playout a
+/// `fm_match_clone`.
+///
+/// Errors: `FM_INTERNAL_ERROR` (the engine offered no legal command although the game
+/// was not over: a bug; the commands applied so far stay applied), `FM_NULL_ARGUMENT`,
+/// `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_commands` is NULL or
+/// valid for writing one `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_playout(
+    m: *mut fm_match,
+    seed: u64,
+    out_commands: *mut usize,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let out = out_ptr(out_commands, "out_commands")?;
+            let game = h.game_mut();
+            let mut rng = fm_core::rng_from_seed(seed);
+            let mut n = 0usize;
+            while !game.is_over() {
+                let Some(cmd) = agents::random(game.scenario(), game.state(), &mut rng) else {
+                    return Err(Fail::new(
+                        FM_INTERNAL_ERROR,
+                        "internal",
+                        "no legal command although the game is not over",
+                    ));
+                };
+                game.apply(&cmd).map_err(|e| {
+                    Fail::new(
+                        FM_INTERNAL_ERROR,
+                        "internal",
+                        format!("a legal command was refused ({e})"),
+                    )
+                })?;
+                n += 1;
+            }
+            put(out, n);
+            Ok(())
+        })
+    }
+}
+
+/// The 64-bit hash of the state (`fm_core::State::hash`): identical on every platform
+/// and build, for transposition tables and to check that two engines agree.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_hash` is NULL or
+/// valid for writing one `uint64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_state_hash(m: *const fm_match, out_hash: *mut u64) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_hash, "out_hash")?;
+            put(out, h.game().state().hash());
+            Ok(())
+        })
+    }
+}
+
+/// The number of commands applied so far (the length of the log).
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_count` is NULL or
+/// valid for writing one `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_command_count(
+    m: *const fm_match,
+    out_count: *mut usize,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_count, "out_count")?;
+            put(out, h.game().log().len());
+            Ok(())
+        })
+    }
+}

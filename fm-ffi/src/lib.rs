@@ -1,0 +1,131 @@
+//! # fm-ffi
+//!
+//! The C ABI of `fm`, the Fire & Movement rules engine ([`fm_core`]), and the
+//! JSON-lines engine protocol spoken by `cargo run --release --example serve`.
+//!
+//! The C API is declared in `include/fm.h`, generated from this crate by cbindgen (a
+//! test fails if regenerating it would change it). Its calling conventions, stated in
+//! full at the top of that header:
+//!
+//! - Every function returns an [`fm_status`]; `FM_OK` (0) is success. Results come
+//!   through out-parameters, which are always the last arguments and are written only
+//!   on success (no partial success).
+//! - A failing call stores a message in thread-local storage; read it with
+//!   [`fm_last_error_message`] / [`fm_last_error_rule`].
+//! - Strings returned by the library are owned by the caller and freed with
+//!   [`fm_string_free`]; strings passed in are borrowed for the duration of the call.
+//! - Every entry point catches panics. A handle whose call panicked is poisoned: it
+//!   answers `FM_POISONED` until freed.
+//!
+//! The Rust functions here are the C functions; Rust code should use `fm_core`
+//! directly. They are `pub` so the crate's tests can call them as C would.
+//! [`protocol`] is the serve protocol, used by `examples/serve.rs`.
+
+#![allow(non_camel_case_types)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+// The order of these modules is the order of the functions in include/fm.h.
+mod matches;
+
+mod fast;
+
+mod misc;
+
+#[cfg(feature = "testing")]
+mod testing;
+
+mod guard;
+pub mod protocol;
+
+pub use fast::*;
+pub use matches::*;
+pub use misc::*;
+#[cfg(feature = "testing")]
+pub use testing::*;
+
+/// The result of every function. `FM_OK` is 0; any other value is a failure, after
+/// which nothing was changed and no out-parameter was written, and
+/// `fm_last_error_message` describes what went wrong.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum fm_status {
+    /// Success.
+    FM_OK = 0,
+    /// A required pointer argument (a handle, an input string or an out-parameter) was
+    /// NULL.
+    FM_NULL_ARGUMENT = 1,
+    /// An input string is not valid UTF-8.
+    FM_INVALID_UTF8 = 2,
+    /// An input string is not valid JSON, or not JSON of the expected shape (a command
+    /// of an unknown type, a save file without a log, ...).
+    FM_INVALID_JSON = 3,
+    /// No built-in scenario has that name (see `fm_scenario_names`).
+    FM_UNKNOWN_SCENARIO = 4,
+    /// The scenario JSON is well formed but not a valid scenario; the message names
+    /// the JSON path of the first problem.
+    FM_INVALID_SCENARIO = 5,
+    /// The rules refuse the command; the match is unchanged. `fm_last_error_rule`
+    /// gives the rule it breaks ("5.2(d)"; "4.1": out of sequence or game over;
+    /// "input": unknown unit, hex off the map, action index meaning nothing here).
+    FM_ILLEGAL_COMMAND = 6,
+    /// The save file parsed, but replaying it does not give the recorded events (a
+    /// different engine version, or an edited file); the message names the command.
+    FM_INVALID_SAVE = 7,
+    /// An index is past the end (`fm_match_apply_legal` with `i >= count`).
+    FM_INDEX_OUT_OF_RANGE = 8,
+    /// An argument has a value outside its domain (a side other than `FM_SIDE_A` or
+    /// `FM_SIDE_B`, an unknown status code).
+    FM_INVALID_ARGUMENT = 9,
+    /// A caller-supplied buffer is too small; the required length was written.
+    FM_BUFFER_TOO_SMALL = 10,
+    /// The pointer is not a live handle (or string) of this library: freed already,
+    /// or never returned by it. Detected reliably only in debug builds of the library
+    /// (see `fm_has_handle_checks`); in release builds a freed handle is undefined
+    /// behaviour, caught on a best-effort basis only.
+    FM_INVALID_HANDLE = 11,
+    /// An earlier call on this handle panicked; the handle refuses further use. Free
+    /// it (`fm_match_free` works on a poisoned handle).
+    FM_POISONED = 12,
+    /// A bug in the library: a Rust panic was caught at the boundary. If a handle was
+    /// involved it is now poisoned.
+    FM_PANIC = 13,
+    /// The engine reached a state it should not (no legal command although the game
+    /// is not over). A bug in the engine or the scenario; please report it.
+    FM_INTERNAL_ERROR = 14,
+}
+
+/// A running match: a scenario, its state, a seeded random generator (xoshiro256++)
+/// and the log of commands and events. Opaque; create it with `fm_match_new`,
+/// `fm_match_from_json`, `fm_match_load` or `fm_match_clone`, and free it with
+/// `fm_match_free`.
+///
+/// Thread safety: distinct handles are fully independent and may be used from
+/// different threads at the same time. One handle must not be used by two threads at
+/// once (not even for the `const` queries, which fill an internal cache); share it
+/// only behind a lock.
+pub struct fm_match {
+    magic: u64,
+    poisoned: std::cell::Cell<bool>,
+    game: fm_core::Match,
+    legal: std::cell::RefCell<Option<Vec<usize>>>,
+}
+
+/// A side of the game: `FM_SIDE_A` (listed first in the scenario) or `FM_SIDE_B`.
+pub type fm_side = u32;
+
+/// Side A, the side listed first in the scenario.
+pub const FM_SIDE_A: fm_side = 0;
+/// Side B, the side listed second in the scenario.
+pub const FM_SIDE_B: fm_side = 1;
+
+/// The winner of a match, written by `fm_match_winner`.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum fm_winner {
+    /// Nobody: the game is not over, or it ended in a draw (see `fm_match_is_over`).
+    FM_WINNER_NONE = 0,
+    /// Side A won.
+    FM_WINNER_A = 1,
+    /// Side B won.
+    FM_WINNER_B = 2,
+}

@@ -1,0 +1,410 @@
+//! Creating, copying and freeing matches, and the JSON interface: commands in, events,
+//! pending decisions, legal commands, state, views and saves out. The JSON forms are
+//! those of fm-core (`docs/protocol.md`).
+
+use crate::fm_status::{self, *};
+use crate::guard::{give_json, give_string, in_str, out_ptr, put, with_mut, with_ref, Fail};
+use crate::{fm_match, fm_side, FM_SIDE_A, FM_SIDE_B};
+use fm_core::{Command, Match, Scenario, ScenarioData, Side};
+use std::ffi::c_char;
+use std::sync::Arc;
+
+/// Parses scenario JSON, telling malformed JSON from an invalid scenario.
+pub(crate) fn scenario_from_json(json: &str) -> Result<Scenario, Fail> {
+    let data: ScenarioData = serde_json::from_str(json).map_err(|e| {
+        let status = if e.is_syntax() || e.is_eof() {
+            FM_INVALID_JSON
+        } else {
+            FM_INVALID_SCENARIO
+        };
+        Fail::new(status, "scenario", format!("scenario JSON: {e}"))
+    })?;
+    Scenario::from_data(data)
+        .map_err(|e| Fail::new(FM_INVALID_SCENARIO, "scenario", format!("scenario: {e}")))
+}
+
+/// A built-in scenario by id.
+pub(crate) fn builtin_scenario(name: &str) -> Result<Scenario, Fail> {
+    if !Scenario::builtin_names().contains(&name) {
+        return Err(Fail::new(
+            FM_UNKNOWN_SCENARIO,
+            "scenario",
+            format!(
+                "unknown scenario '{name}' (built in: {})",
+                Scenario::builtin_names().join(", ")
+            ),
+        ));
+    }
+    Scenario::builtin(name)
+        .map_err(|e| Fail::new(FM_INVALID_SCENARIO, "scenario", format!("scenario: {e}")))
+}
+
+/// Parses a command.
+pub(crate) fn command_from_json(json: &str) -> Result<Command, Fail> {
+    serde_json::from_str(json)
+        .map_err(|e| Fail::new(FM_INVALID_JSON, "input", format!("command JSON: {e}")))
+}
+
+fn side_from(side: fm_side) -> Result<Side, Fail> {
+    match side {
+        FM_SIDE_A => Ok(Side::A),
+        FM_SIDE_B => Ok(Side::B),
+        other => Err(Fail::argument(format!(
+            "side {other} is neither FM_SIDE_A (0) nor FM_SIDE_B (1)"
+        ))),
+    }
+}
+
+/// Starts a match of a built-in scenario (see `fm_scenario_names`) with a seed. The
+/// seed fixes every die roll and marker draw: the same seed and commands give the
+/// same game on every platform.
+///
+/// Ownership: `scenario` is borrowed for the call. On success `*out_match` is a new
+/// handle owned by the caller; free it with `fm_match_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_UNKNOWN_SCENARIO`.
+///
+/// # Safety
+/// `scenario` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
+/// writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_new(
+    scenario: *const c_char,
+    seed: u64,
+    out_match: *mut *mut fm_match,
+) -> fm_status {
+    crate::guard::run(|| {
+        // SAFETY: forwarded contract.
+        let name = unsafe { in_str(scenario, "scenario")? };
+        let out = out_ptr(out_match, "out_match")?;
+        let sc = builtin_scenario(name)?;
+        let h = fm_match::into_handle(Match::new(Arc::new(sc), seed));
+        // SAFETY: checked non-null; valid by contract.
+        unsafe { put(out, h) };
+        Ok(())
+    })
+}
+
+/// Starts a match of a scenario given as JSON (the scenario file format of fm-core)
+/// with a seed.
+///
+/// Ownership: `scenario_json` is borrowed for the call. On success `*out_match` is a
+/// new handle owned by the caller; free it with `fm_match_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON),
+/// `FM_INVALID_SCENARIO` (JSON, but not a valid scenario: the message names the JSON
+/// path of the first problem).
+///
+/// # Safety
+/// `scenario_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid
+/// for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_from_json(
+    scenario_json: *const c_char,
+    seed: u64,
+    out_match: *mut *mut fm_match,
+) -> fm_status {
+    crate::guard::run(|| {
+        // SAFETY: forwarded contract.
+        let json = unsafe { in_str(scenario_json, "scenario_json")? };
+        let out = out_ptr(out_match, "out_match")?;
+        let sc = scenario_from_json(json)?;
+        let h = fm_match::into_handle(Match::new(Arc::new(sc), seed));
+        // SAFETY: checked non-null; valid by contract.
+        unsafe { put(out, h) };
+        Ok(())
+    })
+}
+
+/// Loads a match saved with `fm_match_save`, replaying every command and checking
+/// each recorded event and state hash.
+///
+/// Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new
+/// handle owned by the caller; free it with `fm_match_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not a save
+/// file), `FM_INVALID_SCENARIO` (its scenario is invalid), `FM_INVALID_SAVE` (the
+/// replay diverges from the record; the message names the first such command).
+///
+/// # Safety
+/// `save_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
+/// writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_load(
+    save_json: *const c_char,
+    out_match: *mut *mut fm_match,
+) -> fm_status {
+    crate::guard::run(|| {
+        // SAFETY: forwarded contract.
+        let json = unsafe { in_str(save_json, "save_json")? };
+        let out = out_ptr(out_match, "out_match")?;
+        let m = Match::load(json).map_err(Fail::from_match_error)?;
+        let h = fm_match::into_handle(m);
+        // SAFETY: checked non-null; valid by contract.
+        unsafe { put(out, h) };
+        Ok(())
+    })
+}
+
+/// Copies a match: scenario (shared, immutable), state, random generator and log. The
+/// copy continues exactly as the original would; the two are independent handles
+/// (and may be used from different threads).
+///
+/// Ownership: `m` is borrowed. On success `*out_match` is a new handle owned by the
+/// caller; free it with `fm_match_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle; `out_match` is NULL or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_clone(
+    m: *const fm_match,
+    out_match: *mut *mut fm_match,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_match, "out_match")?;
+            let c = fm_match::into_handle(h.game().clone());
+            put(out, c);
+            Ok(())
+        })
+    }
+}
+
+/// Frees a match handle. NULL is a no-op; a poisoned handle is freed too.
+///
+/// Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that
+/// `m` is not a live handle (freed already, or not from fm); nothing is freed then.
+///
+/// # Safety
+/// `m` is NULL or a handle returned by this library, not freed before; it must not be
+/// used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_free(m: *mut fm_match) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe { crate::guard::free_handle(m) }
+}
+
+/// Applies a command given as JSON (`{"type":"move","unit":"blue-1","path":["0203"]}`,
+/// see docs/protocol.md) for the side whose decision is pending, and returns the
+/// events it caused as a JSON array. On any error the match is unchanged.
+///
+/// Ownership: `command_json` is borrowed for the call. On success `*out_events_json`
+/// is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON, or not
+/// a command), `FM_ILLEGAL_COMMAND` (refused by the rules: `fm_last_error_rule` names
+/// the rule), `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `command_json` is NULL
+/// or a NUL-terminated string; `out_events_json` is NULL or valid for writing one
+/// pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_apply(
+    m: *mut fm_match,
+    command_json: *const c_char,
+    out_events_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let json = in_str(command_json, "command_json")?;
+            let out = out_ptr(out_events_json, "out_events_json")?;
+            let cmd = command_from_json(json)?;
+            let game = h.game_mut();
+            let events = game.apply(&cmd).map_err(|e| Fail::rule(&e))?;
+            match give_json(events) {
+                Ok(s) => put(out, s),
+                Err(f) => {
+                    // No partial success: take the command back.
+                    game.undo();
+                    return Err(f);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// The decision the game waits for, as JSON: `{"kind":"phase","side":"a",
+/// "phase":"movement"}`, `{"kind":"retreat",...}`, ... or `{"kind":"game_over",
+/// "winner":"b"}`.
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_pending(
+    m: *const fm_match,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_json(&h.game().pending())?);
+            Ok(())
+        })
+    }
+}
+
+/// The legal commands now, as a JSON array of commands (empty once the game is over).
+/// Each can be passed to `fm_match_apply` as it is. (The order is fm-core's; the fast
+/// path's `fm_match_apply_legal` numbers the legal commands differently.)
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_legal_commands(
+    m: *const fm_match,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_json(&h.game().legal_commands())?);
+            Ok(())
+        })
+    }
+}
+
+/// The full state as JSON (every unit, every marker value, face-down ones included):
+/// for a referee or a local hot-seat game. Players should see `fm_match_view`.
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_state(
+    m: *const fm_match,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_json(h.game().state())?);
+            Ok(())
+        })
+    }
+}
+
+/// The state as one side may see it, as JSON: the opponent's unused and face-down
+/// support fire markers hidden (rule 7.2).
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+/// `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_view(
+    m: *const fm_match,
+    side: fm_side,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let side = side_from(side)?;
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_json(&h.game().view(side))?);
+            Ok(())
+        })
+    }
+}
+
+/// The events that opened the game (turn start, marker allotment, first phase), as a
+/// JSON array.
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_opening_events(
+    m: *const fm_match,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_json(h.game().opening_events())?);
+            Ok(())
+        })
+    }
+}
+
+/// Saves the match as JSON: the scenario, the seed and the log of every command with
+/// its events and state hash. `fm_match_load` restores it.
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_save(
+    m: *const fm_match,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_string(h.game().save())?);
+            Ok(())
+        })
+    }
+}
+
+/// Takes back the last command. `*out_undone` is false (and nothing changes) when no
+/// command has been applied yet.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_undone` is NULL or
+/// valid for writing one `bool`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_undo(m: *mut fm_match, out_undone: *mut bool) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let out = out_ptr(out_undone, "out_undone")?;
+            let undone = if h.game().log().is_empty() {
+                false
+            } else {
+                h.game_mut().undo()
+            };
+            put(out, undone);
+            Ok(())
+        })
+    }
+}
