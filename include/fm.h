@@ -62,92 +62,87 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- Version of the protocol, reported by `hello`.
- */
-#define PROTOCOL_VERSION 1
-
-/*
- The result of every function. `FM_OK` is 0; any other value is a failure, after
- which nothing was changed and no out-parameter was written, and
- `fm_last_error_message` describes what went wrong.
+/**
+ * The result of every function. `FM_OK` is 0; any other value is a failure, after
+ * which nothing was changed and no out-parameter was written, and
+ * `fm_last_error_message` describes what went wrong.
  */
 enum fm_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
-    /*
-     Success.
+    /**
+     * Success.
      */
     FM_OK = 0,
-    /*
-     A required pointer argument (a handle, an input string or an out-parameter) was
-     NULL.
+    /**
+     * A required pointer argument (a handle, an input string or an out-parameter) was
+     * NULL.
      */
     FM_NULL_ARGUMENT = 1,
-    /*
-     An input string is not valid UTF-8.
+    /**
+     * An input string is not valid UTF-8.
      */
     FM_INVALID_UTF8 = 2,
-    /*
-     An input string is not valid JSON, or not JSON of the expected shape (a command
-     of an unknown type, a save file without a log, ...).
+    /**
+     * An input string is not valid JSON, or not JSON of the expected shape (a command
+     * of an unknown type, a save file without a log, ...).
      */
     FM_INVALID_JSON = 3,
-    /*
-     No built-in scenario has that name (see `fm_scenario_names`).
+    /**
+     * No built-in scenario has that name (see `fm_scenario_names`).
      */
     FM_UNKNOWN_SCENARIO = 4,
-    /*
-     The scenario JSON is well formed but not a valid scenario; the message names
-     the JSON path of the first problem.
+    /**
+     * The scenario JSON is well formed but not a valid scenario; the message names
+     * the JSON path of the first problem.
      */
     FM_INVALID_SCENARIO = 5,
-    /*
-     The rules refuse the command; the match is unchanged. `fm_last_error_rule`
-     gives the rule it breaks ("5.2(d)"; "4.1": out of sequence or game over;
-     "input": unknown unit, hex off the map, action index meaning nothing here).
+    /**
+     * The rules refuse the command; the match is unchanged. `fm_last_error_rule`
+     * gives the rule it breaks ("5.2(d)"; "4.1": out of sequence or game over;
+     * "input": unknown unit, hex off the map, action index meaning nothing here).
      */
     FM_ILLEGAL_COMMAND = 6,
-    /*
-     The save file parsed, but replaying it does not give the recorded events (a
-     different engine version, or an edited file); the message names the command.
+    /**
+     * The save file parsed, but replaying it does not give the recorded events (a
+     * different engine version, or an edited file); the message names the command.
      */
     FM_INVALID_SAVE = 7,
-    /*
-     An index is past the end (`fm_match_apply_legal` with `i >= count`).
+    /**
+     * An index is past the end (`fm_match_apply_legal` with `i >= count`).
      */
     FM_INDEX_OUT_OF_RANGE = 8,
-    /*
-     An argument has a value outside its domain (a side other than `FM_SIDE_A` or
-     `FM_SIDE_B`, an unknown status code).
+    /**
+     * An argument has a value outside its domain (a side other than `FM_SIDE_A` or
+     * `FM_SIDE_B`, an unknown status code).
      */
     FM_INVALID_ARGUMENT = 9,
-    /*
-     A caller-supplied buffer is too small; the required length was written.
+    /**
+     * A caller-supplied buffer is too small; the required length was written.
      */
     FM_BUFFER_TOO_SMALL = 10,
-    /*
-     The pointer is not a live handle (or string) of this library: freed already,
-     or never returned by it. Detected reliably only in debug builds of the library
-     (see `fm_has_handle_checks`); in release builds a freed handle is undefined
-     behaviour, caught on a best-effort basis only.
+    /**
+     * The pointer is not a live handle (or string) of this library: freed already,
+     * or never returned by it. Detected reliably only in debug builds of the library
+     * (see `fm_has_handle_checks`); in release builds a freed handle is undefined
+     * behaviour, caught on a best-effort basis only.
      */
     FM_INVALID_HANDLE = 11,
-    /*
-     An earlier call on this handle panicked; the handle refuses further use. Free
-     it (`fm_match_free` works on a poisoned handle).
+    /**
+     * An earlier call on this handle panicked; the handle refuses further use. Free
+     * it (`fm_match_free` works on a poisoned handle).
      */
     FM_POISONED = 12,
-    /*
-     A bug in the library: a Rust panic was caught at the boundary. If a handle was
-     involved it is now poisoned.
+    /**
+     * A bug in the library: a Rust panic was caught at the boundary. If a handle was
+     * involved it is now poisoned.
      */
     FM_PANIC = 13,
-    /*
-     The engine reached a state it should not (no legal command although the game
-     is not over). A bug in the engine or the scenario; please report it.
+    /**
+     * The engine reached a state it should not (no legal command although the game
+     * is not over). A bug in the engine or the scenario; please report it.
      */
     FM_INTERNAL_ERROR = 14,
 };
@@ -159,24 +154,24 @@ typedef uint32_t fm_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-/*
- The winner of a match, written by `fm_match_winner`.
+/**
+ * The winner of a match, written by `fm_match_winner`.
  */
 enum fm_winner
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
-    /*
-     Nobody: the game is not over, or it ended in a draw (see `fm_match_is_over`).
+    /**
+     * Nobody: the game is not over, or it ended in a draw (see `fm_match_is_over`).
      */
     FM_WINNER_NONE = 0,
-    /*
-     Side A won.
+    /**
+     * Side A won.
      */
     FM_WINNER_A = 1,
-    /*
-     Side B won.
+    /**
+     * Side B won.
      */
     FM_WINNER_B = 2,
 };
@@ -188,31 +183,31 @@ typedef uint32_t fm_winner;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-/*
- A running match: a scenario, its state, a seeded random generator (xoshiro256++)
- and the log of commands and events. Opaque; create it with `fm_match_new`,
- `fm_match_from_json`, `fm_match_load` or `fm_match_clone`, and free it with
- `fm_match_free`.
-
- Thread safety: distinct handles are fully independent and may be used from
- different threads at the same time. One handle must not be used by two threads at
- once (not even for the `const` queries, which fill an internal cache); share it
- only behind a lock.
+/**
+ * A running match: a scenario, its state, a seeded random generator (xoshiro256++)
+ * and the log of commands and events. Opaque; create it with `fm_match_new`,
+ * `fm_match_from_json`, `fm_match_load` or `fm_match_clone`, and free it with
+ * `fm_match_free`.
+ *
+ * Thread safety: distinct handles are fully independent and may be used from
+ * different threads at the same time. One handle must not be used by two threads at
+ * once (not even for the `const` queries, which fill an internal cache); share it
+ * only behind a lock.
  */
 typedef struct fm_match fm_match;
 
-/*
- A side of the game: `FM_SIDE_A` (listed first in the scenario) or `FM_SIDE_B`.
+/**
+ * A side of the game: `FM_SIDE_A` (listed first in the scenario) or `FM_SIDE_B`.
  */
 typedef uint32_t fm_side;
 
-/*
- Side A, the side listed first in the scenario.
+/**
+ * Side A, the side listed first in the scenario.
  */
 #define FM_SIDE_A 0
 
-/*
- Side B, the side listed second in the scenario.
+/**
+ * Side B, the side listed second in the scenario.
  */
 #define FM_SIDE_B 1
 
@@ -220,462 +215,462 @@ typedef uint32_t fm_side;
 extern "C" {
 #endif // __cplusplus
 
-/*
- The number of legal commands now (0 once the game is over), numbered
- `0..count` for `fm_match_apply_legal`.
+/**
+ * Starts a match of a built-in scenario (see `fm_scenario_names`) with a seed. The
+ * seed fixes every die roll and marker draw: the same seed and commands give the
+ * same game on every platform.
+ *
+ * Ownership: `scenario` is borrowed for the call. On success `*out_match` is a new
+ * handle owned by the caller; free it with `fm_match_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_UNKNOWN_SCENARIO`.
+ *
+ * # Safety
+ * `scenario` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
+ * writing one pointer.
+ */
+fm_status fm_match_new(const char *scenario,
+                       uint64_t seed,
+                       fm_match **out_match);
 
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+/**
+ * Starts a match of a scenario given as JSON (the scenario file format of fm-core)
+ * with a seed.
+ *
+ * Ownership: `scenario_json` is borrowed for the call. On success `*out_match` is a
+ * new handle owned by the caller; free it with `fm_match_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON),
+ * `FM_INVALID_SCENARIO` (JSON, but not a valid scenario: the message names the JSON
+ * path of the first problem).
+ *
+ * # Safety
+ * `scenario_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid
+ * for writing one pointer.
+ */
+fm_status fm_match_from_json(const char *scenario_json,
+                             uint64_t seed,
+                             fm_match **out_match);
 
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_count` is NULL or
- valid for writing one `size_t`.
+/**
+ * Loads a match saved with `fm_match_save`, replaying every command and checking
+ * each recorded event and state hash.
+ *
+ * Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new
+ * handle owned by the caller; free it with `fm_match_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not a save
+ * file), `FM_INVALID_SCENARIO` (its scenario is invalid), `FM_INVALID_SAVE` (the
+ * replay diverges from the record; the message names the first such command).
+ *
+ * # Safety
+ * `save_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
+ * writing one pointer.
+ */
+fm_status fm_match_load(const char *save_json,
+                        fm_match **out_match);
+
+/**
+ * Copies a match: scenario (shared, immutable), state, random generator and log. The
+ * copy continues exactly as the original would; the two are independent handles
+ * (and may be used from different threads).
+ *
+ * Ownership: `m` is borrowed. On success `*out_match` is a new handle owned by the
+ * caller; free it with `fm_match_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle; `out_match` is NULL or valid for writing one pointer.
+ */
+fm_status fm_match_clone(const fm_match *m,
+                         fm_match **out_match);
+
+/**
+ * Frees a match handle. NULL is a no-op; a poisoned handle is freed too.
+ *
+ * Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that
+ * `m` is not a live handle (freed already, or not from fm); nothing is freed then.
+ *
+ * # Safety
+ * `m` is NULL or a handle returned by this library, not freed before; it must not be
+ * used afterwards.
+ */
+fm_status fm_match_free(fm_match *m);
+
+/**
+ * Applies a command given as JSON (`{"type":"move","unit":"blue-1","path":["0203"]}`,
+ * see docs/protocol.md) for the side whose decision is pending, and returns the
+ * events it caused as a JSON array. On any error the match is unchanged.
+ *
+ * Ownership: `command_json` is borrowed for the call. On success `*out_events_json`
+ * is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON, or not
+ * a command), `FM_ILLEGAL_COMMAND` (refused by the rules: `fm_last_error_rule` names
+ * the rule), `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `command_json` is NULL
+ * or a NUL-terminated string; `out_events_json` is NULL or valid for writing one
+ * pointer.
+ */
+fm_status fm_match_apply(fm_match *m,
+                         const char *command_json,
+                         char **out_events_json);
+
+/**
+ * The decision the game waits for, as JSON: `{"kind":"phase","side":"a",
+ * "phase":"movement"}`, `{"kind":"retreat",...}`, ... or `{"kind":"game_over",
+ * "winner":"b"}`.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_pending(const fm_match *m,
+                           char **out_json);
+
+/**
+ * The legal commands now, as a JSON array of commands (empty once the game is over).
+ * Each can be passed to `fm_match_apply` as it is. (The order is fm-core's; the fast
+ * path's `fm_match_apply_legal` numbers the legal commands differently.)
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_legal_commands(const fm_match *m,
+                                  char **out_json);
+
+/**
+ * The full state as JSON (every unit, every marker value, face-down ones included):
+ * for a referee or a local hot-seat game. Players should see `fm_match_view`.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_state(const fm_match *m,
+                         char **out_json);
+
+/**
+ * The state as one side may see it, as JSON: the opponent's unused and face-down
+ * support fire markers hidden (rule 7.2).
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+ * `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_view(const fm_match *m,
+                        fm_side side,
+                        char **out_json);
+
+/**
+ * The events that opened the game (turn start, marker allotment, first phase), as a
+ * JSON array.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_opening_events(const fm_match *m,
+                                  char **out_json);
+
+/**
+ * Saves the match as JSON: the scenario, the seed and the log of every command with
+ * its events and state hash. `fm_match_load` restores it.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_save(const fm_match *m,
+                        char **out_json);
+
+/**
+ * Takes back the last command. `*out_undone` is false (and nothing changes) when no
+ * command has been applied yet.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_undone` is NULL or
+ * valid for writing one `bool`.
+ */
+fm_status fm_match_undo(fm_match *m,
+                        bool *out_undone);
+
+/**
+ * The number of legal commands now (0 once the game is over), numbered
+ * `0..count` for `fm_match_apply_legal`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_count` is NULL or
+ * valid for writing one `size_t`.
  */
 fm_status fm_match_legal_count(const fm_match *m,
                                size_t *out_count);
 
-/*
- Applies the i-th legal command (`0 <= i < fm_match_legal_count`): the command
- whose stable action index is the i-th smallest legal one (a move takes the
- cheapest path to its hex). The events are logged but not returned (see
- `fm_match_save`).
-
- Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`, including any `i` once the game is
- over), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread.
+/**
+ * Applies the i-th legal command (`0 <= i < fm_match_legal_count`): the command
+ * whose stable action index is the i-th smallest legal one (a move takes the
+ * cheapest path to its hex). The events are logged but not returned (see
+ * `fm_match_save`).
+ *
+ * Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`, including any `i` once the game is
+ * over), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread.
  */
 fm_status fm_match_apply_legal(fm_match *m,
                                size_t i);
 
-/*
- The stable action indices of the legal commands, ascending (fm-core's encoding:
- fixed for a scenario, `0 <= index < fm_match_action_space_size`; for search and
- reinforcement learning). `out_indices[i]` is the command `fm_match_apply_legal(m, i)`
- applies.
-
- `*out_len` receives the number of legal commands. If it exceeds `capacity`, the
- call returns `FM_BUFFER_TOO_SMALL`, writes nothing to `out_indices` and still
- writes `*out_len` (the one exception to "no output on failure"), so a caller can
- size a buffer and call again. `out_indices` may be NULL when `capacity` is 0.
-
- Errors: `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
- `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_indices` is NULL or
- valid for writing `capacity` `size_t`s; `out_len` is NULL or valid for writing one
- `size_t`.
+/**
+ * The stable action indices of the legal commands, ascending (fm-core's encoding:
+ * fixed for a scenario, `0 <= index < fm_match_action_space_size`; for search and
+ * reinforcement learning). `out_indices[i]` is the command `fm_match_apply_legal(m, i)`
+ * applies.
+ *
+ * `*out_len` receives the number of legal commands. If it exceeds `capacity`, the
+ * call returns `FM_BUFFER_TOO_SMALL`, writes nothing to `out_indices` and still
+ * writes `*out_len` (the one exception to "no output on failure"), so a caller can
+ * size a buffer and call again. `out_indices` may be NULL when `capacity` is 0.
+ *
+ * Errors: `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_indices` is NULL or
+ * valid for writing `capacity` `size_t`s; `out_len` is NULL or valid for writing one
+ * `size_t`.
  */
 fm_status fm_match_legal_indices(const fm_match *m,
                                  size_t *out_indices,
                                  size_t capacity,
                                  size_t *out_len);
 
-/*
- Applies the command with a stable action index (see `fm_match_legal_indices`).
-
- Errors: `FM_ILLEGAL_COMMAND` (the index means nothing here, rule "input", or the
- command is refused), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread.
+/**
+ * Applies the command with a stable action index (see `fm_match_legal_indices`).
+ *
+ * Errors: `FM_ILLEGAL_COMMAND` (the index means nothing here, rule "input", or the
+ * command is refused), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread.
  */
 fm_status fm_match_apply_index(fm_match *m,
                                size_t index);
 
-/*
- The size of the scenario's action space: every stable action index is below it.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_size` is NULL or
- valid for writing one `size_t`.
+/**
+ * The size of the scenario's action space: every stable action index is below it.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_size` is NULL or
+ * valid for writing one `size_t`.
  */
 fm_status fm_match_action_space_size(const fm_match *m,
                                      size_t *out_size);
 
-/*
- Whether the game is over.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_over` is NULL or
- valid for writing one `bool`.
+/**
+ * Whether the game is over.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_over` is NULL or
+ * valid for writing one `bool`.
  */
 fm_status fm_match_is_over(const fm_match *m,
                            bool *out_over);
 
-/*
- The winner: `FM_WINNER_A`, `FM_WINNER_B`, or `FM_WINNER_NONE` while the game goes on
- and after a draw (tell them apart with `fm_match_is_over`).
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_winner` is NULL or
- valid for writing one `fm_winner`.
+/**
+ * The winner: `FM_WINNER_A`, `FM_WINNER_B`, or `FM_WINNER_NONE` while the game goes on
+ * and after a draw (tell them apart with `fm_match_is_over`).
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_winner` is NULL or
+ * valid for writing one `fm_winner`.
  */
 fm_status fm_match_winner(const fm_match *m,
                           fm_winner *out_winner);
 
-/*
- Plays the game to its end with uniformly random legal commands
- (`fm_core::agents::random` driven by a xoshiro256++ generator seeded with `seed`),
- and writes the number of commands applied (0 if it was already over). The same
- match state and seed always give the same playout. To keep the position, playout a
- `fm_match_clone`.
-
- Errors: `FM_INTERNAL_ERROR` (the engine offered no legal command although the game
- was not over: a bug; the commands applied so far stay applied), `FM_NULL_ARGUMENT`,
- `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_commands` is NULL or
- valid for writing one `size_t`.
+/**
+ * Plays the game to its end with uniformly random legal commands
+ * (`fm_core::agents::random` driven by a xoshiro256++ generator seeded with `seed`),
+ * and writes the number of commands applied (0 if it was already over). The same
+ * match state and seed always give the same playout. To keep the position, playout a
+ * `fm_match_clone`.
+ *
+ * Errors: `FM_INTERNAL_ERROR` (the engine offered no legal command although the game
+ * was not over: a bug; the commands applied so far stay applied), `FM_NULL_ARGUMENT`,
+ * `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_commands` is NULL or
+ * valid for writing one `size_t`.
  */
 fm_status fm_match_playout(fm_match *m,
                            uint64_t seed,
                            size_t *out_commands);
 
-/*
- The 64-bit hash of the state (`fm_core::State::hash`): identical on every platform
- and build, for transposition tables and to check that two engines agree.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_hash` is NULL or
- valid for writing one `uint64_t`.
+/**
+ * The 64-bit hash of the state (`fm_core::State::hash`): identical on every platform
+ * and build, for transposition tables and to check that two engines agree.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_hash` is NULL or
+ * valid for writing one `uint64_t`.
  */
 fm_status fm_match_state_hash(const fm_match *m,
                               uint64_t *out_hash);
 
-/*
- The number of commands applied so far (the length of the log).
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_count` is NULL or
- valid for writing one `size_t`.
+/**
+ * The number of commands applied so far (the length of the log).
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_count` is NULL or
+ * valid for writing one `size_t`.
  */
 fm_status fm_match_command_count(const fm_match *m,
                                  size_t *out_count);
 
-/*
- Starts a match of a built-in scenario (see `fm_scenario_names`) with a seed. The
- seed fixes every die roll and marker draw: the same seed and commands give the
- same game on every platform.
-
- Ownership: `scenario` is borrowed for the call. On success `*out_match` is a new
- handle owned by the caller; free it with `fm_match_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_UNKNOWN_SCENARIO`.
-
- # Safety
- `scenario` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
- writing one pointer.
- */
-fm_status fm_match_new(const char *scenario,
-                       uint64_t seed,
-                       fm_match **out_match);
-
-/*
- Starts a match of a scenario given as JSON (the scenario file format of fm-core)
- with a seed.
-
- Ownership: `scenario_json` is borrowed for the call. On success `*out_match` is a
- new handle owned by the caller; free it with `fm_match_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON),
- `FM_INVALID_SCENARIO` (JSON, but not a valid scenario: the message names the JSON
- path of the first problem).
-
- # Safety
- `scenario_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid
- for writing one pointer.
- */
-fm_status fm_match_from_json(const char *scenario_json,
-                             uint64_t seed,
-                             fm_match **out_match);
-
-/*
- Loads a match saved with `fm_match_save`, replaying every command and checking
- each recorded event and state hash.
-
- Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new
- handle owned by the caller; free it with `fm_match_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not a save
- file), `FM_INVALID_SCENARIO` (its scenario is invalid), `FM_INVALID_SAVE` (the
- replay diverges from the record; the message names the first such command).
-
- # Safety
- `save_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
- writing one pointer.
- */
-fm_status fm_match_load(const char *save_json,
-                        fm_match **out_match);
-
-/*
- Copies a match: scenario (shared, immutable), state, random generator and log. The
- copy continues exactly as the original would; the two are independent handles
- (and may be used from different threads).
-
- Ownership: `m` is borrowed. On success `*out_match` is a new handle owned by the
- caller; free it with `fm_match_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle; `out_match` is NULL or valid for writing one pointer.
- */
-fm_status fm_match_clone(const fm_match *m,
-                         fm_match **out_match);
-
-/*
- Frees a match handle. NULL is a no-op; a poisoned handle is freed too.
-
- Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that
- `m` is not a live handle (freed already, or not from fm); nothing is freed then.
-
- # Safety
- `m` is NULL or a handle returned by this library, not freed before; it must not be
- used afterwards.
- */
-fm_status fm_match_free(fm_match *m);
-
-/*
- Applies a command given as JSON (`{"type":"move","unit":"blue-1","path":["0203"]}`,
- see docs/protocol.md) for the side whose decision is pending, and returns the
- events it caused as a JSON array. On any error the match is unchanged.
-
- Ownership: `command_json` is borrowed for the call. On success `*out_events_json`
- is owned by the caller; free it with `fm_string_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON, or not
- a command), `FM_ILLEGAL_COMMAND` (refused by the rules: `fm_last_error_rule` names
- the rule), `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `command_json` is NULL
- or a NUL-terminated string; `out_events_json` is NULL or valid for writing one
- pointer.
- */
-fm_status fm_match_apply(fm_match *m,
-                         const char *command_json,
-                         char **out_events_json);
-
-/*
- The decision the game waits for, as JSON: `{"kind":"phase","side":"a",
- "phase":"movement"}`, `{"kind":"retreat",...}`, ... or `{"kind":"game_over",
- "winner":"b"}`.
-
- Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
- valid for writing one pointer.
- */
-fm_status fm_match_pending(const fm_match *m,
-                           char **out_json);
-
-/*
- The legal commands now, as a JSON array of commands (empty once the game is over).
- Each can be passed to `fm_match_apply` as it is. (The order is fm-core's; the fast
- path's `fm_match_apply_legal` numbers the legal commands differently.)
-
- Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
- valid for writing one pointer.
- */
-fm_status fm_match_legal_commands(const fm_match *m,
-                                  char **out_json);
-
-/*
- The full state as JSON (every unit, every marker value, face-down ones included):
- for a referee or a local hot-seat game. Players should see `fm_match_view`.
-
- Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
- valid for writing one pointer.
- */
-fm_status fm_match_state(const fm_match *m,
-                         char **out_json);
-
-/*
- The state as one side may see it, as JSON: the opponent's unused and face-down
- support fire markers hidden (rule 7.2).
-
- Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
- `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
- valid for writing one pointer.
- */
-fm_status fm_match_view(const fm_match *m,
-                        fm_side side,
-                        char **out_json);
-
-/*
- The events that opened the game (turn start, marker allotment, first phase), as a
- JSON array.
-
- Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
- valid for writing one pointer.
- */
-fm_status fm_match_opening_events(const fm_match *m,
-                                  char **out_json);
-
-/*
- Saves the match as JSON: the scenario, the seed and the log of every command with
- its events and state hash. `fm_match_load` restores it.
-
- Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
- valid for writing one pointer.
- */
-fm_status fm_match_save(const fm_match *m,
-                        char **out_json);
-
-/*
- Takes back the last command. `*out_undone` is false (and nothing changes) when no
- command has been applied yet.
-
- Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread; `out_undone` is NULL or
- valid for writing one `bool`.
- */
-fm_status fm_match_undo(fm_match *m,
-                        bool *out_undone);
-
-/*
- Frees a string returned by this library. NULL is a no-op.
-
- Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that
- `s` is not a live string of its own (freed already, or not from fm).
-
- # Safety
- `s` is NULL or a string returned by an `fm_` function and not freed before; it must
- not be used afterwards. Never pass it to `free()`, and never pass memory from
- `malloc()` here.
+/**
+ * Frees a string returned by this library. NULL is a no-op.
+ *
+ * Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that
+ * `s` is not a live string of its own (freed already, or not from fm).
+ *
+ * # Safety
+ * `s` is NULL or a string returned by an `fm_` function and not freed before; it must
+ * not be used afterwards. Never pass it to `free()`, and never pass memory from
+ * `malloc()` here.
  */
 fm_status fm_string_free(char *s);
 
-/*
- Copies the message of the last error on the calling thread into a new string:
- what went wrong, naming the rule for a refused command ("5.2(d): 1107 holds an
- enemy unit"). An empty string if no call on this thread has failed yet.
-
- The last error is thread-local: each thread sees only its own failures. It is set
- by every call that returns a status other than `FM_OK` and is left unchanged by
- successful calls, so read it right after the failing call. Reading it does not
- clear it.
-
- Ownership: `*out_message` is owned by the caller; free it with `fm_string_free`.
-
- # Safety
- `out_message` is NULL or valid for writing one pointer.
+/**
+ * Copies the message of the last error on the calling thread into a new string:
+ * what went wrong, naming the rule for a refused command ("5.2(d): 1107 holds an
+ * enemy unit"). An empty string if no call on this thread has failed yet.
+ *
+ * The last error is thread-local: each thread sees only its own failures. It is set
+ * by every call that returns a status other than `FM_OK` and is left unchanged by
+ * successful calls, so read it right after the failing call. Reading it does not
+ * clear it.
+ *
+ * Ownership: `*out_message` is owned by the caller; free it with `fm_string_free`.
+ *
+ * # Safety
+ * `out_message` is NULL or valid for writing one pointer.
  */
 fm_status fm_last_error_message(char **out_message);
 
-/*
- Copies the rule of the last error on the calling thread into a new string: the
- rule number for `FM_ILLEGAL_COMMAND` ("5.2(d)", "4.1", "input"), otherwise a
- category: "argument", "input" (bad command JSON or UTF-8), "scenario", "save",
- "handle", "panic", "internal". Empty if no call on this thread has failed yet.
-
- Ownership: `*out_rule` is owned by the caller; free it with `fm_string_free`.
-
- # Safety
- `out_rule` is NULL or valid for writing one pointer.
+/**
+ * Copies the rule of the last error on the calling thread into a new string: the
+ * rule number for `FM_ILLEGAL_COMMAND` ("5.2(d)", "4.1", "input"), otherwise a
+ * category: "argument", "input" (bad command JSON or UTF-8), "scenario", "save",
+ * "handle", "panic", "internal". Empty if no call on this thread has failed yet.
+ *
+ * Ownership: `*out_rule` is owned by the caller; free it with `fm_string_free`.
+ *
+ * # Safety
+ * `out_rule` is NULL or valid for writing one pointer.
  */
 fm_status fm_last_error_rule(char **out_rule);
 
-/*
- The name of a status code ("FM_ILLEGAL_COMMAND").
-
- Ownership: `*out_name` points to a static string owned by the library: do not free
- it; it stays valid for the life of the process.
-
- Returns `FM_INVALID_ARGUMENT` for a value that is not a status code.
-
- # Safety
- `out_name` is NULL or valid for writing one pointer.
+/**
+ * The name of a status code ("FM_ILLEGAL_COMMAND").
+ *
+ * Ownership: `*out_name` points to a static string owned by the library: do not free
+ * it; it stays valid for the life of the process.
+ *
+ * Returns `FM_INVALID_ARGUMENT` for a value that is not a status code.
+ *
+ * # Safety
+ * `out_name` is NULL or valid for writing one pointer.
  */
 fm_status fm_status_name(uint32_t status,
                          const char **out_name);
 
-/*
- The ids of the built-in scenarios, as a JSON array of strings
- (`["system-demo"]`), for `fm_match_new`.
-
- Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
-
- # Safety
- `out_json` is NULL or valid for writing one pointer.
+/**
+ * The ids of the built-in scenarios, as a JSON array of strings
+ * (`["system-demo"]`), for `fm_match_new`.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * # Safety
+ * `out_json` is NULL or valid for writing one pointer.
  */
 fm_status fm_scenario_names(char **out_json);
 
-/*
- The library version ("0.1.0").
-
- Ownership: `*out_version` points to a static string owned by the library: do not
- free it.
-
- # Safety
- `out_version` is NULL or valid for writing one pointer.
+/**
+ * The library version ("0.1.0").
+ *
+ * Ownership: `*out_version` points to a static string owned by the library: do not
+ * free it.
+ *
+ * # Safety
+ * `out_version` is NULL or valid for writing one pointer.
  */
 fm_status fm_version(const char **out_version);
 
-/*
- Whether this build of the library tracks its live handles and strings, so that a
- freed or foreign pointer passed to any function is refused with
- `FM_INVALID_HANDLE` (true in debug builds). In release builds (false) passing a
- freed handle or string is undefined behaviour, caught on a best-effort basis only.
-
- # Safety
- `out_enabled` is NULL or valid for writing one `bool`.
+/**
+ * Whether this build of the library tracks its live handles and strings, so that a
+ * freed or foreign pointer passed to any function is refused with
+ * `FM_INVALID_HANDLE` (true in debug builds). In release builds (false) passing a
+ * freed handle or string is undefined behaviour, caught on a best-effort basis only.
+ *
+ * # Safety
+ * `out_enabled` is NULL or valid for writing one `bool`.
  */
 fm_status fm_has_handle_checks(bool *out_enabled);
 
 #if defined(FM_TESTING)
-/*
- TEST ONLY (built with the cargo feature `testing`): panics inside the library.
- With a handle, the panic happens while the handle is in use: the call returns
- `FM_PANIC` and the handle is poisoned (every later call on it returns
- `FM_POISONED`, `fm_match_free` still frees it). With NULL, the panic happens
- outside any handle: the call returns `FM_PANIC` and nothing is poisoned.
-
- # Safety
- `m` is NULL or a live handle not in use by another thread.
+/**
+ * TEST ONLY (built with the cargo feature `testing`): panics inside the library.
+ * With a handle, the panic happens while the handle is in use: the call returns
+ * `FM_PANIC` and the handle is poisoned (every later call on it returns
+ * `FM_POISONED`, `fm_match_free` still frees it). With NULL, the panic happens
+ * outside any handle: the call returns `FM_PANIC` and nothing is poisoned.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread.
  */
 fm_status fm_testing_panic(fm_match *m);
 #endif

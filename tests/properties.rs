@@ -521,7 +521,12 @@ fn certainly_illegal(sc: &Scenario, s: &State, legal: &[Command]) -> Vec<Command
             }
             Command::ChooseLoss { .. } => {
                 if let Pending::ChooseLoss { candidates, .. } = &pending {
-                    for u in s.units.iter().filter(|u| !candidates.contains(&u.id)).take(3) {
+                    for u in s
+                        .units
+                        .iter()
+                        .filter(|u| !candidates.contains(&u.id))
+                        .take(3)
+                    {
                         out.push(Command::ChooseLoss { unit: u.id.clone() });
                     }
                 }
@@ -812,7 +817,10 @@ fn check_no_leak_at(g: &Game, k: usize, rng_seed: u64) -> usize {
                 ra, rb,
                 "{ctx}: {viewer}'s event stream at #{j} depends on the hidden value"
             );
-            assert_eq!(reveal_a, reveal_b, "{ctx}: reveal at #{j} in one state only");
+            assert_eq!(
+                reveal_a, reveal_b,
+                "{ctx}: reveal at #{j} in one state only"
+            );
             if reveal_a {
                 break;
             }
@@ -1047,17 +1055,17 @@ fn check_legal_agrees(g: &Game, k: usize, rng: &mut impl RngCore) {
     // Every listed command is accepted, and its index round-trips to a listed command
     // with the same index.
     for (j, c) in legal.iter().enumerate() {
-        assert!(
-            !legal[..j].contains(c),
-            "{ctx}: {c:?} listed twice"
-        );
+        assert!(!legal[..j].contains(c), "{ctx}: {c:?} listed twice");
         if let Err(e) = apply(&sc, s, c, &mut rng_from_seed(rng.next_u64())) {
             panic!("{ctx}: listed {} refused: {e}", json(c));
         }
         let i = command_to_index(&sc, s, c)
             .unwrap_or_else(|| panic!("{ctx}: listed {c:?} has no index"));
         assert!(i < n, "{ctx}: index {i} of {c:?} outside the action space");
-        assert!(set.contains(&i), "{ctx}: index {i} of {c:?} not in legal_indices");
+        assert!(
+            set.contains(&i),
+            "{ctx}: index {i} of {c:?} not in legal_indices"
+        );
         let back = index_to_command(&sc, s, i)
             .unwrap_or_else(|| panic!("{ctx}: index {i} of {c:?} decodes to nothing"));
         assert!(
@@ -1069,7 +1077,10 @@ fn check_legal_agrees(g: &Game, k: usize, rng: &mut impl RngCore) {
     for &i in &indices {
         let c = index_to_command(&sc, s, i)
             .unwrap_or_else(|| panic!("{ctx}: legal index {i} decodes to nothing"));
-        assert!(legal.contains(&c), "{ctx}: legal index {i} -> unlisted {c:?}");
+        assert!(
+            legal.contains(&c),
+            "{ctx}: legal index {i} -> unlisted {c:?}"
+        );
     }
     // Unlisted commands are refused: commands whose index is not legal (or that have
     // no index) from mutation, and the commands of sampled illegal indices.
@@ -1084,13 +1095,21 @@ fn check_legal_agrees(g: &Game, k: usize, rng: &mut impl RngCore) {
         let Some(c) = pick(rng, &legal) else { break };
         let m = mutate(&sc, s, c, rng);
         if unlisted_index(&m) {
-            assert_refused(&sc, s, &m, rng.next_u64(), &format!("{ctx} (mutated {c:?})"));
+            assert_refused(
+                &sc,
+                s,
+                &m,
+                rng.next_u64(),
+                &format!("{ctx} (mutated {c:?})"),
+            );
         } else if legal.contains(&m) {
             assert!(apply(&sc, s, &m, &mut rng_from_seed(0)).is_ok());
         }
     }
     let h = sc.hexes.len() as u64;
-    let mut probes: Vec<usize> = (0..24).map(|_| (rng.next_u64() % n as u64) as usize).collect();
+    let mut probes: Vec<usize> = (0..24)
+        .map(|_| (rng.next_u64() % n as u64) as usize)
+        .collect();
     for _ in 0..8 {
         if let Some(&i) = pick(rng, &indices) {
             let d = match rng.next_u64() % 4 {

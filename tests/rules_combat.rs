@@ -247,7 +247,12 @@ fn rule_7_2_example_two_4_4_10_with_two_plus_2_against_2_3_8_with_plus_6() {
         .support(&[1, 2, 2, 3], &[3, 6], 4, 2)
         .build();
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1", "a2"]), &mut Script::new(&[]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1", "a2"]),
+        &mut Script::new(&[]),
+    );
     assert_eq!(ev, vec![declared("0202", &["b1"], &["a1", "a2"])]);
     // Step 1: the attacker draws index 1 of [1, 2, 2, 3]: a "+2".
     let ev = play(&sc, &mut s, commit(true), &mut Script::new(&[1]));
@@ -350,7 +355,10 @@ fn rule_8_2_1_b_face_down_value_hidden_from_opponent_until_revealed() {
     assert_eq!(vb.support.a.available_count, 1);
     assert_eq!(vb.support.b.available, Some(vec![3, 4]));
     let va = view(&s, A);
-    assert_eq!(va.combat.as_ref().unwrap().markers, vec![face_down(Some(1))]);
+    assert_eq!(
+        va.combat.as_ref().unwrap().markers,
+        vec![face_down(Some(1))]
+    );
     assert_eq!(va.support.a.available, Some(vec![2]));
     assert_eq!(va.support.b.available, None);
     assert_eq!(va.support.b.available_count, 2);
@@ -451,7 +459,12 @@ fn rule_8_2_1_b_step_skipped_for_side_without_markers() {
 fn rule_8_2_1_b_no_markers_resolves_at_declaration() {
     let sc = one_on_one_with_markers(&[], &[]);
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[4]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[4]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -519,7 +532,12 @@ fn rule_8_0_mobile_unit_that_attacked_in_combat_phase_cannot_attack_in_mobile_co
     assert_eq!(ev, vec![phase(A, Phase::MobileCombat)]);
     assert_eq!(refused(&sc, &s, attack("0202", &["a1"])).rule, "8.2");
     assert_eq!(refused(&sc, &s, attack("0202", &["a1", "a2"])).rule, "8.2");
-    let ev = play(&sc, &mut s, attack("0202", &["a2"]), &mut Script::dice(&[2]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a2"]),
+        &mut Script::dice(&[2]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -576,7 +594,12 @@ fn rule_8_0_bombarded_unit_may_be_attacked_in_combat_phase() {
             phase(A, Phase::Combat),
         ]
     );
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[4]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[4]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -623,6 +646,15 @@ fn rule_8_1_2_bombardment_uses_one_or_two_markers() {
     assert_eq!(refused(&sc, &s, bombard("0202", 0)).rule, "8.1.2");
 }
 
+/// 8.1.2: the bombarded hex must hold an enemy unit.
+#[test]
+fn rule_8_1_2_bombardment_target_must_hold_enemy_unit() {
+    let sc = bombard_map(&[1, 2]).start(Phase::Bombardment).build();
+    let s = start(&sc);
+    assert_eq!(refused(&sc, &s, bombard("0303", 1)).rule, "8.1.2");
+    assert_eq!(refused(&sc, &s, bombard("0201", 1)).rule, "8.1.2");
+}
+
 /// 8.1: at most two markers may bombard the same hex during the same player turn.
 #[test]
 fn rule_8_1_at_most_two_markers_per_hex_per_player_turn() {
@@ -634,7 +666,12 @@ fn rule_8_1_at_most_two_markers_per_hex_per_player_turn() {
         .build();
     let mut s = start(&sc);
     // Draws 1 then 2: 3 - 3 = 0, die 1: Ex, which bombardment ignores.
-    let ev = play(&sc, &mut s, bombard("0202", 2), &mut Script::new(&[0, 0, 0]));
+    let ev = play(
+        &sc,
+        &mut s,
+        bombard("0202", 2),
+        &mut Script::new(&[0, 0, 0]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -684,7 +721,12 @@ fn rule_8_1_2_differential_is_markers_minus_defense() {
         .build();
     let mut s = start(&sc);
     // Draws index 1 of [3, 4] (4), then the 3; 7 - 2 = +5, die 1: D2.
-    let ev = play(&sc, &mut s, bombard("0303", 2), &mut Script::new(&[1, 0, 0]));
+    let ev = play(
+        &sc,
+        &mut s,
+        bombard("0303", 2),
+        &mut Script::new(&[1, 0, 0]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -922,8 +964,14 @@ fn rule_8_1_5_bombardment_retreat_farther_from_closest_enemy() {
         ]
     );
     // Toward the friendly edge but closer to a1 (2 hexes), or no farther (3 hexes).
-    assert_eq!(refused(&sc, &s, retreat("b1", &["0404", "0504"])).rule, "8.3");
-    assert_eq!(refused(&sc, &s, retreat("b1", &["0304", "0405"])).rule, "8.3");
+    assert_eq!(
+        refused(&sc, &s, retreat("b1", &["0404", "0504"])).rule,
+        "8.3"
+    );
+    assert_eq!(
+        refused(&sc, &s, retreat("b1", &["0304", "0405"])).rule,
+        "8.3"
+    );
     let ev = play(
         &sc,
         &mut s,
@@ -964,7 +1012,10 @@ fn rule_8_1_5_no_enemy_on_map_retreat_toward_closest_friend() {
         ]
     );
     // Closer to the friendly edge, but away from b2.
-    assert_eq!(refused(&sc, &s, retreat("b1", &["0403", "0502"])).rule, "8.3");
+    assert_eq!(
+        refused(&sc, &s, retreat("b1", &["0403", "0502"])).rule,
+        "8.3"
+    );
     let ev = play(
         &sc,
         &mut s,
@@ -1126,6 +1177,45 @@ fn rule_8_2_attack_requires_adjacency() {
     assert_eq!(refused(&sc, &s, attack("0204", &["a1"])).rule, "8.2");
 }
 
+/// 8.2: the target hex must hold an enemy unit.
+#[test]
+fn rule_8_2_attack_target_must_hold_enemy_unit() {
+    let sc = small()
+        .mobile("a1", A, 1, 1, 6, "0201")
+        .mobile("a2", A, 1, 1, 6, "0301")
+        .leg("b1", B, 1, 2, 4, "0202")
+        .build();
+    let s = start(&sc);
+    assert_eq!(refused(&sc, &s, attack("0101", &["a1"])).rule, "8.2");
+    assert_eq!(refused(&sc, &s, attack("0301", &["a1"])).rule, "8.2");
+}
+
+/// 8.2.1(a): once declared, an attack cannot be called off; the combat must be
+/// resolved (support fire, then retreats) before the phase can end.
+#[test]
+fn rule_8_2_1_a_declared_attack_cannot_be_called_off() {
+    let sc = small()
+        .mobile("a1", A, 4, 4, 6, "0201")
+        .leg("b1", B, 1, 3, 4, "0202")
+        .support(&[1], &[], 1, 0)
+        .build();
+    let mut s = start(&sc);
+    play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::new(&[]));
+    assert_eq!(refused(&sc, &s, Command::Done).rule, "8.2.1");
+    // 4 + 1 - 3 = +2, die 1: D2; the retreat must be carried out too.
+    let ev = play(&sc, &mut s, commit(true), &mut Script::new(&[0, 0]));
+    assert_eq!(
+        ev,
+        vec![
+            committed(A, Some(0), 1),
+            revealed(&[1], &[]),
+            ground(5, 3, CLEAR, "+2, +3", 1, CrtResult::D2),
+            retreat_required(B, &["b1"], 2),
+        ]
+    );
+    assert_eq!(refused(&sc, &s, Command::Done).rule, "8.2.1");
+}
+
 /// 8.2: no attack across a prohibited hexside.
 #[test]
 fn rule_8_2_no_attack_across_prohibited_hexside() {
@@ -1151,7 +1241,12 @@ fn rule_8_2_2_terrain_line_is_the_defenders_hex() {
         .build();
     let mut s = start(&sc);
     // 1 - 7 = -6 resolves at the Woods line's first column, -4; die 2: (A).
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[2]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[2]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1268,6 +1363,33 @@ fn rule_8_2_2_ditch_canal_stream_lines_only_if_every_attacker_crosses() {
     );
 }
 
+/// 8.2.2: the defender benefits from river or ditch hexsides when all attackers attack
+/// across "a non-bridged river or ditch hexside": a1 across a river and a2 across a
+/// ditch qualify (ambiguous: the engine may read it per hexside type). At -2 the River
+/// and Ditch lines both give the -2 column (no effect on die 1), the Mountain line 0.
+#[test]
+fn rule_8_2_2_river_and_ditch_mix_counts_as_every_attacker_crossing() {
+    let ev = line_case(&["river"], &["ditch"], 4, 1);
+    assert_eq!(ev[0], declared("0202", &["b1"], &["a1", "a2"]));
+    let Event::CombatResolved { line, column, .. } = &ev[1] else {
+        panic!("expected CombatResolved, got {:?}", ev[1]);
+    };
+    // Either hexside line is "most beneficial" here (same column); take it as given.
+    assert!(
+        line == CITY || line == WOODS,
+        "line {line}, column {column}; events {ev:?}"
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0202", &["b1"], &["a1", "a2"]),
+            ground(2, 4, line, "-2", 1, CrtResult::NoEffect),
+            ended("0202"),
+            phase(A, Phase::MobileMovement),
+        ]
+    );
+}
+
 /// 8.2.2 Important: several terrains in the hex: the line most beneficial to the
 /// defender (Town's -3 column rather than Rough's -2 at a differential of -5).
 #[test]
@@ -1278,7 +1400,12 @@ fn rule_8_2_2_several_terrains_use_line_most_beneficial_to_defender() {
         .leg("b1", B, 1, 6, 4, "0202")
         .build();
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1297,7 +1424,12 @@ fn rule_crt_note_below_lowest_differential_resolves_at_first_column() {
         .leg("b1", B, 1, 9, 4, "0202")
         .build();
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1318,7 +1450,12 @@ fn rule_crt_note_above_plus_10_resolves_at_plus_10() {
         .leg("b1", B, 1, 2, 4, "0202")
         .build();
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[3]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[3]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1346,7 +1483,12 @@ fn results_map(a1: &[(u8, u8, u8)], a2: Option<u8>, b1: &[(u8, u8, u8)]) -> Scen
 fn rule_8_2_4_de_eliminates_full_strength_two_step_defender() {
     let sc = results_map(&[(12, 1, 6)], None, &[(2, 2, 4), (1, 1, 4)]);
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[2]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[2]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1365,7 +1507,12 @@ fn rule_8_2_4_de_eliminates_full_strength_two_step_defender() {
 fn rule_8_2_4_d2_defender_retreats_two_hexes() {
     let sc = results_map(&[(4, 1, 6)], None, &[(1, 3, 4)]);
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1381,7 +1528,12 @@ fn rule_8_2_4_d2_defender_retreats_two_hexes() {
 fn rule_8_2_4_d3_defender_retreats_three_hexes() {
     let sc = results_map(&[(9, 1, 6)], None, &[(1, 3, 4)]);
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1430,7 +1582,12 @@ fn rule_8_2_4_ex_attacker_chooses_which_attacker_loses_step() {
 fn rule_8_2_4_ex_two_step_units_lose_one_step() {
     let sc = results_map(&[(4, 4, 6), (2, 2, 6)], None, &[(4, 4, 4), (2, 2, 4)]);
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[2]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[2]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1453,7 +1610,12 @@ fn rule_8_2_4_three_step_unit_loses_one_step_per_loss() {
         &[(6, 6, 4), (4, 4, 4), (2, 2, 4)],
     );
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1497,8 +1659,7 @@ fn rule_8_2_4_a1_all_attackers_retreat_one_hex() {
 /// 8.2.4 A2 / A3: all attacking units retreat two / three hexes.
 #[test]
 fn rule_8_2_4_a2_a3_all_attackers_retreat() {
-    for (defense, column, result, n) in [(5, "-3", CrtResult::A2, 2), (6, "-4", CrtResult::A3, 3)]
-    {
+    for (defense, column, result, n) in [(5, "-3", CrtResult::A2, 2), (6, "-4", CrtResult::A3, 3)] {
         let sc = results_map(&[(1, 1, 6)], Some(1), &[(1, defense, 4)]);
         let mut s = start(&sc);
         let ev = play(
@@ -1586,7 +1747,12 @@ fn rule_8_2_4_no_effect() {
     let sc = results_map(&[(1, 1, 6)], None, &[(1, 3, 4)]);
     let mut s = start(&sc);
     let before = s.units.clone();
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1817,6 +1983,31 @@ fn rule_8_4_stiff_resistance_instead_of_blocked_retreat() {
     assert_eq!(loc_of(&s, "b1"), Location::Map(h("0301")));
 }
 
+/// 8.3 Important: a friendly unit in a hex does not negate the EZOC there (b2 stands
+/// in 0401, in a2's ZOC), so b1 cannot retreat at all and is eliminated.
+#[test]
+fn rule_8_3_friendly_unit_does_not_negate_ezoc() {
+    let sc = corridor(6)
+        .start(Phase::Combat)
+        .mobile("a1", A, 4, 4, 6, "0201")
+        .mobile("a2", A, 1, 1, 6, "0501")
+        .leg("b1", B, 1, 3, 4, "0301")
+        .leg("b2", B, 1, 3, 4, "0401")
+        .build();
+    let mut s = start(&sc);
+    d2_on_b1(&sc, &mut s, "0301");
+    assert_eq!(refused(&sc, &s, retreat("b1", &["0401"])).rule, "8.3");
+    let ev = play(&sc, &mut s, retreat("b1", &[]), &mut Script::new(&[]));
+    assert_eq!(
+        ev,
+        vec![
+            retreated("b1", "0301", &[]),
+            eliminated("b1"),
+            advance_offered(&["0301"], &["a1"]),
+        ]
+    );
+}
+
 /// 8.3: if possible, retreat along a path of vacant hexes rather than through a
 /// friendly unit (b2 in 0403).
 #[test]
@@ -2029,7 +2220,12 @@ fn rule_8_3_1_displaced_attacker_unit_may_not_attack_that_turn() {
         .leg("b1", B, 1, 4, 4, "0401")
         .build();
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0401", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0401", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -2067,7 +2263,88 @@ fn rule_8_3_1_displaced_attacker_unit_may_not_attack_that_turn() {
     let ev = play(&sc, &mut s, Command::Done, &mut Script::new(&[]));
     assert_eq!(ev, vec![phase(A, Phase::MobileCombat)]);
     assert_eq!(refused(&sc, &s, attack("0401", &["a3"])).rule, "8.3.1");
-    assert_eq!(refused(&sc, &s, attack("0401", &["a4", "a3"])).rule, "8.3.1");
+    assert_eq!(
+        refused(&sc, &s, attack("0401", &["a4", "a3"])).rule,
+        "8.3.1"
+    );
+}
+
+/// 8.3.1: displacement cannot be into an EZOC (a2's ZOC covers 0601): with no other
+/// hex for b2, b1 may only deplete instead.
+#[test]
+fn rule_8_3_1_no_displacement_into_ezoc() {
+    let sc = corridor(7)
+        .start(Phase::Combat)
+        .mobile("a1", A, 4, 4, 6, "0201")
+        .mobile("a2", A, 1, 1, 6, "0701")
+        .unit("b1", B, UnitKind::Leg, &[(1, 3, 4), (1, 1, 4)], "0301")
+        .leg("b2", B, 1, 3, 4, "0501")
+        .build();
+    let mut s = start(&sc);
+    d2_on_b1(&sc, &mut s, "0301");
+    assert_eq!(
+        refused(
+            &sc,
+            &s,
+            retreat_displacing("b1", &["0401", "0501"], &["0601"])
+        )
+        .rule,
+        "8.3"
+    );
+    let ev = play(&sc, &mut s, retreat("b1", &["0401"]), &mut Script::new(&[]));
+    assert_eq!(
+        ev,
+        vec![
+            retreated("b1", "0301", &["0401"]),
+            step_lost("b1", 1),
+            advance_offered(&["0301", "0401"], &["a1"]),
+        ]
+    );
+}
+
+/// 8.3.1: deplete instead of displacing also when the retreat is a single hex (A1)
+/// and that hex holds a friendly unit: the unit stays and loses a step. 5x2 map, sea
+/// in 0102, 0202 and 0302: a1's only retreat hex is 0201, where a3 stands. The engine
+/// lists this choice among the legal retreats (an empty path), so it must accept it.
+#[test]
+fn rule_8_3_1_deplete_instead_of_displacing_on_one_hex_retreat() {
+    let mut t = Tiny::new(5, 2)
+        .terrain("0102", &["sea"])
+        .terrain("0202", &["sea"])
+        .terrain("0302", &["sea"])
+        .start(Phase::Combat)
+        .unit("a1", A, UnitKind::Mobile, &[(2, 2, 6), (1, 1, 6)], "0301")
+        .mobile("a3", A, 1, 1, 6, "0201")
+        .leg("b1", B, 1, 2, 4, "0401");
+    t.data.crt.grid[1][5] = CrtResult::A1;
+    let sc = t.build();
+    let mut s = start(&sc);
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0401", &["a1"]),
+        &mut Script::dice(&[2]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0401", &["b1"], &["a1"]),
+            ground(2, 2, CLEAR, "0", 2, CrtResult::A1),
+            retreat_required(A, &["a1"], 1),
+        ]
+    );
+    assert!(legal_commands(&sc, &s).contains(&retreat("a1", &[])));
+    let ev = play(&sc, &mut s, retreat("a1", &[]), &mut Script::new(&[]));
+    assert_eq!(
+        ev,
+        vec![
+            retreated("a1", "0301", &[]),
+            step_lost("a1", 1),
+            ended("0401"),
+            phase(A, Phase::MobileMovement),
+        ]
+    );
+    assert_eq!(loc_of(&s, "a3"), Location::Map(h("0201")));
 }
 
 // ---------------------------------------------------------------------------------
@@ -2346,7 +2623,12 @@ fn rule_victory_annihilation_is_instant() {
         .leg("b1", B, 1, 2, 4, "0202")
         .build();
     let mut s = start(&sc);
-    let ev = play(&sc, &mut s, attack("0202", &["a1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0202", &["a1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![

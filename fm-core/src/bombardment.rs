@@ -136,7 +136,6 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
     let applies = match result {
         r if r.ignored_in_bombardment() => false,
         CrtResult::AStep => !adjacent.is_empty(),
-        CrtResult::NoEffect => false,
         _ => true,
     };
     ctx.emit(Event::CombatResolved {

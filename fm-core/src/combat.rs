@@ -39,36 +39,38 @@ pub fn defender_line(
             .filter_map(|a| sc.direction(hex, *a).map(|d| info.sides[d]))
             .collect();
         let feats = &sc.data.terrain.hexside;
+        // River-type features (and the bridges over them) count together for the
+        // every-attacker test: "across a non-bridged river or ditch hexside".
+        let mut group = 0u64;
         for (f, feat) in feats.iter().enumerate() {
-            if feat.bridge_over.is_some() {
-                continue;
+            let over = sc.bridge_of[f]
+                .map(|b| feats[b].all_attackers)
+                .unwrap_or(false);
+            if feat.all_attackers || over {
+                group |= 1 << f;
             }
+        }
+        let every =
+            !masks.is_empty() && masks.len() == att.len() && masks.iter().all(|m| m & group != 0);
+        let crossed = masks.iter().fold(0u64, |acc, m| acc | m);
+        let mut suppressed = 0u64;
+        for f in 0..feats.len() {
+            if crossed & (1 << f) != 0 {
+                if let Some(b) = sc.bridge_of[f] {
+                    suppressed |= 1 << b;
+                }
+            }
+        }
+        for (f, feat) in feats.iter().enumerate() {
             let Some(line) = sc.side_line[f] else {
                 continue;
             };
-            // Bridges over this feature.
-            let bridges: u64 = sc
-                .bridge_of
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| **b == Some(f))
-                .fold(0, |acc, (i, _)| acc | 1 << i);
-            let crosses = |mk: &u64| mk & (1 << f) != 0 || mk & bridges != 0;
-            let applies = if feat.all_attackers {
-                masks.len() == att.len() && masks.iter().all(crosses)
-            } else {
-                masks.iter().any(|mk| mk & (1 << f) != 0)
-            };
-            if !applies {
+            if crossed & (1 << f) == 0 || suppressed & (1 << f) != 0 {
                 continue;
             }
-            let bridged = masks.iter().find_map(|mk| {
-                let b = mk & bridges;
-                (b != 0).then(|| b.trailing_zeros() as usize)
-            });
-            match bridged.and_then(|b| sc.side_line[b]) {
-                Some(bl) if feat.all_attackers => cands.push(bl),
-                _ => cands.push(line),
+            let river_type = group & (1 << f) != 0;
+            if (river_type && every) || (!river_type && !feat.all_attackers) {
+                cands.push(line);
             }
         }
     }

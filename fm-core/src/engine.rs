@@ -69,7 +69,8 @@ impl<'a> Ctx<'a> {
 /// let sc = Scenario::builtin("system-demo").unwrap();
 /// let (state, events) = new_game(&sc, &mut Xoshiro256PlusPlus::seed_from_u64(7));
 /// assert!(!events.is_empty());
-/// assert!(matches!(state.pending(), Pending::Phase { .. }));
+/// // system-demo opens with set-up: Red places its militia first.
+/// assert_eq!(state.pending(), Pending::Setup { side: fm_core::Side::B });
 /// ```
 pub fn new_game(sc: &Scenario, rng: &mut dyn RngCore) -> (State, Vec<Event>) {
     let mut ctx = Ctx::new(sc, State::initial(sc), rng);
@@ -97,8 +98,11 @@ pub fn new_game(sc: &Scenario, rng: &mut dyn RngCore) -> (State, Vec<Event>) {
 /// let err = apply(&sc, &state, &bad, &mut rng).unwrap_err();
 /// assert_eq!(err.rule, "input");
 /// assert_eq!(state, before);
-/// let events = apply(&sc, &state, &Command::Done, &mut rng).unwrap();
+/// // Set-up: place Red's militia in its zone.
+/// let place = Command::Place { unit: "red-militia-bn".into(), hex: "1105".parse().unwrap() };
+/// let events = apply(&sc, &state, &place, &mut rng).unwrap();
 /// state.apply_events(&sc, &events);
+/// assert_eq!(state.units[12].hex(), Some("1105".parse().unwrap()));
 /// ```
 pub fn apply(
     sc: &Scenario,
@@ -115,8 +119,49 @@ pub fn apply(
     Ok(ctx.events)
 }
 
+/// Names unknown units and off-grid hexes before any rule is considered.
+fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
+    let unit = |u: &UnitId| match sc.unit_index(u) {
+        Some(_) => Ok(()),
+        None => refuse("input", format!("unknown unit '{u}'")),
+    };
+    let on_map = |rule: &'static str| {
+        move |h: &crate::hex::Hex| match sc.hex_index(*h) {
+            Some(_) => Ok(()),
+            None => refuse(rule, format!("{h} is off the map")),
+        }
+    };
+    let hex = on_map("input");
+    match cmd {
+        Command::Place { unit: u, hex: h } | Command::Advance { unit: u, to: h } => {
+            unit(u)?;
+            hex(h)
+        }
+        Command::Move { unit: u, path } => {
+            unit(u)?;
+            path.iter().try_for_each(on_map("5.2(f)"))
+        }
+        Command::Retreat {
+            unit: u,
+            path,
+            displace,
+        } => {
+            unit(u)?;
+            path.iter().chain(displace).try_for_each(on_map("8.3"))
+        }
+        Command::Attack { hex: h, units } => {
+            units.iter().try_for_each(unit)?;
+            hex(h)
+        }
+        Command::Bombard { hex: h, .. } => hex(h),
+        Command::ChooseLoss { unit: u } | Command::StiffResistance { unit: u } => unit(u),
+        Command::SupportFire { .. } | Command::Done => Ok(()),
+    }
+}
+
 fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
     use crate::state::Pending as P;
+    check_input(ctx.sc, cmd)?;
     let pending = ctx.s.pending();
     match (cmd, &pending) {
         (Command::Place { unit, hex }, P::Setup { .. }) => crate::sequence::place(ctx, unit, *hex),

@@ -3,8 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 /// A command was refused. `rule` is the rule number it breaks ("5.2(d)", "8.2.1(b)");
-/// `"input"` marks malformed input (an unknown unit id, a hex off the grid) and
-/// `"4.1"` a command given out of sequence. The state is unchanged.
+/// `"input"` marks malformed input (an unknown unit id, a hex off the grid); a command
+/// that does not fit the pending decision cites `"4.1"` (the sequence of play), as do
+/// other 4.1 restrictions. The state is unchanged.
 ///
 /// ```
 /// use fm_core::RuleError;

@@ -125,7 +125,8 @@ pub enum Event {
         die: u8,
         /// The result read from the table.
         result: CrtResult,
-        /// False when the result has no effect here (8.1.3 bombardment exceptions).
+        /// False when a rule voids the result: in a bombardment, the results 8.1.3
+        /// ignores and (A) with no bombarding-side unit adjacent. A "•" applies (as no effect).
         applies: bool,
     },
     /// A unit loses a step (flips to its reduced side).

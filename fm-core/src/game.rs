@@ -22,7 +22,9 @@ pub struct LogEntry {
     pub command: Command,
     /// Its events.
     pub events: Vec<Event>,
-    /// [`State::hash`] after the events.
+    /// [`State::hash`] after the events, written in JSON as 16 hex digits (a string, so
+    /// that double-precision JSON parsers keep it exact).
+    #[serde(with = "hex_u64")]
     pub hash: u64,
 }
 
@@ -35,7 +37,8 @@ pub struct SavedMatch {
     pub scenario: ScenarioData,
     /// Seed of the match's generator.
     pub seed: u64,
-    /// State hash after the opening events.
+    /// State hash after the opening events (16 hex digits).
+    #[serde(with = "hex_u64")]
     pub opening_hash: u64,
     /// Commands and their events.
     pub log: Vec<LogEntry>,
@@ -54,10 +57,10 @@ pub enum MatchError {
     #[error("save file: {0}")]
     Json(String),
     /// Replaying the save gave different events or state than recorded.
-    #[error("replay diverges at command {index}: {message}")]
+    #[error("replay diverges at {}: {message}", match index { Some(i) => format!("command {i}"), None => "the opening".to_string() })]
     Diverged {
         /// Index of the first command whose replay differs (`None`: the opening).
-        index: usize,
+        index: Option<usize>,
         /// What differs.
         message: String,
     },
@@ -68,7 +71,9 @@ pub enum MatchError {
 /// ```
 /// use fm_core::{Command, Match};
 /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
-/// m.apply(&Command::Done).unwrap();
+/// let first = m.legal_commands()[0].clone(); // a set-up placement
+/// m.apply(&first).unwrap();
+/// assert!(m.apply(&Command::Done).is_err()); // set-up is not finished
 /// let saved = m.save();
 /// let again = Match::load(&saved).unwrap();
 /// assert_eq!(again.state(), m.state());
@@ -186,24 +191,24 @@ impl Match {
         let mut m = Match::new(sc, saved.seed);
         if m.state.hash() != saved.opening_hash {
             return Err(MatchError::Diverged {
-                index: 0,
+                index: None,
                 message: "the opening state differs (different engine version?)".into(),
             });
         }
         for (k, e) in saved.log.iter().enumerate() {
             let events = m.apply(&e.command).map_err(|err| MatchError::Diverged {
-                index: k,
+                index: Some(k),
                 message: format!("command refused on replay: {err}"),
             })?;
             if events != e.events.as_slice() {
                 return Err(MatchError::Diverged {
-                    index: k,
+                    index: Some(k),
                     message: "events differ from the record".into(),
                 });
             }
             if m.state.hash() != e.hash {
                 return Err(MatchError::Diverged {
-                    index: k,
+                    index: Some(k),
                     message: "state hash differs from the record".into(),
                 });
             }
@@ -254,5 +259,18 @@ impl Match {
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.state.is_over()
+    }
+}
+
+/// Serde helper: a `u64` as a 16-digit lowercase hex string.
+mod hex_u64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:016x}"))
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let s = String::deserialize(d)?;
+        u64::from_str_radix(&s, 16)
+            .map_err(|_| serde::de::Error::custom(format!("'{s}' is not a 16-digit hex hash")))
     }
 }

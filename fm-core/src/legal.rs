@@ -16,7 +16,14 @@ use crate::state::{CombatStage, Location, Pending, State};
 /// ```
 /// use fm_core::{legal_commands, new_game, Command, Scenario};
 /// let sc = Scenario::builtin("system-demo").unwrap();
-/// let (state, _) = new_game(&sc, &mut fm_core::rng_from_seed(1));
+/// let mut rng = fm_core::rng_from_seed(1);
+/// let (mut state, _) = new_game(&sc, &mut rng);
+/// // Play through set-up by taking the first placement offered.
+/// while let fm_core::Pending::Setup { .. } = state.pending() {
+///     let c = legal_commands(&sc, &state)[0].clone();
+///     let ev = fm_core::apply(&sc, &state, &c, &mut rng).unwrap();
+///     state.apply_events(&sc, &ev);
+/// }
 /// let cmds = legal_commands(&sc, &state);
 /// assert_eq!(cmds[0], Command::Done);
 /// assert!(cmds.iter().any(|c| matches!(c, Command::Move { .. })));

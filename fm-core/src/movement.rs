@@ -363,7 +363,10 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
             if u.moved {
                 return refuse(
                     "5.5",
-                    format!("{} moved in the Movement Phase and cannot move again this player turn", u.id),
+                    format!(
+                        "{} moved in the Movement Phase and cannot move again this player turn",
+                        u.id
+                    ),
                 );
             }
         }

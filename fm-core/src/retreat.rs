@@ -280,9 +280,16 @@ pub(crate) fn retreat(
     let i = ctx.unit(unit)?;
     let from = ctx.s.units[i].hex().expect("retreating unit is on the map");
     let opts = retreat_options(ctx.sc, &ctx.s, i, hexes, kind);
-    if path.is_empty() && displace.is_empty() {
+    let found = opts
+        .iter()
+        .find(|o| o.path == path && o.displace == displace)
+        .cloned();
+    if found.is_none() && path.is_empty() && displace.is_empty() {
         if !opts.is_empty() {
-            return refuse("8.3", format!("{unit} can retreat, so it may not give up the retreat (declare stiff resistance to stay)"));
+            return refuse(
+                "8.3",
+                format!("{unit} can retreat, so it may not give up the retreat (declare stiff resistance to stay)"),
+            );
         }
         // 8.3: cannot retreat at least one hex: eliminated; the retreat still happened.
         ctx.emit(Event::UnitRetreated {
@@ -293,13 +300,9 @@ pub(crate) fn retreat(
         ctx.emit(Event::UnitEliminated { unit: unit.clone() });
         return after_retreat(ctx);
     }
-    let Some(opt) = opts
-        .iter()
-        .find(|o| o.path == path && o.displace == displace)
-    else {
+    let Some(opt) = found else {
         return refuse("8.3", explain_path(ctx, i, from, path, &opts));
     };
-    let opt = opt.clone();
     // Displace from the far end of the chain back towards the retreat path.
     if !opt.displace.is_empty() {
         let mut holders: Vec<Hex> = vec![*opt.path.last().expect("path")];

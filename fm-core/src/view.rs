@@ -19,8 +19,9 @@ pub struct SupportView {
     pub available_count: u8,
     /// Used this game turn (revealed).
     pub used: Vec<u8>,
-    /// Values not yet revealed to the viewer (allotment plus face-down markers),
-    /// sorted: the opponent's draws come from these.
+    /// For the opponent: the sorted multiset its unrevealed markers (allotment plus
+    /// face-down ones) come from — public under 7.1's lowest-first allotment, though
+    /// not which marker is where. For the viewer's own side: its available markers.
     pub unrevealed: Vec<u8>,
 }
 

@@ -1,0 +1,274 @@
+// fm.hpp — a small header-only C++ wrapper over fm.h, the C API of fm (a rules engine for
+// the Fire & Movement wargame system). C++11 or later.
+//
+//   fm::Match m = fm::Match::builtin("system-demo", 42);
+//   while (!m.is_over()) m.apply_legal(pick(m.legal_count()));
+//   std::string events = m.apply(R"({"type":"done"})");   // throws fm::Error if refused
+//
+// - fm::Match owns one fm_match handle (RAII): copying clones the match
+//   (fm_match_clone), moving transfers the handle, the destructor frees it. A moved-from
+//   Match holds no handle; using it throws fm::Error (FM_NULL_ARGUMENT).
+// - Every failing call throws fm::Error, carrying the fm_status, the rule (for a refused
+//   command: "5.2(d)") and the message read from fm_last_error_message.
+// - Strings returned by the library are copied into std::string and freed at once; the
+//   caller never sees a library-owned pointer.
+// - Thread safety is that of the C API: distinct Match objects are independent; one
+//   Match is not used by two threads at once without a lock.
+//
+// Link with -lfm, exactly as for the C API (see the top of fm.h).
+
+#ifndef FM_HPP
+#define FM_HPP
+
+#include "fm.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fm {
+
+/// A failed call: the status, the rule (the rule number for FM_ILLEGAL_COMMAND,
+/// otherwise a category such as "scenario" or "argument") and the message.
+class Error : public std::runtime_error {
+public:
+    Error(fm_status status, std::string rule, const std::string &message)
+        : std::runtime_error(message), status_(status), rule_(std::move(rule)) {}
+
+    /// The status the C function returned.
+    fm_status status() const noexcept { return status_; }
+    /// The rule the command breaks ("5.2(d)"), or the error's category.
+    const std::string &rule() const noexcept { return rule_; }
+
+private:
+    fm_status status_;
+    std::string rule_;
+};
+
+/// A side of the game.
+enum class Side : fm_side { A = FM_SIDE_A, B = FM_SIDE_B };
+
+/// The winner of a match: None while it goes on and after a draw.
+enum class Winner { None, A, B };
+
+namespace detail {
+
+/// Copies a library-owned string into a std::string and frees it.
+inline std::string take(char *s) {
+    std::string out = s != nullptr ? std::string(s) : std::string();
+    fm_string_free(s);
+    return out;
+}
+
+/// Throws the calling thread's last error as fm::Error.
+[[noreturn]] inline void raise(fm_status status) {
+    char *message = nullptr;
+    char *rule = nullptr;
+    fm_last_error_message(&message);
+    fm_last_error_rule(&rule);
+    std::string m = take(message);
+    std::string r = take(rule);
+    const char *name = nullptr;
+    if (fm_status_name(status, &name) != FM_OK || name == nullptr) {
+        name = "FM_?";
+    }
+    throw Error(status, r, std::string(name) + ": " + m);
+}
+
+/// Throws unless the status is FM_OK.
+inline void check(fm_status status) {
+    if (status != FM_OK) {
+        raise(status);
+    }
+}
+
+}  // namespace detail
+
+/// The ids of the built-in scenarios, as a JSON array of strings.
+inline std::string scenario_names() {
+    char *json = nullptr;
+    detail::check(fm_scenario_names(&json));
+    return detail::take(json);
+}
+
+/// The library version.
+inline std::string version() {
+    const char *v = nullptr;
+    detail::check(fm_version(&v));
+    return std::string(v);
+}
+
+/// A running match (scenario, state, seeded generator and log), owning its handle.
+class Match {
+public:
+    /// A match of a built-in scenario (see scenario_names()).
+    static Match builtin(const std::string &scenario, std::uint64_t seed) {
+        fm_match *h = nullptr;
+        detail::check(fm_match_new(scenario.c_str(), seed, &h));
+        return Match(h);
+    }
+
+    /// A match of a scenario given as JSON.
+    static Match from_json(const std::string &scenario_json, std::uint64_t seed) {
+        fm_match *h = nullptr;
+        detail::check(fm_match_from_json(scenario_json.c_str(), seed, &h));
+        return Match(h);
+    }
+
+    /// A match restored from save(), its replay verified.
+    static Match load(const std::string &save_json) {
+        fm_match *h = nullptr;
+        detail::check(fm_match_load(save_json.c_str(), &h));
+        return Match(h);
+    }
+
+    /// Copies the match (fm_match_clone): an independent match that continues exactly
+    /// as this one would.
+    Match(const Match &other) : h_(nullptr) {
+        detail::check(fm_match_clone(other.h_, &h_));
+    }
+
+    Match(Match &&other) noexcept : h_(other.h_) { other.h_ = nullptr; }
+
+    Match &operator=(const Match &other) {
+        if (this != &other) {
+            Match copy(other);
+            std::swap(h_, copy.h_);
+        }
+        return *this;
+    }
+
+    Match &operator=(Match &&other) noexcept {
+        if (this != &other) {
+            fm_match_free(h_);
+            h_ = other.h_;
+            other.h_ = nullptr;
+        }
+        return *this;
+    }
+
+    ~Match() { fm_match_free(h_); }
+
+    /// Applies a command given as JSON; returns its events as a JSON array.
+    std::string apply(const std::string &command_json) {
+        char *events = nullptr;
+        detail::check(fm_match_apply(h_, command_json.c_str(), &events));
+        return detail::take(events);
+    }
+
+    /// The pending decision, as JSON.
+    std::string pending() const { return json(fm_match_pending); }
+    /// The legal commands, as a JSON array.
+    std::string legal_commands() const { return json(fm_match_legal_commands); }
+    /// The full state, as JSON.
+    std::string state() const { return json(fm_match_state); }
+    /// The events that opened the game, as a JSON array.
+    std::string opening_events() const { return json(fm_match_opening_events); }
+    /// The save file, as JSON.
+    std::string save() const { return json(fm_match_save); }
+
+    /// The state as one side may see it, as JSON.
+    std::string view(Side side) const {
+        char *out = nullptr;
+        detail::check(fm_match_view(h_, static_cast<fm_side>(side), &out));
+        return detail::take(out);
+    }
+
+    /// Takes back the last command; false if there was none.
+    bool undo() {
+        bool undone = false;
+        detail::check(fm_match_undo(h_, &undone));
+        return undone;
+    }
+
+    /// Number of legal commands (fast path).
+    std::size_t legal_count() const {
+        std::size_t n = 0;
+        detail::check(fm_match_legal_count(h_, &n));
+        return n;
+    }
+
+    /// Applies the i-th legal command (fast path).
+    void apply_legal(std::size_t i) { detail::check(fm_match_apply_legal(h_, i)); }
+
+    /// The stable action indices of the legal commands, ascending.
+    std::vector<std::size_t> legal_indices() const {
+        std::size_t n = 0;
+        fm_status s = fm_match_legal_indices(h_, nullptr, 0, &n);
+        if (s != FM_OK && s != FM_BUFFER_TOO_SMALL) {
+            detail::raise(s);
+        }
+        std::vector<std::size_t> v(n);
+        detail::check(fm_match_legal_indices(h_, v.data(), v.size(), &n));
+        v.resize(n);
+        return v;
+    }
+
+    /// Applies the command with a stable action index.
+    void apply_index(std::size_t index) { detail::check(fm_match_apply_index(h_, index)); }
+
+    /// The size of the scenario's action space.
+    std::size_t action_space_size() const {
+        std::size_t n = 0;
+        detail::check(fm_match_action_space_size(h_, &n));
+        return n;
+    }
+
+    /// Whether the game is over.
+    bool is_over() const {
+        bool over = false;
+        detail::check(fm_match_is_over(h_, &over));
+        return over;
+    }
+
+    /// The winner (None while the game goes on, and after a draw).
+    Winner winner() const {
+        fm_winner w = FM_WINNER_NONE;
+        detail::check(fm_match_winner(h_, &w));
+        return w == FM_WINNER_A ? Winner::A : w == FM_WINNER_B ? Winner::B : Winner::None;
+    }
+
+    /// Plays to the end with random legal commands; returns how many were applied.
+    std::size_t playout(std::uint64_t seed) {
+        std::size_t n = 0;
+        detail::check(fm_match_playout(h_, seed, &n));
+        return n;
+    }
+
+    /// The platform-independent 64-bit state hash.
+    std::uint64_t state_hash() const {
+        std::uint64_t h = 0;
+        detail::check(fm_match_state_hash(h_, &h));
+        return h;
+    }
+
+    /// Number of commands applied so far.
+    std::size_t command_count() const {
+        std::size_t n = 0;
+        detail::check(fm_match_command_count(h_, &n));
+        return n;
+    }
+
+    /// The underlying handle, still owned by this object (for calling the C API).
+    fm_match *get() noexcept { return h_; }
+    /// The underlying handle, still owned by this object (for calling the C API).
+    const fm_match *get() const noexcept { return h_; }
+
+private:
+    explicit Match(fm_match *h) noexcept : h_(h) {}
+
+    std::string json(fm_status (*f)(const fm_match *, char **)) const {
+        char *out = nullptr;
+        detail::check(f(h_, &out));
+        return detail::take(out);
+    }
+
+    fm_match *h_;
+};
+
+}  // namespace fm
+
+#endif  // FM_HPP
