@@ -7,7 +7,9 @@
 //!
 //! Options: `--scenario <name|file.json>` (default `system-demo`), `--seed N`,
 //! `--games K`, `--agent random`, `--log FILE.jsonl` (one JSON line per command with its
-//! events), `--json` (print the summary as one JSON object).
+//! events), `--json` (print the summary as one JSON object), `--svg FILE.svg` (write the
+//! final board of the first game as SVG), `--svg-every-turn` (with `--svg`: also write the
+//! board at the start of every game turn, as `FILE-turnNN.svg`).
 
 use fm_core::{agents, Command, Event, Match, Scenario, Side};
 use std::io::Write;
@@ -20,11 +22,13 @@ struct Args {
     games: u64,
     json: bool,
     log: Option<String>,
+    svg: Option<String>,
+    svg_every_turn: bool,
 }
 
 fn usage(msg: &str) -> ! {
     eprintln!("error: {msg}");
-    eprintln!("usage: play [--scenario <name|file.json>] [--seed N] [--games K] [--agent random] [--log FILE.jsonl] [--json]");
+    eprintln!("usage: play [--scenario <name|file.json>] [--seed N] [--games K] [--agent random] [--log FILE.jsonl] [--json] [--svg FILE.svg [--svg-every-turn]]");
     std::process::exit(2);
 }
 
@@ -35,6 +39,8 @@ fn parse() -> Args {
         games: 1,
         json: false,
         log: None,
+        svg: None,
+        svg_every_turn: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -62,11 +68,32 @@ fn parse() -> Args {
             }
             "--log" => a.log = Some(val("--log")),
             "--json" => a.json = true,
+            "--svg" => a.svg = Some(val("--svg")),
+            "--svg-every-turn" => a.svg_every_turn = true,
             "-h" | "--help" => usage("help"),
             other => usage(&format!("unknown option '{other}'")),
         }
     }
+    if a.svg_every_turn && a.svg.is_none() {
+        usage("--svg-every-turn needs --svg FILE");
+    }
     a
+}
+
+/// `board.svg`, 3 -> `board-turn03.svg`.
+fn turn_file(path: &str, turn: u16) -> String {
+    let p = std::path::Path::new(path);
+    let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("board");
+    let name = format!("{stem}-turn{turn:02}.svg");
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.join(name).to_string_lossy().into_owned(),
+        _ => name,
+    }
+}
+
+fn write_svg(path: &str, m: &Match) {
+    let svg = fm_core::render_svg(m.scenario(), m.state(), &fm_core::RenderOptions::default());
+    std::fs::write(path, svg).unwrap_or_else(|e| usage(&format!("cannot write {path}: {e}")));
 }
 
 fn load(name: &str) -> Scenario {
@@ -121,6 +148,25 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
         Event::UnitDisplaced { unit, from, to } => format!("   {unit} displaced {from} -> {to}"),
         Event::UnitAdvanced { unit, path, .. } => format!("   {unit} advances to {}", path.last()?),
         Event::GameOver { winner, reason } => format!("** game over: {} ({reason})", side_name(sc, *winner)),
+        Event::ArtilleryAllotted { side, count } => format!("   {}: {count} artillery markers", sc.side_name(*side)),
+        Event::AircraftPlaced { hex } => format!("   aircraft observes {hex}"),
+        Event::ArtilleryDeclared { hex, markers, gas, .. } => format!(
+            "   artillery on {hex}: {markers} marker(s){}",
+            if *gas { ", gas" } else { "" }
+        ),
+        Event::ArtilleryFired { die, modifier, total, hit, .. } => format!(
+            "   artillery die {die} {modifier:+} = {total}: {}",
+            if *hit { "hit" } else { "no effect" }
+        ),
+        Event::HexBreached { hex } => format!("   works at {hex} breached"),
+        Event::LostBattalionDeclared { declared: true } => "   the Lost Battalion is declared".to_string(),
+        Event::UnitReplaced { unit, hex, .. } => format!("   {unit} returns as a replacement at {hex}"),
+        Event::UnitRebuilt { unit, .. } => format!("   {unit} rebuilt"),
+        Event::DivisionBrokenDown { unit, brigades, .. } => format!(
+            "   {unit} breaks down into {}",
+            brigades.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        Event::BrigadePlaced { unit, hex } => format!("   {unit} (third step) placed at {hex}"),
         _ => return None,
     })
 }
@@ -154,6 +200,16 @@ fn main() {
                 agents::random(m.scenario(), m.state(), &mut agent_rng).expect("a legal command");
             let events = m.apply(&cmd).expect("legal commands are accepted").to_vec();
             commands += 1;
+            if g == 0 && args.svg_every_turn {
+                for e in &events {
+                    if let Event::TurnStarted { turn } = e {
+                        write_svg(
+                            &turn_file(args.svg.as_deref().unwrap_or("board.svg"), *turn),
+                            &m,
+                        );
+                    }
+                }
+            }
             if let Some(w) = log.as_mut() {
                 let line =
                     serde_json::json!({"game": g, "seed": seed, "command": cmd, "events": events});
@@ -165,6 +221,11 @@ fn main() {
                         println!("{s}");
                     }
                 }
+            }
+        }
+        if g == 0 {
+            if let Some(p) = &args.svg {
+                write_svg(p, &m);
             }
         }
         match m.winner() {

@@ -43,20 +43,31 @@ check() {
     local name=$1
     shift
     local log="$OUT/logs/$name.log"
-    if "$@" >"$log" 2>&1; then
+    local start=$SECONDS rc=0
+    "$@" >"$log" 2>&1 || rc=$?
+    if [ "$rc" = 0 ]; then
         passed=$((passed + 1))
-        echo "ok    $name"
+        echo "ok    $name ($((SECONDS - start))s)"
     else
         failed=$((failed + 1))
-        echo "FAIL  $name (exit $?); output:"
+        echo "FAIL  $name (exit $rc); output:"
         sed 's/^/    /' "$log" | tail -n 60
     fi
 }
 
 # Runs a binary under memcheck; passes only with no errors and no definite/indirect leak.
 memcheck() {
-    valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect \
+    valgrind --leak-check=full --show-leak-kinds=definite,indirect \
         --errors-for-leak-kinds=definite,indirect --error-exitcode=1 "$@"
+}
+
+# A memcheck run as a named check, followed by valgrind's own summary lines.
+check_memcheck() {
+    local name=$1
+    shift
+    check "$name" memcheck "$@"
+    grep -E "in use at exit|definitely lost|indirectly lost|ERROR SUMMARY" "$OUT/logs/$name.log" |
+        sed 's/^==[0-9]*== */      /'
 }
 
 # Checks that an output file contains a pattern.
@@ -96,6 +107,14 @@ check build_random_game_cpp c++ "${CXXFLAGS[@]}" examples/cpp/random_game.cpp "$
 check build_json_commands_cpp c++ "${CXXFLAGS[@]}" examples/cpp/json_commands.cpp "${STATIC_RELEASE[@]}" -o "$OUT/bin/json_commands_cpp"
 check build_error_paths_debug cc "${CFLAGS[@]}" -DFM_TESTING fm-ffi/tests/c/error_paths.c -pthread "${DYN_DEBUG[@]}" -o "$OUT/bin/error_paths_debug"
 check build_error_paths_release cc "${CFLAGS[@]}" fm-ffi/tests/c/error_paths.c -pthread "${DYN_RELEASE[@]}" -o "$OUT/bin/error_paths_release"
+# The README's C example, extracted from README.md (or, until the section is pasted
+# there, from docs/README-ffi-section.md): the first ```c block after "## Use from C/C++".
+readme_src=README.md
+grep -q '^## Use from C/C++' README.md || readme_src=docs/README-ffi-section.md
+awk '/^## Use from C\/C\+\+/ { s = 1 } s && /^```c$/ { c = 1; next } c && /^```$/ { exit } c' \
+    "$readme_src" >"$OUT/readme_example.c"
+check readme_example_extracted test -s "$OUT/readme_example.c"
+check build_readme_example cc "${CFLAGS[@]}" "$OUT/readme_example.c" "${DYN_RELEASE[@]}" -o "$OUT/bin/readme_example"
 [ "$failed" = 0 ] || die "compilation failed"
 
 echo "== running"
@@ -110,19 +129,22 @@ check run_json_commands_refused has run_json_commands 'refused: FM_ILLEGAL_COMMA
 check run_random_game_cpp "$OUT/bin/random_game_cpp" 1
 check run_json_commands_cpp "$OUT/bin/json_commands_cpp" 1 6
 # C and C++ pick the same commands from the same seed: the same games.
-check c_and_cpp_agree bash -c "diff <(grep '^game' '$OUT/logs/run_random_game.log' | sed 's/ (log [0-9]*)//') \
+check c_and_cpp_agree bash -c "diff <(grep '^game' '$OUT/logs/run_random_game.log') \
     <(grep '^game' '$OUT/logs/run_random_game_cpp.log')"
+check run_readme_example "$OUT/bin/readme_example"
+check run_readme_example_output has run_readme_example "commands; 4.1: "
 check run_error_paths_debug "$OUT/bin/error_paths_debug"
 check run_error_paths_debug_all has run_error_paths_debug "error_paths: [0-9]* passed, 0 failed"
 check run_error_paths_release "$OUT/bin/error_paths_release"
 
 echo "== valgrind memcheck"
-check memcheck_random_game memcheck "$OUT/bin/random_game" 2
-check memcheck_json_commands memcheck "$OUT/bin/json_commands" 2 10
-check memcheck_random_game_cpp memcheck "$OUT/bin/random_game_cpp" 2
-check memcheck_json_commands_cpp memcheck "$OUT/bin/json_commands_cpp" 2 10
-check memcheck_error_paths_debug memcheck "$OUT/bin/error_paths_debug"
-check memcheck_error_paths_release memcheck "$OUT/bin/error_paths_release"
+check_memcheck memcheck_random_game "$OUT/bin/random_game" 2
+check_memcheck memcheck_json_commands "$OUT/bin/json_commands" 2 10
+check_memcheck memcheck_random_game_cpp "$OUT/bin/random_game_cpp" 2
+check_memcheck memcheck_json_commands_cpp "$OUT/bin/json_commands_cpp" 2 10
+check_memcheck memcheck_readme_example "$OUT/bin/readme_example"
+check_memcheck memcheck_error_paths_debug "$OUT/bin/error_paths_debug"
+check_memcheck memcheck_error_paths_release "$OUT/bin/error_paths_release"
 
 echo "ffi: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -29,6 +29,12 @@ const COMMANDS: &[(&str, &str)] = &[
     ("Retreat", "retreat"),
     ("StiffResistance", "stiff_resistance"),
     ("Advance", "advance"),
+    ("Replace", "replace"),
+    ("Rebuild", "rebuild"),
+    ("BreakDown", "break_down"),
+    ("PlaceAircraft", "place_aircraft"),
+    ("Artillery", "artillery"),
+    ("LostBattalion", "lost_battalion"),
     ("Done", "done"),
 ];
 
@@ -56,6 +62,19 @@ const EVENTS: &[(&str, &str)] = &[
     ("AdvanceOffered", "advance_offered"),
     ("UnitAdvanced", "unit_advanced"),
     ("CombatEnded", "combat_ended"),
+    ("ArtilleryAllotted", "artillery_allotted"),
+    ("AircraftPlaced", "aircraft_placed"),
+    ("ArtilleryDeclared", "artillery_declared"),
+    ("ArtilleryFired", "artillery_fired"),
+    ("HexBreached", "hex_breached"),
+    ("ArtilleryRetreatOffered", "artillery_retreat_offered"),
+    ("LostBattalionOffered", "lost_battalion_offered"),
+    ("LostBattalionDeclared", "lost_battalion_declared"),
+    ("ReplacementAvailable", "replacement_available"),
+    ("UnitReplaced", "unit_replaced"),
+    ("UnitRebuilt", "unit_rebuilt"),
+    ("DivisionBrokenDown", "division_broken_down"),
+    ("BrigadePlaced", "brigade_placed"),
     ("GameOver", "game_over"),
 ];
 
@@ -67,6 +86,8 @@ const PENDINGS: &[(&str, &str)] = &[
     ("ChooseLoss", "choose_loss"),
     ("Retreat", "retreat"),
     ("Advance", "advance"),
+    ("LostBattalion", "lost_battalion"),
+    ("ArtilleryRetreat", "artillery_retreat"),
     ("GameOver", "game_over"),
 ];
 
@@ -81,6 +102,12 @@ fn command_type(c: &Command) -> &'static str {
         Command::Retreat { .. } => "retreat",
         Command::StiffResistance { .. } => "stiff_resistance",
         Command::Advance { .. } => "advance",
+        Command::Replace { .. } => "replace",
+        Command::Rebuild { .. } => "rebuild",
+        Command::BreakDown { .. } => "break_down",
+        Command::PlaceAircraft { .. } => "place_aircraft",
+        Command::Artillery { .. } => "artillery",
+        Command::LostBattalion { .. } => "lost_battalion",
         Command::Done => "done",
     }
 }
@@ -109,6 +136,19 @@ fn event_type(e: &Event) -> &'static str {
         Event::AdvanceOffered { .. } => "advance_offered",
         Event::UnitAdvanced { .. } => "unit_advanced",
         Event::CombatEnded { .. } => "combat_ended",
+        Event::ArtilleryAllotted { .. } => "artillery_allotted",
+        Event::AircraftPlaced { .. } => "aircraft_placed",
+        Event::ArtilleryDeclared { .. } => "artillery_declared",
+        Event::ArtilleryFired { .. } => "artillery_fired",
+        Event::HexBreached { .. } => "hex_breached",
+        Event::ArtilleryRetreatOffered { .. } => "artillery_retreat_offered",
+        Event::LostBattalionOffered => "lost_battalion_offered",
+        Event::LostBattalionDeclared { .. } => "lost_battalion_declared",
+        Event::ReplacementAvailable { .. } => "replacement_available",
+        Event::UnitReplaced { .. } => "unit_replaced",
+        Event::UnitRebuilt { .. } => "unit_rebuilt",
+        Event::DivisionBrokenDown { .. } => "division_broken_down",
+        Event::BrigadePlaced { .. } => "brigade_placed",
         Event::GameOver { .. } => "game_over",
     }
 }
@@ -121,6 +161,8 @@ fn pending_kind(p: &Pending) -> &'static str {
         Pending::ChooseLoss { .. } => "choose_loss",
         Pending::Retreat { .. } => "retreat",
         Pending::Advance { .. } => "advance",
+        Pending::LostBattalion { .. } => "lost_battalion",
+        Pending::ArtilleryRetreat { .. } => "artillery_retreat",
         Pending::GameOver { .. } => "game_over",
     }
 }

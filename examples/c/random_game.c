@@ -107,11 +107,11 @@ int main(int argc, char **argv) {
     CHECK(fm_match_pending(game, &pending));
 
     printf("scenario %s, seed %" PRIu64 "\n", scenario, seed);
-    printf("game 1 (fast path): %zu commands (log %zu), winner: %s\n", commands, logged,
-           winner_name(winner, over));
+    printf("game 1 (fast path): %zu commands, winner: %s, hash %016" PRIx64 "\n", commands,
+           winner_name(winner, over), hash);
+    printf("  %zu commands in the log, final pending decision %s\n", logged, pending);
     printf("  average %.1f legal commands per decision, at most %zu\n",
            commands ? (double)choices / (double)commands : 0.0, max_choices);
-    printf("  final state hash %016" PRIx64 ", pending %s\n", hash, pending);
     printf("  %.0f commands per second\n", seconds > 0 ? (double)commands / seconds : 0.0);
 
     /* Game 2: the same start, played out by the library's random agent. */
@@ -120,8 +120,7 @@ int main(int argc, char **argv) {
     CHECK(fm_match_is_over(start, &over));
     CHECK(fm_match_winner(start, &winner));
     CHECK(fm_match_state_hash(start, &hash));
-    printf("game 2 (fm_match_playout, seed %" PRIu64 "): %zu commands, winner: %s, hash %016" PRIx64
-           "\n",
+    printf("game 2 (playout, seed %" PRIu64 "): %zu commands, winner: %s, hash %016" PRIx64 "\n",
            seed, played, winner_name(winner, over), hash);
     printf("result: %s\n", winner_name(winner, over));
 

@@ -21,6 +21,9 @@ pub(crate) fn room(ctx_bombarded: Option<&u8>) -> u8 {
 /// 8.1.2: declare a bombardment of the enemy unit in `hex` with `markers` markers.
 pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleError> {
     let sc = ctx.sc;
+    if crate::meuse_argonne::params(sc).is_some() {
+        return refuse("17.1", "artillery bombardment (command `artillery`) replaces the system bombardment");
+    }
     if ctx.s.phase != Phase::Bombardment {
         return refuse(
             "8.1",
@@ -116,7 +119,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
         })
         .sum();
     let diff = a - d;
-    let line = crate::combat::defender_line(sc, hi, None, diff);
+    let line = crate::combat::defender_line(sc, &ctx.s, hi, None, diff);
     let col = sc.crt.column(line, diff);
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
@@ -156,7 +159,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
     match result {
         CrtResult::De => {
             for u in &c.defenders {
-                ctx.emit(Event::UnitEliminated { unit: u.clone() });
+                crate::combat::eliminate(ctx, u);
             }
             end(ctx);
         }

@@ -17,12 +17,21 @@ use crate::state::{CombatKind, CombatStage, Location, LossReason, State};
 /// choosing the one most beneficial to the defender at this differential (the
 /// leftmost column, then the lowest first differential, then scenario order).
 /// `attackers` is `None` for bombardment, which ignores hexsides (8.1.2).
+/// Exclusive rules may force or filter lines (Meuse Argonne 14.2: German works).
 pub fn defender_line(
     sc: &Scenario,
+    s: &State,
     hex: u16,
     attackers: Option<&[u16]>,
     differential: i32,
 ) -> usize {
+    let defender = s
+        .unit_at(sc.hex_at(hex))
+        .map(|i| sc.units[i].data.side)
+        .unwrap_or(s.active.other());
+    if let Some(l) = crate::meuse_argonne::works_line(sc, s, hex, defender) {
+        return l;
+    }
     let mut cands: Vec<usize> = Vec::new();
     let info = &sc.hexes[hex as usize];
     let mut m = info.terrain;
@@ -30,7 +39,9 @@ pub fn defender_line(
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
         if let Some(l) = sc.hex_line[i] {
-            cands.push(l);
+            if crate::meuse_argonne::terrain_counts(sc, s, hex, i, defender) {
+                cands.push(l);
+            }
         }
     }
     if let Some(att) = attackers.filter(|a| !a.is_empty()) {
@@ -209,6 +220,18 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
         }
         idx.push(i);
     }
+    // A stack attacks as one unit (Meuse Argonne 13.2: stacked brigades).
+    for &i in &idx {
+        let h = ctx.s.units[i].hex().expect("on map");
+        for o in ctx.s.units_at(h) {
+            if !idx.contains(&o) {
+                return refuse(
+                    "13.2",
+                    format!("{} is stacked with {} and they attack together", ctx.s.units[o].id, ctx.s.units[i].id),
+                );
+            }
+        }
+    }
     ctx.emit(Event::AttackDeclared {
         hex,
         defenders: defenders
@@ -227,7 +250,11 @@ pub(crate) fn proceed(ctx: &mut Ctx) {
     if c.result.is_some() || c.stage != (CombatStage::Support { step: 4 }) {
         return;
     }
-    match c.kind {
+    let kind = c.kind;
+    if crate::meuse_argonne::offer_lost_battalion(ctx) {
+        return;
+    }
+    match kind {
         CombatKind::Ground => resolve_ground(ctx),
         CombatKind::Bombardment => crate::bombardment::resolve(ctx),
     }
@@ -316,7 +343,8 @@ fn resolve_ground(ctx: &mut Ctx) {
         .iter()
         .filter_map(|&i| ctx.s.units[i].hex().and_then(|h| sc.hex_index(h)))
         .collect();
-    let line = defender_line(sc, hi, Some(&att_hexes), diff);
+    let line = crate::meuse_argonne::forced_line(sc, &ctx.s)
+        .unwrap_or_else(|| defender_line(sc, &ctx.s, hi, Some(&att_hexes), diff));
     let col = sc.crt.column(line, diff);
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
@@ -337,7 +365,7 @@ fn resolve_ground(ctx: &mut Ctx) {
     match result {
         CrtResult::De => {
             for d in &defenders {
-                ctx.emit(Event::UnitEliminated { unit: d.clone() });
+                eliminate(ctx, d);
             }
             end(ctx);
         }
@@ -349,7 +377,9 @@ fn resolve_ground(ctx: &mut Ctx) {
             });
         }
         CrtResult::Ex => {
-            for d in &defenders {
+            // One defending unit: a brigade stack (Meuse Argonne 13.2) acts as one
+            // unit of identical chits, so its first chit takes the loss.
+            if let Some(d) = defenders.first() {
                 lose_step(ctx, d);
             }
             attacker_loss(ctx, attackers, LossReason::Exchange);
@@ -364,7 +394,7 @@ fn resolve_ground(ctx: &mut Ctx) {
         }
         CrtResult::Ae => {
             for a in &attackers {
-                ctx.emit(Event::UnitEliminated { unit: a.clone() });
+                eliminate(ctx, a);
             }
             end(ctx);
         }
@@ -409,8 +439,17 @@ pub(crate) fn lose_step(ctx: &mut Ctx, unit: &UnitId) {
             steps: steps - 1,
         });
     } else {
-        ctx.emit(Event::UnitEliminated { unit: unit.clone() });
+        eliminate(ctx, unit);
     }
+}
+
+/// Eliminates a unit, then applies what exclusive rules attach to that (Meuse
+/// Argonne 13.1: a three-step division leaves a brigade chit).
+pub(crate) fn eliminate(ctx: &mut Ctx, unit: &UnitId) {
+    let Some(i) = ctx.sc.unit_index(unit) else { return };
+    let hex = ctx.s.units[i as usize].hex();
+    ctx.emit(Event::UnitEliminated { unit: unit.clone() });
+    crate::meuse_argonne::after_elimination(ctx, i as usize, hex);
 }
 
 pub(crate) fn end(ctx: &mut Ctx) {

@@ -73,6 +73,45 @@ pub enum Command {
         /// Last hex of the advance.
         to: Hex,
     },
+    /// Meuse Argonne 11.3 / 11.6: bring an eliminated unit back on an edge hex.
+    Replace {
+        /// The unit.
+        unit: UnitId,
+        /// Arrival hex.
+        hex: Hex,
+    },
+    /// Meuse Argonne 11.3 / 11.6: restore a step to depleted units (Allies: one or
+    /// two units; Germans: one).
+    Rebuild {
+        /// The units.
+        units: Vec<UnitId>,
+    },
+    /// Meuse Argonne 13.2: break a three-step US division down into brigades.
+    BreakDown {
+        /// The division.
+        unit: UnitId,
+    },
+    /// Meuse Argonne 17.3: place an Allied aircraft marker to observe a hex.
+    PlaceAircraft {
+        /// Where.
+        hex: Hex,
+    },
+    /// Meuse Argonne 17.2-17.7: artillery bombardment of the enemy unit in `hex` with
+    /// one or two markers, optionally with gas (Allies, turn 1).
+    Artillery {
+        /// Target hex.
+        hex: Hex,
+        /// Markers (1 or 2).
+        markers: u8,
+        /// 17.7: use gas.
+        #[serde(default)]
+        gas: bool,
+    },
+    /// Meuse Argonne 18.1: declare (or not) the Lost Battalion before the roll.
+    LostBattalion {
+        /// Declare it.
+        declare: bool,
+    },
     /// End the current phase (or set-up, or advancing after combat).
     Done,
 }

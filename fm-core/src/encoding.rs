@@ -14,8 +14,16 @@
 //! | B + 2h + k | `bombard` hex `h` with k+1 markers |
 //! | A + 64h + m | `attack` hex `h` with the units on the neighbours in bit set `m` (bit d = direction d) |
 //!
-//! where R = 3 + U·H, S = R + U·H, L = S + U, B = L + U, A = B + 2H. Indices depend only
-//! on the scenario, never on the state, so they are stable across a game.
+//! | X + u·H + h | `replace` unit `u` on hex `h` (Meuse Argonne 11.3/11.6) |
+//! | RB + u | `rebuild` of unit `u`; RB + U + a·U + b (a < b): of units `a` and `b` |
+//! | BD + u | `break_down` of division `u` (13.2) |
+//! | AC + h | `place_aircraft` on `h` (17.3) |
+//! | AR + 4h + 2(m−1) + g | `artillery` on `h` with m markers, gas g (17.2-17.7) |
+//! | LB + d | `lost_battalion` declare d (18.1) |
+//!
+//! where R = 3 + U·H, S = R + U·H, L = S + U, B = L + U, A = B + 2H, X = A + 64H,
+//! RB = X + U·H, BD = RB + U + U², AC = BD + U, AR = AC + H, LB = AR + 4H. Indices
+//! depend only on the scenario, never on the state, so they are stable across a game.
 
 use crate::command::Command;
 use crate::hex::Hex;
@@ -32,6 +40,13 @@ struct Layout {
     l: usize,
     b: usize,
     a: usize,
+    x: usize,
+    rb: usize,
+    bd: usize,
+    ac: usize,
+    ar: usize,
+    lb: usize,
+    u: usize,
     end: usize,
 }
 
@@ -50,7 +65,14 @@ fn layout(sc: &Scenario) -> Layout {
         l,
         b,
         a,
-        end: a + 64 * h,
+        x: a + 64 * h,
+        rb: a + 64 * h + u * h,
+        bd: a + 64 * h + u * h + u + u * u,
+        ac: a + 64 * h + u * h + 2 * u + u * u,
+        ar: a + 64 * h + u * h + 2 * u + u * u + h,
+        lb: a + 64 * h + u * h + 2 * u + u * u + 5 * h,
+        u,
+        end: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2,
     }
 }
 
@@ -116,6 +138,28 @@ pub fn command_to_index(sc: &Scenario, s: &State, cmd: &Command) -> Option<usize
             }
             l.a + 64 * h + mask
         }
+        Command::Replace { unit, hex } => l.x + un(unit)? * l.h + hx(*hex)?,
+        Command::Rebuild { units } => match units.as_slice() {
+            [a] => l.rb + un(a)?,
+            [a, b] => {
+                let (a, b) = (un(a)?, un(b)?);
+                let (a, b) = (a.min(b), a.max(b));
+                if a == b {
+                    return None;
+                }
+                l.rb + l.u + a * l.u + b
+            }
+            _ => return None,
+        },
+        Command::BreakDown { unit } => l.bd + un(unit)?,
+        Command::PlaceAircraft { hex } => l.ac + hx(*hex)?,
+        Command::Artillery { hex, markers, gas } => {
+            if !(1..=2).contains(markers) {
+                return None;
+            }
+            l.ar + 4 * hx(*hex)? + 2 * (*markers as usize - 1) + usize::from(*gas)
+        }
+        Command::LostBattalion { declare } => l.lb + usize::from(*declare),
     })
 }
 
@@ -149,7 +193,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                 Pending::Phase { .. } => {
                     let r = reachable_idx(sc, s, u)
                         .into_iter()
-                        .find(|r| r.hex == hex && !r.occupied)?;
+                        .find(|r| r.hex == hex && crate::legal::can_end(sc, s, u, r))?;
                     Command::Move {
                         unit: unit_id(u),
                         path: r.path,
@@ -162,11 +206,21 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
             let k = i - l.r;
             let (u, h) = (k / l.h, k % l.h);
             let hex = sc.hex_at(h as u16);
-            let Pending::Retreat { hexes, .. } = s.pending() else {
-                return None;
-            };
             let kind = s.combat.as_ref()?.kind;
-            let opts = retreat_options(sc, s, u, hexes, kind);
+            let opts = match s.pending() {
+                Pending::Retreat { hexes, .. } => {
+                    let mut o = retreat_options(sc, s, u, hexes, kind);
+                    if crate::meuse_argonne::may_downgrade(sc, s, u, hexes) {
+                        o.extend(retreat_options(sc, s, u, 1, kind));
+                    }
+                    o
+                }
+                Pending::ArtilleryRetreat { .. } => retreat_options(sc, s, u, 1, kind)
+                    .into_iter()
+                    .filter(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
+                    .collect(),
+                _ => return None,
+            };
             if opts.is_empty() && s.units[u].hex() == Some(hex) {
                 Command::Retreat {
                     unit: unit_id(u),
@@ -195,6 +249,47 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
             Command::Bombard {
                 hex: sc.hex_at((k / 2) as u16),
                 markers: (k % 2) as u8 + 1,
+            }
+        }
+        i if i >= l.x => {
+            let sel = |i: usize| unit_id(i);
+            if i < l.rb {
+                let k = i - l.x;
+                Command::Replace {
+                    unit: sel(k / l.h),
+                    hex: sc.hex_at((k % l.h) as u16),
+                }
+            } else if i < l.bd {
+                let k = i - l.rb;
+                if k < l.u {
+                    Command::Rebuild { units: vec![sel(k)] }
+                } else {
+                    let k = k - l.u;
+                    let (a, b) = (k / l.u, k % l.u);
+                    if a >= b {
+                        return None;
+                    }
+                    Command::Rebuild {
+                        units: vec![sel(a), sel(b)],
+                    }
+                }
+            } else if i < l.ac {
+                Command::BreakDown { unit: sel(i - l.bd) }
+            } else if i < l.ar {
+                Command::PlaceAircraft {
+                    hex: sc.hex_at((i - l.ac) as u16),
+                }
+            } else if i < l.lb {
+                let k = i - l.ar;
+                Command::Artillery {
+                    hex: sc.hex_at((k / 4) as u16),
+                    markers: ((k % 4) / 2) as u8 + 1,
+                    gas: k % 2 == 1,
+                }
+            } else {
+                Command::LostBattalion {
+                    declare: i - l.lb == 1,
+                }
             }
         }
         i => {

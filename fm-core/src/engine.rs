@@ -155,7 +155,14 @@ fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
         }
         Command::Bombard { hex: h, .. } => hex(h),
         Command::ChooseLoss { unit: u } | Command::StiffResistance { unit: u } => unit(u),
-        Command::SupportFire { .. } | Command::Done => Ok(()),
+        Command::Replace { unit: u, hex: h } => {
+            unit(u)?;
+            hex(h)
+        }
+        Command::Rebuild { units } => units.iter().try_for_each(unit),
+        Command::BreakDown { unit: u } => unit(u),
+        Command::PlaceAircraft { hex: h } | Command::Artillery { hex: h, .. } => hex(h),
+        Command::SupportFire { .. } | Command::LostBattalion { .. } | Command::Done => Ok(()),
     }
 }
 
@@ -196,6 +203,22 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
         (Command::Advance { unit, to }, P::Advance { .. }) => {
             crate::retreat::advance(ctx, unit, *to)
         }
+        (Command::Retreat { unit, path, .. }, P::ArtilleryRetreat { .. }) => {
+            crate::meuse_argonne::artillery_retreat(ctx, unit, path)
+        }
+        (Command::StiffResistance { unit }, P::ArtilleryRetreat { .. }) => {
+            crate::meuse_argonne::accept_hits(ctx, unit)
+        }
+        (Command::LostBattalion { declare }, P::LostBattalion { .. }) => {
+            crate::meuse_argonne::lost_battalion(ctx, *declare)
+        }
+        (Command::Replace { unit, hex }, P::Phase { .. }) => crate::meuse_argonne::replace(ctx, unit, *hex),
+        (Command::Rebuild { units }, P::Phase { .. }) => crate::meuse_argonne::rebuild(ctx, units),
+        (Command::BreakDown { unit }, P::Phase { .. }) => crate::meuse_argonne::break_down(ctx, unit),
+        (Command::PlaceAircraft { hex }, P::Phase { .. }) => crate::meuse_argonne::place_aircraft(ctx, *hex),
+        (Command::Artillery { hex, markers, gas }, P::Phase { .. }) => {
+            crate::meuse_argonne::artillery(ctx, *hex, *markers, *gas)
+        }
         (Command::Done, _) => crate::sequence::done(ctx),
         (_, p) => refuse(
             "4.1",
@@ -216,6 +239,10 @@ fn describe(p: &crate::state::Pending) -> String {
         P::ChooseLoss { side, .. } => format!("side {side} to choose which unit loses a step"),
         P::Retreat { side, .. } => format!("side {side} to retreat or declare stiff resistance"),
         P::Advance { side, .. } => format!("side {side} to advance after combat or finish"),
+        P::LostBattalion { side } => format!("side {side} to declare the Lost Battalion or not"),
+        P::ArtilleryRetreat { side, .. } => {
+            format!("side {side} to retreat one hex or take the artillery hits")
+        }
         P::GameOver { .. } => "nothing: the game is over".to_string(),
     }
 }

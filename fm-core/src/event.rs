@@ -203,6 +203,98 @@ pub enum Event {
         /// The defending hex.
         hex: Hex,
     },
+    /// Meuse Argonne 17.1: a side's artillery bombardment markers for this game turn.
+    ArtilleryAllotted {
+        /// Whose markers.
+        side: Side,
+        /// How many.
+        count: u8,
+    },
+    /// Meuse Argonne 17.3: an Allied aircraft observes this hex and its neighbours.
+    AircraftPlaced {
+        /// Where.
+        hex: Hex,
+    },
+    /// Meuse Argonne 17.2: artillery markers are placed on an observed enemy unit.
+    ArtilleryDeclared {
+        /// Target hex.
+        hex: Hex,
+        /// Units in it.
+        defenders: Vec<UnitId>,
+        /// Markers placed (1 or 2).
+        markers: u8,
+        /// 17.7: gas used (turn 1, Allies).
+        gas: bool,
+    },
+    /// Meuse Argonne 17.4-17.6: one artillery marker's die roll.
+    ArtilleryFired {
+        /// Target hex.
+        hex: Hex,
+        /// The die.
+        die: u8,
+        /// Total modifier (gas, aircraft, German, terrain).
+        modifier: i8,
+        /// Modified roll.
+        total: i8,
+        /// A hit (the table's 1-3).
+        hit: bool,
+    },
+    /// Meuse Argonne 17.6: the trench works of a hex are breached for the rest of the game.
+    HexBreached {
+        /// The hex.
+        hex: Hex,
+    },
+    /// Meuse Argonne 17.5: the hit unit may retreat one hex instead of taking its hits.
+    ArtilleryRetreatOffered {
+        /// The unit.
+        unit: UnitId,
+        /// Hits scored.
+        hits: u8,
+    },
+    /// Meuse Argonne 18.1: the German player may now declare the Lost Battalion.
+    LostBattalionOffered,
+    /// Meuse Argonne 18.1: the German player's decision.
+    LostBattalionDeclared {
+        /// Declared (the Woods (Lost Battalion) line is forced) or passed.
+        declared: bool,
+    },
+    /// Meuse Argonne 11.3, 11.6: this side's replacement is available again.
+    ReplacementAvailable {
+        /// The side.
+        side: Side,
+    },
+    /// Meuse Argonne 11.3, 11.6: an eliminated unit returns on an edge hex.
+    UnitReplaced {
+        /// The unit.
+        unit: UnitId,
+        /// Where it arrives.
+        hex: Hex,
+        /// Its steps.
+        steps: u8,
+    },
+    /// Meuse Argonne 11.3, 11.6: a depleted unit regains a step.
+    UnitRebuilt {
+        /// The unit.
+        unit: UnitId,
+        /// Its steps now.
+        steps: u8,
+    },
+    /// Meuse Argonne 13.2: a three-step division breaks down into brigades.
+    DivisionBrokenDown {
+        /// The division.
+        unit: UnitId,
+        /// Its hex.
+        hex: Hex,
+        /// The brigade chits placed there.
+        brigades: Vec<UnitId>,
+    },
+    /// Meuse Argonne 13.1: the third step of an eliminated three-step division.
+    BrigadePlaced {
+        /// The brigade chit.
+        unit: UnitId,
+        /// Where.
+        hex: Hex,
+    },
     /// The game is over.
     GameOver {
         /// Winner, `None` for a draw.
@@ -282,6 +374,8 @@ impl State {
                 self.phase = *phase;
                 if new_player_turn {
                     self.bombarded.clear();
+                    self.ex.artillery_on.clear();
+                    self.ex.aircraft.clear();
                 }
                 for u in &mut self.units {
                     u.attacked = false;
@@ -337,6 +431,7 @@ impl State {
                     result: None,
                     retreat_path: Vec::new(),
                     stage: CombatStage::Support { step: 4 },
+                    lost_battalion: None,
                 });
             }
             Event::AttackDeclared {
@@ -365,6 +460,7 @@ impl State {
                     result: None,
                     retreat_path: Vec::new(),
                     stage: CombatStage::Support { step: 0 },
+                    lost_battalion: None,
                 };
                 c.stage = CombatStage::Support {
                     step: crate::support_fire::next_step(self, 0),
@@ -502,6 +598,97 @@ impl State {
                     }
                 }
             }
+            Event::ArtilleryAllotted { side, count } => {
+                *self.ex.artillery.get_mut(*side) = *count;
+            }
+            Event::AircraftPlaced { hex } => self.ex.aircraft.push(*hex),
+            Event::ArtilleryDeclared {
+                hex,
+                defenders,
+                markers,
+                ..
+            } => {
+                let side = self.active;
+                let left = self.ex.artillery.get_mut(side);
+                *left = left.saturating_sub(*markers);
+                for d in defenders {
+                    *self.ex.artillery_on.entry(d.clone()).or_insert(0) += markers;
+                }
+                self.combat = Some(Combat {
+                    kind: CombatKind::Bombardment,
+                    hex: *hex,
+                    attackers: Vec::new(),
+                    defenders: defenders.clone(),
+                    markers: Vec::new(),
+                    result: None,
+                    retreat_path: Vec::new(),
+                    stage: CombatStage::Support { step: 4 },
+                    lost_battalion: None,
+                });
+            }
+            Event::ArtilleryFired { .. } => {}
+            Event::HexBreached { hex } => {
+                self.ex.breached.insert(*hex);
+            }
+            Event::ArtilleryRetreatOffered { unit, hits } => {
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::ArtilleryRetreat {
+                        unit: unit.clone(),
+                        hits: *hits,
+                    };
+                }
+            }
+            Event::LostBattalionOffered => {
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::LostBattalion;
+                }
+            }
+            Event::LostBattalionDeclared { declared } => {
+                if *declared {
+                    self.ex.lost_battalion_used = true;
+                }
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::Support { step: 4 };
+                    c.lost_battalion = Some(*declared);
+                }
+            }
+            Event::ReplacementAvailable { side } => {
+                *self.ex.replacement_used.get_mut(*side) = false;
+            }
+            Event::UnitReplaced { unit, hex, steps } => {
+                let i = self.idx(sc, unit);
+                let side = sc.units[i].data.side;
+                let u = &mut self.units[i];
+                u.loc = Location::Map(*hex);
+                u.steps = *steps;
+                u.moved = true;
+                *self.ex.replacement_used.get_mut(side) = true;
+                self.ex.broken_down.remove(unit);
+                self.set_control(sc, *hex, side);
+            }
+            Event::UnitRebuilt { unit, steps } => {
+                let i = self.idx(sc, unit);
+                let side = sc.units[i].data.side;
+                self.units[i].steps = *steps;
+                *self.ex.replacement_used.get_mut(side) = true;
+            }
+            Event::DivisionBrokenDown { unit, hex, brigades } => {
+                let i = self.idx(sc, unit);
+                self.units[i].loc = Location::Eliminated;
+                self.units[i].steps = 0;
+                self.ex.broken_down.insert(unit.clone());
+                for b in brigades {
+                    let j = self.idx(sc, b);
+                    self.units[j].loc = Location::Map(*hex);
+                    self.units[j].steps = 1;
+                }
+            }
+            Event::BrigadePlaced { unit, hex } => {
+                let j = self.idx(sc, unit);
+                self.units[j].loc = Location::Map(*hex);
+                self.units[j].steps = 1;
+                self.units[j].moved = true;
+            }
             Event::GameOver { winner, reason } => {
                 self.outcome = Some(Outcome {
                     winner: *winner,
@@ -519,6 +706,8 @@ fn strip(stage: &mut CombatStage, unit: &UnitId) {
             units.retain(|u| u != unit)
         }
         CombatStage::ChooseLoss { candidates, .. } => candidates.retain(|u| u != unit),
-        CombatStage::Support { .. } => {}
+        CombatStage::Support { .. }
+        | CombatStage::LostBattalion
+        | CombatStage::ArtilleryRetreat { .. } => {}
     }
 }

@@ -41,11 +41,15 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             out.push(Command::Done);
             match phase {
                 Phase::Movement | Phase::MobileMovement => {
+                    out.extend(crate::meuse_argonne::movement_extras(sc, s));
                     for i in 0..s.units.len() {
                         moves_for(sc, s, i, &mut out);
                     }
                 }
-                Phase::Bombardment => bombardments(sc, s, side, &mut out),
+                Phase::Bombardment => {
+                    bombardments(sc, s, side, &mut out);
+                    out.extend(crate::meuse_argonne::artillery_commands(sc, s));
+                }
                 Phase::Combat | Phase::MobileCombat => attacks(sc, s, side, &mut out),
                 _ => {}
             }
@@ -66,6 +70,24 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             for u in units {
                 retreats_for(sc, s, &u, hexes, kind, &mut out);
             }
+        }
+        Pending::LostBattalion { .. } => {
+            out.push(Command::LostBattalion { declare: false });
+            out.push(Command::LostBattalion { declare: true });
+        }
+        Pending::ArtilleryRetreat { unit, .. } => {
+            if let Some(i) = sc.unit_index(&unit) {
+                for o in retreat_options(sc, s, i as usize, 1, crate::state::CombatKind::Bombardment) {
+                    if o.path.len() == 1 && !o.loses_step && o.displace.is_empty() {
+                        out.push(Command::Retreat {
+                            unit: unit.clone(),
+                            path: o.path,
+                            displace: Vec::new(),
+                        });
+                    }
+                }
+            }
+            out.push(Command::StiffResistance { unit });
         }
         Pending::Advance { path, units, .. } => {
             out.push(Command::Done);
@@ -126,7 +148,10 @@ fn setup_for(sc: &Scenario, s: &State, i: usize, side: Side, out: &mut Vec<Comma
     };
     for &h in &sc.zones[z] {
         let hex = sc.hex_at(h);
-        if s.unit_at(hex).is_none() && crate::movement::enter_cost(sc, d.tags, 0, h).is_some() {
+        if s.unit_at(hex).is_none()
+            && crate::movement::enter_cost(sc, d.tags, 0, h).is_some()
+            && crate::meuse_argonne::check_placement(sc, s, i, hex).is_ok()
+        {
             out.push(Command::Place {
                 unit: u.id.clone(),
                 hex,
@@ -137,7 +162,7 @@ fn setup_for(sc: &Scenario, s: &State, i: usize, side: Side, out: &mut Vec<Comma
 
 fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
     for r in reachable_idx(sc, s, i) {
-        if !r.occupied {
+        if can_end(sc, s, i, &r) {
             out.push(Command::Move {
                 unit: s.units[i].id.clone(),
                 path: r.path,
@@ -148,7 +173,7 @@ fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
 
 fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
     let avail = s.support.get(side).available.len() as u8;
-    if avail == 0 {
+    if avail == 0 || crate::meuse_argonne::params(sc).is_some() {
         return;
     }
     for (i, u) in s.units.iter().enumerate() {
@@ -163,35 +188,48 @@ fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
     }
 }
 
+/// Whether a unit may end its move on a reached hex (5.3; stacks where exclusive
+/// rules allow them).
+pub(crate) fn can_end(sc: &Scenario, s: &State, unit: usize, r: &crate::movement::Reach) -> bool {
+    !r.occupied || crate::meuse_argonne::may_stack(sc, s, unit, r.hex)
+}
+
 fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
+    let mut seen = Vec::new();
     for (i, u) in s.units.iter().enumerate() {
-        if sc.units[i].data.side == side || u.defended {
+        if sc.units[i].data.side == side {
             continue;
         }
         let Location::Map(h) = u.loc else { continue };
+        if seen.contains(&h) {
+            continue;
+        }
+        seen.push(h);
+        if s.units_at(h).iter().any(|&d| s.units[d].defended) {
+            continue;
+        }
         let hi = sc.hex_index(h).expect("on map");
-        let mut eligible: Vec<UnitId> = Vec::new();
+        // Attacking groups, one per adjacent hex: a stack attacks as one unit.
+        let mut groups: Vec<Vec<UnitId>> = Vec::new();
         for d in 0..6 {
             let n = sc.hexes[hi as usize].neighbors[d];
             if n == crate::scenario::NO_HEX {
                 continue;
             }
-            let Some(a) = s.unit_at(sc.hex_at(n)) else {
-                continue;
-            };
-            if sc.units[a].data.side != side
-                || may_attack(sc, s, a).is_err()
+            let here = s.units_at(sc.hex_at(n));
+            if here.is_empty()
+                || here.iter().any(|&a| sc.units[a].data.side != side || may_attack(sc, s, a).is_err())
                 || !can_attack_across(sc, n, hi)
             {
                 continue;
             }
-            eligible.push(s.units[a].id.clone());
+            groups.push(here.iter().map(|&a| s.units[a].id.clone()).collect());
         }
-        let k = eligible.len();
+        let k = groups.len();
         for mask in 1u32..(1 << k) {
             let units: Vec<UnitId> = (0..k)
                 .filter(|b| mask & (1 << b) != 0)
-                .map(|b| eligible[b].clone())
+                .flat_map(|b| groups[b].iter().cloned())
                 .collect();
             out.push(Command::Attack { hex: h, units });
         }
@@ -207,7 +245,14 @@ fn retreats_for(
     out: &mut Vec<Command>,
 ) {
     let Some(i) = sc.unit_index(u) else { return };
-    let opts = retreat_options(sc, s, i as usize, hexes, kind);
+    let mut opts = retreat_options(sc, s, i as usize, hexes, kind);
+    if crate::meuse_argonne::may_downgrade(sc, s, i as usize, hexes) {
+        for o in retreat_options(sc, s, i as usize, 1, kind) {
+            if !opts.contains(&o) {
+                opts.push(o);
+            }
+        }
+    }
     if opts.is_empty() {
         out.push(Command::Retreat {
             unit: u.clone(),
@@ -229,16 +274,18 @@ fn retreats_for(
 pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
     match s.pending() {
         Pending::Phase { side, phase } => match phase {
-            Phase::Movement | Phase::MobileMovement => (0..s.units.len()).any(|i| {
-                let d = &sc.units[i].data;
-                d.side == side
-                    && crate::movement::may_move(sc, s, i).is_ok()
-                    && reachable_idx(sc, s, i).iter().any(|r| !r.occupied)
-            }),
+            Phase::Movement | Phase::MobileMovement => {
+                (0..s.units.len()).any(|i| {
+                    let d = &sc.units[i].data;
+                    d.side == side
+                        && crate::movement::may_move(sc, s, i).is_ok()
+                        && reachable_idx(sc, s, i).iter().any(|r| can_end(sc, s, i, r))
+                }) || !crate::meuse_argonne::movement_extras(sc, s).is_empty()
+            }
             Phase::Bombardment => {
                 let mut v = Vec::new();
                 bombardments(sc, s, side, &mut v);
-                !v.is_empty()
+                !v.is_empty() || !crate::meuse_argonne::artillery_commands(sc, s).is_empty()
             }
             Phase::Combat | Phase::MobileCombat => {
                 let mut v = Vec::new();

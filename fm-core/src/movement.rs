@@ -212,6 +212,7 @@ impl<'a> Mover<'a> {
         let Some(cost) = enter_cost(sc, self.tags, side_mask, to) else {
             return Err(StepErr::Prohibited(to));
         };
+        let cost = cost + crate::meuse_argonne::extra_enter_cost(sc, self.side, to);
         let from_ezoc = from.is_some_and(|f| self.ezoc[f as usize]);
         let to_ezoc = self.ezoc[to as usize];
         let mut terminal = false;
@@ -263,24 +264,31 @@ impl<'a> Mover<'a> {
 
     /// Dijkstra over hexes from `start` (or the entry hexes), cheapest path first;
     /// ties break on hex order so results are deterministic.
-    pub(crate) fn search(&self, s: &State, start: Option<u16>, entry: &[u16]) -> Vec<Reach> {
+    pub(crate) fn search(&self, s: &State, start: Option<u16>, entry: &[u16], with_stop: bool) -> Vec<Reach> {
+        SCRATCH.with(|cell| {
+            let mut g = cell.borrow_mut();
+            g.begin(self.sc.hexes.len());
+            self.search_in(&mut g, s, start, entry, with_stop)
+        })
+    }
+
+    fn search_in(&self, g: &mut Scratch, s: &State, start: Option<u16>, entry: &[u16], with_stop: bool) -> Vec<Reach> {
         let sc = self.sc;
-        let n = sc.hexes.len();
-        let mut dist = vec![u32::MAX; n];
-        let mut prev = vec![NO_HEX; n];
-        let mut terminal = vec![false; n];
+        let mut visited: Vec<u16> = Vec::new();
         let mut heap = BinaryHeap::new();
         match start {
             Some(st) => {
-                dist[st as usize] = 0;
+                g.set(st, 0, NO_HEX, false);
                 heap.push(Reverse((0u32, st)));
             }
             None => {
                 for &e in entry {
                     if let Ok((c, t)) = self.step(s, None, e, Mp::ZERO, true) {
-                        if c.0 < dist[e as usize] {
-                            dist[e as usize] = c.0;
-                            terminal[e as usize] = t;
+                        if c.0 < g.dist(e) {
+                            if g.dist(e) == u32::MAX {
+                                visited.push(e);
+                            }
+                            g.set(e, c.0, NO_HEX, t);
                             heap.push(Reverse((c.0, e)));
                         }
                     }
@@ -288,7 +296,7 @@ impl<'a> Mover<'a> {
             }
         }
         while let Some(Reverse((c, u))) = heap.pop() {
-            if c != dist[u as usize] || terminal[u as usize] {
+            if c != g.dist(u) || g.terminal[u as usize] {
                 continue;
             }
             let first = Some(u) == start;
@@ -298,18 +306,21 @@ impl<'a> Mover<'a> {
                     continue;
                 }
                 if let Ok((nc, t)) = self.step(s, Some(u), v, Mp(c), first) {
-                    if nc.0 < dist[v as usize] {
-                        dist[v as usize] = nc.0;
-                        prev[v as usize] = u;
-                        terminal[v as usize] = t;
+                    if nc.0 < g.dist(v) {
+                        if g.dist(v) == u32::MAX {
+                            visited.push(v);
+                        }
+                        g.set(v, nc.0, u, t);
                         heap.push(Reverse((nc.0, v)));
                     }
                 }
             }
         }
+        let (dist, prev, terminal) = (&g.dist, &g.prev, &g.terminal);
         let mut out = Vec::new();
-        for v in 0..n as u16 {
-            if dist[v as usize] == u32::MAX || Some(v) == start {
+        visited.sort_unstable();
+        for v in visited {
+            if Some(v) == start {
                 continue;
             }
             let mut path = vec![sc.hex_at(v)];
@@ -322,6 +333,8 @@ impl<'a> Mover<'a> {
             let cost = Mp(dist[v as usize]);
             let stop = if terminal[v as usize] {
                 Some(StopReason::Ezoc)
+            } else if !with_stop {
+                None
             } else {
                 let can_go_on = (0..6).any(|d| {
                     let w = sc.hexes[v as usize].neighbors[d];
@@ -339,6 +352,58 @@ impl<'a> Mover<'a> {
         }
         out
     }
+}
+
+/// Reusable search buffers: entries are valid only when stamped with the current
+/// generation, so a search costs what it visits, not the size of the map.
+struct Scratch {
+    generation: u32,
+    stamp: Vec<u32>,
+    dist: Vec<u32>,
+    prev: Vec<u16>,
+    terminal: Vec<bool>,
+}
+
+impl Scratch {
+    fn begin(&mut self, n: usize) {
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+            self.dist.resize(n, u32::MAX);
+            self.prev.resize(n, NO_HEX);
+            self.terminal.resize(n, false);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|x| *x = 0);
+            self.generation = 1;
+        }
+    }
+    fn dist(&self, v: u16) -> u32 {
+        if self.stamp[v as usize] == self.generation {
+            self.dist[v as usize]
+        } else {
+            u32::MAX
+        }
+    }
+    fn set(&mut self, v: u16, d: u32, p: u16, t: bool) {
+        let i = v as usize;
+        self.stamp[i] = self.generation;
+        self.dist[i] = d;
+        self.prev[i] = p;
+        self.terminal[i] = t;
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = const {
+        std::cell::RefCell::new(Scratch {
+            generation: 0,
+            stamp: Vec::new(),
+            dist: Vec::new(),
+            prev: Vec::new(),
+            terminal: Vec::new(),
+        })
+    };
 }
 
 /// Why a unit may not move at all this phase, if it may not.
@@ -415,17 +480,22 @@ pub fn reachable(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Reach> {
     let Some(i) = sc.unit_index(unit) else {
         return Vec::new();
     };
-    reachable_idx(sc, s, i as usize)
+    reachable_with(sc, s, i as usize, true)
 }
 
+/// Reachable hexes without the (costlier) "no MP left" stop analysis.
 pub(crate) fn reachable_idx(sc: &Scenario, s: &State, i: usize) -> Vec<Reach> {
+    reachable_with(sc, s, i, false)
+}
+
+fn reachable_with(sc: &Scenario, s: &State, i: usize, with_stop: bool) -> Vec<Reach> {
     if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
         return Vec::new();
     }
     let m = Mover::new(sc, s, i);
     match s.units[i].loc {
-        Location::Map(h) => m.search(s, sc.hex_index(h), &[]),
-        Location::Arriving => m.search(s, None, &entry_hexes(sc, i)),
+        Location::Map(h) => m.search(s, sc.hex_index(h), &[], with_stop),
+        Location::Arriving => m.search(s, None, &entry_hexes(sc, i), with_stop),
         _ => Vec::new(),
     }
 }
@@ -483,7 +553,7 @@ pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(
     }
     let last = *path.last().expect("non-empty");
     if let Some(o) = ctx.s.unit_at(last) {
-        if o != i {
+        if o != i && !crate::meuse_argonne::may_stack(sc, &ctx.s, i, last) {
             return refuse(
                 "5.3",
                 format!(

@@ -180,7 +180,7 @@ pub fn combat_odds(
             let diff = base_a + known[0] + asum - (base_d + known[1] + dsum);
             lo = lo.min(diff);
             hi_d = hi_d.max(diff);
-            let line = defender_line(sc, hi, (!bombard).then_some(&att_hexes[..]), diff);
+            let line = defender_line(sc, s, hi, (!bombard).then_some(&att_hexes[..]), diff);
             let col = sc.crt.column(line, diff);
             for die in 1..=6u8 {
                 let mut r = sc.crt.result(col, die);

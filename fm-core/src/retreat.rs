@@ -279,7 +279,15 @@ pub(crate) fn retreat(
     }
     let i = ctx.unit(unit)?;
     let from = ctx.s.units[i].hex().expect("retreating unit is on the map");
-    let opts = retreat_options(ctx.sc, &ctx.s, i, hexes, kind);
+    let mut opts = retreat_options(ctx.sc, &ctx.s, i, hexes, kind);
+    // Meuse Argonne 18.2: a German unit may take a D2/D3 as a D1.
+    if crate::meuse_argonne::may_downgrade(ctx.sc, &ctx.s, i, hexes) {
+        for o in retreat_options(ctx.sc, &ctx.s, i, 1, kind) {
+            if !opts.contains(&o) {
+                opts.push(o);
+            }
+        }
+    }
     let found = opts
         .iter()
         .find(|o| o.path == path && o.displace == displace)
@@ -297,7 +305,7 @@ pub(crate) fn retreat(
             from,
             path: Vec::new(),
         });
-        ctx.emit(Event::UnitEliminated { unit: unit.clone() });
+        crate::combat::eliminate(ctx, unit);
         return after_retreat(ctx);
     }
     let Some(opt) = found else {

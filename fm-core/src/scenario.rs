@@ -430,6 +430,8 @@ pub enum RuleSet {
     /// The system rules 1.0-9.0 only.
     #[default]
     System,
+    /// Meuse Argonne exclusive rules 10.0-19.0, with their parameters.
+    MeuseArgonne(Box<crate::meuse_argonne::MeuseArgonneParams>),
 }
 
 /// Names of the two sides.
@@ -538,6 +540,16 @@ pub struct TerrainMasks {
     pub zoc_block_side: u64,
     /// Minefield hexside features (6.1).
     pub minefield: u64,
+    /// Meuse Argonne 14.2: Stellung, 2nd Tier Trench and Fortifications terrains.
+    pub works: u64,
+    /// Meuse Argonne 14.2 note: fortress terrains (never breached).
+    pub fortress: u64,
+    /// Meuse Argonne 11.3: forest terrains (no rebuilding).
+    pub forest: u64,
+    /// Meuse Argonne 18.1: woods terrain.
+    pub woods: u64,
+    /// Meuse Argonne 14.3: terrains costing Allied units +1 MP.
+    pub allied_plus_one: u64,
 }
 
 /// A validated, immutable scenario. Build with [`Scenario::from_json`],
@@ -582,8 +594,10 @@ pub struct Scenario {
 }
 
 /// The built-in scenarios, by id.
-pub const BUILTIN: &[(&str, &str)] =
-    &[("system-demo", include_str!("../scenarios/system-demo.json"))];
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("system-demo", include_str!("../scenarios/system-demo.json")),
+    ("meuse-argonne", include_str!("../scenarios/meuse-argonne.json")),
+];
 
 impl Scenario {
     /// Ids of the built-in scenarios.
@@ -1062,7 +1076,16 @@ impl Scenario {
             zoc_block_hex: bits(&|i| th[i].blocks_zoc, th.len()),
             zoc_block_side: bits(&|i| ts[i].blocks_zoc, ts.len()),
             minefield: bits(&|i| ts[i].minefield, ts.len()),
+            ..TerrainMasks::default()
         };
+        if let RuleSet::MeuseArgonne(p) = &sc.data.rules {
+            let ids = |v: &[String]| bits(&|i| v.contains(&th[i].id), th.len());
+            sc.masks.works = ids(&p.trench_terrains);
+            sc.masks.fortress = ids(&p.fortress_terrains);
+            sc.masks.forest = ids(&p.forest_terrains);
+            sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
+            sc.masks.allied_plus_one = ids(std::slice::from_ref(&p.fortification_terrain));
+        }
         sc.objectives = sc.objective_hexes();
         Ok(sc)
     }

@@ -48,6 +48,7 @@ fn start_play(ctx: &mut Ctx) {
         turn: sc.data.start.turn,
     });
     crate::support_fire::allot(ctx);
+    crate::meuse_argonne::on_turn_start(ctx);
     let phase = first_phase_from(ctx, sc.data.start.phase);
     start_phase(ctx, sc.data.first_player, phase);
 }
@@ -72,6 +73,7 @@ fn first_phase_from(ctx: &Ctx, p: Phase) -> Phase {
 
 fn start_phase(ctx: &mut Ctx, side: Side, phase: Phase) {
     ctx.emit(Event::PhaseStarted { side, phase });
+    crate::meuse_argonne::on_phase_start(ctx, side, phase);
     if phase == Phase::Movement {
         let turn = ctx.s.turn;
         let arriving: Vec<UnitId> = ctx
@@ -119,6 +121,7 @@ fn next_phase(ctx: &mut Ctx) {
     let t = ctx.s.turn + 1;
     ctx.emit(Event::TurnStarted { turn: t });
     crate::support_fire::allot(ctx);
+    crate::meuse_argonne::on_turn_start(ctx);
     start_phase(ctx, first, ps[0]);
 }
 
@@ -217,6 +220,7 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
     if crate::movement::enter_cost(ctx.sc, ctx.sc.units[i].tags, 0, hi).is_none() {
         return refuse("5.2(e)", format!("{hex} is prohibited terrain"));
     }
+    crate::meuse_argonne::check_placement(ctx.sc, &ctx.s, i, hex)?;
     ctx.emit(Event::UnitPlaced {
         unit: unit.clone(),
         hex,

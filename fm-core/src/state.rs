@@ -10,7 +10,7 @@ use crate::ids::{Side, SidePair, UnitId};
 use crate::mp::Mp;
 use crate::scenario::{Phase, Scenario, StartData};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
 
 /// Where a unit is.
@@ -141,6 +141,16 @@ pub enum CombatStage {
         /// Hexes to retreat.
         hexes: u8,
     },
+    /// Meuse Argonne 18.1: the German player may declare the Lost Battalion.
+    LostBattalion,
+    /// Meuse Argonne 17.5: a unit hit by artillery may retreat one hex instead of
+    /// taking its hits.
+    ArtilleryRetreat {
+        /// The hit unit.
+        unit: UnitId,
+        /// Hits scored on it.
+        hits: u8,
+    },
     /// 8.5: the attacker may advance along the path of retreat.
     Advance {
         /// Path of retreat, the combat hex first.
@@ -169,6 +179,53 @@ pub struct Combat {
     pub retreat_path: Vec<Hex>,
     /// What the combat waits for.
     pub stage: CombatStage,
+    /// Meuse Argonne 18.1: `None` until asked; then whether the Lost Battalion was
+    /// declared for this attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_battalion: Option<bool>,
+}
+
+/// State used only by exclusive rules; empty (and omitted from JSON) under the
+/// system rules.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+pub struct ExclusiveState {
+    /// Meuse Argonne 17.6: hexes whose trench works were breached by bombardment.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub breached: BTreeSet<Hex>,
+    /// Meuse Argonne 17.1: artillery bombardment markers left this game turn.
+    #[serde(default, skip_serializing_if = "is_zero_pair")]
+    pub artillery: SidePair<u8>,
+    /// Meuse Argonne 17.2: markers already placed on each enemy unit this player turn.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub artillery_on: BTreeMap<UnitId, u8>,
+    /// Meuse Argonne 17.3: hexes holding an Allied aircraft this player turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aircraft: Vec<Hex>,
+    /// Meuse Argonne 11.3 / 11.6: the replacement is spent (Allies: this movement
+    /// phase; Germans: for the game).
+    #[serde(default, skip_serializing_if = "is_false_pair")]
+    pub replacement_used: SidePair<bool>,
+    /// Meuse Argonne 18.1: the Lost Battalion has been declared.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lost_battalion_used: bool,
+    /// Meuse Argonne 13.2: three-step divisions broken down into brigades.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub broken_down: BTreeSet<UnitId>,
+}
+
+fn is_zero_pair(p: &SidePair<u8>) -> bool {
+    p.a == 0 && p.b == 0
+}
+
+fn is_false_pair(p: &SidePair<bool>) -> bool {
+    !p.a && !p.b
+}
+
+impl ExclusiveState {
+    /// True when no exclusive rule has recorded anything.
+    pub fn is_empty(&self) -> bool {
+        *self == ExclusiveState::default()
+    }
 }
 
 /// How the game ended.
@@ -201,6 +258,9 @@ pub struct State {
     pub combat: Option<Combat>,
     /// Set when the game is over.
     pub outcome: Option<Outcome>,
+    /// Bookkeeping of the exclusive rules.
+    #[serde(default, skip_serializing_if = "ExclusiveState::is_empty")]
+    pub ex: ExclusiveState,
 }
 
 /// The decision the game waits for.
@@ -244,6 +304,21 @@ pub enum Pending {
         /// Hexes to retreat.
         hexes: u8,
     },
+    /// Meuse Argonne 18.1: declare the Lost Battalion (or not) before the roll.
+    LostBattalion {
+        /// The German side.
+        side: Side,
+    },
+    /// Meuse Argonne 17.5: retreat one hex (`retreat`) or take the hits
+    /// (`stiff_resistance`).
+    ArtilleryRetreat {
+        /// Owner of the hit unit.
+        side: Side,
+        /// The unit.
+        unit: UnitId,
+        /// Hits scored.
+        hits: u8,
+    },
     /// Advance after combat or `done` (8.5).
     Advance {
         /// The attacker.
@@ -269,7 +344,9 @@ impl Pending {
             | Pending::SupportFire { side, .. }
             | Pending::ChooseLoss { side, .. }
             | Pending::Retreat { side, .. }
-            | Pending::Advance { side, .. } => Some(*side),
+            | Pending::Advance { side, .. }
+            | Pending::LostBattalion { side }
+            | Pending::ArtilleryRetreat { side, .. } => Some(*side),
             Pending::GameOver { .. } => None,
         }
     }
@@ -355,6 +432,7 @@ impl State {
             control,
             combat: None,
             outcome: None,
+            ex: ExclusiveState::default(),
         }
     }
 
@@ -396,6 +474,14 @@ impl State {
                     units: units.clone(),
                     hexes: *hexes,
                 },
+                CombatStage::LostBattalion => Pending::LostBattalion {
+                    side: attacker.other(),
+                },
+                CombatStage::ArtilleryRetreat { unit, hits } => Pending::ArtilleryRetreat {
+                    side: attacker.other(),
+                    unit: unit.clone(),
+                    hits: *hits,
+                },
                 CombatStage::Advance { path, units } => Pending::Advance {
                     side: attacker,
                     path: path.clone(),
@@ -417,8 +503,16 @@ impl State {
         self.outcome.is_some()
     }
 
-    /// Index of the unit on a hex, if any (one unit per hex, 5.3).
+    /// Index of the (first) unit on a hex, if any (one unit per hex, 5.3, except
+    /// where exclusive rules allow stacks).
     pub fn unit_at(&self, h: Hex) -> Option<usize> {
         self.units.iter().position(|u| u.loc == Location::Map(h))
+    }
+
+    /// Indices of every unit on a hex.
+    pub fn units_at(&self, h: Hex) -> Vec<usize> {
+        (0..self.units.len())
+            .filter(|&i| self.units[i].loc == Location::Map(h))
+            .collect()
     }
 }

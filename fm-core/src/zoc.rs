@@ -48,6 +48,9 @@ pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
             if sc.hexes[n as usize].terrain & sc.masks.zoc_block_hex != 0 {
                 continue;
             }
+            if crate::meuse_argonne::zoc_blocked_into(sc, s, def.data.side, n) {
+                continue;
+            }
             z[n as usize] = true;
         }
     }

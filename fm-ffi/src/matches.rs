@@ -9,6 +9,16 @@ use fm_core::{Command, Match, Scenario, ScenarioData, Side};
 use std::ffi::c_char;
 use std::sync::Arc;
 
+/// The text of a scenario error: `path: message`, or the message alone when the
+/// error has no JSON path.
+pub(crate) fn scenario_error_text(e: &fm_core::ScenarioError) -> String {
+    if e.path.is_empty() {
+        e.message.clone()
+    } else {
+        e.to_string()
+    }
+}
+
 /// Parses scenario JSON, telling malformed JSON from an invalid scenario.
 pub(crate) fn scenario_from_json(json: &str) -> Result<Scenario, Fail> {
     let data: ScenarioData = serde_json::from_str(json).map_err(|e| {
@@ -19,8 +29,13 @@ pub(crate) fn scenario_from_json(json: &str) -> Result<Scenario, Fail> {
         };
         Fail::new(status, "scenario", format!("scenario JSON: {e}"))
     })?;
-    Scenario::from_data(data)
-        .map_err(|e| Fail::new(FM_INVALID_SCENARIO, "scenario", format!("scenario: {e}")))
+    Scenario::from_data(data).map_err(|e| {
+        Fail::new(
+            FM_INVALID_SCENARIO,
+            "scenario",
+            format!("scenario: {}", scenario_error_text(&e)),
+        )
+    })
 }
 
 /// A built-in scenario by id.
@@ -35,8 +50,13 @@ pub(crate) fn builtin_scenario(name: &str) -> Result<Scenario, Fail> {
             ),
         ));
     }
-    Scenario::builtin(name)
-        .map_err(|e| Fail::new(FM_INVALID_SCENARIO, "scenario", format!("scenario: {e}")))
+    Scenario::builtin(name).map_err(|e| {
+        Fail::new(
+            FM_INVALID_SCENARIO,
+            "scenario",
+            format!("scenario: {}", scenario_error_text(&e)),
+        )
+    })
 }
 
 /// Parses a command.

@@ -14,7 +14,8 @@
 //! ```
 
 use fm_core::{Command, Match, RuleError, Scenario, Side};
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -64,7 +65,7 @@ impl From<fm_core::MatchError> for ProtoError {
         use fm_core::MatchError as E;
         match &e {
             E::Rule(r) => r.clone().into(),
-            E::Scenario(_) => ProtoError::new("scenario", e.to_string()),
+            E::Scenario(s) => scenario_error(s.clone()),
             E::Json(_) | E::Diverged { .. } => ProtoError::new("save", e.to_string()),
         }
     }
@@ -107,6 +108,62 @@ fn json_or_string(v: &Value) -> Result<std::borrow::Cow<'_, str>> {
     })
 }
 
+/// A reply object, its fields in a fixed order and each value serialized straight
+/// from the engine's types (so events keep fm-core's field order: `type` first).
+#[derive(Default)]
+struct Body(Vec<(&'static str, String)>);
+
+impl Body {
+    fn new() -> Body {
+        Body::default()
+    }
+
+    /// Adds a field serialized from a value.
+    fn with<T: Serialize + ?Sized>(mut self, key: &'static str, v: &T) -> Result<Body> {
+        let text = serde_json::to_string(v)
+            .map_err(|e| ProtoError::new("internal", format!("cannot serialize: {e}")))?;
+        self.0.push((key, text));
+        Ok(self)
+    }
+
+    /// Adds a field whose value is already JSON text.
+    fn with_raw(mut self, key: &'static str, json: String) -> Body {
+        self.0.push((key, json));
+        self
+    }
+
+    /// The reply line: `id` first when the request had one.
+    fn render(self, id: Option<&Value>) -> String {
+        let mut out = String::from("{");
+        let mut first = true;
+        let mut field = |out: &mut String, key: &str, value: &str| {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push('"');
+            out.push_str(key);
+            out.push_str("\":");
+            out.push_str(value);
+        };
+        if let Some(id) = id {
+            field(&mut out, "id", &id.to_string());
+        }
+        for (k, v) in &self.0 {
+            field(&mut out, k, v);
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// The error object of a reply.
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    rule: &'a str,
+    message: &'a str,
+}
+
 impl Server {
     /// A server with no match.
     pub fn new() -> Server {
@@ -123,13 +180,10 @@ impl Server {
     pub fn handle_bytes(&mut self, line: &[u8]) -> Option<Reply> {
         match std::str::from_utf8(line) {
             Ok(s) => self.handle_line(s),
-            Err(e) => Some(Reply {
-                line: error_line(
-                    None,
-                    &ProtoError::protocol(format!("the request is not valid UTF-8 ({e})")),
-                ),
-                quit: false,
-            }),
+            Err(e) => Some(reply_error(
+                None,
+                &ProtoError::protocol(format!("the request is not valid UTF-8 ({e})")),
+            )),
         }
     }
 
@@ -144,44 +198,35 @@ impl Server {
         let req: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
-                return Some(Reply {
-                    line: error_line(
-                        None,
-                        &ProtoError::protocol(format!("the request is not JSON ({e})")),
-                    ),
-                    quit: false,
-                })
+                return Some(reply_error(
+                    None,
+                    &ProtoError::protocol(format!("the request is not JSON ({e})")),
+                ))
             }
         };
-        let id = req.get("id").cloned();
-        let result = catch_unwind(AssertUnwindSafe(|| self.dispatch(&req)));
-        let (body, quit) = match result {
-            Ok(Ok((body, quit))) => (body, quit),
-            Ok(Err(e)) => return Some(reply_error(id, &e)),
+        let id = req.get("id");
+        match catch_unwind(AssertUnwindSafe(|| self.dispatch(&req))) {
+            Ok(Ok((body, quit))) => Some(Reply {
+                line: body.render(id),
+                quit,
+            }),
+            Ok(Err(e)) => Some(reply_error(id, &e)),
             Err(_) => {
                 self.game = None;
                 let e = ProtoError::new(
                     "panic",
                     "internal error (panic in fm); the match was discarded",
                 );
-                return Some(reply_error(id, &e));
+                Some(reply_error(id, &e))
             }
-        };
-        let mut body = body;
-        if let (Some(id), Value::Object(m)) = (id, &mut body) {
-            m.insert("id".into(), id);
         }
-        Some(Reply {
-            line: body.to_string(),
-            quit,
-        })
     }
 
     fn current(&self) -> Result<&Match> {
         self.game.as_ref().ok_or_else(no_match)
     }
 
-    fn dispatch(&mut self, req: &Value) -> Result<(Value, bool)> {
+    fn dispatch(&mut self, req: &Value) -> Result<(Body, bool)> {
         let Value::Object(obj) = req else {
             return Err(ProtoError::protocol(
                 "a request is a JSON object with a \"cmd\" field",
@@ -210,19 +255,20 @@ impl Server {
             }
         }
         let body = match cmd {
-            "hello" => json!({
-                "engine": "fm",
-                "version": env!("CARGO_PKG_VERSION"),
-                "protocol": PROTOCOL_VERSION,
-            }),
-            "scenarios" => json!({ "scenarios": Scenario::builtin_names() }),
+            "hello" => Body::new()
+                .with("engine", "fm")?
+                .with("version", env!("CARGO_PKG_VERSION"))?
+                .with("protocol", &PROTOCOL_VERSION)?,
+            "scenarios" => Body::new().with("scenarios", &Scenario::builtin_names())?,
             "new" => self.new_match(obj)?,
             "apply" => self.apply(obj)?,
-            "legal" => json!({ "legal": self.current()?.legal_commands() }),
-            "pending" => json!({ "pending": self.current()?.pending() }),
+            "legal" => Body::new().with("legal", &self.current()?.legal_commands())?,
+            "pending" => Body::new().with("pending", &self.current()?.pending())?,
             "state" => {
                 let g = self.current()?;
-                json!({ "state": g.state(), "hash": hash_hex(g.state().hash()) })
+                Body::new()
+                    .with("state", g.state())?
+                    .with("hash", &hash_hex(g.state().hash()))?
             }
             "view" => {
                 let side = match obj.get("side") {
@@ -230,65 +276,60 @@ impl Server {
                     Some(Value::String(s)) if s == "b" => Side::B,
                     _ => return Err(ProtoError::protocol("view needs \"side\": \"a\" or \"b\"")),
                 };
-                json!({ "view": self.current()?.view(side) })
+                Body::new().with("view", &self.current()?.view(side))?
             }
-            "save" => {
-                let saved: Value = serde_json::from_str(&self.current()?.save())
-                    .map_err(|e| ProtoError::new("internal", e.to_string()))?;
-                json!({ "save": saved })
-            }
+            "save" => Body::new().with_raw("save", self.current()?.save()),
             "load" => {
                 let save = obj
                     .get("save")
                     .ok_or_else(|| ProtoError::protocol("load needs \"save\""))?;
                 let text = json_or_string(save)?;
                 let m = Match::load(&text)?;
-                let body = json!({
-                    "loaded": m.log().len(),
-                    "pending": m.pending(),
-                    "hash": hash_hex(m.state().hash()),
-                });
+                let body = Body::new()
+                    .with("loaded", &m.log().len())?
+                    .with("pending", &m.pending())?
+                    .with("hash", &hash_hex(m.state().hash()))?;
                 self.game = Some(m);
                 body
             }
             "undo" => {
                 let g = self.game.as_mut().ok_or_else(no_match)?;
                 let undone = g.undo();
-                json!({
-                    "undone": undone,
-                    "pending": g.pending(),
-                    "hash": hash_hex(g.state().hash()),
-                })
+                Body::new()
+                    .with("undone", &undone)?
+                    .with("pending", &g.pending())?
+                    .with("hash", &hash_hex(g.state().hash()))?
             }
-            "quit" => return Ok((json!({ "bye": true }), true)),
+            "quit" => return Ok((Body::new().with("bye", &true)?, true)),
             _ => unreachable!("allowed_fields knows every cmd"),
         };
         Ok((body, false))
     }
 
-    fn new_match(&mut self, obj: &Map<String, Value>) -> Result<Value> {
+    fn new_match(&mut self, obj: &Map<String, Value>) -> Result<Body> {
+        let bad_seed = || ProtoError::protocol("\"seed\" must be an integer from 0 to 2^64-1");
         let seed = match obj.get("seed") {
             None => 0,
-            Some(Value::Number(n)) => n.as_u64().ok_or_else(|| {
-                ProtoError::protocol("\"seed\" must be an integer from 0 to 2^64-1")
-            })?,
-            Some(Value::String(s)) => s.parse::<u64>().map_err(|_| {
-                ProtoError::protocol("\"seed\" must be an integer from 0 to 2^64-1")
-            })?,
-            Some(_) => {
-                return Err(ProtoError::protocol(
-                    "\"seed\" must be an integer from 0 to 2^64-1",
-                ))
-            }
+            Some(Value::Number(n)) => n.as_u64().ok_or_else(bad_seed)?,
+            Some(Value::String(s)) => s.parse::<u64>().map_err(|_| bad_seed())?,
+            Some(_) => return Err(bad_seed()),
         };
         let sc = match (obj.get("scenario"), obj.get("scenario_json")) {
             (Some(Value::String(name)), None) => {
-                Scenario::builtin(name).map_err(|e| ProtoError::new("scenario", e.to_string()))?
+                if !Scenario::builtin_names().contains(&name.as_str()) {
+                    return Err(ProtoError::new(
+                        "scenario",
+                        format!(
+                            "unknown scenario '{name}' (built in: {})",
+                            Scenario::builtin_names().join(", ")
+                        ),
+                    ));
+                }
+                Scenario::builtin(name).map_err(scenario_error)?
             }
             (None, Some(v)) => {
                 let text = json_or_string(v)?;
-                Scenario::from_json(&text)
-                    .map_err(|e| ProtoError::new("scenario", e.to_string()))?
+                Scenario::from_json(&text).map_err(scenario_error)?
             }
             _ => {
                 return Err(ProtoError::protocol(
@@ -298,60 +339,61 @@ impl Server {
             }
         };
         let m = Match::new(Arc::new(sc), seed);
-        let body = json!({
-            "events": m.opening_events(),
-            "pending": m.pending(),
-            "hash": hash_hex(m.state().hash()),
-        });
+        let body = Body::new()
+            .with("events", m.opening_events())?
+            .with("pending", &m.pending())?
+            .with("hash", &hash_hex(m.state().hash()))?;
         self.game = Some(m);
         Ok(body)
     }
 
-    fn apply(&mut self, obj: &Map<String, Value>) -> Result<Value> {
+    fn apply(&mut self, obj: &Map<String, Value>) -> Result<Body> {
         let g = self.game.as_mut().ok_or_else(no_match)?;
         let v = obj
             .get("command")
             .ok_or_else(|| ProtoError::protocol("apply needs \"command\""))?;
         let cmd: Command = match v {
             Value::String(s) => serde_json::from_str(s),
-            other => serde_json::from_value(other.clone()),
+            other => Command::deserialize(other),
         }
         .map_err(|e| ProtoError::new("input", format!("command JSON: {e}")))?;
-        let events = g.apply(&cmd)?.to_vec();
-        Ok(json!({
-            "events": events,
-            "pending": g.pending(),
-            "hash": hash_hex(g.state().hash()),
-        }))
+        let events = serde_json::to_string(g.apply(&cmd)?)
+            .map_err(|e| ProtoError::new("internal", format!("cannot serialize: {e}")))?;
+        Body::new()
+            .with_raw("events", events)
+            .with("pending", &g.pending())?
+            .with("hash", &hash_hex(g.state().hash()))
     }
+}
+
+fn scenario_error(e: fm_core::ScenarioError) -> ProtoError {
+    ProtoError::new(
+        "scenario",
+        format!("scenario: {}", crate::matches::scenario_error_text(&e)),
+    )
 }
 
 fn no_match() -> ProtoError {
     ProtoError::protocol("no match: send \"new\" or \"load\" first")
 }
 
-fn error_value(e: &ProtoError) -> Value {
-    json!({ "error": { "rule": e.rule, "message": e.message } })
-}
-
-fn error_line(id: Option<Value>, e: &ProtoError) -> String {
-    let mut v = error_value(e);
-    if let (Some(id), Value::Object(m)) = (id, &mut v) {
-        m.insert("id".into(), id);
-    }
-    v.to_string()
-}
-
-fn reply_error(id: Option<Value>, e: &ProtoError) -> Reply {
-    Reply {
-        line: error_line(id, e),
-        quit: false,
-    }
+fn reply_error(id: Option<&Value>, e: &ProtoError) -> Reply {
+    let body = ErrorBody {
+        rule: &e.rule,
+        message: &e.message,
+    };
+    let line = match Body::new().with("error", &body) {
+        Ok(b) => b.render(id),
+        Err(_) => r#"{"error":{"rule":"internal","message":"cannot serialize an error"}}"#.into(),
+    };
+    Reply { line, quit: false }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use serde_json::json;
 
     fn ask(s: &mut Server, line: &str) -> Value {
         serde_json::from_str(&s.handle_line(line).expect("a reply").line).expect("JSON reply")

@@ -38,10 +38,10 @@ pub fn serve_binary() -> PathBuf {
         let stdout = String::from_utf8_lossy(&out.stdout);
         stdout
             .lines()
+            .rev()
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
             .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == "serve")
-            .filter_map(|v| v["executable"].as_str().map(PathBuf::from))
-            .last()
+            .find_map(|v| v["executable"].as_str().map(PathBuf::from))
             .expect("cargo reported the serve executable")
     })
     .clone()

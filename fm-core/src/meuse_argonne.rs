@@ -1,0 +1,774 @@
+//! Meuse Argonne: The Final Offensive — exclusive rules 10.0-19.0 (parameters).
+//!
+//! Side `a` is the Allies, side `b` the Germans. Covered here: 11.3/11.6 replacements,
+//! 13.1-13.2 three-step divisions, brigade chits and their stacking, 14.2 German works
+//! (CRT lines for German defenders only, Allied ZOC blocked, breaches), 14.3 Allied
+//! fortification cost, 16.0/17.1-17.7 artillery bombardment (observation, aircraft,
+//! gas, modifiers, hits, breaching, the one-hex retreat), 18.1 the Lost Battalion and
+//! 18.2 German combat experience. The core calls the hooks below where the system
+//! rules leave room for exclusive rules; the scenario data (set-up zones, start in the
+//! bombardment/combat of turn 1, Sedan as an instant-win hex) covers 11.1-11.2, 11.4-11.7,
+//! 12.1, 15.1-15.2 and 19.0.
+
+use crate::combat::{end, lose_step};
+use crate::engine::Ctx;
+use crate::error::{refuse, RuleError};
+use crate::event::Event;
+use crate::hex::Hex;
+use crate::ids::{Side, SidePair, UnitId};
+use crate::mp::Mp;
+use crate::scenario::{Phase, RuleSet, Scenario};
+use crate::state::{CombatKind, CombatStage, Location, State};
+use serde::{Deserialize, Serialize};
+
+/// A terrain-dependent bombardment die modifier (Artillery Bombardment Modifiers).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainModifier {
+    /// Hex terrain id.
+    pub terrain: String,
+    /// Die modifier (the highest one in the hex applies).
+    pub modifier: i8,
+}
+
+/// Parameters of the Meuse Argonne exclusive rules.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeuseArgonneParams {
+    /// 17.1 Artillery Track: bombardment markers for the Allies (`a`) and Germans (`b`)
+    /// on each turn, in turn order.
+    pub artillery: Vec<SidePair<u8>>,
+    /// What of the artillery track is printed ("8/4" on turn 1) and what is stand-in.
+    pub artillery_provenance: String,
+    /// 11.1: bombardment markers in the counter mix (12).
+    pub bombardment_markers: u8,
+    /// 11.1, 17.3: US aircraft markers.
+    pub aircraft: u8,
+    /// 13.1: the three-step US divisions (4th, 32nd, 33rd, 79th).
+    pub three_step_divisions: Vec<UnitId>,
+    /// 13.1-13.2: the US brigade chits of the counter mix, as units (start off map).
+    pub brigades: Vec<UnitId>,
+    /// Why the brigade chit count is what it is (the counter sheet is not in our text).
+    pub brigade_provenance: String,
+    /// 12.1: Sedan.
+    pub sedan: Hex,
+    /// 11.2: the southernmost Stellung line hexes, dividing the set-up areas.
+    pub stellung_line: Vec<Hex>,
+    /// 11.3: map-edge hexes south and/or west of the southernmost Stellung line.
+    pub allied_replacement_entry: Vec<Hex>,
+    /// 11.6: northern and eastern map-edge hexes.
+    pub german_replacement_entry: Vec<Hex>,
+    /// 17.4-17.5 WWI Bombardment Results Table: a modified roll at or below this hits.
+    pub bombardment_hit_max: i8,
+    /// Artillery Bombardment Modifiers by terrain (highest applies).
+    pub bombardment_modifiers: Vec<TerrainModifier>,
+    /// 14.2: the trench-type hex terrains (Stellung, 2nd Tier Trench, Fortifications).
+    pub trench_terrains: Vec<String>,
+    /// 14.3: the Fortification terrain (+1 MP for Allied units).
+    pub fortification_terrain: String,
+    /// 14.2 note: fortress terrains, which cannot be breached.
+    pub fortress_terrains: Vec<String>,
+    /// 11.3, 11.6: terrains counted as forest for rebuilding.
+    pub forest_terrains: Vec<String>,
+    /// 18.1: the woods terrain and the "Woods (Lost Battalion)" CRT line id.
+    pub woods_terrain: String,
+    /// 18.1: CRT line forced by the Lost Battalion.
+    pub lost_battalion_line: String,
+}
+
+/// The Allied side.
+pub const ALLIES: Side = Side::A;
+/// The German side.
+pub const GERMANS: Side = Side::B;
+
+/// The Meuse Argonne parameters, if the scenario uses those rules.
+pub fn params(sc: &Scenario) -> Option<&MeuseArgonneParams> {
+    match &sc.data.rules {
+        RuleSet::MeuseArgonne(p) => Some(p),
+        _ => None,
+    }
+}
+
+
+/// Whether a hex carries unbreached German works (14.2, 17.6).
+pub fn works_intact(sc: &Scenario, s: &State, hex: u16) -> bool {
+    let Some(p) = params(sc) else { return false };
+    let _ = p;
+    sc.hexes[hex as usize].terrain & sc.masks.works != 0 && !s.ex.breached.contains(&sc.hex_at(hex))
+}
+
+/// 14.2: Allied ZOC does not extend into an unbreached Stellung, 2nd Tier Trench or
+/// Fortifications hex.
+pub(crate) fn zoc_blocked_into(sc: &Scenario, s: &State, zoc_side: Side, hex: u16) -> bool {
+    zoc_side == ALLIES && works_intact(sc, s, hex)
+}
+
+/// 14.3: Allied units pay +1 MP to enter a Fortification hex.
+pub(crate) fn extra_enter_cost(sc: &Scenario, side: Side, to: u16) -> Mp {
+    match params(sc) {
+        Some(_) if side == ALLIES => {
+            if sc.hexes[to as usize].terrain & sc.masks.allied_plus_one != 0 {
+                Mp::whole(1)
+            } else {
+                Mp::ZERO
+            }
+        }
+        _ => Mp::ZERO,
+    }
+}
+
+/// 14.2: whether in-hex terrain `t` of `hex` counts for a defender of `side`: the
+/// works count only for German defenders and only while unbreached.
+pub(crate) fn terrain_counts(sc: &Scenario, s: &State, hex: u16, t: usize, side: Side) -> bool {
+    if params(sc).is_none() {
+        return true;
+    }
+    if sc.masks.works & (1 << t) == 0 {
+        return true;
+    }
+    side == GERMANS && !s.ex.breached.contains(&sc.hex_at(hex))
+}
+
+/// 14.2: an Allied attack on a German unit in intact works must use the works' line.
+pub(crate) fn works_line(sc: &Scenario, s: &State, hex: u16, defender: Side) -> Option<usize> {
+    let p = params(sc)?;
+    if defender != GERMANS || !works_intact(sc, s, hex) {
+        return None;
+    }
+    let _ = p;
+    let works = sc.masks.works;
+    let crt = &sc.crt;
+    (0..sc.data.terrain.hex.len())
+        .filter(|t| sc.hexes[hex as usize].terrain & works & (1 << t) != 0)
+        .filter_map(|t| sc.hex_line[t])
+        .min_by_key(|l| crt.lines[*l].min_differential)
+}
+
+fn is_brigade(sc: &Scenario, unit: usize) -> bool {
+    params(sc).is_some_and(|p| p.brigades.contains(&sc.units[unit].data.id))
+}
+
+/// 13.2: two or three brigades may share a hex (never with a division).
+pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: crate::hex::Hex) -> bool {
+    if !is_brigade(sc, unit) {
+        return false;
+    }
+    let others: Vec<usize> = s.units_at(hex).into_iter().filter(|&o| o != unit).collect();
+    !others.is_empty()
+        && others.len() < 3
+        && others
+            .iter()
+            .all(|&o| is_brigade(sc, o) && sc.units[o].data.side == sc.units[unit].data.side)
+}
+
+fn free_brigades(sc: &Scenario, s: &State) -> Vec<usize> {
+    let Some(p) = params(sc) else { return Vec::new() };
+    p.brigades
+        .iter()
+        .filter_map(|b| sc.unit_index(b).map(|i| i as usize))
+        .filter(|&i| matches!(s.units[i].loc, Location::OffMap | Location::Eliminated))
+        .collect()
+}
+
+/// 13.1: an eliminated three-step division leaves a brigade chit in its hex.
+pub(crate) fn after_elimination(ctx: &mut Ctx, unit: usize, hex: Option<Hex>) {
+    let Some(p) = params(ctx.sc) else { return };
+    let Some(hex) = hex else { return };
+    if !p.three_step_divisions.contains(&ctx.sc.units[unit].data.id) {
+        return;
+    }
+    if let Some(&b) = free_brigades(ctx.sc, &ctx.s).first() {
+        let id = ctx.s.units[b].id.clone();
+        ctx.emit(Event::BrigadePlaced { unit: id, hex });
+    }
+}
+
+/// Turn start: 17.1 artillery allotment.
+pub(crate) fn on_turn_start(ctx: &mut Ctx) {
+    let Some(p) = params(ctx.sc) else { return };
+    let t = (ctx.s.turn as usize).saturating_sub(1);
+    let a = p.artillery.get(t).cloned().unwrap_or_default();
+    for side in Side::BOTH {
+        let n = (*a.get(side)).min(p.bombardment_markers);
+        ctx.emit(Event::ArtilleryAllotted { side, count: n });
+    }
+}
+
+/// Phase start: 11.3 the Allied replacement of each Allied movement phase.
+pub(crate) fn on_phase_start(ctx: &mut Ctx, side: Side, phase: Phase) {
+    if params(ctx.sc).is_some() && side == ALLIES && phase == Phase::Movement {
+        ctx.emit(Event::ReplacementAvailable { side });
+    }
+}
+
+fn require(ctx: &Ctx, rule: &str, what: &str) -> Result<(), RuleError> {
+    if params(ctx.sc).is_none() {
+        return refuse(rule, format!("{what} exists only under the Meuse Argonne rules"));
+    }
+    Ok(())
+}
+
+fn movement_phase(ctx: &Ctx, rule: &str) -> Result<(), RuleError> {
+    if ctx.s.phase != Phase::Movement {
+        return refuse(rule, format!("only in the owner's Movement Phase, not the {}", ctx.s.phase));
+    }
+    Ok(())
+}
+
+fn in_forest(sc: &Scenario, hex: Hex) -> bool {
+    sc.hex_index(hex).is_some_and(|h| sc.hexes[h as usize].terrain & sc.masks.forest != 0)
+}
+
+/// 11.3 / 11.6: which hexes a replacement of `side` may arrive on now.
+pub(crate) fn replacement_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex> {
+    let Some(p) = params(sc) else { return Vec::new() };
+    let entry = if side == ALLIES {
+        &p.allied_replacement_entry
+    } else {
+        &p.german_replacement_entry
+    };
+    let allied_zoc = if side == GERMANS {
+        crate::zoc::ezoc_map(sc, s, GERMANS)
+    } else {
+        Vec::new()
+    };
+    entry
+        .iter()
+        .copied()
+        .filter(|h| s.units_at(*h).is_empty())
+        .filter(|h| {
+            side == ALLIES || sc.hex_index(*h).is_some_and(|i| !allied_zoc[i as usize])
+        })
+        .filter(|h| sc.hex_index(*h).is_some_and(|i| crate::movement::enter_cost(sc, 0, 0, i).is_some()))
+        .collect()
+}
+
+/// 11.3 / 11.6: units that a replacement may bring back.
+pub(crate) fn replaceable(sc: &Scenario, s: &State, side: Side) -> Vec<usize> {
+    let Some(p) = params(sc) else { return Vec::new() };
+    let chits_off = free_brigades(sc, s).len();
+    (0..s.units.len())
+        .filter(|&i| {
+            let d = &sc.units[i].data;
+            d.side == side
+                && s.units[i].loc == Location::Eliminated
+                && !p.brigades.contains(&d.id)
+                && (!s.ex.broken_down.contains(&d.id) || chits_off >= 3)
+        })
+        .collect()
+}
+
+fn replacement_open(ctx: &Ctx, side: Side) -> Result<(), RuleError> {
+    let rule = if side == ALLIES { "11.3" } else { "11.6" };
+    if *ctx.s.ex.replacement_used.get(side) {
+        return refuse(
+            rule,
+            if side == ALLIES {
+                "the Allied replacement of this movement phase is spent"
+            } else {
+                "the single German replacement has been used"
+            },
+        );
+    }
+    Ok(())
+}
+
+/// 11.3 / 11.6: bring an eliminated unit back.
+pub(crate) fn replace(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleError> {
+    require(ctx, "11.3", "replacement")?;
+    let side = ctx.s.active;
+    let rule = if side == ALLIES { "11.3" } else { "11.6" };
+    movement_phase(ctx, rule)?;
+    replacement_open(ctx, side)?;
+    let i = ctx.unit(unit)?;
+    let p = params(ctx.sc).expect("meuse");
+    if ctx.sc.units[i].data.side != side {
+        return refuse(rule, format!("{unit} belongs to the other side"));
+    }
+    if p.brigades.contains(unit) {
+        return refuse("11.3", "brigade chits are never received as replacements");
+    }
+    if ctx.s.units[i].loc != Location::Eliminated {
+        return refuse(rule, format!("{unit} is not eliminated"));
+    }
+    if !replaceable(ctx.sc, &ctx.s, side).contains(&i) {
+        return refuse("13.2", format!("{unit} was broken down: it returns only with three brigade chits off the map"));
+    }
+    if !replacement_hexes(ctx.sc, &ctx.s, side).contains(&hex) {
+        return refuse(
+            rule,
+            if side == ALLIES {
+                format!("{hex} is not a vacant map-edge hex south or west of the southernmost Stellung line")
+            } else {
+                format!("{hex} is not a vacant north or east edge hex free of Allied units and ZOC")
+            },
+        );
+    }
+    let max = ctx.sc.units[i].max_steps();
+    let steps = if side == GERMANS || p.three_step_divisions.contains(unit) {
+        max.saturating_sub(1).max(1)
+    } else {
+        max
+    };
+    ctx.emit(Event::UnitReplaced {
+        unit: unit.clone(),
+        hex,
+        steps,
+    });
+    Ok(())
+}
+
+/// 11.3 / 11.6: rebuild depleted units.
+pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> {
+    require(ctx, "11.3", "rebuilding")?;
+    let side = ctx.s.active;
+    let rule = if side == ALLIES { "11.3" } else { "11.6" };
+    movement_phase(ctx, rule)?;
+    replacement_open(ctx, side)?;
+    let max_units = if side == ALLIES { 2 } else { 1 };
+    if units.is_empty() || units.len() > max_units {
+        return refuse(rule, format!("a replacement rebuilds 1 to {max_units} depleted unit(s), not {}", units.len()));
+    }
+    let mut seen = Vec::new();
+    for u in units {
+        let i = ctx.unit(u)?;
+        if seen.contains(&i) {
+            return refuse("input", format!("{u} is listed twice"));
+        }
+        seen.push(i);
+        let st = &ctx.s.units[i];
+        if ctx.sc.units[i].data.side != side {
+            return refuse(rule, format!("{u} belongs to the other side"));
+        }
+        let Some(h) = st.hex() else {
+            return refuse(rule, format!("{u} is not on the map"));
+        };
+        if st.steps >= ctx.sc.units[i].max_steps() {
+            return refuse(rule, format!("{u} is not depleted"));
+        }
+        if in_forest(ctx.sc, h) {
+            return refuse(rule, format!("{u} is in a forest hex ({h}) and cannot be rebuilt there"));
+        }
+    }
+    for &i in &seen {
+        let steps = ctx.s.units[i].steps + 1;
+        let id = ctx.s.units[i].id.clone();
+        ctx.emit(Event::UnitRebuilt { unit: id, steps });
+    }
+    Ok(())
+}
+
+/// 13.2: voluntary breakdown of a three-step division.
+pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+    require(ctx, "13.2", "brigade breakdown")?;
+    let p = params(ctx.sc).expect("meuse");
+    movement_phase(ctx, "13.2")?;
+    let i = ctx.unit(unit)?;
+    if ctx.s.active != ALLIES || ctx.sc.units[i].data.side != ALLIES {
+        return refuse("13.2", "only the Allied player breaks down divisions, in his movement phase");
+    }
+    if !p.three_step_divisions.contains(unit) {
+        return refuse("13.2", format!("{unit} is not a three-step division"));
+    }
+    let Some(hex) = ctx.s.units[i].hex() else {
+        return refuse("13.2", format!("{unit} is not on the map"));
+    };
+    if ctx.s.units[i].moved {
+        return refuse("13.2", format!("{unit} has moved: breakdown happens at the beginning of the movement phase"));
+    }
+    let want = if ctx.s.units[i].steps >= ctx.sc.units[i].max_steps() { 3 } else { 2 };
+    let free = free_brigades(ctx.sc, &ctx.s);
+    if free.is_empty() {
+        return refuse("13.2", "no brigade chit is available");
+    }
+    let brigades: Vec<UnitId> = free.iter().take(want).map(|&b| ctx.s.units[b].id.clone()).collect();
+    ctx.emit(Event::DivisionBrokenDown {
+        unit: unit.clone(),
+        hex,
+        brigades,
+    });
+    Ok(())
+}
+
+/// 17.3: place an aircraft.
+pub(crate) fn place_aircraft(ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
+    require(ctx, "17.3", "aircraft")?;
+    let p = params(ctx.sc).expect("meuse");
+    movement_phase(ctx, "17.3")?;
+    if ctx.s.active != ALLIES {
+        return refuse("17.3", "only the Allied player has aircraft");
+    }
+    if ctx.s.ex.aircraft.len() >= p.aircraft as usize {
+        return refuse("17.3", format!("all {} aircraft markers are placed", p.aircraft));
+    }
+    if ctx.s.ex.aircraft.contains(&hex) {
+        return refuse("17.3", format!("{hex} already has an aircraft (one per bombardment hex)"));
+    }
+    ctx.emit(Event::AircraftPlaced { hex });
+    Ok(())
+}
+
+/// 17.3: whether the phasing side observes `hex`.
+pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
+    let l = sc.layout();
+    let own: Vec<Hex> = s
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| sc.units[*i].data.side == side)
+        .filter_map(|(_, u)| u.hex())
+        .collect();
+    if own.iter().any(|h| l.adjacent(*h, hex)) {
+        return true;
+    }
+    side == ALLIES
+        && s.ex.aircraft.iter().any(|a| *a == hex || l.adjacent(*a, hex))
+        && own.iter().any(|h| l.distance(*h, hex) <= 3)
+}
+
+/// Markers that may still be placed on the units in `hex` this player turn (17.2).
+pub(crate) fn artillery_room(sc: &Scenario, s: &State, hex: Hex) -> u8 {
+    let used = s
+        .units_at(hex)
+        .iter()
+        .map(|&i| s.ex.artillery_on.get(&sc.units[i].data.id).copied().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    2u8.saturating_sub(used)
+}
+
+fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
+    let p = params(sc).expect("meuse");
+    let works = sc.masks.works;
+    let breached = s.ex.breached.contains(&sc.hex_at(hex));
+    let mask = sc.hexes[hex as usize].terrain;
+    sc.data
+        .terrain
+        .hex
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| mask & (1 << i) != 0)
+        .filter(|(i, _)| !(breached && works & (1 << i) != 0))
+        .filter_map(|(_, t)| p.bombardment_modifiers.iter().find(|m| m.terrain == t.id).map(|m| m.modifier))
+        .max()
+        .unwrap_or(0)
+        .max(0)
+}
+
+/// 17.2-17.7: artillery bombardment of one hex.
+pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
+    require(ctx, "17.1", "artillery bombardment")?;
+    let sc = ctx.sc;
+    let p = params(sc).expect("meuse");
+    if ctx.s.phase != Phase::Bombardment {
+        return refuse("17.2", format!("artillery fires at the end of the movement phase (the Bombardment Phase), not the {}", ctx.s.phase));
+    }
+    let side = ctx.s.active;
+    if !(1..=2).contains(&markers) {
+        return refuse("17.2", format!("one or two markers per enemy unit, not {markers}"));
+    }
+    let left = *ctx.s.ex.artillery.get(side);
+    if markers > left {
+        return refuse("17.1", format!("{markers} markers asked, {left} left this game turn"));
+    }
+    let Some(hi) = sc.hex_index(hex) else {
+        return refuse("input", format!("{hex} is off the map"));
+    };
+    let defenders = ctx.s.units_at(hex);
+    if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == side) {
+        return refuse("17.2", format!("{hex} holds no enemy unit"));
+    }
+    let room = artillery_room(sc, &ctx.s, hex);
+    if markers > room {
+        return refuse("17.2", format!("no more than two markers per enemy unit: {room} more on {hex}"));
+    }
+    if !observed(sc, &ctx.s, side, hex) {
+        return refuse("17.3", format!("{hex} is not observed (no adjacent unit, no aircraft in range)"));
+    }
+    if gas && (side != ALLIES || ctx.s.turn != 1) {
+        return refuse("17.7", "gas is an Allied option on the first game turn only");
+    }
+    let ids: Vec<UnitId> = defenders.iter().map(|&d| ctx.s.units[d].id.clone()).collect();
+    ctx.emit(Event::ArtilleryDeclared {
+        hex,
+        defenders: ids.clone(),
+        markers,
+        gas,
+    });
+    let fortress = sc.masks.fortress;
+    let mut hits = 0u8;
+    for _ in 0..markers {
+        let die = ctx.d6();
+        let mut m = terrain_modifier(sc, &ctx.s, hi);
+        if gas {
+            m -= 1;
+        }
+        if side == ALLIES && ctx.s.ex.aircraft.contains(&hex) {
+            m -= 1;
+        }
+        if side == GERMANS {
+            m += 1;
+        }
+        let total = die as i8 + m;
+        let hit = total <= p.bombardment_hit_max;
+        ctx.emit(Event::ArtilleryFired {
+            hex,
+            die,
+            modifier: m,
+            total,
+            hit,
+        });
+        if !hit {
+            continue;
+        }
+        // 17.6: a hit on intact works breaches them instead of hurting the unit.
+        if works_intact(sc, &ctx.s, hi) && sc.hexes[hi as usize].terrain & fortress == 0 {
+            ctx.emit(Event::HexBreached { hex });
+        } else {
+            hits += 1;
+        }
+    }
+    if hits == 0 {
+        end(ctx);
+        return Ok(());
+    }
+    // 17.5: a lone unit may retreat one hex instead; a brigade stack takes its hits.
+    if ids.len() == 1 {
+        let i = defenders[0];
+        let opts = crate::retreat::retreat_options(sc, &ctx.s, i, 1, CombatKind::Bombardment);
+        if opts.iter().any(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty()) {
+            ctx.emit(Event::ArtilleryRetreatOffered {
+                unit: ids[0].clone(),
+                hits,
+            });
+            return Ok(());
+        }
+    }
+    take_hits(ctx, &ids, hits);
+    end(ctx);
+    Ok(())
+}
+
+fn take_hits(ctx: &mut Ctx, units: &[UnitId], hits: u8) {
+    for k in 0..hits as usize {
+        let alive: Vec<&UnitId> = units
+            .iter()
+            .filter(|u| {
+                ctx.sc
+                    .unit_index(u)
+                    .is_some_and(|i| matches!(ctx.s.units[i as usize].loc, Location::Map(_)))
+            })
+            .collect();
+        if alive.is_empty() {
+            break;
+        }
+        let u = alive[k % alive.len()].clone();
+        lose_step(ctx, &u);
+    }
+}
+
+fn stage_hits(ctx: &Ctx) -> Result<(UnitId, u8), RuleError> {
+    match ctx.s.combat.as_ref().map(|c| &c.stage) {
+        Some(CombatStage::ArtilleryRetreat { unit, hits }) => Ok((unit.clone(), *hits)),
+        _ => refuse("17.5", "no artillery retreat is pending"),
+    }
+}
+
+/// 17.5: retreat one hex instead of taking the hits.
+pub(crate) fn artillery_retreat(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(), RuleError> {
+    let (u, _) = stage_hits(ctx)?;
+    if *unit != u {
+        return refuse("17.5", format!("{unit} was not hit"));
+    }
+    let i = ctx.unit(unit)?;
+    let opts = crate::retreat::retreat_options(ctx.sc, &ctx.s, i, 1, CombatKind::Bombardment);
+    if path.len() != 1 || !opts.iter().any(|o| o.path == path && !o.loses_step && o.displace.is_empty()) {
+        return refuse("17.5", "the retreat is one hex, by the retreat rules (8.3, 8.1.5)");
+    }
+    let from = ctx.s.units[i].hex().expect("on map");
+    ctx.emit(Event::UnitRetreated {
+        unit: unit.clone(),
+        from,
+        path: path.to_vec(),
+    });
+    end(ctx);
+    Ok(())
+}
+
+/// 17.5: stay and take the hits.
+pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+    let (u, hits) = stage_hits(ctx)?;
+    if *unit != u {
+        return refuse("17.5", format!("{unit} was not hit"));
+    }
+    take_hits(ctx, std::slice::from_ref(unit), hits);
+    end(ctx);
+    Ok(())
+}
+
+/// 18.1: whether to offer the Lost Battalion before this attack's roll.
+pub(crate) fn offer_lost_battalion(ctx: &mut Ctx) -> bool {
+    let Some(p) = params(ctx.sc) else { return false };
+    let Some(c) = &ctx.s.combat else { return false };
+    if c.kind != CombatKind::Ground || c.lost_battalion.is_some() || ctx.s.ex.lost_battalion_used || ctx.s.active != ALLIES {
+        return false;
+    }
+    let Some(hi) = ctx.sc.hex_index(c.hex) else { return false };
+    let _ = p;
+    if ctx.sc.hexes[hi as usize].terrain & ctx.sc.masks.woods == 0 {
+        return false;
+    }
+    ctx.emit(Event::LostBattalionOffered);
+    true
+}
+
+/// 18.1: the German decision.
+pub(crate) fn lost_battalion(ctx: &mut Ctx, declare: bool) -> Result<(), RuleError> {
+    match ctx.s.combat.as_ref().map(|c| &c.stage) {
+        Some(CombatStage::LostBattalion) => {}
+        _ => return refuse("18.1", "the Lost Battalion may be declared only after an Allied attack on a woods hex, before the roll"),
+    }
+    ctx.emit(Event::LostBattalionDeclared { declared: declare });
+    crate::combat::proceed(ctx);
+    Ok(())
+}
+
+/// 18.1: the line forced on this combat, if any.
+pub(crate) fn forced_line(sc: &Scenario, s: &State) -> Option<usize> {
+    let p = params(sc)?;
+    if s.combat.as_ref()?.lost_battalion != Some(true) {
+        return None;
+    }
+    sc.crt.lines.iter().position(|l| l.id == p.lost_battalion_line)
+}
+
+/// 18.2: German defenders may retreat one hex instead of two or three.
+pub(crate) fn may_downgrade(sc: &Scenario, s: &State, unit: usize, hexes: u8) -> bool {
+    params(sc).is_some()
+        && hexes >= 2
+        && sc.units[unit].data.side == GERMANS
+        && s.active == ALLIES
+        && s.combat.as_ref().is_some_and(|c| c.kind == CombatKind::Ground)
+}
+
+/// 19.5: German reserves may not be placed next to any unit.
+pub(crate) fn check_placement(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> Result<(), RuleError> {
+    if params(sc).is_none() {
+        return Ok(());
+    }
+    if matches!(&sc.units[unit].data.start, crate::scenario::StartData::Zone(z) if z == "german-reserve") {
+        let l = sc.layout();
+        if s.units.iter().any(|u| u.hex().is_some_and(|h| l.adjacent(h, hex))) {
+            return refuse("19.5", format!("German reserves may not be placed adjacent to any unit ({hex})"));
+        }
+    }
+    Ok(())
+}
+
+/// Commands besides moves the phasing side can give in its movement phase.
+pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::Command> {
+    use crate::command::Command;
+    let mut out = Vec::new();
+    let Some(p) = params(sc) else { return out };
+    let side = s.active;
+    if s.phase != Phase::Movement {
+        return out;
+    }
+    if !*s.ex.replacement_used.get(side) {
+        let hexes = replacement_hexes(sc, s, side);
+        for i in replaceable(sc, s, side) {
+            for h in &hexes {
+                out.push(Command::Replace {
+                    unit: s.units[i].id.clone(),
+                    hex: *h,
+                });
+            }
+        }
+        let depleted: Vec<usize> = (0..s.units.len())
+            .filter(|&i| {
+                sc.units[i].data.side == side
+                    && s.units[i].hex().is_some_and(|h| !in_forest(sc, h))
+                    && s.units[i].steps < sc.units[i].max_steps()
+            })
+            .collect();
+        for (k, &a) in depleted.iter().enumerate() {
+            out.push(Command::Rebuild {
+                units: vec![s.units[a].id.clone()],
+            });
+            if side == ALLIES {
+                for &b in &depleted[k + 1..] {
+                    out.push(Command::Rebuild {
+                        units: vec![s.units[a].id.clone(), s.units[b].id.clone()],
+                    });
+                }
+            }
+        }
+    }
+    if side == ALLIES {
+        if !free_brigades(sc, s).is_empty() {
+            for d in &p.three_step_divisions {
+                if let Some(i) = sc.unit_index(d) {
+                    let u = &s.units[i as usize];
+                    if u.hex().is_some() && !u.moved {
+                        out.push(Command::BreakDown { unit: d.clone() });
+                    }
+                }
+            }
+        }
+        if s.ex.aircraft.len() < p.aircraft as usize {
+            // Only hexes where an aircraft could matter: near enemy units within range.
+            for (i, u) in s.units.iter().enumerate() {
+                if sc.units[i].data.side == side {
+                    continue;
+                }
+                if let Some(h) = u.hex() {
+                    if !s.ex.aircraft.contains(&h) && observed_by_aircraft_at(sc, s, h) {
+                        out.push(Command::PlaceAircraft { hex: h });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn observed_by_aircraft_at(sc: &Scenario, s: &State, hex: Hex) -> bool {
+    let l = sc.layout();
+    s.units
+        .iter()
+        .enumerate()
+        .any(|(i, u)| sc.units[i].data.side == ALLIES && u.hex().is_some_and(|h| l.distance(h, hex) <= 3))
+}
+
+/// Artillery commands the phasing side can give now.
+pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<crate::command::Command> {
+    use crate::command::Command;
+    let mut out = Vec::new();
+    if params(sc).is_none() || s.phase != Phase::Bombardment {
+        return out;
+    }
+    let side = s.active;
+    let left = *s.ex.artillery.get(side);
+    if left == 0 {
+        return out;
+    }
+    let mut seen = Vec::new();
+    for (i, u) in s.units.iter().enumerate() {
+        if sc.units[i].data.side == side {
+            continue;
+        }
+        let Some(h) = u.hex() else { continue };
+        if seen.contains(&h) || !observed(sc, s, side, h) {
+            continue;
+        }
+        seen.push(h);
+        let room = artillery_room(sc, s, h).min(left);
+        for n in 1..=room {
+            out.push(Command::Artillery { hex: h, markers: n, gas: false });
+            if side == ALLIES && s.turn == 1 {
+                out.push(Command::Artillery { hex: h, markers: n, gas: true });
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,254 @@
+//! The C API called from Rust exactly as C calls it: ownership, copies, JSON round
+//! trips, per-thread errors and independent handles on several threads. The error paths
+//! are covered from C by `fm-ffi/tests/c/error_paths.c` (run by scripts/test_ffi.sh).
+
+use fm::*;
+use std::ffi::{c_char, CStr, CString};
+use std::ptr::null_mut;
+
+const OK: fm_status = fm_status::FM_OK;
+
+fn take(p: *mut c_char) -> String {
+    assert!(!p.is_null());
+    // SAFETY: a string returned by fm, freed once below.
+    let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
+    // SAFETY: as above.
+    assert_eq!(unsafe { fm_string_free(p) }, OK);
+    s
+}
+
+fn new_match(seed: u64) -> *mut fm_match {
+    let mut m = null_mut();
+    // SAFETY: valid pointers.
+    assert_eq!(
+        unsafe { fm_match_new(c"system-demo".as_ptr(), seed, &mut m) },
+        OK
+    );
+    m
+}
+
+fn json_of(
+    m: *const fm_match,
+    f: unsafe extern "C" fn(*const fm_match, *mut *mut c_char) -> fm_status,
+) -> String {
+    let mut out = null_mut();
+    // SAFETY: a live handle and a valid out-pointer.
+    assert_eq!(unsafe { f(m, &mut out) }, OK);
+    take(out)
+}
+
+fn hash(m: *const fm_match) -> u64 {
+    let mut h = 0;
+    // SAFETY: a live handle and a valid out-pointer.
+    assert_eq!(unsafe { fm_match_state_hash(m, &mut h) }, OK);
+    h
+}
+
+fn last_error() -> (String, String) {
+    let (mut msg, mut rule) = (null_mut(), null_mut());
+    // SAFETY: valid out-pointers.
+    unsafe {
+        assert_eq!(fm_last_error_message(&mut msg), OK);
+        assert_eq!(fm_last_error_rule(&mut rule), OK);
+    }
+    (take(msg), take(rule))
+}
+
+fn free(m: *mut fm_match) {
+    // SAFETY: a live handle, freed once.
+    assert_eq!(unsafe { fm_match_free(m) }, OK);
+}
+
+#[test]
+fn a_clone_is_independent() {
+    let m = new_match(3);
+    let mut c = null_mut();
+    // SAFETY: the C API used as documented.
+    unsafe {
+        assert_eq!(fm_match_clone(m, &mut c), OK);
+        let mut n = 0;
+        assert_eq!(fm_match_playout(c, 1, &mut n), OK);
+        assert!(n > 0);
+    }
+    assert_ne!(hash(m), hash(c));
+    let mut count = 0;
+    // SAFETY: as above.
+    unsafe { assert_eq!(fm_match_command_count(m, &mut count), OK) };
+    assert_eq!(count, 0);
+    free(c);
+    free(m);
+}
+
+#[test]
+fn save_load_and_undo() {
+    let m = new_match(5);
+    // SAFETY: the C API used as documented.
+    unsafe {
+        for _ in 0..30 {
+            assert_eq!(fm_match_apply_legal(m, 0), OK);
+        }
+        let save = CString::new(json_of(m, fm_match_save)).unwrap();
+        let mut l = null_mut();
+        assert_eq!(fm_match_load(save.as_ptr(), &mut l), OK);
+        assert_eq!(json_of(m, fm_match_state), json_of(l, fm_match_state));
+        let before = hash(l);
+        let mut undone = false;
+        assert_eq!(fm_match_undo(l, &mut undone), OK);
+        assert!(undone);
+        assert_ne!(hash(l), before);
+        assert_eq!(fm_match_apply_legal(l, 0), OK);
+        assert_eq!(
+            hash(l),
+            before,
+            "undo then the same command: the same state"
+        );
+        free(l);
+    }
+    free(m);
+}
+
+#[test]
+fn from_json_equals_the_builtin() {
+    let json = fm_core::Scenario::builtin("system-demo").unwrap().to_json();
+    let json = CString::new(json).unwrap();
+    let mut a = null_mut();
+    // SAFETY: the C API used as documented.
+    unsafe { assert_eq!(fm_match_from_json(json.as_ptr(), 9, &mut a), OK) };
+    let b = new_match(9);
+    assert_eq!(hash(a), hash(b));
+    assert_eq!(
+        json_of(a, fm_match_legal_commands),
+        json_of(b, fm_match_legal_commands)
+    );
+    free(a);
+    free(b);
+}
+
+#[test]
+fn views_pending_and_names() {
+    let m = new_match(2);
+    let pending: serde_json::Value = serde_json::from_str(&json_of(m, fm_match_pending)).unwrap();
+    assert!(pending["kind"].is_string());
+    for (side, name) in [(FM_SIDE_A, "a"), (FM_SIDE_B, "b")] {
+        let mut out = null_mut();
+        // SAFETY: the C API used as documented.
+        assert_eq!(unsafe { fm_match_view(m, side, &mut out) }, OK);
+        let v: serde_json::Value = serde_json::from_str(&take(out)).unwrap();
+        assert_eq!(v["side"], name);
+    }
+    let mut out = null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { fm_scenario_names(&mut out) }, OK);
+    let names: Vec<String> = serde_json::from_str(&take(out)).unwrap();
+    assert!(names.contains(&"system-demo".to_string()));
+    let mut checks = false;
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { fm_has_handle_checks(&mut checks) }, OK);
+    assert_eq!(checks, cfg!(debug_assertions));
+    free(m);
+}
+
+#[test]
+fn legal_indices_number_the_fast_path() {
+    let m = new_match(4);
+    let mut n = 0;
+    // SAFETY: the C API used as documented.
+    unsafe {
+        assert_eq!(fm_match_legal_count(m, &mut n), OK);
+        let mut v = vec![0usize; n];
+        let mut len = 0;
+        assert_eq!(
+            fm_match_legal_indices(m, v.as_mut_ptr(), v.len(), &mut len),
+            OK
+        );
+        assert_eq!(len, n);
+        assert!(v.windows(2).all(|w| w[0] < w[1]));
+        let mut c = null_mut();
+        assert_eq!(fm_match_clone(m, &mut c), OK);
+        assert_eq!(fm_match_apply_legal(m, n - 1), OK);
+        assert_eq!(fm_match_apply_index(c, v[n - 1]), OK);
+        assert_eq!(hash(m), hash(c));
+        free(c);
+    }
+    free(m);
+}
+
+#[test]
+fn independent_handles_on_many_threads() {
+    let seeds = [1u64, 2, 3, 4];
+    let play = |seed: u64| -> u64 {
+        let m = new_match(seed);
+        let mut n = 0;
+        // SAFETY: the C API used as documented; this thread owns the handle.
+        unsafe { assert_eq!(fm_match_playout(m, seed * 10, &mut n), OK) };
+        let h = hash(m);
+        free(m);
+        h
+    };
+    let alone: Vec<u64> = seeds.iter().map(|&s| play(s)).collect();
+    let threads: Vec<_> = seeds
+        .iter()
+        .map(|&s| std::thread::spawn(move || play(s)))
+        .collect();
+    let together: Vec<u64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(alone, together);
+}
+
+#[test]
+fn the_last_error_is_per_thread() {
+    let mut m = null_mut();
+    // SAFETY: valid pointers.
+    let st = unsafe { fm_match_new(c"here".as_ptr(), 1, &mut m) };
+    assert_eq!(st, fm_status::FM_UNKNOWN_SCENARIO);
+    std::thread::spawn(|| {
+        let (msg, _) = last_error();
+        assert_eq!(msg, "", "a new thread has no last error");
+        let mut m = null_mut();
+        // SAFETY: valid pointers.
+        let st = unsafe { fm_match_new(c"there".as_ptr(), 1, &mut m) };
+        assert_eq!(st, fm_status::FM_UNKNOWN_SCENARIO);
+        assert!(last_error().0.contains("there"));
+    })
+    .join()
+    .unwrap();
+    let (msg, rule) = last_error();
+    assert!(msg.contains("'here'"), "{msg}");
+    assert_eq!(rule, "scenario");
+}
+
+#[test]
+fn a_refused_command_names_the_rule_and_changes_nothing() {
+    let m = new_match(1);
+    let before = json_of(m, fm_match_save);
+    let mut out = null_mut();
+    // SAFETY: the C API used as documented.
+    let st = unsafe {
+        fm_match_apply(
+            m,
+            c"{\"type\":\"bombard\",\"hex\":\"0101\",\"markers\":1}".as_ptr(),
+            &mut out,
+        )
+    };
+    assert_eq!(st, fm_status::FM_ILLEGAL_COMMAND);
+    assert!(out.is_null());
+    let (msg, rule) = last_error();
+    assert!(msg.starts_with(&format!("{rule}: ")), "{rule} / {msg}");
+    assert_eq!(json_of(m, fm_match_save), before);
+    free(m);
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn debug_builds_refuse_freed_handles() {
+    let m = new_match(1);
+    free(m);
+    let mut n = 0;
+    // SAFETY: debug builds check the registry before touching the pointer.
+    unsafe {
+        assert_eq!(
+            fm_match_legal_count(m, &mut n),
+            fm_status::FM_INVALID_HANDLE
+        );
+        assert_eq!(fm_match_free(m), fm_status::FM_INVALID_HANDLE);
+    }
+}
