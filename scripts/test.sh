@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# The one command that runs everything: format, lint, tests, doctests, examples.
+# The one command that runs everything: format, lint, Rust tests and doctests, the
+# examples, a quick pass over the benchmarks, the C ABI (C/C++ examples under valgrind)
+# and the Python module (venv, wheel, mypy, pytest). Works from a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== rustfmt, clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+echo "== Rust tests"
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+echo "== examples"
 cargo run --release --example play -- --scenario system-demo --seed 1 > /dev/null
+cargo run --release --example play -- --scenario meuse-argonne --seed 1 > /dev/null
 cargo run --release --example play -- --scenario system-demo --seed 1 --games 20 --json
-# Benchmarks compile and run once each (timings are reported in the README, not asserted).
+echo "== benchmarks (one quick pass each; timings are in the README, not asserted)"
 cargo bench --bench engine -- --test
+echo "== C ABI"
+./scripts/test_ffi.sh
+echo "== Python"
+./scripts/test_py.sh
 echo "test.sh: all checks passed"

@@ -6,11 +6,13 @@
 //! FM_SCENARIOS=my.json:other.json cargo test --test conformance
 //! ```
 //!
-//! Several full random games per scenario are played to the end; at every step:
+//! Several full random games per scenario are played to the end (see `GAMES` and
+//! `SCENARIO_BUDGET`: long scenarios play fewer games in debug builds); at every step:
 //! `legal_commands` is non-empty until the game is over (and empty after), the chosen
-//! command is accepted, the state equals the fold of every event so far from
+//! command is accepted, the state equals the fold of the events so far from
 //! `State::initial`, State/Event/Command survive a JSON round trip, and `Match::undo`
-//! restores the previous state. The scenario itself must survive `Scenario::to_json`.
+//! restores the previous state (see `UNDO_EVERY_STEP` for long games). The scenario
+//! itself must survive `Scenario::to_json`.
 //!
 //! Also a golden test (`golden_system_demo_seed1`): system-demo, match seed 1, random
 //! agent on `rng_from_seed(1000)`; the number of commands and a hash of the full event
@@ -27,15 +29,24 @@ use fm_core::*;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-/// Random games per scenario.
+/// Random games per scenario (override with `FM_CONFORMANCE_GAMES`)...
 const GAMES: u64 = 3;
+/// ...but no new game of a scenario is started once its games have taken this long
+/// (a long scenario in a debug build plays one game; `--release` plays all of them).
+const SCENARIO_BUDGET: Duration = Duration::from_secs(20);
 /// A game longer than this is reported as not terminating.
-const MAX_COMMANDS: usize = 20_000;
-/// Undo replays the whole log, so it is checked at every step for the first
-/// `UNDO_EVERY_STEP` commands, then at every `UNDO_STRIDE`-th step (and at the end).
-const UNDO_EVERY_STEP: usize = 400;
-const UNDO_STRIDE: usize = 25;
+const MAX_COMMANDS: usize = 50_000;
+/// `Match::undo` replays the whole log, so checking it after every command is
+/// quadratic in the game's length: it is checked after each of the first
+/// `UNDO_EVERY_STEP` commands (all of a system-demo game), then after every
+/// `UNDO_STRIDE`-th command and after the last. The full re-fold of every event from
+/// `State::initial` follows the same schedule; in between, the state is compared with
+/// the incremental fold of the events (after their JSON round trip), which is the same
+/// function of the same events.
+const UNDO_EVERY_STEP: usize = 128;
+const UNDO_STRIDE: usize = 256;
 
 /// The scenarios under test: every built-in one, then every file in `FM_SCENARIOS`.
 fn subjects() -> Vec<(String, Arc<Scenario>)> {
@@ -85,70 +96,83 @@ fn check_scenario_json(name: &str, sc: &Scenario) {
     round_trip(&sc.data, "scenario data", name);
 }
 
+/// `x` through JSON and back (checked equal).
+fn through_json<T>(x: &T, what: &str, ctx: &str) -> T
+where
+    T: Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    round_trip(x, what, ctx);
+    serde_json::from_str(&serde_json::to_string(x).expect("serializes")).expect("deserializes")
+}
+
+/// The state from folding `events` into `State::initial`.
+fn refold(sc: &Scenario, events: &[Event]) -> State {
+    let mut s = State::initial(sc);
+    s.apply_events(sc, events);
+    s
+}
+
 /// Plays one random game to the end, checking the contract at every step.
 fn play_checked(name: &str, sc: &Arc<Scenario>, seed: u64, agent_seed: u64) {
     let mut m = Match::new(sc.clone(), seed);
     let mut rng = rng_from_seed(agent_seed);
-    let mut all_events: Vec<Event> = m.opening_events().to_vec();
     let game = format!("{name} seed {seed} agent seed {agent_seed}");
-
-    let check_fold = |m: &Match, all: &[Event], ctx: &str| {
-        let mut folded = State::initial(sc);
-        folded.apply_events(sc, all);
-        assert_eq!(
-            &folded,
-            m.state(),
-            "{ctx}: the state differs from the fold of all events from State::initial"
-        );
-        assert_eq!(folded.hash(), m.state().hash(), "{ctx}");
-    };
-    check_fold(&m, &all_events, &format!("{game}, opening"));
-    for e in &all_events {
-        round_trip(e, "opening event", &game);
-    }
+    let mut all_events: Vec<Event> = m
+        .opening_events()
+        .iter()
+        .map(|e| through_json(e, "opening event", &game))
+        .collect();
+    let mut folded = refold(sc, &all_events);
+    assert_eq!(
+        &folded,
+        m.state(),
+        "{game}: the opening state differs from the fold of the opening events"
+    );
 
     loop {
         let k = m.log().len();
         let ctx = format!("{game}, command #{k}");
-        let legal = m.legal_commands();
         round_trip(m.state(), "state", &ctx);
-        if m.is_over() {
+        // `agents::random` picks uniformly from `legal_commands`: `None` means none.
+        let Some(cmd) = agents::random(sc, m.state(), &mut rng) else {
             assert!(
-                legal.is_empty(),
-                "{ctx}: the game is over but commands are listed"
+                m.is_over(),
+                "{ctx}: no legal command but the game is not over ({:?})",
+                m.pending()
             );
-            assert!(matches!(m.pending(), Pending::GameOver { .. }), "{ctx}");
             break;
-        }
+        };
         assert!(
-            !legal.is_empty(),
-            "{ctx}: no legal command but the game is not over ({:?})",
-            m.pending()
+            !m.is_over(),
+            "{ctx}: the game is over but {cmd:?} is listed"
         );
         assert!(
             k < MAX_COMMANDS,
             "{ctx}: no end after {MAX_COMMANDS} commands"
         );
-        for c in &legal {
-            round_trip(c, "command", &ctx);
-        }
-        let cmd = agents::random(sc, m.state(), &mut rng).expect("a legal command");
-        assert!(
-            legal.contains(&cmd),
-            "{ctx}: agent chose an unlisted command"
-        );
+        let ctx = format!("{ctx} {}", serde_json::to_string(&cmd).unwrap());
+        let cmd = through_json(&cmd, "command", &ctx);
         let before = m.state().clone();
         let events = match m.apply(&cmd) {
             Ok(ev) => ev.to_vec(),
-            Err(e) => panic!("{ctx}: listed command {cmd:?} refused: {e}"),
+            Err(e) => panic!("{ctx}: listed command refused: {e}"),
         };
-        let ctx = format!("{ctx} {}", serde_json::to_string(&cmd).unwrap());
         for e in &events {
-            round_trip(e, "event", &ctx);
+            let e = through_json(e, "event", &ctx);
+            folded.apply_event(sc, &e);
+            all_events.push(e);
         }
-        all_events.extend(events);
-        check_fold(&m, &all_events, &ctx);
+        assert_eq!(
+            &folded,
+            m.state(),
+            "{ctx}: the state differs from the fold of the events"
+        );
         if k < UNDO_EVERY_STEP || k % UNDO_STRIDE == 0 || m.is_over() {
+            assert_eq!(
+                &refold(sc, &all_events),
+                m.state(),
+                "{ctx}: the state differs from the fold of all events from State::initial"
+            );
             let mut u = m.clone();
             assert!(u.undo(), "{ctx}: nothing to undo");
             assert_eq!(u.state(), &before, "{ctx}: undo does not restore the state");
@@ -159,26 +183,49 @@ fn play_checked(name: &str, sc: &Arc<Scenario>, seed: u64, agent_seed: u64) {
             );
         }
     }
-    // Undo all the way back to the opening.
-    let opening = {
-        let mut s = State::initial(sc);
-        s.apply_events(sc, m.opening_events());
-        s
-    };
-    let mut u = m.clone();
-    while u.undo() {}
-    assert_eq!(u.state(), &opening, "{game}: undoing everything");
-    assert!(u.log().is_empty());
+    assert!(
+        m.legal_commands().is_empty(),
+        "{game}: commands after the end"
+    );
+    assert!(matches!(m.pending(), Pending::GameOver { .. }), "{game}");
 }
 
+/// Plays the scenario's games (see [`GAMES`] and [`SCENARIO_BUDGET`]).
+fn conformance(name: &str, sc: &Arc<Scenario>) {
+    check_scenario_json(name, sc);
+    let forced: Option<u64> = std::env::var("FM_CONFORMANCE_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let start = Instant::now();
+    for g in 0..forced.unwrap_or(GAMES) {
+        if forced.is_none() && g > 0 && start.elapsed() > SCENARIO_BUDGET {
+            eprintln!("{name}: {g} game(s) played within the time budget");
+            break;
+        }
+        play_checked(name, sc, g + 1, 0x5eed_0000 + g);
+    }
+}
+
+/// Every scenario in its own thread (they are independent); failures are reported
+/// by scenario name.
 #[test]
 fn conformance_suite() {
-    for (name, sc) in subjects() {
-        check_scenario_json(&name, &sc);
-        for g in 0..GAMES {
-            play_checked(&name, &sc, g + 1, 0x5eed_0000 + g);
-        }
-    }
+    let subjects = subjects();
+    let failed: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = subjects
+            .iter()
+            .map(|(name, sc)| (name, scope.spawn(move || conformance(name, sc))))
+            .collect();
+        handles
+            .into_iter()
+            .filter_map(|(name, h)| h.join().is_err().then(|| name.clone()))
+            .collect()
+    });
+    assert!(
+        failed.is_empty(),
+        "conformance failed for: {}",
+        failed.join(", ")
+    );
 }
 
 /// The golden record of one game.

@@ -33,9 +33,9 @@ fn demo() -> Arc<Scenario> {
 }
 
 /// `cases` unless `PROPTEST_CASES` says otherwise; a fixed generator seed unless
-/// `PROPTEST_RNG_SEED` is set; no regression files (failures are pinned as explicit
-/// tests at the end of this file instead); bounded shrinking, since shrinking a seed
-/// gives no simpler game, only another one.
+/// `PROPTEST_RNG_SEED` is set; no regression files (pin a failing game as an explicit
+/// test below instead); bounded shrinking, since shrinking a seed gives no simpler
+/// game, only another one.
 fn config(cases: u32) -> ProptestConfig {
     let base = ProptestConfig::default();
     let cases = std::env::var("PROPTEST_CASES")

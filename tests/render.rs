@@ -160,7 +160,6 @@ fn every_builtin_opening_renders_one_counter_per_unit_on_the_map() {
         let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
         let elems = check_xml(&svg).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(elems[0], "svg", "{name}");
-        assert!(on_map(m.state()) > 0, "{name}: nothing on the map");
         assert_eq!(counters(&svg), on_map(m.state()), "{name}");
         // Every unit on the map has its own counter.
         for u in &m.state().units {
@@ -181,6 +180,19 @@ fn every_builtin_opening_renders_one_counter_per_unit_on_the_map() {
             assert_eq!(counters(&svg), on_map(m.state()), "{name} view {side}");
             assert!(svg.contains("as seen by"), "{name}");
         }
+        // And once set-up is over (some scenarios place every unit in set-up).
+        let mut m = m;
+        while matches!(m.pending(), fm_core::Pending::Setup { .. }) {
+            let c = m.legal_commands()[0].clone();
+            m.apply(&c).unwrap();
+        }
+        let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+        check_xml(&svg).unwrap_or_else(|e| panic!("{name} after set-up: {e}"));
+        assert!(
+            on_map(m.state()) > 0,
+            "{name}: nothing on the map after set-up"
+        );
+        assert_eq!(counters(&svg), on_map(m.state()), "{name} after set-up");
     }
 }
 

@@ -12,6 +12,25 @@
 //! Hex ids are column then row, odd columns sit half a hex lower: an even column
 //! (c,r) touches (c,r-1),(c+1,r-1),(c+1,r),(c,r+1),(c-1,r),(c-1,r-1); an odd column
 //! (c,r-1),(c+1,r),(c+1,r+1),(c,r+1),(c-1,r+1),(c-1,r).
+//!
+//! Readings of ambiguous rule text taken here:
+//! - 12.1 "enters the Sedan city hex, even if only temporarily": a unit moving through
+//!   Sedan has entered it, as has one advancing into it after combat.
+//! - 14.2 "must be resolved via the appropriate terrain line": the works' line is used
+//!   for a German defender even where the hex's other terrain would be better.
+//! - 16.0 (7.7.1, no bombardment retreat) against 17.5 (retreat one hex instead of the
+//!   hits): 17.5, the specific artillery rule, applies; the retreat cancels every hit
+//!   scored on the hex.
+//! - 17.2 "immediately after all desired markers have been played": `artillery` only
+//!   places markers; `done` rolls them hex by hex in the order placed (two placements
+//!   on one hex are one bombardment of it) and ends the phase (R-MA-17.2).
+//! - 17.6 "ensuing bombardment": a later marker on the same hex already sees the
+//!   breach.
+//! - 17.6 note: an Allied unit in a works hex is bombarded with the works' modifier and
+//!   a German hit breaches the hex instead of hurting the unit.
+//! - 18.1: only a declared Lost Battalion is spent; passing keeps it.
+//! - 18.2: a German unit that could retreat only one hex of a D2/D3 takes it as a D1,
+//!   with no step loss.
 mod common;
 use common::*;
 use fm_core::meuse_argonne::MeuseArgonneParams;
@@ -57,7 +76,11 @@ fn meuse(cols: u8, rows: u8) -> Meuse {
         panic!("the built-in scenario uses the Meuse Argonne rules")
     };
     let mut p = *p;
-    p.artillery = vec![SidePair::new(8, 4), SidePair::new(6, 3), SidePair::new(6, 3)];
+    p.artillery = vec![
+        SidePair::new(8, 4),
+        SidePair::new(6, 3),
+        SidePair::new(6, 3),
+    ];
     p.aircraft = 2;
     p.three_step_divisions = Vec::new();
     p.brigades = Vec::new();
@@ -533,7 +556,10 @@ fn rule_11_3_one_replacement_per_allied_movement_phase() {
     assert_eq!(s.turn, 2);
     assert_eq!(
         ev[ev.len() - 2..],
-        [phase(A, Phase::Movement), Event::ReplacementAvailable { side: A }]
+        [
+            phase(A, Phase::Movement),
+            Event::ReplacementAvailable { side: A }
+        ]
     );
     let ev = play(&sc, &mut s, replace("us-3", "0507"), &mut no_rng());
     assert_eq!(ev, vec![replaced("us-3", "0507", 2)]);
@@ -665,7 +691,10 @@ fn rule_12_1_allied_unit_entering_sedan_wins_instantly() {
     let ev = play(&sc, &mut s, mv("us-1", &["0102", "0101"]), &mut no_rng());
     assert_eq!(
         ev,
-        vec![moved("us-1", "0103", &["0102", "0101"], "2"), allied_win("us-1")]
+        vec![
+            moved("us-1", "0103", &["0102", "0101"], "2"),
+            allied_win("us-1")
+        ]
     );
     assert_eq!(s.pending(), Pending::GameOver { winner: Some(A) });
     assert_eq!(refused(&sc, &s, Command::Done).rule, "4.1");
@@ -702,7 +731,12 @@ fn rule_12_1_allied_advance_into_sedan_wins() {
         .start(Phase::Combat)
         .build();
     let mut s = begin(&sc, Phase::Combat);
-    let ev = play(&sc, &mut s, attack(SEDAN, &["us-1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack(SEDAN, &["us-1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -711,7 +745,12 @@ fn rule_12_1_allied_advance_into_sedan_wins() {
             retreat_required(B, &["g-1"], 2),
         ]
     );
-    let ev = play(&sc, &mut s, retreat("g-1", &["0201", "0301"]), &mut no_rng());
+    let ev = play(
+        &sc,
+        &mut s,
+        retreat("g-1", &["0201", "0301"]),
+        &mut no_rng(),
+    );
     assert_eq!(
         ev,
         vec![
@@ -759,7 +798,12 @@ fn rule_13_1_de_on_three_step_division_leaves_brigade_in_its_hex() {
     let mut s = begin(&sc, Phase::Movement);
     done_until(&sc, &mut s, B, Phase::Combat);
     // 16 - 8 = +8 on the clear line, die 1: De.
-    let ev = play(&sc, &mut s, attack("0404", &["g-1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0404", &["g-1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -788,7 +832,12 @@ fn rule_13_1_three_step_division_losing_last_counter_step_leaves_brigade() {
     let mut s = begin(&sc, Phase::Combat);
     hurt(&mut s, "us-4");
     // 5 - 5 = 0 on the clear line, die 1: Ex.
-    let ev = play(&sc, &mut s, attack("0403", &["us-4"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["us-4"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -813,7 +862,12 @@ fn rule_13_1_brigade_losing_a_step_is_eliminated_without_replacement() {
         .start(Phase::Combat)
         .build();
     let mut s = begin(&sc, Phase::Combat);
-    let ev = play(&sc, &mut s, attack("0403", &["bde-1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["bde-1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -840,7 +894,12 @@ fn rule_13_1_no_free_brigade_chit_nothing_placed() {
         .build();
     let mut s = begin(&sc, Phase::Combat);
     hurt(&mut s, "us-4");
-    let ev = play(&sc, &mut s, attack("0403", &["us-4"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["us-4"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -949,10 +1008,7 @@ fn rule_13_2_brigades_never_stack_with_a_division() {
 /// together or not at all.
 #[test]
 fn rule_13_2_stacked_brigades_attack_as_one_unit() {
-    let sc = breakdown_map(3)
-        .div("g-2", B, "0403")
-        .spare()
-        .build();
+    let sc = breakdown_map(3).div("g-2", B, "0403").spare().build();
     let mut s = begin(&sc, Phase::Movement);
     play(&sc, &mut s, break_down("us-4"), &mut no_rng());
     done_until(&sc, &mut s, A, Phase::Combat);
@@ -1015,7 +1071,12 @@ fn rule_14_1_attack_on_rise_uses_rise_line() {
         .start(Phase::Combat)
         .build();
     let mut s = begin(&sc, Phase::Combat);
-    let ev = play(&sc, &mut s, attack("0403", &["us-1"]), &mut Script::dice(&[5]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["us-1"]),
+        &mut Script::dice(&[5]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1025,7 +1086,12 @@ fn rule_14_1_attack_on_rise_uses_rise_line() {
         ]
     );
     done_until(&sc, &mut s, B, Phase::Combat);
-    let ev = play(&sc, &mut s, attack("0404", &["g-1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0404", &["g-1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1086,7 +1152,12 @@ fn rule_14_2_works_line_forced_over_better_hex_terrain() {
     let mut s = begin(&sc, Phase::Combat);
     // 8 - 12 = -4: the Town line would read its first column, -3 (die 1: A2); the
     // 2nd Tier line reads -4 (die 1: A3).
-    let ev = play(&sc, &mut s, attack("0403", &["us-1"]), &mut Script::dice(&[1]));
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["us-1"]),
+        &mut Script::dice(&[1]),
+    );
     assert_eq!(
         ev,
         vec![
@@ -1159,7 +1230,10 @@ fn rule_14_2_allied_zoc_does_not_extend_into_unbreached_works() {
     assert!(!in_ezoc(&sc, &s, B, "0403"));
     assert!(!in_ezoc(&sc, &s, B, "0503"));
     assert!(in_ezoc(&sc, &s, B, "0303"));
-    assert!(in_ezoc(&sc, &s, A, "0503"), "German ZOC reaches works hexes");
+    assert!(
+        in_ezoc(&sc, &s, A, "0503"),
+        "German ZOC reaches works hexes"
+    );
     let ev = play(&sc, &mut s, mv("g-1", &["0503", "0502"]), &mut no_rng());
     assert_eq!(ev, vec![moved("g-1", "0403", &["0503", "0502"], "2")]);
 
@@ -1170,25 +1244,25 @@ fn rule_14_2_allied_zoc_does_not_extend_into_unbreached_works() {
     assert_eq!(refused(&sc, &s, mv("g-1", &["0503", "0502"])).rule, "6.1");
 }
 
-/// 14.2: once the works are breached (17.6), Allied ZOC extends into the hex.
+/// 14.2: once the works are breached (17.6), Allied ZOC extends into the hex. Placing
+/// the marker breaches nothing; the roll at `done` does.
 #[test]
 fn rule_14_2_allied_zoc_extends_into_breached_works() {
     let sc = works_zoc_map(true).start(Phase::Bombardment).build();
     let mut s = begin(&sc, Phase::Bombardment);
     assert!(!in_ezoc(&sc, &s, B, "0403"));
-    let ev = play(
-        &sc,
-        &mut s,
-        artillery("0403", 1, false),
-        &mut Script::dice(&[1]),
-    );
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
+    assert!(!in_ezoc(&sc, &s, B, "0403"));
+    let ev = fire(&sc, &mut s, &[1]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, false),
+            art_firing("0403", &["g-1"], 1, false),
             fired("0403", 1, 2),
             breached("0403"),
             ended("0403"),
+            phase(A, Phase::Combat),
         ]
     );
     assert!(in_ezoc(&sc, &s, B, "0403"));
@@ -1201,14 +1275,22 @@ fn rule_14_2_allied_zoc_extends_into_breached_works() {
 fn rule_14_2_breached_works_give_no_benefit() {
     let sc = works_zoc_map(true).start(Phase::Bombardment).build();
     let mut s = begin(&sc, Phase::Bombardment);
-    play(
+    place(&sc, &mut s, "0403", 1, false);
+    fire(&sc, &mut s, &[1]);
+    assert!(s.ex.breached.contains(&h("0403")));
+    assert_eq!(
+        s.pending(),
+        Pending::Phase {
+            side: A,
+            phase: Phase::Combat
+        }
+    );
+    let ev = play(
         &sc,
         &mut s,
-        artillery("0403", 1, false),
-        &mut Script::dice(&[1]),
+        attack("0403", &["us-1"]),
+        &mut Script::dice(&[5]),
     );
-    done_until(&sc, &mut s, A, Phase::Combat);
-    let ev = play(&sc, &mut s, attack("0403", &["us-1"]), &mut Script::dice(&[5]));
     assert_eq!(
         ev,
         vec![
@@ -1318,6 +1400,39 @@ fn begin_bombardment(m: Meuse) -> (Scenario, State) {
     (sc, s)
 }
 
+fn art_firing(hex: &str, defenders: &[&str], markers: u8, gas: bool) -> Event {
+    Event::ArtilleryFiring {
+        hex: h(hex),
+        defenders: ids(defenders),
+        markers,
+        gas,
+    }
+}
+
+/// Plays `cmd` with exactly these dice: every one rolled, in order, and no more.
+fn play_dice(sc: &Scenario, s: &mut State, cmd: Command, dice: &[u8]) -> Vec<Event> {
+    let mut rng = Script::dice(dice);
+    let ev = play(sc, s, cmd.clone(), &mut rng);
+    assert_eq!(
+        rng.pos,
+        dice.len(),
+        "{cmd:?} rolled {} dice, {} scripted",
+        rng.pos,
+        dice.len()
+    );
+    ev
+}
+
+/// 17.2: places artillery markers; placing rolls no dice.
+fn place(sc: &Scenario, s: &mut State, hex: &str, markers: u8, gas: bool) -> Vec<Event> {
+    play_dice(sc, s, artillery(hex, markers, gas), &[])
+}
+
+/// 17.2: `done` in the Bombardment Phase rolls the placed markers with exactly `dice`.
+fn fire(sc: &Scenario, s: &mut State, dice: &[u8]) -> Vec<Event> {
+    play_dice(sc, s, Command::Done, dice)
+}
+
 /// 17.1: artillery bombardment replaces the system bombardment: `bombard` is refused
 /// even with support fire markers in hand.
 #[test]
@@ -1356,7 +1471,7 @@ fn rule_17_2_artillery_only_in_bombardment_phase() {
 }
 
 /// 17.2: the enemy places nothing in response, and no support fire is involved: the
-/// markers are rolled at once.
+/// placed markers are rolled as soon as the player is done placing.
 #[test]
 fn rule_17_2_artillery_draws_no_support_fire_from_either_side() {
     let sc = art_map()
@@ -1365,18 +1480,16 @@ fn rule_17_2_artillery_draws_no_support_fire_from_either_side() {
         .build();
     let mut s = start(&sc);
     let support = s.support.clone();
-    let ev = play(
-        &sc,
-        &mut s,
-        artillery("0403", 1, false),
-        &mut Script::dice(&[6]),
-    );
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[6]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, false),
+            art_firing("0403", &["g-1"], 1, false),
             fired("0403", 6, 0),
             ended("0403"),
+            phase(A, Phase::Combat),
         ]
     );
     assert_eq!(s.support, support);
@@ -1409,18 +1522,16 @@ fn rule_17_3_aircraft_observes_its_hex_and_neighbours_within_three_hexes() {
     assert!(meuse_argonne::observed(&sc, &s, A, h("0702")));
     done_until(&sc, &mut s, A, Phase::Bombardment);
     assert_eq!(refused(&sc, &s, artillery("0601", 1, false)).rule, "17.3");
-    let ev = play(
-        &sc,
-        &mut s,
-        artillery("0702", 1, false),
-        &mut Script::dice(&[6]),
-    );
+    let ev = place(&sc, &mut s, "0702", 1, false);
+    assert_eq!(ev, vec![art_declared("0702", &["g-3"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[6]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0702", &["g-3"], 1, false),
+            art_firing("0702", &["g-3"], 1, false),
             fired("0702", 6, 0),
             ended("0702"),
+            phase(A, Phase::Combat),
         ]
     );
 }
@@ -1450,33 +1561,98 @@ fn rule_17_3_aircraft_in_target_hex_gives_minus_one() {
     let mut s = begin(&sc, Phase::Movement);
     play(&sc, &mut s, aircraft("0403"), &mut no_rng());
     done_until(&sc, &mut s, A, Phase::Bombardment);
-    let ev = play(
-        &sc,
-        &mut s,
-        artillery("0403", 1, false),
-        &mut Script::dice(&[6]),
-    );
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[6]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, false),
+            art_firing("0403", &["g-1"], 1, false),
             fired("0403", 6, -1),
             ended("0403"),
+            phase(A, Phase::Combat),
         ]
     );
 }
 
 /// 17.2: no more than two markers per enemy unit (per turn), whether placed together
-/// or one at a time.
+/// or one at a time; two placements on one hex are one bombardment of it.
 #[test]
 fn rule_17_2_at_most_two_markers_per_enemy_unit_per_turn() {
     let (sc, mut s) = begin_bombardment(art_map());
     assert_eq!(refused(&sc, &s, artillery("0403", 3, false)).rule, "17.2");
-    play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[6]));
+    assert_eq!(refused(&sc, &s, artillery("0403", 0, false)).rule, "17.2");
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
     assert_eq!(refused(&sc, &s, artillery("0403", 2, false)).rule, "17.2");
-    play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[6]));
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
     assert_eq!(refused(&sc, &s, artillery("0403", 1, false)).rule, "17.2");
     assert_eq!(s.ex.artillery.a, 6);
+    let ev = fire(&sc, &mut s, &[6, 6]);
+    assert_eq!(
+        ev,
+        vec![
+            art_firing("0403", &["g-1"], 2, false),
+            fired("0403", 6, 0),
+            fired("0403", 6, 0),
+            ended("0403"),
+            phase(A, Phase::Combat),
+        ]
+    );
+    assert_eq!(s.ex.artillery.a, 6);
+}
+
+/// 17.2: every marker is placed before any is rolled: the enemy units "become
+/// bombarded by each placed marker, one at a time, immediately after all desired
+/// markers have been played". Placing rolls nothing; `done` rolls hex by hex in the
+/// order placed, each hex's retreat decision (17.5) coming before the next hex's
+/// roll, with no placing in between; then the phase is over and no marker can be
+/// added after seeing a roll.
+#[test]
+fn rule_17_2_all_markers_placed_before_any_roll() {
+    let (sc, mut s) = begin_bombardment(art_map());
+    let ev = place(&sc, &mut s, "0403", 2, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 2, false)]);
+    let ev = place(&sc, &mut s, "0106", 1, false);
+    assert_eq!(ev, vec![art_declared("0106", &["g-9"], 1, false)]);
+    assert_eq!(refused(&sc, &s, artillery("0403", 1, false)).rule, "17.2");
+    assert_eq!(s.ex.artillery.a, 5);
+    assert_eq!(steps_of(&s, "g-1"), 2);
+    assert_eq!(
+        s.pending(),
+        Pending::Phase {
+            side: A,
+            phase: Phase::Bombardment
+        }
+    );
+    let ev = fire(&sc, &mut s, &[1, 6]);
+    assert_eq!(
+        ev,
+        vec![
+            art_firing("0403", &["g-1"], 2, false),
+            fired("0403", 1, 0),
+            fired("0403", 6, 0),
+            retreat_offered("g-1", 1),
+        ]
+    );
+    // Between two hexes' rolls nothing more is placed.
+    assert_eq!(refused(&sc, &s, artillery("0106", 1, false)).rule, "4.1");
+    let ev = play_dice(&sc, &mut s, stiff("g-1"), &[6]);
+    assert_eq!(
+        ev,
+        vec![
+            step_lost("g-1", 1),
+            ended("0403"),
+            art_firing("0106", &["g-9"], 1, false),
+            fired("0106", 6, 0),
+            ended("0106"),
+            phase(A, Phase::Combat),
+        ]
+    );
+    assert!(s.ex.artillery_plan.is_empty());
+    assert_eq!(s.ex.artillery.a, 5);
+    assert_eq!(refused(&sc, &s, artillery("0106", 1, false)).rule, "17.2");
 }
 
 /// 17.1: a side places no more markers than the Artillery Track gives it this turn.
@@ -1489,9 +1665,10 @@ fn rule_17_1_markers_limited_to_this_turns_allotment() {
     let mut s = start(&sc);
     assert_eq!(s.ex.artillery, SidePair::new(1, 4));
     assert_eq!(refused(&sc, &s, artillery("0403", 2, false)).rule, "17.1");
-    let ev = play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[6]));
-    assert_eq!(ev[0], art_declared("0403", &["g-1"], 1, false));
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
     assert_eq!(s.ex.artillery.a, 0);
+    assert_eq!(refused(&sc, &s, artillery("0106", 1, false)).rule, "17.1");
 }
 
 /// 17.1-17.2: markers not used in a turn are lost: the next turn's allotment replaces
@@ -1499,7 +1676,9 @@ fn rule_17_1_markers_limited_to_this_turns_allotment() {
 #[test]
 fn rule_17_1_unused_markers_lost_at_next_allotment() {
     let (sc, mut s) = begin_bombardment(art_map());
-    play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[6]));
+    place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(s.ex.artillery, SidePair::new(7, 4));
+    fire(&sc, &mut s, &[6]);
     assert_eq!(s.ex.artillery, SidePair::new(7, 4));
     let ev = done_until(&sc, &mut s, A, Phase::Movement);
     let k = ev
@@ -1537,13 +1716,20 @@ fn rule_17_5_terrain_modifier_is_the_highest_in_the_hex() {
     ];
     for (terrain, m) in cases {
         let (sc, mut s) = begin_bombardment(art_map().terrain("0403", terrain));
-        let ev = play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[6]));
+        let ev = place(&sc, &mut s, "0403", 1, false);
+        assert_eq!(
+            ev,
+            vec![art_declared("0403", &["g-1"], 1, false)],
+            "{terrain:?}"
+        );
+        let ev = fire(&sc, &mut s, &[6]);
         assert_eq!(
             ev,
             vec![
-                art_declared("0403", &["g-1"], 1, false),
+                art_firing("0403", &["g-1"], 1, false),
                 fired("0403", 6, *m),
                 ended("0403"),
+                phase(A, Phase::Combat),
             ],
             "{terrain:?}"
         );
@@ -1554,20 +1740,33 @@ fn rule_17_5_terrain_modifier_is_the_highest_in_the_hex() {
 #[test]
 fn rule_17_7_gas_gives_minus_one_on_turn_1() {
     let (sc, mut s) = begin_bombardment(art_map().terrain("0106", &["woods"]));
+    let ev = place(&sc, &mut s, "0403", 1, true);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, true)]);
+    let ev = place(&sc, &mut s, "0106", 1, true);
+    assert_eq!(ev, vec![art_declared("0106", &["g-9"], 1, true)]);
     // Clear: 4 - 1 = 3, a hit.
-    let ev = play(&sc, &mut s, artillery("0403", 1, true), &mut Script::dice(&[4]));
+    let ev = fire(&sc, &mut s, &[4]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, true),
+            art_firing("0403", &["g-1"], 1, true),
             fired("0403", 4, -1),
             retreat_offered("g-1", 1),
         ]
     );
-    play(&sc, &mut s, stiff("g-1"), &mut no_rng());
     // Cumulative with the terrain: woods +1, gas -1.
-    let ev = play(&sc, &mut s, artillery("0106", 1, true), &mut Script::dice(&[6]));
-    assert_eq!(ev[1], fired("0106", 6, 0));
+    let ev = play_dice(&sc, &mut s, stiff("g-1"), &[6]);
+    assert_eq!(
+        ev,
+        vec![
+            step_lost("g-1", 1),
+            ended("0403"),
+            art_firing("0106", &["g-9"], 1, true),
+            fired("0106", 6, 0),
+            ended("0106"),
+            phase(A, Phase::Combat),
+        ]
+    );
 }
 
 /// 17.7: gas is an Allied option of the first game turn only.
@@ -1579,8 +1778,18 @@ fn rule_17_7_gas_only_allied_and_only_on_turn_1() {
     done_until(&sc, &mut s, A, Phase::Bombardment);
     assert_eq!(s.turn, 2);
     assert_eq!(refused(&sc, &s, artillery("0403", 1, true)).rule, "17.7");
-    let ev = play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[6]));
-    assert_eq!(ev[1], fired("0403", 6, 0));
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[6]);
+    assert_eq!(
+        ev,
+        vec![
+            art_firing("0403", &["g-1"], 1, false),
+            fired("0403", 6, 0),
+            ended("0403"),
+            phase(A, Phase::Combat),
+        ]
+    );
 }
 
 /// Modifiers: +1 to any German bombardment.
@@ -1588,13 +1797,16 @@ fn rule_17_7_gas_only_allied_and_only_on_turn_1() {
 fn rule_17_5_german_bombardment_plus_one() {
     let (sc, mut s) = begin_bombardment(art_map());
     done_until(&sc, &mut s, B, Phase::Bombardment);
-    let ev = play(&sc, &mut s, artillery("0404", 1, false), &mut Script::dice(&[6]));
+    let ev = place(&sc, &mut s, "0404", 1, false);
+    assert_eq!(ev, vec![art_declared("0404", &["us-1"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[6]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0404", &["us-1"], 1, false),
+            art_firing("0404", &["us-1"], 1, false),
             fired("0404", 6, 1),
             ended("0404"),
+            phase(B, Phase::Combat),
         ]
     );
 }
@@ -1603,16 +1815,13 @@ fn rule_17_5_german_bombardment_plus_one() {
 #[test]
 fn rule_17_5_modified_roll_of_1_to_3_hits() {
     let (sc, mut s) = begin_bombardment(art_map());
-    let ev = play(
-        &sc,
-        &mut s,
-        artillery("0403", 2, false),
-        &mut Script::dice(&[4, 3]),
-    );
+    let ev = place(&sc, &mut s, "0403", 2, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 2, false)]);
+    let ev = fire(&sc, &mut s, &[4, 3]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 2, false),
+            art_firing("0403", &["g-1"], 2, false),
             fired("0403", 4, 0),
             fired("0403", 3, 0),
             retreat_offered("g-1", 1),
@@ -1621,28 +1830,36 @@ fn rule_17_5_modified_roll_of_1_to_3_hits() {
 }
 
 /// 17.5: a hit depletes the unit, or eliminates it if already depleted (here it has
-/// nowhere to retreat: every neighbour is an Allied unit or in an Allied ZOC).
+/// nowhere to retreat: every neighbour is an Allied unit or in an Allied ZOC). The
+/// depleted unit is bombarded again the next game turn.
 #[test]
 fn rule_17_5_hit_depletes_or_eliminates() {
     let (sc, mut s) = begin_bombardment(art_map().div("us-2", A, "0402"));
-    let ev = play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[3]));
+    place(&sc, &mut s, "0403", 1, false);
+    let ev = fire(&sc, &mut s, &[3]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, false),
+            art_firing("0403", &["g-1"], 1, false),
             fired("0403", 3, 0),
             step_lost("g-1", 1),
             ended("0403"),
+            phase(A, Phase::Combat),
         ]
     );
-    let ev = play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[1]));
+    done_until(&sc, &mut s, A, Phase::Bombardment);
+    assert_eq!(s.turn, 2);
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[1]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, false),
+            art_firing("0403", &["g-1"], 1, false),
             fired("0403", 1, 0),
             eliminated("g-1"),
             ended("0403"),
+            phase(A, Phase::Combat),
         ]
     );
 }
@@ -1652,7 +1869,16 @@ fn rule_17_5_hit_depletes_or_eliminates() {
 #[test]
 fn rule_17_5_lone_hit_unit_may_retreat_one_hex_instead() {
     let (sc, mut s) = begin_bombardment(art_map());
-    play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[1]));
+    place(&sc, &mut s, "0403", 1, false);
+    let ev = fire(&sc, &mut s, &[1]);
+    assert_eq!(
+        ev,
+        vec![
+            art_firing("0403", &["g-1"], 1, false),
+            fired("0403", 1, 0),
+            retreat_offered("g-1", 1),
+        ]
+    );
     assert_eq!(
         s.pending(),
         Pending::ArtilleryRetreat {
@@ -1676,8 +1902,15 @@ fn rule_17_5_lone_hit_unit_may_retreat_one_hex_instead() {
         "17.5"
     );
     assert_eq!(refused(&sc, &s, retreat("g-1", &["0303"])).rule, "17.5");
-    let ev = play(&sc, &mut s, retreat("g-1", &["0402"]), &mut no_rng());
-    assert_eq!(ev, vec![retreated("g-1", "0403", &["0402"]), ended("0403")]);
+    let ev = play_dice(&sc, &mut s, retreat("g-1", &["0402"]), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            retreated("g-1", "0403", &["0402"]),
+            ended("0403"),
+            phase(A, Phase::Combat),
+        ]
+    );
     assert_eq!(steps_of(&s, "g-1"), 2);
 }
 
@@ -1686,25 +1919,27 @@ fn rule_17_5_lone_hit_unit_may_retreat_one_hex_instead() {
 #[test]
 fn rule_17_5_all_markers_resolved_before_the_retreat_choice() {
     let (sc, mut s) = begin_bombardment(art_map());
-    let ev = play(
-        &sc,
-        &mut s,
-        artillery("0403", 2, false),
-        &mut Script::dice(&[1, 2]),
-    );
+    let ev = place(&sc, &mut s, "0403", 2, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 2, false)]);
+    let ev = fire(&sc, &mut s, &[1, 2]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 2, false),
+            art_firing("0403", &["g-1"], 2, false),
             fired("0403", 1, 0),
             fired("0403", 2, 0),
             retreat_offered("g-1", 2),
         ]
     );
-    let ev = play(&sc, &mut s, stiff("g-1"), &mut no_rng());
+    let ev = play_dice(&sc, &mut s, stiff("g-1"), &[]);
     assert_eq!(
         ev,
-        vec![step_lost("g-1", 1), eliminated("g-1"), ended("0403")]
+        vec![
+            step_lost("g-1", 1),
+            eliminated("g-1"),
+            ended("0403"),
+            phase(A, Phase::Combat),
+        ]
     );
 }
 
@@ -1713,14 +1948,18 @@ fn rule_17_5_all_markers_resolved_before_the_retreat_choice() {
 #[test]
 fn rule_17_6_hit_on_stellung_breaches_without_step_loss() {
     let (sc, mut s) = begin_bombardment(art_map().terrain("0403", &["clear", "stellung"]));
-    let ev = play(&sc, &mut s, artillery("0403", 1, false), &mut Script::dice(&[1]));
+    let ev = place(&sc, &mut s, "0403", 1, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, false)]);
+    assert!(s.ex.breached.is_empty());
+    let ev = fire(&sc, &mut s, &[1]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, false),
+            art_firing("0403", &["g-1"], 1, false),
             fired("0403", 1, 2),
             breached("0403"),
             ended("0403"),
+            phase(A, Phase::Combat),
         ]
     );
     assert_eq!(steps_of(&s, "g-1"), 2);
@@ -1732,16 +1971,13 @@ fn rule_17_6_hit_on_stellung_breaches_without_step_loss() {
 #[test]
 fn rule_17_6_markers_after_the_breach_use_the_other_terrain() {
     let (sc, mut s) = begin_bombardment(art_map().terrain("0403", &["clear", "stellung"]));
-    let ev = play(
-        &sc,
-        &mut s,
-        artillery("0403", 2, false),
-        &mut Script::dice(&[1, 3]),
-    );
+    let ev = place(&sc, &mut s, "0403", 2, false);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 2, false)]);
+    let ev = fire(&sc, &mut s, &[1, 3]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 2, false),
+            art_firing("0403", &["g-1"], 2, false),
             fired("0403", 1, 2),
             breached("0403"),
             fired("0403", 3, 0),
@@ -1761,17 +1997,22 @@ fn rule_17_6_fortress_hex_never_breached() {
     let mut s = begin(&sc, Phase::Movement);
     play(&sc, &mut s, aircraft("0403"), &mut no_rng());
     done_until(&sc, &mut s, A, Phase::Bombardment);
-    let ev = play(&sc, &mut s, artillery("0403", 1, true), &mut Script::dice(&[2]));
+    let ev = place(&sc, &mut s, "0403", 1, true);
+    assert_eq!(ev, vec![art_declared("0403", &["g-1"], 1, true)]);
+    let ev = fire(&sc, &mut s, &[2]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0403", &["g-1"], 1, true),
+            art_firing("0403", &["g-1"], 1, true),
             fired("0403", 2, 1),
             retreat_offered("g-1", 1),
         ]
     );
-    let ev = play(&sc, &mut s, stiff("g-1"), &mut no_rng());
-    assert_eq!(ev, vec![step_lost("g-1", 1), ended("0403")]);
+    let ev = play_dice(&sc, &mut s, stiff("g-1"), &[]);
+    assert_eq!(
+        ev,
+        vec![step_lost("g-1", 1), ended("0403"), phase(A, Phase::Combat)]
+    );
     assert!(s.ex.breached.is_empty());
 }
 
@@ -1781,15 +2022,491 @@ fn rule_17_6_fortress_hex_never_breached() {
 fn rule_17_6_german_hit_on_allied_unit_in_works_breaches() {
     let (sc, mut s) = begin_bombardment(art_map().terrain("0404", &["clear", "second-tier"]));
     done_until(&sc, &mut s, B, Phase::Bombardment);
-    let ev = play(&sc, &mut s, artillery("0404", 1, false), &mut Script::dice(&[1]));
+    let ev = place(&sc, &mut s, "0404", 1, false);
+    assert_eq!(ev, vec![art_declared("0404", &["us-1"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[1]);
     assert_eq!(
         ev,
         vec![
-            art_declared("0404", &["us-1"], 1, false),
+            art_firing("0404", &["us-1"], 1, false),
             fired("0404", 1, 2),
             breached("0404"),
             ended("0404"),
+            phase(B, Phase::Combat),
         ]
     );
     assert_eq!(steps_of(&s, "us-1"), 2);
+}
+
+// ---------------------------------------------------------------------------------
+// 18.1 The Lost Battalion.
+
+fn lost_battalion(declare: bool) -> Command {
+    Command::LostBattalion { declare }
+}
+
+/// us-1 (0404) next to g-1 in the woods of 0403, us-2 (0604) next to g-2 in the
+/// woods of 0603; both German units 6-10-4.
+fn woods_map() -> Meuse {
+    meuse(7, 7)
+        .div("us-1", A, "0404")
+        .unit("g-1", B, &[(6, 10, 4), (3, 5, 4)], "0403")
+        .terrain("0403", &["woods"])
+        .div("us-2", A, "0604")
+        .unit("g-2", B, &[(6, 10, 4), (3, 5, 4)], "0603")
+        .terrain("0603", &["woods"])
+        .spare()
+}
+
+/// 18.1: after an Allied attack on a woods hex is declared and support fire placed,
+/// before the roll, the German player may declare the Lost Battalion; the attack then
+/// uses the Woods (Lost Battalion) line whatever the differential.
+#[test]
+fn rule_18_1_lost_battalion_offered_after_support_fire_before_the_roll() {
+    let sc = woods_map().support(&[1], &[1]).start(Phase::Combat).build();
+    let mut s = start(&sc);
+    let ev = play(&sc, &mut s, attack("0403", &["us-1"]), &mut no_rng());
+    assert_eq!(ev, vec![declared("0403", &["g-1"], &["us-1"])]);
+    let ev = play(
+        &sc,
+        &mut s,
+        Command::SupportFire { commit: false },
+        &mut no_rng(),
+    );
+    assert_eq!(ev, vec![Event::SupportPassed { side: A, step: 0 }]);
+    let ev = play(
+        &sc,
+        &mut s,
+        Command::SupportFire { commit: true },
+        &mut Script::new(&[0]),
+    );
+    assert_eq!(
+        ev,
+        vec![Event::SupportCommitted {
+            side: B,
+            step: Some(1),
+            value: Some(1)
+        }]
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        Command::SupportFire { commit: false },
+        &mut no_rng(),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            Event::SupportPassed { side: A, step: 2 },
+            Event::LostBattalionOffered
+        ]
+    );
+    assert_eq!(s.pending(), Pending::LostBattalion { side: B });
+    assert_eq!(
+        legal_commands(&sc, &s),
+        vec![lost_battalion(false), lost_battalion(true)]
+    );
+    // 8 - 11 = -3: the Woods line would read -3, the Lost Battalion line reads its
+    // first column, -1.
+    let ev = play(&sc, &mut s, lost_battalion(true), &mut Script::dice(&[2]));
+    assert_eq!(
+        ev,
+        vec![
+            Event::LostBattalionDeclared { declared: true },
+            Event::SupportRevealed {
+                attacker: vec![],
+                defender: vec![1]
+            },
+            ground(8, 11, "woods-lost-battalion", "-1", 2, CrtResult::NoEffect),
+            ended("0403"),
+        ]
+    );
+    assert!(s.ex.lost_battalion_used);
+}
+
+/// 18.1: once declared, the Lost Battalion is never offered again.
+#[test]
+fn rule_18_1_lost_battalion_once_per_game() {
+    let sc = woods_map().start(Phase::Combat).build();
+    let mut s = begin(&sc, Phase::Combat);
+    let ev = play(&sc, &mut s, attack("0403", &["us-1"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![
+            declared("0403", &["g-1"], &["us-1"]),
+            Event::LostBattalionOffered
+        ]
+    );
+    let ev = play(&sc, &mut s, lost_battalion(true), &mut Script::dice(&[2]));
+    assert_eq!(
+        ev,
+        vec![
+            Event::LostBattalionDeclared { declared: true },
+            ground(8, 10, "woods-lost-battalion", "-1", 2, CrtResult::NoEffect),
+            ended("0403"),
+        ]
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0603", &["us-2"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0603", &["g-2"], &["us-2"]),
+            ground(8, 10, "woods", "-2", 1, CrtResult::NoEffect),
+            ended("0603"),
+        ]
+    );
+}
+
+/// 18.1: the rule is spent only when declared: passing keeps it for a later attack.
+#[test]
+fn rule_18_1_declining_keeps_the_lost_battalion_for_later() {
+    let sc = woods_map().start(Phase::Combat).build();
+    let mut s = begin(&sc, Phase::Combat);
+    play(&sc, &mut s, attack("0403", &["us-1"]), &mut no_rng());
+    let ev = play(&sc, &mut s, lost_battalion(false), &mut Script::dice(&[1]));
+    assert_eq!(
+        ev,
+        vec![
+            Event::LostBattalionDeclared { declared: false },
+            ground(8, 10, "woods", "-2", 1, CrtResult::NoEffect),
+            ended("0403"),
+        ]
+    );
+    let ev = play(&sc, &mut s, attack("0603", &["us-2"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![
+            declared("0603", &["g-2"], &["us-2"]),
+            Event::LostBattalionOffered
+        ]
+    );
+}
+
+/// 18.1: only Allied ground attacks into a woods hex: not a clear hex, not a German
+/// attack on Allied units in the woods.
+#[test]
+fn rule_18_1_not_offered_for_non_woods_hex_or_german_attack() {
+    let sc = meuse(7, 7)
+        .div("us-1", A, "0404")
+        .div("g-1", B, "0403")
+        .div("us-2", A, "0604")
+        .div("g-2", B, "0603")
+        .terrain("0604", &["woods"])
+        .spare()
+        .start(Phase::Combat)
+        .build();
+    let mut s = begin(&sc, Phase::Combat);
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["us-1"]),
+        &mut Script::dice(&[5]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0403", &["g-1"], &["us-1"]),
+            ground(8, 6, "clear", "+2, +3", 5, CrtResult::NoEffect),
+            ended("0403"),
+        ]
+    );
+    done_until(&sc, &mut s, B, Phase::Combat);
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0604", &["g-2"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0604", &["us-2"], &["g-2"]),
+            ground(6, 8, "woods", "-2", 1, CrtResult::NoEffect),
+            ended("0604"),
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// 18.2 German combat experience.
+
+fn one_hex_retreats(sc: &Scenario, s: &State, unit: &str) -> Vec<Command> {
+    legal_commands(sc, s)
+        .into_iter()
+        .filter(|c| {
+            matches!(c, Command::Retreat { unit: x, path, .. } if *x == u(unit) && path.len() == 1)
+        })
+        .collect()
+}
+
+fn experience_map(g1: (u8, u8, u8)) -> Meuse {
+    meuse(7, 7)
+        .div("us-1", A, "0404")
+        .unit("g-1", B, &[g1, (3, 3, 4)], "0403")
+        .spare()
+}
+
+/// 18.2: a German unit given a D2 may retreat just one hex, with no step loss.
+#[test]
+fn rule_18_2_german_d2_may_be_taken_as_one_hex_retreat() {
+    let sc = experience_map((6, 7, 4)).start(Phase::Combat).build();
+    let mut s = begin(&sc, Phase::Combat);
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["us-1"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0403", &["g-1"], &["us-1"]),
+            ground(8, 7, "clear", "+1", 1, CrtResult::D2),
+            retreat_required(B, &["g-1"], 2),
+        ]
+    );
+    assert_eq!(
+        one_hex_retreats(&sc, &s, "g-1"),
+        vec![
+            retreat("g-1", &["0302"]),
+            retreat("g-1", &["0402"]),
+            retreat("g-1", &["0502"]),
+        ]
+    );
+    let ev = play(&sc, &mut s, retreat("g-1", &["0402"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![
+            retreated("g-1", "0403", &["0402"]),
+            advance_offered(&["0403", "0402"], &["us-1"]),
+        ]
+    );
+    assert_eq!(steps_of(&s, "g-1"), 2);
+}
+
+/// 18.2: likewise a D3.
+#[test]
+fn rule_18_2_german_d3_may_be_taken_as_one_hex_retreat() {
+    let sc = experience_map((6, 2, 4)).start(Phase::Combat).build();
+    let mut s = begin(&sc, Phase::Combat);
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0403", &["us-1"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0403", &["g-1"], &["us-1"]),
+            ground(8, 2, "clear", "+6, +7", 1, CrtResult::D3),
+            retreat_required(B, &["g-1"], 3),
+        ]
+    );
+    let ev = play(&sc, &mut s, retreat("g-1", &["0302"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![
+            retreated("g-1", "0403", &["0302"]),
+            advance_offered(&["0403", "0302"], &["us-1"]),
+        ]
+    );
+    assert_eq!(steps_of(&s, "g-1"), 2);
+}
+
+/// 18.2: a German unit given a D2 that could retreat only one hex takes it as a D1:
+/// one hex and no step loss (without 18.2 it would lose a step there, 8.3).
+#[test]
+fn rule_18_2_german_unit_blocked_after_one_hex_retreats_without_step_loss() {
+    // us-2 (0201) and us-3 (0701) cover every hex two hexes from 0402 beyond 0401
+    // and 0501 with their ZOC.
+    let sc = meuse(7, 7)
+        .div("us-1", A, "0403")
+        .unit("g-1", B, &[(6, 7, 4), (3, 3, 4)], "0402")
+        .div("us-2", A, "0201")
+        .div("us-3", A, "0701")
+        .spare()
+        .start(Phase::Combat)
+        .build();
+    let mut s = begin(&sc, Phase::Combat);
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0402", &["us-1"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0402", &["g-1"], &["us-1"]),
+            ground(8, 7, "clear", "+1", 1, CrtResult::D2),
+            retreat_required(B, &["g-1"], 2),
+        ]
+    );
+    assert!(
+        retreat_options(&sc, &s, idx(&s, "g-1"), 2, CombatKind::Ground)
+            .iter()
+            .all(|o| o.path.len() == 1 && o.loses_step)
+    );
+    let ev = play(&sc, &mut s, retreat("g-1", &["0401"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![
+            retreated("g-1", "0402", &["0401"]),
+            advance_offered(&["0402", "0401"], &["us-1"]),
+        ]
+    );
+    assert_eq!(steps_of(&s, "g-1"), 2);
+}
+
+/// 18.2: German units only: an Allied unit given a D2 retreats the full two hexes.
+#[test]
+fn rule_18_2_allied_units_cannot_shorten_their_retreat() {
+    let sc = experience_map((9, 6, 4)).start(Phase::Movement).build();
+    let mut s = begin(&sc, Phase::Movement);
+    done_until(&sc, &mut s, B, Phase::Combat);
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0404", &["g-1"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0404", &["us-1"], &["g-1"]),
+            ground(9, 8, "clear", "+1", 1, CrtResult::D2),
+            retreat_required(A, &["us-1"], 2),
+        ]
+    );
+    assert_eq!(one_hex_retreats(&sc, &s, "us-1"), vec![]);
+    assert_eq!(refused(&sc, &s, retreat("us-1", &["0405"])).rule, "8.3");
+    let ev = play(
+        &sc,
+        &mut s,
+        retreat("us-1", &["0405", "0406"]),
+        &mut no_rng(),
+    );
+    assert_eq!(ev[0], retreated("us-1", "0404", &["0405", "0406"]));
+}
+
+// ---------------------------------------------------------------------------------
+// legal_commands and apply agree on the Meuse Argonne commands.
+
+fn is_meuse_command(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::Replace { .. }
+            | Command::Rebuild { .. }
+            | Command::BreakDown { .. }
+            | Command::PlaceAircraft { .. }
+            | Command::Artillery { .. }
+    )
+}
+
+/// Every listed Meuse command is accepted on a copy of the state; Replace, Rebuild,
+/// BreakDown and Artillery commands are accepted exactly when listed.
+fn check_agreement(sc: &Scenario, s: &State) -> usize {
+    let listed: Vec<Command> = legal_commands(sc, s)
+        .into_iter()
+        .filter(is_meuse_command)
+        .collect();
+    for c in &listed {
+        let copy = s.clone();
+        let r = apply(sc, &copy, c, &mut Script::dice(&[6, 6]));
+        assert!(r.is_ok(), "{c:?} listed but refused: {:?}", r.err());
+    }
+    let all_hexes: Vec<Hex> = sc.hexes.iter().map(|x| x.hex).collect();
+    let units: Vec<UnitId> = s.units.iter().map(|x| x.id.clone()).collect();
+    let mut candidates = Vec::new();
+    for unit in &units {
+        candidates.push(Command::BreakDown { unit: unit.clone() });
+        candidates.push(Command::Rebuild {
+            units: vec![unit.clone()],
+        });
+        for other in &units {
+            if other > unit {
+                candidates.push(Command::Rebuild {
+                    units: vec![unit.clone(), other.clone()],
+                });
+            }
+        }
+        for hex in &all_hexes {
+            candidates.push(Command::Replace {
+                unit: unit.clone(),
+                hex: *hex,
+            });
+        }
+    }
+    for hex in &all_hexes {
+        for markers in 0..=3 {
+            for gas in [false, true] {
+                candidates.push(Command::Artillery {
+                    hex: *hex,
+                    markers,
+                    gas,
+                });
+            }
+        }
+    }
+    for c in &candidates {
+        let ok = apply(sc, s, c, &mut Script::dice(&[6, 6])).is_ok();
+        let on_list = listed.iter().any(|l| match (l, c) {
+            (Command::Rebuild { units: a }, Command::Rebuild { units: b }) => {
+                let (mut a, mut b) = (a.clone(), b.clone());
+                a.sort();
+                b.sort();
+                a == b
+            }
+            _ => l == c,
+        });
+        assert_eq!(ok, on_list, "{c:?}: accepted {ok}, listed {on_list}");
+    }
+    listed.len()
+}
+
+#[test]
+fn legal_commands_agree_with_apply_for_meuse_commands() {
+    let sc = meuse(7, 7)
+        .div("us-1", A, "0404")
+        .div("us-2", A, "0205")
+        .terrain("0205", &["woods"])
+        .div("us-3", A, "0606")
+        .three_step("us-4", "0304")
+        .three_step("us-32", "0506")
+        .brigades(4)
+        .div("g-1", B, "0403")
+        .div("g-2", B, "0702")
+        .div("g-3", B, "0601")
+        .spare()
+        .start(Phase::Movement)
+        .build();
+    let mut s = begin(&sc, Phase::Movement);
+    hurt(&mut s, "us-1");
+    hurt(&mut s, "us-2");
+    hurt(&mut s, "us-32");
+    kill(&mut s, "us-3");
+    hurt(&mut s, "g-2");
+    kill(&mut s, "g-3");
+    let mut total = check_agreement(&sc, &s);
+    play(&sc, &mut s, break_down("us-4"), &mut no_rng());
+    play(&sc, &mut s, aircraft("0702"), &mut no_rng());
+    total += check_agreement(&sc, &s);
+    play(&sc, &mut s, rebuild(&["us-1", "us-32"]), &mut no_rng());
+    total += check_agreement(&sc, &s);
+    done_until(&sc, &mut s, A, Phase::Bombardment);
+    total += check_agreement(&sc, &s);
+    place(&sc, &mut s, "0403", 1, true);
+    total += check_agreement(&sc, &s);
+    fire(&sc, &mut s, &[6]);
+    done_until(&sc, &mut s, B, Phase::Movement);
+    total += check_agreement(&sc, &s);
+    done_until(&sc, &mut s, B, Phase::Bombardment);
+    total += check_agreement(&sc, &s);
+    assert!(total > 40, "only {total} Meuse commands listed");
 }

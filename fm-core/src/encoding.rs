@@ -208,13 +208,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
             let hex = sc.hex_at(h as u16);
             let kind = s.combat.as_ref()?.kind;
             let opts = match s.pending() {
-                Pending::Retreat { hexes, .. } => {
-                    let mut o = retreat_options(sc, s, u, hexes, kind);
-                    if crate::meuse_argonne::may_downgrade(sc, s, u, hexes) {
-                        o.extend(retreat_options(sc, s, u, 1, kind));
-                    }
-                    o
-                }
+                Pending::Retreat { hexes, .. } => crate::retreat::retreat_choices(sc, s, u, hexes, kind),
                 Pending::ArtilleryRetreat { .. } => retreat_options(sc, s, u, 1, kind)
                     .into_iter()
                     .filter(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())

@@ -215,7 +215,19 @@ pub enum Event {
         /// Where.
         hex: Hex,
     },
-    /// Meuse Argonne 17.2: artillery markers are placed on an observed enemy unit.
+    /// Meuse Argonne 17.2: the placed markers on a hex are about to be rolled.
+    ArtilleryFiring {
+        /// Target hex.
+        hex: Hex,
+        /// Units in it now.
+        defenders: Vec<UnitId>,
+        /// Markers.
+        markers: u8,
+        /// 17.7: gas.
+        gas: bool,
+    },
+    /// Meuse Argonne 17.2: artillery markers are placed on an observed enemy unit (they
+    /// are rolled when the player is done placing).
     ArtilleryDeclared {
         /// Target hex.
         hex: Hex,
@@ -606,7 +618,7 @@ impl State {
                 hex,
                 defenders,
                 markers,
-                ..
+                gas,
             } => {
                 let side = self.active;
                 let left = self.ex.artillery.get_mut(side);
@@ -614,6 +626,20 @@ impl State {
                 for d in defenders {
                     *self.ex.artillery_on.entry(d.clone()).or_insert(0) += markers;
                 }
+                match self.ex.artillery_plan.iter_mut().find(|p| p.hex == *hex) {
+                    Some(p) => {
+                        p.markers += markers;
+                        p.gas |= gas;
+                    }
+                    None => self.ex.artillery_plan.push(crate::state::ArtilleryPlan {
+                        hex: *hex,
+                        markers: *markers,
+                        gas: *gas,
+                    }),
+                }
+            }
+            Event::ArtilleryFiring { hex, defenders, .. } => {
+                self.ex.artillery_plan.retain(|p| p.hex != *hex);
                 self.combat = Some(Combat {
                     kind: CombatKind::Bombardment,
                     hex: *hex,

@@ -245,14 +245,7 @@ fn retreats_for(
     out: &mut Vec<Command>,
 ) {
     let Some(i) = sc.unit_index(u) else { return };
-    let mut opts = retreat_options(sc, s, i as usize, hexes, kind);
-    if crate::meuse_argonne::may_downgrade(sc, s, i as usize, hexes) {
-        for o in retreat_options(sc, s, i as usize, 1, kind) {
-            if !opts.contains(&o) {
-                opts.push(o);
-            }
-        }
-    }
+    let opts = crate::retreat::retreat_choices(sc, s, i as usize, hexes, kind);
     if opts.is_empty() {
         out.push(Command::Retreat {
             unit: u.clone(),
@@ -285,7 +278,9 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
             Phase::Bombardment => {
                 let mut v = Vec::new();
                 bombardments(sc, s, side, &mut v);
-                !v.is_empty() || !crate::meuse_argonne::artillery_commands(sc, s).is_empty()
+                !v.is_empty()
+                    || !s.ex.artillery_plan.is_empty()
+                    || !crate::meuse_argonne::artillery_commands(sc, s).is_empty()
             }
             Phase::Combat | Phase::MobileCombat => {
                 let mut v = Vec::new();

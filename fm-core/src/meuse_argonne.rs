@@ -455,13 +455,19 @@ fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
         .max(0)
 }
 
-/// 17.2-17.7: artillery bombardment of one hex.
+/// 17.2: place artillery markers on the enemy unit in `hex` (rolled when the phasing
+/// player is done placing, 17.2 "immediately after all desired markers have been played").
 pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
     require(ctx, "17.1", "artillery bombardment")?;
     let sc = ctx.sc;
-    let p = params(sc).expect("meuse");
     if ctx.s.phase != Phase::Bombardment {
-        return refuse("17.2", format!("artillery fires at the end of the movement phase (the Bombardment Phase), not the {}", ctx.s.phase));
+        return refuse(
+            "17.2",
+            format!(
+                "artillery fires at the end of the movement phase (the Bombardment Phase), not the {}",
+                ctx.s.phase
+            ),
+        );
     }
     let side = ctx.s.active;
     if !(1..=2).contains(&markers) {
@@ -471,9 +477,6 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
     if markers > left {
         return refuse("17.1", format!("{markers} markers asked, {left} left this game turn"));
     }
-    let Some(hi) = sc.hex_index(hex) else {
-        return refuse("input", format!("{hex} is off the map"));
-    };
     let defenders = ctx.s.units_at(hex);
     if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == side) {
         return refuse("17.2", format!("{hex} holds no enemy unit"));
@@ -491,10 +494,56 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
     let ids: Vec<UnitId> = defenders.iter().map(|&d| ctx.s.units[d].id.clone()).collect();
     ctx.emit(Event::ArtilleryDeclared {
         hex,
+        defenders: ids,
+        markers,
+        gas,
+    });
+    Ok(())
+}
+
+/// 17.2: `done` in the Bombardment Phase rolls the placed markers, hex by hex in the
+/// order placed, pausing for a 17.5 retreat decision; the phase ends once all are fired.
+/// Returns false when there is nothing to fire.
+pub(crate) fn fire(ctx: &mut Ctx) -> bool {
+    if params(ctx.sc).is_none() || ctx.s.phase != Phase::Bombardment || ctx.s.ex.artillery_plan.is_empty() {
+        return false;
+    }
+    fire_next(ctx);
+    true
+}
+
+fn fire_next(ctx: &mut Ctx) {
+    while ctx.s.combat.is_none() && ctx.s.outcome.is_none() {
+        let Some(plan) = ctx.s.ex.artillery_plan.first().cloned() else {
+            crate::sequence::next_phase(ctx);
+            return;
+        };
+        fire_hex(ctx, plan.hex, plan.markers, plan.gas);
+    }
+}
+
+fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
+    let sc = ctx.sc;
+    let p = params(sc).expect("meuse");
+    let side = ctx.s.active;
+    let hi = sc.hex_index(hex).expect("planned hexes are on the map");
+    let defenders: Vec<usize> = ctx
+        .s
+        .units_at(hex)
+        .into_iter()
+        .filter(|&d| sc.units[d].data.side != side)
+        .collect();
+    let ids: Vec<UnitId> = defenders.iter().map(|&d| ctx.s.units[d].id.clone()).collect();
+    ctx.emit(Event::ArtilleryFiring {
+        hex,
         defenders: ids.clone(),
         markers,
         gas,
     });
+    if ids.is_empty() {
+        end(ctx);
+        return;
+    }
     let fortress = sc.masks.fortress;
     let mut hits = 0u8;
     for _ in 0..markers {
@@ -530,7 +579,7 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
     }
     if hits == 0 {
         end(ctx);
-        return Ok(());
+        return;
     }
     // 17.5: a lone unit may retreat one hex instead; a brigade stack takes its hits.
     if ids.len() == 1 {
@@ -541,12 +590,11 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
                 unit: ids[0].clone(),
                 hits,
             });
-            return Ok(());
+            return;
         }
     }
     take_hits(ctx, &ids, hits);
     end(ctx);
-    Ok(())
 }
 
 fn take_hits(ctx: &mut Ctx, units: &[UnitId], hits: u8) {
@@ -592,6 +640,7 @@ pub(crate) fn artillery_retreat(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> R
         path: path.to_vec(),
     });
     end(ctx);
+    fire_next(ctx);
     Ok(())
 }
 
@@ -603,6 +652,7 @@ pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError>
     }
     take_hits(ctx, std::slice::from_ref(unit), hits);
     end(ctx);
+    fire_next(ctx);
     Ok(())
 }
 
@@ -716,15 +766,10 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
             }
         }
         if s.ex.aircraft.len() < p.aircraft as usize {
-            // Only hexes where an aircraft could matter: near enemy units within range.
-            for (i, u) in s.units.iter().enumerate() {
-                if sc.units[i].data.side == side {
-                    continue;
-                }
-                if let Some(h) = u.hex() {
-                    if !s.ex.aircraft.contains(&h) && observed_by_aircraft_at(sc, s, h) {
-                        out.push(Command::PlaceAircraft { hex: h });
-                    }
+            // 17.3: "anywhere on the map".
+            for hi in &sc.hexes {
+                if !s.ex.aircraft.contains(&hi.hex) {
+                    out.push(Command::PlaceAircraft { hex: hi.hex });
                 }
             }
         }
@@ -732,13 +777,6 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
     out
 }
 
-fn observed_by_aircraft_at(sc: &Scenario, s: &State, hex: Hex) -> bool {
-    let l = sc.layout();
-    s.units
-        .iter()
-        .enumerate()
-        .any(|(i, u)| sc.units[i].data.side == ALLIES && u.hex().is_some_and(|h| l.distance(h, hex) <= 3))
-}
 
 /// Artillery commands the phasing side can give now.
 pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<crate::command::Command> {

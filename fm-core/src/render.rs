@@ -14,7 +14,7 @@
 //! let m = Match::new_builtin("system-demo", 1).unwrap();
 //! let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
 //! assert!(svg.starts_with("<svg"));
-//! assert_eq!(svg.matches("class=\"unit\"").count(), 12); // 12 units start on the map
+//! assert_eq!(svg.matches("class=\"unit\"").count(), 10); // 10 units start on the map
 //! ```
 //!
 //! Geometry: flat-topped hexes in vertical columns, hex "CCRR" at column CC and row RR;
@@ -114,6 +114,8 @@ struct Snap<'a> {
     /// Per side: available values if visible, available count, used values.
     support: [(Option<Vec<u8>>, usize, Vec<u8>); 2],
     viewer: Option<Side>,
+    /// Exclusive-rule markers (full state only: views do not carry them yet).
+    ex: Option<&'a crate::state::ExclusiveState>,
 }
 
 impl<'a> Snap<'a> {
@@ -138,6 +140,7 @@ impl<'a> Snap<'a> {
                     )
                 }),
                 viewer: None,
+                ex: Some(&s.ex),
             },
             Board::View(v) => Snap {
                 turn: v.turn,
@@ -158,6 +161,7 @@ impl<'a> Snap<'a> {
                     )
                 }),
                 viewer: Some(v.side),
+                ex: None,
             },
         }
     }
@@ -242,6 +246,8 @@ fn terrain_colour(id: &str) -> String {
         ("rough", "#cdb48c"),
         ("broken", "#d8c69e"),
         ("hill", "#d9c48f"),
+        ("rise", "#dcc896"),
+        ("fortress", "#bdb1a4"),
         ("mountain", "#a9967f"),
         ("marsh", "#bfdcce"),
         ("swamp", "#a3c8ad"),
@@ -271,6 +277,8 @@ fn terrain_colour(id: &str) -> String {
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum SideStyle {
+    /// Trench lines and other drawn works: a line with ticks, in its own colour.
+    Works(&'static str),
     Road,
     Trail,
     Rail,
@@ -299,17 +307,31 @@ fn side_style(f: &HexsideTerrain) -> SideStyle {
         }
     } else if f.minefield || has("mine") || has("wire") {
         SideStyle::Minefield
+    } else if has("stellung") || has("trench") && has("line") || has("tier") {
+        SideStyle::Works(if has("second") || has("tier") {
+            "#c0701c"
+        } else {
+            "#a5281b"
+        })
+    } else if has("fort") && has("line") || has("works") {
+        SideStyle::Works("#6c3483")
     } else if has("canal") {
         SideStyle::Canal
-    } else if has("river") {
+    } else if has("river")
+        || has("meuse")
+        || (f.all_attackers && f.crt_line.is_some() && !has("stream") && !has("ditch"))
+    {
         SideStyle::River
     } else if has("stream") || has("creek") || has("brook") {
         SideStyle::Stream
     } else if has("ditch") || has("trench") || has("wadi") || has("escarp") {
         SideStyle::Ditch
-    } else if has("water") || has("lake") || has("shore") || has("sea") {
-        SideStyle::Shore
-    } else if f.cost == MoveCost::Prohibited {
+    } else if has("water")
+        || has("lake")
+        || has("shore")
+        || has("sea")
+        || f.cost == MoveCost::Prohibited
+    {
         SideStyle::Shore
     } else {
         SideStyle::Other
@@ -373,6 +395,24 @@ fn side_line(o: &mut String, st: SideStyle, a: (f64, f64), b: (f64, f64)) {
                 r##"<polyline points="{pts}" fill="none" stroke="#5b3a1a" stroke-width="1.8" stroke-linejoin="round"/>"##
             );
         }
+        SideStyle::Works(colour) => {
+            // The line, with short ticks on one side (the usual trench symbol).
+            line(o, colour, 2.2, "");
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let (px, py) = (-dy / len * 3.5, dx / len * 3.5);
+            let mut d = String::new();
+            for i in 1..5 {
+                let t = i as f64 / 5.0;
+                let (x, y) = (a.0 + dx * t, a.1 + dy * t);
+                let _ = write!(d, "M{x:.1},{y:.1} l{px:.1},{py:.1} ");
+            }
+            let _ = write!(
+                o,
+                r#"<path d="{}" stroke="{colour}" stroke-width="1.6" fill="none"/>"#,
+                d.trim_end()
+            );
+        }
         _ => line(o, "#7a6a8a", 3.0, r#" stroke-dasharray="5,2""#),
     }
 }
@@ -412,7 +452,31 @@ fn text(o: &mut String, x: f64, y: f64, size: f64, attrs: &str, s: &str) {
 fn terrain_symbol(o: &mut String, id: &str, (x, y): (f64, f64), s: f64) {
     let lower = id.to_ascii_lowercase();
     let k = s / 40.0;
-    if lower.contains("fort") {
+    if lower.contains("stellung") || lower.contains("tier") || lower.contains("trench") {
+        // Trench works in the hex: a zigzag across it.
+        let colour = if lower.contains("second") || lower.contains("tier") {
+            "#c0701c"
+        } else {
+            "#a5281b"
+        };
+        let mut pts = String::new();
+        for i in 0..=8 {
+            let t = i as f64 / 8.0;
+            let dy = if i % 2 == 0 { -0.08 } else { 0.08 } * s;
+            let _ = write!(
+                pts,
+                "{}{:.1},{:.1}",
+                if i > 0 { " " } else { "" },
+                x - 0.8 * s + 1.6 * s * t,
+                y + 0.62 * s + dy
+            );
+        }
+        let _ = write!(
+            o,
+            r#"<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="{:.1}" opacity="0.85"/>"#,
+            1.6 * k
+        );
+    } else if lower.contains("fort") {
         // A bastioned outline around the counter area.
         let mut pts = String::new();
         for i in 0..10 {
@@ -466,7 +530,11 @@ fn terrain_symbol(o: &mut String, id: &str, (x, y): (f64, f64), s: f64) {
                 4.0 * k
             );
         }
-    } else if lower.contains("mountain") || lower.contains("hill") || lower.contains("rough") {
+    } else if lower.contains("mountain")
+        || lower.contains("hill")
+        || lower.contains("rough")
+        || lower.contains("rise")
+    {
         let h = if lower.contains("mountain") { 9.0 } else { 6.0 } * k;
         for (dx, dy) in [(-0.6, -0.3), (0.6, -0.3), (-0.62, 0.45), (0.62, 0.45)] {
             let (cx, cy) = (x + dx * s, y + dy * s);
@@ -644,9 +712,14 @@ fn describe_pending(sc: &Scenario, p: &Pending) -> String {
             format!("{} retreats {hexes} hex(es) or holds", name(side))
         }
         Pending::Advance { side, .. } => format!("{} may advance after combat", name(side)),
-        Pending::LostBattalion { side } => format!("{} may declare the Lost Battalion", name(side)),
+        Pending::LostBattalion { side } => {
+            format!("{} may declare the Lost Battalion", name(side))
+        }
         Pending::ArtilleryRetreat { side, .. } => {
-            format!("{} retreats one hex or takes the artillery hits", name(side))
+            format!(
+                "{} retreats one hex or takes the artillery hits",
+                name(side)
+            )
         }
         Pending::GameOver { winner } => match winner {
             Some(w) => format!("game over: {} wins", name(w)),
@@ -967,12 +1040,28 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
 
     // ---- unit counters
     let k = 1.15 * s;
+    let mut stacked: BTreeMap<Hex, usize> = BTreeMap::new();
+    for u in snap.units {
+        if let Location::Map(h) = u.loc {
+            *stacked.entry(h).or_default() += 1;
+        }
+    }
+    let mut drawn: BTreeMap<Hex, usize> = BTreeMap::new();
     for (i, u) in snap.units.iter().enumerate() {
         let Location::Map(h) = u.loc else { continue };
         if sc.hex_index(h).is_none() {
             continue;
         }
-        counter(o, sc, i, u, geo.centre(h), k);
+        // Exclusive rules may stack units: each counter a little up and to the right of
+        // the one below it, the stack centred on the hex.
+        let n = stacked.get(&h).copied().unwrap_or(1);
+        let j = drawn.entry(h).or_default();
+        let step = 0.12 * s;
+        let off = (*j as f64 - (n as f64 - 1.0) / 2.0) * step;
+        *j += 1;
+        let (cx, cy) = geo.centre(h);
+        let kk = if n > 1 { k * 0.9 } else { k };
+        counter(o, sc, i, u, (cx + off, cy - off), kk);
     }
     o.push_str(&arrows);
 
@@ -1005,6 +1094,33 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
             "#bbbbbb".into(),
             format!("{n} marker(s) bombarded this hex this player turn"),
         ));
+    }
+    if let Some(ex) = snap.ex {
+        for h in &ex.breached {
+            chips.entry(*h).or_default().push((
+                "BR".into(),
+                "#ffd23f".into(),
+                "breach: trench works breached".into(),
+            ));
+        }
+        for h in &ex.aircraft {
+            chips.entry(*h).or_default().push((
+                "AIR".into(),
+                "#b8cde6".into(),
+                "aircraft observing this hex and its neighbours".into(),
+            ));
+        }
+        for p in &ex.artillery_plan {
+            chips.entry(p.hex).or_default().push((
+                format!("A{}{}", p.markers, if p.gas { "G" } else { "" }),
+                "#d7bde2".into(),
+                format!(
+                    "{} artillery marker(s) placed{}",
+                    p.markers,
+                    if p.gas { ", gas" } else { "" }
+                ),
+            ));
+        }
     }
     for m in &opts.markers {
         let fill = match m.kind.as_str() {
@@ -1334,6 +1450,12 @@ fn draw_panel(
             &format!("  support fire: {avail_s}{used_s}"),
             plain,
         );
+        if let Some(ex) = snap.ex {
+            let n = *ex.artillery.get(side);
+            if n > 0 {
+                line(o, &mut y, &format!("  artillery markers: {n}"), plain);
+            }
+        }
         // Units off the map.
         let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (i, u) in snap.units.iter().enumerate() {

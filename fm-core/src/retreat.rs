@@ -251,6 +251,26 @@ pub fn retreat_options(
     out
 }
 
+/// The retreat options open to a unit, with exclusive-rule alternatives (Meuse
+/// Argonne 18.2: a German unit may take a D2/D3 as a D1). A one-hex D1 retreat
+/// replaces a partial-retreat option along the same hex.
+pub(crate) fn retreat_choices(sc: &Scenario, s: &State, unit: usize, hexes: u8, kind: CombatKind) -> Vec<RetreatOption> {
+    let opts = retreat_options(sc, s, unit, hexes, kind);
+    if !crate::meuse_argonne::may_downgrade(sc, s, unit, hexes) {
+        return opts;
+    }
+    let d1: Vec<RetreatOption> = retreat_options(sc, s, unit, 1, kind)
+        .into_iter()
+        .filter(|o| !o.loses_step)
+        .collect();
+    let mut out: Vec<RetreatOption> = opts
+        .into_iter()
+        .filter(|o| !d1.iter().any(|d| d.path == o.path && d.displace == o.displace))
+        .collect();
+    out.extend(d1);
+    out
+}
+
 fn stage_units(ctx: &Ctx) -> Result<(Side, Vec<UnitId>, u8, CombatKind), RuleError> {
     match &ctx.s.combat {
         Some(c) => match &c.stage {
@@ -279,15 +299,7 @@ pub(crate) fn retreat(
     }
     let i = ctx.unit(unit)?;
     let from = ctx.s.units[i].hex().expect("retreating unit is on the map");
-    let mut opts = retreat_options(ctx.sc, &ctx.s, i, hexes, kind);
-    // Meuse Argonne 18.2: a German unit may take a D2/D3 as a D1.
-    if crate::meuse_argonne::may_downgrade(ctx.sc, &ctx.s, i, hexes) {
-        for o in retreat_options(ctx.sc, &ctx.s, i, 1, kind) {
-            if !opts.contains(&o) {
-                opts.push(o);
-            }
-        }
-    }
+    let opts = retreat_choices(ctx.sc, &ctx.s, i, hexes, kind);
     let found = opts
         .iter()
         .find(|o| o.path == path && o.displace == displace)

@@ -15,7 +15,7 @@ use std::fmt;
 
 /// A scenario failed to load. `path` is the JSON path of the offending value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {message}")]
+#[error("{}{message}", if path.is_empty() { String::new() } else { format!("{path}: ") })]
 pub struct ScenarioError {
     /// JSON path, e.g. `map.hexes[412].terrain`.
     pub path: String,

@@ -99,7 +99,7 @@ fn start_phase(ctx: &mut Ctx, side: Side, phase: Phase) {
 }
 
 /// Moves on from the current phase to the next one in the sequence.
-fn next_phase(ctx: &mut Ctx) {
+pub(crate) fn next_phase(ctx: &mut Ctx) {
     let ps = phases(ctx);
     let cur = ctx.s.phase;
     let side = ctx.s.active;
@@ -132,7 +132,7 @@ pub(crate) fn settle(ctx: &mut Ctx) {
         if ctx.s.outcome.is_some() {
             return;
         }
-        if let Some((winner, reason)) = crate::victory::instant(ctx.sc, &ctx.s) {
+        if let Some((winner, reason)) = crate::victory::instant(ctx.sc, &ctx.s, &ctx.events) {
             ctx.emit(Event::GameOver {
                 winner: Some(winner),
                 reason,
@@ -186,7 +186,10 @@ pub(crate) fn done(ctx: &mut Ctx) -> Result<(), RuleError> {
             format!("side {} still has units to place", ctx.s.active),
         ),
         _ => {
-            next_phase(ctx);
+            // Meuse Argonne 17.2: `done` rolls the artillery placed this phase first.
+            if !crate::meuse_argonne::fire(ctx) {
+                next_phase(ctx);
+            }
             Ok(())
         }
     }

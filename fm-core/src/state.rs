@@ -198,6 +198,9 @@ pub struct ExclusiveState {
     /// Meuse Argonne 17.2: markers already placed on each enemy unit this player turn.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub artillery_on: BTreeMap<UnitId, u8>,
+    /// Meuse Argonne 17.2: artillery placed this phase and not yet fired, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artillery_plan: Vec<ArtilleryPlan>,
     /// Meuse Argonne 17.3: hexes holding an Allied aircraft this player turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aircraft: Vec<Hex>,
@@ -211,6 +214,17 @@ pub struct ExclusiveState {
     /// Meuse Argonne 13.2: three-step divisions broken down into brigades.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub broken_down: BTreeSet<UnitId>,
+}
+
+/// Artillery markers placed on a hex, waiting to be rolled (Meuse Argonne 17.2).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct ArtilleryPlan {
+    /// Target hex.
+    pub hex: Hex,
+    /// Markers placed (1 or 2).
+    pub markers: u8,
+    /// 17.7: gas.
+    pub gas: bool,
 }
 
 fn is_zero_pair(p: &SidePair<u8>) -> bool {

@@ -15,11 +15,29 @@ fn has_forces(sc: &Scenario, s: &State, side: Side) -> bool {
     })
 }
 
-/// An instant win, if one has happened.
-pub fn instant(sc: &Scenario, s: &State) -> Option<(Side, String)> {
+/// An instant win, if one has happened: a unit standing on an enter-hex objective,
+/// or having passed through one in `events` (Meuse Argonne 12.1: "even if only
+/// temporarily"), or annihilation.
+pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Option<(Side, String)> {
+    use crate::event::Event;
     for c in &sc.data.victory.conditions {
         match c {
             VictoryCondition::EnterHex { side, hexes } => {
+                for e in events {
+                    let (unit, path) = match e {
+                        Event::UnitMoved { unit, path, .. }
+                        | Event::UnitRetreated { unit, path, .. }
+                        | Event::UnitAdvanced { unit, path, .. } => (unit, path.as_slice()),
+                        _ => continue,
+                    };
+                    let Some(i) = sc.unit_index(unit) else { continue };
+                    if sc.units[i as usize].data.side != *side {
+                        continue;
+                    }
+                    if let Some(h) = path.iter().find(|h| hexes.contains(h)) {
+                        return Some((*side, format!("{unit} entered {h}")));
+                    }
+                }
                 for (i, u) in s.units.iter().enumerate() {
                     if sc.units[i].data.side != *side {
                         continue;

@@ -11,10 +11,12 @@ use serde_json::{json, Value};
 use std::ffi::{c_char, CStr, CString};
 use support::{fold_events, Serve, FNV_START};
 
-/// Matches played: (game seed, agent seed).
+/// Whole games of system-demo: (game seed, agent seed).
 const GAMES: &[(u64, u64)] = &[(1, 7), (2026, 11), (42, 200)];
-/// At most this many commands per game (the demo's games end well before).
+/// At most this many commands per system-demo game (its games end well before).
 const MAX_COMMANDS: usize = 5_000;
+/// Commands played in each of the other built-in scenarios (bigger maps, longer games).
+const OTHER_SCENARIO_COMMANDS: usize = 200;
 
 /// What each interface must agree on.
 #[derive(Debug, PartialEq, Eq)]
@@ -29,27 +31,39 @@ fn to_value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).expect("serializes")
 }
 
-/// Plays a game with the random agent through `Match`; returns the command sequence
-/// and the outcome.
+/// Plays a game of system-demo to its end with the random agent through `Match`;
+/// returns the command sequence and the outcome.
 fn through_rust(seed: u64, agent_seed: u64) -> (Vec<Command>, Outcome) {
-    let mut m = Match::new_builtin("system-demo", seed).expect("built-in scenario");
+    let (cmds, out, over) = play_rust("system-demo", seed, agent_seed, MAX_COMMANDS);
+    assert!(over, "the game ends within {MAX_COMMANDS} commands");
+    (cmds, out)
+}
+
+/// Plays up to `max` commands (or to the end) of a built-in scenario with the random
+/// agent through `Match`; returns the commands, the outcome and whether it is over.
+fn play_rust(
+    scenario: &str,
+    seed: u64,
+    agent_seed: u64,
+    max: usize,
+) -> (Vec<Command>, Outcome, bool) {
+    let mut m = Match::new_builtin(scenario, seed).expect("built-in scenario");
     let mut rng = fm_core::rng_from_seed(agent_seed);
     let mut h = fold_events(FNV_START, &to_value(&m.opening_events()));
     let mut cmds = Vec::new();
-    while !m.is_over() && cmds.len() < MAX_COMMANDS {
+    while !m.is_over() && cmds.len() < max {
         let cmd = agents::random(m.scenario(), m.state(), &mut rng).expect("a legal command");
         let events = m.apply(&cmd).expect("a legal command applies");
         h = fold_events(h, &to_value(&events));
         cmds.push(cmd);
     }
-    assert!(m.is_over(), "the game ends within {MAX_COMMANDS} commands");
     let out = Outcome {
         event_log_hash: h,
         state_hash: m.state().hash(),
         commands: cmds.len(),
         save: serde_json::from_str(&m.save()).expect("save is JSON"),
     };
-    (cmds, out)
+    (cmds, out, m.is_over())
 }
 
 /// Takes a library string: copies it and frees it with `fm_string_free`.
@@ -65,14 +79,12 @@ fn take(p: *mut c_char) -> String {
     s
 }
 
-fn through_c(seed: u64, cmds: &[Command]) -> Outcome {
+fn through_c(scenario: &str, seed: u64, cmds: &[Command]) -> Outcome {
+    let name = CString::new(scenario).unwrap();
     // SAFETY: the C API used as documented: valid pointers, each string freed once.
     unsafe {
         let mut m: *mut fm_match = std::ptr::null_mut();
-        assert_eq!(
-            fm_match_new(c"system-demo".as_ptr(), seed, &mut m),
-            fm_status::FM_OK
-        );
+        assert_eq!(fm_match_new(name.as_ptr(), seed, &mut m), fm_status::FM_OK);
         let mut out: *mut c_char = std::ptr::null_mut();
         assert_eq!(fm_match_opening_events(m, &mut out), fm_status::FM_OK);
         let mut h = fold_events(FNV_START, &serde_json::from_str(&take(out)).unwrap());
@@ -102,8 +114,8 @@ fn through_c(seed: u64, cmds: &[Command]) -> Outcome {
     }
 }
 
-fn through_serve(s: &mut Serve, seed: u64, cmds: &[Command]) -> Outcome {
-    let v = s.request(&json!({"cmd": "new", "scenario": "system-demo", "seed": seed}));
+fn through_serve(s: &mut Serve, scenario: &str, seed: u64, cmds: &[Command]) -> Outcome {
+    let v = s.request(&json!({"cmd": "new", "scenario": scenario, "seed": seed}));
     let mut h = fold_events(FNV_START, &v["events"]);
     let mut hash = v["hash"].clone();
     for c in cmds {
@@ -133,13 +145,34 @@ fn rust_c_and_serve_agree_on_the_event_log() {
             "a real game: {} commands",
             rust.commands
         );
-        let c = through_c(seed, &cmds);
+        let c = through_c("system-demo", seed, &cmds);
         assert_eq!(c, rust, "C ABI differs from Rust (seed {seed})");
-        let served = through_serve(&mut serve, seed, &cmds);
+        let served = through_serve(&mut serve, "system-demo", seed, &cmds);
         assert_eq!(served, rust, "serve differs from Rust (seed {seed})");
         eprintln!(
             "seed {seed}: {} commands, event log hash {:016x}, state hash {:016x}: same in Rust, C and serve",
             rust.commands, rust.event_log_hash, rust.state_hash
+        );
+    }
+    serve.ask(r#"{"cmd":"quit"}"#);
+    assert_eq!(serve.finish(), Some(0));
+}
+
+#[test]
+fn every_built_in_scenario_agrees() {
+    let mut serve = Serve::start();
+    for name in fm_core::Scenario::builtin_names() {
+        let (cmds, rust, _) = play_rust(name, 3, 5, OTHER_SCENARIO_COMMANDS);
+        assert!(!cmds.is_empty(), "{name}: no command played");
+        assert_eq!(
+            through_c(name, 3, &cmds),
+            rust,
+            "{name}: C ABI differs from Rust"
+        );
+        assert_eq!(
+            through_serve(&mut serve, name, 3, &cmds),
+            rust,
+            "{name}: serve differs from Rust"
         );
     }
     serve.ask(r#"{"cmd":"quit"}"#);

@@ -1,0 +1,83 @@
+"""fm: Python bindings of the Fire & Movement wargame rules engine (fm-core).
+
+>>> import fm
+>>> m = fm.Match("system-demo", seed=1)
+>>> m.pending
+Pending(kind='setup', side='b')
+>>> events = m.apply(m.legal_commands()[0])
+
+See ``help(fm.Match)``; the JSON forms of commands and events are documented in
+docs/protocol.md. ``fm.env`` holds the PettingZoo environment (needs numpy,
+gymnasium and pettingzoo: ``pip install "fm-py[env]"``).
+"""
+
+from __future__ import annotations
+
+from fm._errors import ProtocolError, RuleError, SaveError, ScenarioError
+from fm._fm import (
+    FEATURE_NAMES,
+    Advance,
+    Artillery,
+    Attack,
+    Bombard,
+    BreakDown,
+    ChooseLoss,
+    Command,
+    Done,
+    LogEntry,
+    LostBattalion,
+    Match,
+    Move,
+    Pending,
+    Place,
+    PlaceAircraft,
+    Rebuild,
+    Replace,
+    Retreat,
+    Scenario,
+    StiffResistance,
+    SupportFire,
+    __version__,
+    command,
+    play_random,
+    rust_playthrough_hash,
+    scenarios,
+)
+from fm import events
+from fm.events import Event
+
+__all__ = [
+    "FEATURE_NAMES",
+    "Advance",
+    "Artillery",
+    "Attack",
+    "Bombard",
+    "BreakDown",
+    "ChooseLoss",
+    "Command",
+    "Done",
+    "Event",
+    "LogEntry",
+    "LostBattalion",
+    "Match",
+    "Move",
+    "Pending",
+    "Place",
+    "PlaceAircraft",
+    "ProtocolError",
+    "Rebuild",
+    "Replace",
+    "Retreat",
+    "RuleError",
+    "SaveError",
+    "Scenario",
+    "ScenarioError",
+    "StiffResistance",
+    "SupportFire",
+    "__version__",
+    "command",
+    "events",
+    "play_random",
+    "rust_playthrough_hash",
+    "scenarios",
+]

@@ -1,0 +1,306 @@
+"""Type stubs of the fm module (Python bindings of the Fire & Movement rules engine)."""
+
+import os
+from typing import Any, Iterator, Literal, Mapping, Sequence, TypeAlias, TypedDict
+
+from fm import events as events
+from fm._errors import ProtocolError as ProtocolError
+from fm._errors import RuleError as RuleError
+from fm._errors import SaveError as SaveError
+from fm._errors import ScenarioError as ScenarioError
+from fm.events import Event as Event
+
+__version__: str
+FEATURE_NAMES: list[str]
+
+SideName: TypeAlias = Literal["a", "b"]
+"""A side: ``"a"`` (listed first in the scenario) or ``"b"``."""
+
+SideArg: TypeAlias = str | int
+"""A side argument: ``"a"``/``"b"``, ``0``/``1``, or the side's name in the scenario."""
+
+JsonDict: TypeAlias = dict[str, Any]
+
+ScenarioSource: TypeAlias = "str | os.PathLike[str] | Mapping[str, Any] | Scenario"
+"""A built-in scenario name, a path to a scenario file, scenario JSON text, a dict of
+scenario data, or a loaded :class:`Scenario`."""
+
+CommandLike: TypeAlias = "Command | Mapping[str, Any] | str"
+"""A typed command, a dict in the documented JSON form, or JSON text."""
+
+class Outcome(TypedDict):
+    winner: SideName | None
+    reason: str
+
+class PlaySummary(TypedDict):
+    games: int
+    wins: dict[str, int]
+    commands: int
+    seconds: float
+    winners: list[SideName | None]
+
+def scenarios() -> list[str]:
+    """Ids of the built-in scenarios."""
+
+def command(data: CommandLike) -> Command:
+    """Parses a command into a typed command object."""
+
+def play_random(
+    scenario: ScenarioSource | None = None, games: int = 1, seed: int = 0, threads: int = 1
+) -> PlaySummary:
+    """Plays whole games of random legal commands in Rust with the GIL released."""
+
+def rust_playthrough_hash(
+    scenario: ScenarioSource, seed: int, steps: int
+) -> tuple[int, int, int]:
+    """Parity reference: ``(event_hash, steps_played, state_hash)`` of the playthrough
+    that applies legal command ``(k * 7) % n`` at step ``k``."""
+
+class Scenario:
+    """A validated, immutable scenario."""
+
+    def __init__(self, source: ScenarioSource) -> None: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def sides(self) -> dict[str, str]: ...
+    @property
+    def unit_ids(self) -> list[str]: ...
+    @property
+    def hexes(self) -> list[str]: ...
+    @property
+    def turn_count(self) -> int: ...
+    @property
+    def action_space_size(self) -> int: ...
+    @property
+    def observation_shape(self) -> tuple[int, int, int]: ...
+    @property
+    def observation_channels(self) -> list[str]: ...
+    @property
+    def feature_names(self) -> list[str]: ...
+    def to_dict(self) -> JsonDict: ...
+    def to_json(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Pending:
+    """The decision the game waits for. Other attributes by kind: ``phase``
+    (``"phase"``), ``step`` (``"support_fire"``), ``candidates`` and ``reason``
+    (``"choose_loss"``), ``units`` and ``hexes`` (``"retreat"``), ``path`` and
+    ``units`` (``"advance"``), ``winner`` (``"game_over"``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def side(self) -> SideName | None: ...
+    def to_dict(self) -> JsonDict: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Command:
+    """A player's decision; see the subclasses. Attributes are the JSON fields."""
+
+    @staticmethod
+    def from_dict(data: CommandLike) -> Command: ...
+    @property
+    def type(self) -> str: ...
+    def to_dict(self) -> JsonDict: ...
+    def to_json(self) -> str: ...
+    def fields(self) -> list[str]: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Place(Command):
+    """``place``: put a unit in its set-up zone (3.0)."""
+
+    unit: str
+    hex: str
+    def __init__(self, unit: str, hex: str) -> None: ...
+
+class Move(Command):
+    """``move``: move a unit along the hexes it enters (5.0)."""
+
+    unit: str
+    path: list[str]
+    def __init__(self, unit: str, path: Sequence[str]) -> None: ...
+
+class Bombard(Command):
+    """``bombard``: bombard the enemy unit in a hex with 1 or 2 markers (8.1.2)."""
+
+    hex: str
+    markers: int
+    def __init__(self, hex: str, markers: int) -> None: ...
+
+class Attack(Command):
+    """``attack``: attack the enemy unit in a hex with adjacent units (8.2.1(a))."""
+
+    hex: str
+    units: list[str]
+    def __init__(self, hex: str, units: Sequence[str]) -> None: ...
+
+class SupportFire(Command):
+    """``support_fire``: commit a marker or pass (8.2.1(b))."""
+
+    commit: bool
+    def __init__(self, commit: bool) -> None: ...
+
+class ChooseLoss(Command):
+    """``choose_loss``: the unit that loses a step (8.2.4)."""
+
+    unit: str
+    def __init__(self, unit: str) -> None: ...
+
+class Retreat(Command):
+    """``retreat``: retreat a unit along a path (8.3); ``displace`` for 8.3.1."""
+
+    unit: str
+    path: list[str]
+    displace: list[str]
+    def __init__(self, unit: str, path: Sequence[str], displace: Sequence[str] = ...) -> None: ...
+
+class StiffResistance(Command):
+    """``stiff_resistance``: hold and lose a step instead of retreating (8.4)."""
+
+    unit: str
+    def __init__(self, unit: str) -> None: ...
+
+class Advance(Command):
+    """``advance``: advance after combat to a hex of the path of retreat (8.5)."""
+
+    unit: str
+    to: str
+    def __init__(self, unit: str, to: str) -> None: ...
+
+class Replace(Command):
+    """``replace``: bring an eliminated unit back on an edge hex (Meuse Argonne 11.3, 11.6)."""
+
+    unit: str
+    hex: str
+    def __init__(self, unit: str, hex: str) -> None: ...
+
+class Rebuild(Command):
+    """``rebuild``: restore a step to depleted units (Meuse Argonne 11.3, 11.6)."""
+
+    units: list[str]
+    def __init__(self, units: Sequence[str]) -> None: ...
+
+class BreakDown(Command):
+    """``break_down``: break a three-step division into brigades (Meuse Argonne 13.2)."""
+
+    unit: str
+    def __init__(self, unit: str) -> None: ...
+
+class PlaceAircraft(Command):
+    """``place_aircraft``: an aircraft observes a hex (Meuse Argonne 17.3)."""
+
+    hex: str
+    def __init__(self, hex: str) -> None: ...
+
+class Artillery(Command):
+    """``artillery``: artillery bombardment with 1 or 2 markers, optionally gas (Meuse
+    Argonne 17.2-17.7)."""
+
+    hex: str
+    markers: int
+    gas: bool
+    def __init__(self, hex: str, markers: int, gas: bool = False) -> None: ...
+
+class LostBattalion(Command):
+    """``lost_battalion``: declare the Lost Battalion or not (Meuse Argonne 18.1)."""
+
+    declare: bool
+    def __init__(self, declare: bool) -> None: ...
+
+class Done(Command):
+    """``done``: end the phase, or stop advancing (4.1, 8.5)."""
+
+    def __init__(self) -> None: ...
+
+class LogEntry:
+    """One applied command, its events and the state hash after them."""
+
+    @property
+    def command(self) -> Command: ...
+    @property
+    def events(self) -> list[Event]: ...
+    @property
+    def hash(self) -> int: ...
+    def to_dict(self) -> JsonDict: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+class Match:
+    """A running game: scenario, state, seeded generator and log."""
+
+    def __init__(self, scenario: ScenarioSource | None = None, seed: int = 0) -> None: ...
+    @property
+    def scenario(self) -> Scenario: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def pending(self) -> Pending: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def active(self) -> SideName: ...
+    @property
+    def to_move(self) -> SideName | None: ...
+    def legal_commands(self) -> list[Command]: ...
+    def legal_commands_for(self, unit: str) -> list[Command]: ...
+    def apply(self, command: CommandLike) -> list[Event]: ...
+    def apply_action(self, action: int) -> list[Event]: ...
+    def legal_actions(self) -> list[int]: ...
+    def legal_action_mask(self) -> bytes: ...
+    def action_of(self, command: CommandLike) -> int | None: ...
+    def command_of(self, action: int) -> Command | None: ...
+    def explain(self, command: CommandLike) -> RuleError | None: ...
+    def reachable(self, unit: str) -> list[JsonDict]: ...
+    def odds(
+        self,
+        hex: str,
+        units: Sequence[str] = ...,
+        attacker_markers: int = 0,
+        defender_markers: int = 0,
+        side: SideArg | None = None,
+    ) -> JsonDict: ...
+    @property
+    def state(self) -> JsonDict: ...
+    def view(self, side: SideArg) -> JsonDict: ...
+    @property
+    def hash(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def winner(self) -> SideName | None: ...
+    @property
+    def result(self) -> Outcome | None: ...
+    def returns(self) -> dict[str, int]: ...
+    @property
+    def log(self) -> list[LogEntry]: ...
+    @property
+    def opening_events(self) -> list[Event]: ...
+    def events(self) -> list[Event]: ...
+    def clone(self) -> Match: ...
+    def __copy__(self) -> Match: ...
+    def __deepcopy__(self, memo: Any) -> Match: ...
+    def undo(self) -> bool: ...
+    def save(self, path: str | os.PathLike[str] | None = None) -> str: ...
+    @staticmethod
+    def load(source: str | bytes | os.PathLike[str]) -> Match: ...
+    def svg(
+        self,
+        side: SideArg | None = None,
+        *,
+        hex_size: float = 40.0,
+        hex_ids: bool = True,
+        panel: bool = True,
+        highlight: Sequence[str] | None = None,
+        markers: Sequence[tuple[str, str, str]] | None = None,
+        title: str | None = None,
+    ) -> str: ...
+    def _repr_svg_(self) -> str: ...
+    def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]: ...

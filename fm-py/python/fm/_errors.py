@@ -1,0 +1,74 @@
+"""The exceptions of the fm module. Every one is a ``ValueError``."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class RuleError(ValueError):
+    """The rules refuse a command; nothing changed.
+
+    ``rule`` is the rule number it breaks (``"5.2(d)"``, ``"8.2.1(b)"``); ``"4.1"`` marks
+    a command out of sequence (or any command once the game is over) and ``"input"`` a
+    command naming an unknown unit, a hex off the map or an action index that means
+    nothing here. ``message`` says what is wrong, with the offending values.
+    """
+
+    rule: str
+    message: str
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(rule, message)
+        self.rule = rule
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+class ScenarioError(ValueError):
+    """A scenario failed to load: unknown name, unreadable file, malformed JSON, or data
+    that breaks the scenario schema. ``path`` is the JSON path of the first problem
+    (``"units[3].start.hex"``; empty when it concerns the whole input)."""
+
+    path: str
+    message: str
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(path, message)
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class ProtocolError(ValueError):
+    """Malformed input: a command that is not in the documented JSON form (missing or
+    unknown ``type``, unknown field, wrong value type, bad hex id), or a save file that
+    is not valid JSON of the save format."""
+
+    message: str
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class SaveError(ProtocolError):
+    """A save file parsed but does not replay as recorded (another engine version, or an
+    edited file). ``index`` is the first logged command that diverges (``None``: the
+    opening)."""
+
+    index: Optional[int]
+
+    def __init__(self, message: str, index: Optional[int] = None) -> None:
+        ValueError.__init__(self, message, index)
+        self.message = message
+        self.index = index
+
+    def __str__(self) -> str:
+        return self.message

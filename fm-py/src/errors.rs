@@ -1,0 +1,43 @@
+//! Python exceptions. The classes are defined in Python (`fm/_errors.py`, so that they
+//! subclass `ValueError`, carry attributes and pickle normally under the limited API)
+//! and raised from here.
+
+use pyo3::prelude::*;
+
+pyo3::import_exception!(fm._errors, RuleError);
+pyo3::import_exception!(fm._errors, ScenarioError);
+pyo3::import_exception!(fm._errors, ProtocolError);
+pyo3::import_exception!(fm._errors, SaveError);
+
+/// `fm.RuleError(rule, message)`: the rules refuse a command.
+pub fn rule_error(e: &fm_core::RuleError) -> PyErr {
+    RuleError::new_err((e.rule.clone(), e.message.clone()))
+}
+
+/// `fm.ScenarioError(path, message)`.
+pub fn scenario_error(e: &fm_core::ScenarioError) -> PyErr {
+    ScenarioError::new_err((e.path.clone(), e.message.clone()))
+}
+
+/// `fm.ProtocolError(message)`: malformed input (a command, a save file, an argument).
+pub fn protocol_error(message: impl Into<String>) -> PyErr {
+    ProtocolError::new_err((message.into(),))
+}
+
+/// `fm.SaveError(message, index)`: a save that does not replay as recorded.
+pub fn save_error(message: impl Into<String>, index: Option<usize>) -> PyErr {
+    SaveError::new_err((message.into(), index))
+}
+
+/// Maps a [`fm_core::MatchError`] to the matching Python exception.
+pub fn match_error(e: &fm_core::MatchError) -> PyErr {
+    use fm_core::MatchError as E;
+    #[allow(unreachable_patterns)]
+    match e {
+        E::Scenario(s) => scenario_error(s),
+        E::Rule(r) => rule_error(r),
+        E::Json(m) => protocol_error(format!("save file: {m}")),
+        E::Diverged { index, .. } => save_error(e.to_string(), *index),
+        other => protocol_error(other.to_string()),
+    }
+}

@@ -1,0 +1,294 @@
+//! `fm._fm`: the native module of the `fm` Python package (Python bindings of
+//! `fm-core`, the Fire & Movement rules engine). The public API is the pure-Python
+//! package `fm` (fm-py/python/fm), which re-exports these names; this crate holds no
+//! rules logic.
+//!
+//! - Commands in: typed `fm.Command` objects are borrowed as they are; dicts in the
+//!   documented JSON form are read by direct extraction (no JSON text), with serde as
+//!   the fallback that reports malformed input as `fm.ProtocolError`.
+//! - Events out: one light native object per event, its fields converted to Python
+//!   only when first read.
+//! - Errors: `fm.RuleError`, `fm.ScenarioError`, `fm.ProtocolError`, `fm.SaveError`
+//!   (defined in `fm/_errors.py`); a Rust panic surfaces as pyo3's `PanicException`,
+//!   never as a crash.
+
+mod convert;
+mod errors;
+mod game;
+mod objects;
+mod obs;
+
+use convert::{canonical_json, Fnv};
+use fm_core::{Event, Scenario, Side};
+use game::{load_scenario, PyMatch, PyScenario};
+use objects::{command_from_py, command_obj, event_obj, PyCommand, PyLogEntry, PyPending};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Ids of the built-in scenarios.
+#[pyfunction]
+fn scenarios() -> Vec<&'static str> {
+    Scenario::builtin_names()
+}
+
+/// Plays `games` whole games of random legal commands in Rust with the GIL released
+/// and returns `{"games", "wins": {"a", "b", "draw"}, "commands", "seconds",
+/// "winners"}`. Game `g` uses match seed `seed + g` and agent seed
+/// `(seed + g) ^ 0x9e3779b97f4a7c15`, as the `play` example does, so the results equal
+/// `cargo run --example play -- --seed SEED --games GAMES`. `threads` > 1 splits the
+/// games over that many threads (same results).
+#[pyfunction]
+#[pyo3(signature = (scenario = None, games = 1, seed = 0, threads = 1))]
+fn play_random<'py>(
+    py: Python<'py>,
+    scenario: Option<&Bound<'py, PyAny>>,
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let sc = match scenario {
+        Some(s) => load_scenario(s)?,
+        None => Arc::new(Scenario::builtin("system-demo").map_err(|e| errors::scenario_error(&e))?),
+    };
+    let threads = threads.clamp(1, 64) as u64;
+    type GameResult = Result<(Option<Side>, u64), String>;
+    let run = move || -> Result<(Vec<Option<Side>>, u64, f64), String> {
+        let start = Instant::now();
+        let play = |g: u64| -> GameResult {
+            let s = seed.wrapping_add(g);
+            let mut m = fm_core::Match::new(sc.clone(), s);
+            let mut rng = fm_core::rng_from_seed(s ^ 0x9e37_79b9_7f4a_7c15);
+            let mut n = 0u64;
+            while !m.is_over() {
+                let c = fm_core::agents::random(m.scenario(), m.state(), &mut rng)
+                    .ok_or_else(|| format!("game {g}: no legal command before the end"))?;
+                m.apply(&c)
+                    .map_err(|e| format!("game {g}: a legal command was refused: {e}"))?;
+                n += 1;
+            }
+            Ok((m.winner(), n))
+        };
+        let results: Vec<GameResult> = if threads == 1 {
+            (0..games).map(play).collect()
+        } else {
+            let mut out: Vec<Option<GameResult>> = (0..games).map(|_| None).collect();
+            std::thread::scope(|s| {
+                let chunks: Vec<_> = out
+                    .chunks_mut(games.div_ceil(threads).max(1) as usize)
+                    .enumerate()
+                    .map(|(k, chunk)| {
+                        let play = &play;
+                        let base = k as u64 * games.div_ceil(threads).max(1);
+                        s.spawn(move || {
+                            for (j, slot) in chunk.iter_mut().enumerate() {
+                                *slot = Some(play(base + j as u64));
+                            }
+                        })
+                    })
+                    .collect();
+                for c in chunks {
+                    c.join().expect("a game thread panicked");
+                }
+            });
+            out.into_iter()
+                .map(|r| r.expect("every game was played"))
+                .collect()
+        };
+        let mut winners = Vec::with_capacity(results.len());
+        let mut commands = 0;
+        for r in results {
+            let (w, n) = r?;
+            winners.push(w);
+            commands += n;
+        }
+        Ok((winners, commands, start.elapsed().as_secs_f64()))
+    };
+    let (winners, commands, secs) = py
+        .detach(run)
+        .map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let d = PyDict::new(py);
+    let wins = PyDict::new(py);
+    let count = |w: Option<Side>| winners.iter().filter(|x| **x == w).count();
+    wins.set_item("a", count(Some(Side::A)))?;
+    wins.set_item("b", count(Some(Side::B)))?;
+    wins.set_item("draw", count(None))?;
+    d.set_item("games", games)?;
+    d.set_item("wins", wins)?;
+    d.set_item("commands", commands)?;
+    d.set_item("seconds", secs)?;
+    d.set_item(
+        "winners",
+        winners
+            .iter()
+            .map(|w| w.map(|s| s.to_string()))
+            .collect::<Vec<_>>(),
+    )?;
+    Ok(d)
+}
+
+/// Adds an event's canonical JSON (sorted keys, compact) and a newline to a hash.
+fn hash_event(h: &mut Fnv, e: &Event) {
+    let v = serde_json::to_value(e).expect("an event serializes");
+    let mut s = String::new();
+    canonical_json(&v, &mut s);
+    h.write(s.as_bytes());
+    h.write(b"\n");
+}
+
+/// The parity reference, computed in Rust: starts a match with `seed`, then for step
+/// k = 0, 1, ... up to `steps` (or the end) applies the legal command at index
+/// `(k * 7) % n` of `n` legal commands. Returns `(event_hash, steps_played,
+/// state_hash)`, `event_hash` being FNV-1a 64 over every event's canonical JSON (keys
+/// sorted, compact, UTF-8) followed by a newline, opening events first: the same as
+/// `json.dumps(e.to_dict(), sort_keys=True, separators=(",", ":"),
+/// ensure_ascii=False)` in Python.
+#[pyfunction]
+fn rust_playthrough_hash(
+    scenario: &Bound<'_, PyAny>,
+    seed: u64,
+    steps: usize,
+) -> PyResult<(u64, usize, u64)> {
+    let sc = load_scenario(scenario)?;
+    let mut m = fm_core::Match::new(sc, seed);
+    let mut h = Fnv::new();
+    for e in m.opening_events() {
+        hash_event(&mut h, e);
+    }
+    let mut k = 0;
+    while k < steps && !m.is_over() {
+        let cmds = m.legal_commands();
+        if cmds.is_empty() {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "step {k}: no legal command although the game is not over"
+            )));
+        }
+        let c = cmds[(k * 7) % cmds.len()].clone();
+        let events = m.apply(&c).map_err(|e| errors::rule_error(&e))?;
+        for e in events {
+            hash_event(&mut h, e);
+        }
+        k += 1;
+    }
+    Ok((h.0, k, m.state().hash()))
+}
+
+/// Benchmark helper: times `Match.apply(command)` in Rust `reps` times, each on a fresh
+/// clone of `match_` (cloning untimed), and returns the per-call times in nanoseconds.
+#[pyfunction]
+fn _bench_rust_apply(
+    match_: &Bound<'_, PyMatch>,
+    command: &Bound<'_, PyAny>,
+    reps: usize,
+) -> PyResult<Vec<u64>> {
+    let c = command_from_py(command)?;
+    let base = match_.borrow().m.clone();
+    let mut out = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let mut m = base.clone();
+        let t = Instant::now();
+        let r = m.apply(&c).map(|e| e.len());
+        let dt = t.elapsed().as_nanos() as u64;
+        std::hint::black_box(&r);
+        if let Err(e) = r {
+            return Err(errors::rule_error(&e));
+        }
+        out.push(dt);
+    }
+    Ok(out)
+}
+
+/// Benchmark helper: times `legal_commands` and `legal_indices` in Rust `reps` times
+/// each on `match_`'s state; returns the two lists of per-call nanoseconds.
+#[pyfunction]
+fn _bench_rust_legal(match_: &Bound<'_, PyMatch>, reps: usize) -> (Vec<u64>, Vec<u64>) {
+    let m = match_.borrow().m.clone();
+    let (sc, s) = (m.scenario(), m.state());
+    let time = |f: &dyn Fn() -> usize| -> Vec<u64> {
+        (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(f());
+                t.elapsed().as_nanos() as u64
+            })
+            .collect()
+    };
+    (
+        time(&|| fm_core::legal_commands(sc, s).len()),
+        time(&|| fm_core::legal_indices(sc, s).len()),
+    )
+}
+
+#[pyfunction]
+fn _command_from_json<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyAny>> {
+    let v: serde_json::Value = serde_json::from_str(json)
+        .map_err(|e| errors::protocol_error(format!("invalid command JSON: {e}")))?;
+    command_obj(
+        py,
+        &objects::parse_command_value(v, "invalid command JSON")?,
+    )
+}
+
+#[pyfunction]
+fn _event_from_json<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyAny>> {
+    let e: Event = serde_json::from_str(json)
+        .map_err(|e| errors::protocol_error(format!("invalid event JSON: {e}")))?;
+    event_obj(py, &e)
+}
+
+#[pyfunction]
+fn _pending_from_json(json: &str) -> PyResult<PyPending> {
+    let p: fm_core::Pending = serde_json::from_str(json)
+        .map_err(|e| errors::protocol_error(format!("invalid pending JSON: {e}")))?;
+    Ok(PyPending::new(p))
+}
+
+/// Parses a command (a dict in the documented JSON form, JSON text, or an
+/// `fm.Command`) into a typed command object.
+#[pyfunction]
+fn command<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    command_obj(py, &command_from_py(data)?)
+}
+
+#[pymodule]
+fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(play_random, m)?)?;
+    m.add_function(wrap_pyfunction!(rust_playthrough_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(_bench_rust_apply, m)?)?;
+    m.add_function(wrap_pyfunction!(_bench_rust_legal, m)?)?;
+    m.add_function(wrap_pyfunction!(_command_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_event_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_pending_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(command, m)?)?;
+    m.add_class::<PyScenario>()?;
+    m.add_class::<PyMatch>()?;
+    m.add_class::<PyPending>()?;
+    m.add_class::<PyLogEntry>()?;
+    m.add_class::<PyCommand>()?;
+    m.add_class::<objects::Place>()?;
+    m.add_class::<objects::Move>()?;
+    m.add_class::<objects::Bombard>()?;
+    m.add_class::<objects::Attack>()?;
+    m.add_class::<objects::SupportFire>()?;
+    m.add_class::<objects::ChooseLoss>()?;
+    m.add_class::<objects::Retreat>()?;
+    m.add_class::<objects::StiffResistance>()?;
+    m.add_class::<objects::Advance>()?;
+    m.add_class::<objects::Replace>()?;
+    m.add_class::<objects::Rebuild>()?;
+    m.add_class::<objects::BreakDown>()?;
+    m.add_class::<objects::PlaceAircraft>()?;
+    m.add_class::<objects::Artillery>()?;
+    m.add_class::<objects::LostBattalion>()?;
+    m.add_class::<objects::Done>()?;
+    let events = PyModule::new(py, "events")?;
+    objects::add_event_classes(&events)?;
+    m.add("events", events)?;
+    let names = PyList::new(py, obs::feature_names())?;
+    m.add("FEATURE_NAMES", names)?;
+    Ok(())
+}

@@ -1,0 +1,497 @@
+//! Observations for learning agents: board planes over the map's bounding box and a
+//! feature vector, computed from one side's [`View`] (so nothing hidden leaks), with
+//! "own" and "enemy" relative to that side. All values lie in [0, 1].
+
+use fm_core::{
+    CombatKind, ExclusiveState, Location, Pending, Phase, Scenario, Side, StartData, View,
+};
+
+/// Shape and channel layout of a scenario's board planes.
+pub struct Meta {
+    pub channels: usize,
+    pub rows: usize,
+    pub cols: usize,
+    pub cmin: usize,
+    pub rmin: usize,
+    pub channel_names: Vec<String>,
+    terrain: usize,
+    hexside: usize,
+    objective: usize,
+    control: usize,
+    setup_zone: usize,
+    entry: usize,
+    units: usize,
+    bombarded: usize,
+    combat: usize,
+    pending: usize,
+    exclusive: usize,
+}
+
+const UNIT_PLANES: [&str; 11] = [
+    "unit", "attack", "defense", "move", "steps", "depleted", "mobile", "zoc", "moved", "attacked",
+    "defended",
+];
+
+impl Meta {
+    pub fn new(sc: &Scenario) -> Meta {
+        let (mut cmin, mut cmax, mut rmin, mut rmax) = (usize::MAX, 0, usize::MAX, 0);
+        for h in &sc.hexes {
+            cmin = cmin.min(h.hex.col as usize);
+            cmax = cmax.max(h.hex.col as usize);
+            rmin = rmin.min(h.hex.row as usize);
+            rmax = rmax.max(h.hex.row as usize);
+        }
+        if sc.hexes.is_empty() {
+            (cmin, cmax, rmin, rmax) = (0, 0, 0, 0);
+        }
+        let mut names = vec!["on_map".to_string()];
+        let terrain = names.len();
+        for t in &sc.data.terrain.hex {
+            names.push(format!("terrain:{}", t.id));
+        }
+        let hexside = names.len();
+        for t in &sc.data.terrain.hexside {
+            for d in ["n", "ne", "se"] {
+                names.push(format!("hexside:{}:{d}", t.id));
+            }
+        }
+        let objective = names.len();
+        names.push("objective".into());
+        let control = names.len();
+        names.push("control:own".into());
+        names.push("control:enemy".into());
+        let setup_zone = names.len();
+        names.push("setup_zone".into());
+        let entry = names.len();
+        names.push("entry".into());
+        let units = names.len();
+        for who in ["own", "enemy"] {
+            for p in UNIT_PLANES {
+                names.push(format!("{who}:{p}"));
+            }
+        }
+        let bombarded = names.len();
+        names.push("bombarded".into());
+        let combat = names.len();
+        names.push("combat:hex".into());
+        names.push("combat:attacker".into());
+        names.push("combat:defender".into());
+        let pending = names.len();
+        names.push("pending:unit".into());
+        names.push("pending:path".into());
+        let exclusive = names.len();
+        names.push("breached".into());
+        names.push("aircraft".into());
+        names.push("artillery_planned".into());
+        Meta {
+            channels: names.len(),
+            rows: rmax - rmin + 1,
+            cols: cmax - cmin + 1,
+            cmin,
+            rmin,
+            channel_names: names,
+            terrain,
+            hexside,
+            objective,
+            control,
+            setup_zone,
+            entry,
+            units,
+            bombarded,
+            combat,
+            pending,
+            exclusive,
+        }
+    }
+}
+
+const PHASES: [&str; 8] = [
+    "setup",
+    "support_fire",
+    "movement",
+    "bombardment",
+    "combat",
+    "mobile_movement",
+    "mobile_combat",
+    "turn_end",
+];
+
+const PENDING: [&str; 8] = [
+    "setup",
+    "phase",
+    "support_fire",
+    "choose_loss",
+    "retreat",
+    "advance",
+    "game_over",
+    "other",
+];
+
+/// Names of the feature vector's entries, in order.
+pub fn feature_names() -> Vec<String> {
+    let mut v: Vec<String> = vec!["turn".into(), "turns_left".into()];
+    v.extend(PHASES.iter().map(|p| format!("phase:{p}")));
+    v.push("active_is_own".into());
+    v.extend(PENDING.iter().map(|p| format!("pending:{p}")));
+    v.push("pending_is_own".into());
+    v.push("support_step".into());
+    v.push("retreat_hexes".into());
+    for who in ["own", "enemy"] {
+        v.push(format!("{who}:markers_available"));
+        v.push(format!("{who}:marker_values"));
+        v.push(format!("{who}:markers_used"));
+    }
+    v.extend(
+        [
+            "combat:none",
+            "combat:bombardment",
+            "combat:ground",
+            "combat:own_markers",
+            "combat:own_marker_values",
+            "combat:enemy_markers",
+            "combat:enemy_revealed_values",
+            "combat:revealed",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    for who in ["own", "enemy"] {
+        v.push(format!("{who}:on_map"));
+        v.push(format!("{who}:to_come"));
+        v.push(format!("{who}:eliminated"));
+        v.push(format!("{who}:steps"));
+    }
+    v.extend(["game_over", "won", "lost"].iter().map(|s| s.to_string()));
+    v.push("own:artillery_markers".into());
+    v.push("enemy:artillery_markers".into());
+    v
+}
+
+fn phase_index(p: Phase) -> Option<usize> {
+    #[allow(unreachable_patterns)]
+    match p {
+        Phase::Setup => Some(0),
+        Phase::SupportFire => Some(1),
+        Phase::Movement => Some(2),
+        Phase::Bombardment => Some(3),
+        Phase::Combat => Some(4),
+        Phase::MobileMovement => Some(5),
+        Phase::MobileCombat => Some(6),
+        Phase::TurnEnd => Some(7),
+        _ => None,
+    }
+}
+
+fn pending_index(p: &Pending) -> usize {
+    #[allow(unreachable_patterns)]
+    match p {
+        Pending::Setup { .. } => 0,
+        Pending::Phase { .. } => 1,
+        Pending::SupportFire { .. } => 2,
+        Pending::ChooseLoss { .. } => 3,
+        Pending::Retreat { .. } => 4,
+        Pending::Advance { .. } => 5,
+        Pending::GameOver { .. } => 6,
+        _ => 7,
+    }
+}
+
+fn frac(a: f32, b: f32) -> f32 {
+    if b <= 0.0 {
+        0.0
+    } else {
+        (a / b).clamp(0.0, 1.0)
+    }
+}
+
+/// Board planes (`channels × rows × cols`, row-major) and the feature vector. `ex` is
+/// the state's exclusive-rule bookkeeping, of which only public parts are used
+/// (breached hexes, aircraft, placed artillery, artillery marker counts): views do not
+/// carry it yet.
+pub fn encode(sc: &Scenario, v: &View, ex: &ExclusiveState) -> (Vec<f32>, Vec<f32>) {
+    let me = v.side;
+    let m = Meta::new(sc);
+    let plane = m.rows * m.cols;
+    let mut board = vec![0f32; m.channels * plane];
+    let at = |h: fm_core::Hex| -> usize {
+        (h.row as usize - m.rmin) * m.cols + (h.col as usize - m.cmin)
+    };
+    let set = |board: &mut Vec<f32>, ch: usize, h: fm_core::Hex, x: f32| {
+        board[ch * plane + at(h)] = x;
+    };
+    // Map.
+    let objectives = sc.objective_hexes();
+    for hi in &sc.hexes {
+        set(&mut board, 0, hi.hex, 1.0);
+        for k in 0..sc.data.terrain.hex.len() {
+            if hi.terrain & (1 << k) != 0 {
+                set(&mut board, m.terrain + k, hi.hex, 1.0);
+            }
+        }
+        for k in 0..sc.data.terrain.hexside.len() {
+            for d in 0..3 {
+                if hi.sides[d] & (1 << k) != 0 {
+                    set(&mut board, m.hexside + 3 * k + d, hi.hex, 1.0);
+                }
+            }
+        }
+    }
+    for h in &objectives {
+        set(&mut board, m.objective, *h, 1.0);
+    }
+    for (h, side) in &v.control {
+        if sc.hex_index(*h).is_some() {
+            let ch = if *side == me {
+                m.control
+            } else {
+                m.control + 1
+            };
+            set(&mut board, ch, *h, 1.0);
+        }
+    }
+    // Set-up zones and entry hexes of the viewer's units.
+    if let Pending::Setup { side } = &v.pending {
+        if *side == me {
+            for (i, u) in v.units.iter().enumerate() {
+                let d = &sc.units[i].data;
+                if d.side != me || u.loc != Location::ToPlace {
+                    continue;
+                }
+                if let StartData::Zone(z) = &d.start {
+                    for hi in sc.zones.get(z).into_iter().flatten() {
+                        set(&mut board, m.setup_zone, sc.hex_at(*hi), 1.0);
+                    }
+                }
+            }
+        }
+    }
+    for (i, u) in v.units.iter().enumerate() {
+        let d = &sc.units[i].data;
+        if d.side == me && u.loc == Location::Arriving {
+            if let StartData::Reinforcement { entry, .. } = &d.start {
+                for h in entry {
+                    if sc.hex_index(*h).is_some() {
+                        set(&mut board, m.entry, *h, 1.0);
+                    }
+                }
+            }
+        }
+    }
+    // Units.
+    let (mut max_a, mut max_d, mut max_m) = (1u8, 1u8, 1u8);
+    for u in &sc.units {
+        for s in &u.data.steps {
+            max_a = max_a.max(s.attack);
+            max_d = max_d.max(s.defense);
+            max_m = max_m.max(s.movement);
+        }
+    }
+    let mut counts = [[0f32; 4]; 2]; // on map, to come, eliminated, steps
+    let mut totals = [[0f32; 2]; 2]; // units, max steps
+    for (i, u) in v.units.iter().enumerate() {
+        let def = &sc.units[i];
+        let d = &def.data;
+        let who = usize::from(d.side != me);
+        totals[who][0] += 1.0;
+        totals[who][1] += def.max_steps() as f32;
+        #[allow(unreachable_patterns)]
+        match u.loc {
+            Location::Map(_) => counts[who][0] += 1.0,
+            Location::ToPlace | Location::Scheduled | Location::Arriving => counts[who][1] += 1.0,
+            Location::Eliminated => counts[who][2] += 1.0,
+            _ => {}
+        }
+        if !matches!(u.loc, Location::Eliminated) {
+            counts[who][3] += u.steps as f32;
+        }
+        let Location::Map(h) = u.loc else { continue };
+        if sc.hex_index(h).is_none() {
+            continue;
+        }
+        let base = m.units + who * UNIT_PLANES.len();
+        let vals = def.values(u.steps.max(1));
+        let planes = [
+            1.0,
+            frac(vals.attack as f32, max_a as f32),
+            frac(vals.defense as f32, max_d as f32),
+            frac(vals.movement as f32, max_m as f32),
+            frac(u.steps as f32, def.max_steps() as f32),
+            f32::from(u8::from(u.steps < def.max_steps())),
+            f32::from(u8::from(d.kind == fm_core::UnitKind::Mobile)),
+            f32::from(u8::from(d.zoc)),
+            f32::from(u8::from(u.moved)),
+            f32::from(u8::from(u.attacked || u.attacked_this_turn)),
+            f32::from(u8::from(u.defended)),
+        ];
+        for (k, x) in planes.iter().enumerate() {
+            set(&mut board, base + k, h, *x);
+        }
+    }
+    for (h, n) in &v.bombarded {
+        if sc.hex_index(*h).is_some() {
+            set(&mut board, m.bombarded, *h, frac(*n as f32, 2.0));
+        }
+    }
+    let unit_hex = |id: &fm_core::UnitId| -> Option<fm_core::Hex> {
+        let i = sc.unit_index(id)? as usize;
+        v.units.get(i)?.hex()
+    };
+    if let Some(c) = &v.combat {
+        if sc.hex_index(c.hex).is_some() {
+            set(&mut board, m.combat, c.hex, 1.0);
+        }
+        for a in &c.attackers {
+            if let Some(h) = unit_hex(a) {
+                set(&mut board, m.combat + 1, h, 1.0);
+            }
+        }
+        for d in &c.defenders {
+            if let Some(h) = unit_hex(d) {
+                set(&mut board, m.combat + 2, h, 1.0);
+            }
+        }
+        for h in &c.retreat_path {
+            if sc.hex_index(*h).is_some() {
+                set(&mut board, m.pending + 1, *h, 1.0);
+            }
+        }
+    }
+    let (pend_units, pend_path): (Vec<fm_core::UnitId>, Vec<fm_core::Hex>) = match &v.pending {
+        Pending::ChooseLoss { candidates, .. } => (candidates.clone(), Vec::new()),
+        Pending::Retreat { units, .. } => (units.clone(), Vec::new()),
+        Pending::Advance { units, path, .. } => (units.clone(), path.clone()),
+        _ => (Vec::new(), Vec::new()),
+    };
+    for u in &pend_units {
+        if let Some(h) = unit_hex(u) {
+            set(&mut board, m.pending, h, 1.0);
+        }
+    }
+    for h in &pend_path {
+        if sc.hex_index(*h).is_some() {
+            set(&mut board, m.pending + 1, *h, 1.0);
+        }
+    }
+
+    for h in &ex.breached {
+        if sc.hex_index(*h).is_some() {
+            set(&mut board, m.exclusive, *h, 1.0);
+        }
+    }
+    for h in &ex.aircraft {
+        if sc.hex_index(*h).is_some() {
+            set(&mut board, m.exclusive + 1, *h, 1.0);
+        }
+    }
+    for p in &ex.artillery_plan {
+        if sc.hex_index(p.hex).is_some() {
+            set(
+                &mut board,
+                m.exclusive + 2,
+                p.hex,
+                frac(p.markers as f32, 2.0),
+            );
+        }
+    }
+
+    // Features.
+    let mut f: Vec<f32> = Vec::with_capacity(64);
+    let tc = sc.turn_count() as f32;
+    f.push(frac(v.turn as f32, tc));
+    f.push(frac(tc - v.turn as f32, tc));
+    let mut ph = [0f32; 8];
+    if let Some(i) = phase_index(v.phase) {
+        ph[i] = 1.0;
+    }
+    f.extend(ph);
+    f.push(f32::from(u8::from(v.active == me)));
+    let mut pk = [0f32; 8];
+    pk[pending_index(&v.pending)] = 1.0;
+    f.extend(pk);
+    f.push(f32::from(u8::from(v.pending.side() == Some(me))));
+    f.push(match &v.pending {
+        Pending::SupportFire { step, .. } => frac(*step as f32, 3.0),
+        _ => 0.0,
+    });
+    f.push(match &v.pending {
+        Pending::Retreat { hexes, .. } => frac(*hexes as f32, 3.0),
+        _ => 0.0,
+    });
+    let max_markers = sc
+        .data
+        .support_markers
+        .a
+        .len()
+        .max(sc.data.support_markers.b.len())
+        .max(1) as f32;
+    let max_value_sum = Side::BOTH
+        .iter()
+        .map(|s| {
+            sc.data
+                .support_markers
+                .get(*s)
+                .iter()
+                .map(|x| *x as f32)
+                .sum::<f32>()
+        })
+        .fold(1.0, f32::max);
+    for side in [me, me.other()] {
+        let sv = v.support.get(side);
+        f.push(frac(sv.available_count as f32, max_markers));
+        // Own: the values available; enemy: the public multiset of its unrevealed markers.
+        let values: f32 = sv.unrevealed.iter().map(|x| *x as f32).sum();
+        f.push(frac(values, max_value_sum));
+        f.push(frac(sv.used.len() as f32, max_markers));
+    }
+    let mut cf = [0f32; 8];
+    match &v.combat {
+        None => cf[0] = 1.0,
+        Some(c) => {
+            cf[if c.kind == CombatKind::Bombardment {
+                1
+            } else {
+                2
+            }] = 1.0;
+            let own: Vec<_> = c.markers.iter().filter(|mk| mk.side == me).collect();
+            let enemy: Vec<_> = c.markers.iter().filter(|mk| mk.side != me).collect();
+            cf[3] = frac(own.len() as f32, 4.0);
+            cf[4] = frac(
+                own.iter().filter_map(|mk| mk.value).map(|x| x as f32).sum(),
+                max_value_sum,
+            );
+            cf[5] = frac(enemy.len() as f32, 4.0);
+            cf[6] = frac(
+                enemy
+                    .iter()
+                    .filter(|mk| mk.revealed)
+                    .filter_map(|mk| mk.value)
+                    .map(|x| x as f32)
+                    .sum(),
+                max_value_sum,
+            );
+            cf[7] = f32::from(u8::from(c.markers.iter().any(|mk| mk.revealed)));
+        }
+    }
+    f.extend(cf);
+    for who in 0..2 {
+        f.push(frac(counts[who][0], totals[who][0]));
+        f.push(frac(counts[who][1], totals[who][0]));
+        f.push(frac(counts[who][2], totals[who][0]));
+        f.push(frac(counts[who][3], totals[who][1]));
+    }
+    let (over, won, lost) = match &v.outcome {
+        None => (0.0, 0.0, 0.0),
+        Some(o) => (
+            1.0,
+            f32::from(u8::from(o.winner == Some(me))),
+            f32::from(u8::from(o.winner == Some(me.other()))),
+        ),
+    };
+    f.extend([over, won, lost]);
+    // Artillery markers (Meuse Argonne 17.1): a handful a turn; scaled by 10.
+    let max_art = 10.0;
+    f.push(frac(*ex.artillery.get(me) as f32, max_art));
+    f.push(frac(*ex.artillery.get(me.other()) as f32, max_art));
+    debug_assert_eq!(f.len(), feature_names().len());
+    (board, f)
+}

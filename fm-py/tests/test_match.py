@@ -1,0 +1,318 @@
+"""fm.Match: creation, commands, events, state and views, clone, save/load/undo,
+pickling, results, full games on every built-in scenario."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pathlib
+import pickle
+import random
+
+import pytest
+
+import fm
+from conftest import finish_setup, play_random
+
+
+def test_scenarios_lists_the_builtins() -> None:
+    names = fm.scenarios()
+    assert "system-demo" in names
+    assert all(isinstance(n, str) for n in names)
+
+
+def test_creation_from_name_path_json_dict_and_scenario(tmp_path: pathlib.Path) -> None:
+    by_name = fm.Match("system-demo", seed=3)
+    text = fm.Scenario("system-demo").to_json()
+    path = tmp_path / "demo.json"
+    path.write_text(text)
+    others = [
+        fm.Match(str(path), seed=3),
+        fm.Match(path, seed=3),
+        fm.Match(text, seed=3),
+        fm.Match(json.loads(text), seed=3),
+        fm.Match(fm.Scenario("system-demo"), seed=3),
+        fm.Match(seed=3),
+    ]
+    for m in others:
+        assert m.hash == by_name.hash
+        assert m.scenario.id == "system-demo"
+        assert m.seed == 3
+    assert fm.Match().seed == 0
+
+
+def test_scenario_object() -> None:
+    sc = fm.Scenario("system-demo")
+    assert sc.id == "system-demo"
+    assert sc.sides == {"a": "Blue", "b": "Red"}
+    assert len(sc.hexes) == 120 and sc.hexes[0] == "0101"
+    assert len(sc.unit_ids) == 14
+    # done, two support fire choices, then per unit and hex at least moves and retreats
+    assert sc.action_space_size >= 3 + 2 * 14 * 120
+    assert sc.turn_count == 6
+    assert sc.to_dict()["id"] == "system-demo"
+    assert fm.Scenario(sc.to_json()) == sc
+    c, h, w = sc.observation_shape
+    assert (h, w) == (10, 12) and len(sc.observation_channels) == c
+    assert sc.feature_names == fm.FEATURE_NAMES
+    assert "Scenario(id='system-demo'" in repr(sc)
+
+
+def test_pending_and_legal_commands(match: fm.Match) -> None:
+    p = match.pending
+    assert p.kind == "setup" and p.side == "b"
+    assert p.to_dict() == {"kind": "setup", "side": "b"}
+    assert repr(p) == "Pending(kind='setup', side='b')"
+    assert match.to_move == "b" and match.turn == 1 and match.phase == "setup"
+    cmds = match.legal_commands()
+    assert cmds and all(isinstance(c, fm.Place) for c in cmds)
+    assert all(isinstance(c, fm.Command) for c in cmds)
+    with pytest.raises(AttributeError):
+        p.nothing_here
+
+
+def test_apply_typed_dict_and_json_text(match: fm.Match) -> None:
+    a, b, c = match.clone(), match.clone(), match.clone()
+    cmd = fm.Place("red-militia-bn", "1105")
+    e1 = a.apply(cmd)
+    e2 = b.apply({"type": "place", "unit": "red-militia-bn", "hex": "1105"})
+    e3 = c.apply('{"type": "place", "unit": "red-militia-bn", "hex": "1105"}')
+    assert e1 == e2 == e3
+    assert a.hash == b.hash == c.hash
+    assert [e.type for e in e1] == ["unit_placed", "phase_started"]
+
+
+def test_events_are_typed_with_attributes_dicts_and_reprs(moving: fm.Match) -> None:
+    move = next(c for c in moving.legal_commands() if isinstance(c, fm.Move))
+    (ev,) = moving.apply(move)
+    assert isinstance(ev, fm.events.UnitMoved) and isinstance(ev, fm.Event)
+    assert ev.type == "unit_moved"
+    assert ev.unit == move.unit and ev.path == move.path
+    assert ev.from_ == getattr(ev, "from") == "0304"
+    assert isinstance(ev.mp, str)
+    d = ev.to_dict()
+    assert list(d) == ["type", "unit", "from", "path", "mp"]
+    assert d == json.loads(ev.to_json())
+    d["unit"] = "changed"
+    assert ev.unit == move.unit, "to_dict returns a copy"
+    assert repr(ev).startswith("UnitMoved(unit='blue-1-inf-div', from_='0304', path=[")
+    assert ev.fields() == ["unit", "from_", "path", "mp"]
+    assert fm.Event.from_dict(ev.to_dict()) == ev
+    assert fm.Event.from_dict(ev.to_json()) == ev
+    assert hash(fm.Event.from_dict(ev.to_dict())) == hash(ev)
+    with pytest.raises(AttributeError):
+        ev.nope
+
+
+def test_command_classes_match_the_protocol() -> None:
+    cases = [
+        (fm.Place("u", "0101"), {"type": "place", "unit": "u", "hex": "0101"}),
+        (fm.Move("u", ["0102", "0103"]), {"type": "move", "unit": "u", "path": ["0102", "0103"]}),
+        (fm.Bombard("0302", 2), {"type": "bombard", "hex": "0302", "markers": 2}),
+        (fm.Attack("0703", ["x", "y"]), {"type": "attack", "hex": "0703", "units": ["x", "y"]}),
+        (fm.SupportFire(True), {"type": "support_fire", "commit": True}),
+        (fm.ChooseLoss("u"), {"type": "choose_loss", "unit": "u"}),
+        (fm.Retreat("u", ["0604"]), {"type": "retreat", "unit": "u", "path": ["0604"]}),
+        (
+            fm.Retreat("u", ["0605", "0504"], ["0503"]),
+            {"type": "retreat", "unit": "u", "path": ["0605", "0504"], "displace": ["0503"]},
+        ),
+        (fm.StiffResistance("u"), {"type": "stiff_resistance", "unit": "u"}),
+        (fm.Advance("u", "0203"), {"type": "advance", "unit": "u", "to": "0203"}),
+        (fm.Replace("u", "0101"), {"type": "replace", "unit": "u", "hex": "0101"}),
+        (fm.Rebuild(["u", "v"]), {"type": "rebuild", "units": ["u", "v"]}),
+        (fm.BreakDown("u"), {"type": "break_down", "unit": "u"}),
+        (fm.PlaceAircraft("0505"), {"type": "place_aircraft", "hex": "0505"}),
+        (fm.Artillery("0505", 2, True), {"type": "artillery", "hex": "0505", "markers": 2, "gas": True}),
+        (fm.LostBattalion(False), {"type": "lost_battalion", "declare": False}),
+        (fm.Done(), {"type": "done"}),
+    ]
+    for cmd, d in cases:
+        assert cmd.to_dict() == d
+        assert json.loads(cmd.to_json()) == d
+        assert fm.Command.from_dict(d) == cmd
+        assert fm.command(d) == cmd
+        assert type(fm.command(d)) is type(cmd)
+        assert hash(fm.command(d)) == hash(cmd)
+        assert cmd.type == d["type"]
+        for k, v in d.items():
+            if k != "type":
+                assert getattr(cmd, k) == v
+    assert fm.Retreat("u", []).displace == []
+    assert repr(fm.Move("u", ["0102"])) == "Move(unit='u', path=['0102'])"
+    assert repr(fm.Done()) == "Done()"
+    assert fm.Done() != fm.Move("u", ["0102"])
+    assert len({fm.Done(), fm.Done(), fm.SupportFire(False)}) == 2
+
+
+def test_state_and_view_dicts(moving: fm.Match) -> None:
+    s = moving.state
+    assert s["turn"] == 1 and s["phase"] == "movement" and s["active"] == "a"
+    assert len(s["units"]) == 14
+    assert s["support"]["b"]["available"] == [1, 2]
+    v = moving.view("a")
+    assert v["side"] == "a" and v["pending"] == moving.pending.to_dict()
+    assert v["support"]["b"]["available"] is None
+    assert v["support"]["b"]["available_count"] == 2
+    assert moving.view("b")["support"]["b"]["available"] == [1, 2]
+    assert moving.view(1) == moving.view("b") == moving.view("Red")
+    with pytest.raises(ValueError):
+        moving.view("c")
+
+
+def test_clone_and_copies_are_independent(moving: fm.Match) -> None:
+    for twin in (moving.clone(), copy.copy(moving), copy.deepcopy(moving)):
+        assert twin.hash == moving.hash
+        twin.apply(fm.Done())
+        assert twin.hash != moving.hash
+        assert len(twin.log) == len(moving.log) + 1
+
+
+def test_save_load_and_undo(moving: fm.Match, tmp_path: pathlib.Path) -> None:
+    play_random(moving, random.Random(2), limit=30)
+    text = moving.save()
+    assert json.loads(text)["format"] == 1
+    again = fm.Match.load(text)
+    assert again.hash == moving.hash and again.save() == text
+    path = tmp_path / "game.json"
+    moving.save(path)
+    assert fm.Match.load(path).hash == moving.hash
+    assert fm.Match.load(str(path)).hash == moving.hash
+    assert fm.Match.load(text.encode()).hash == moving.hash
+    # Loading keeps the generator: both continue identically.
+    rng1, rng2 = random.Random(5), random.Random(5)
+    play_random(again, rng1, limit=40)
+    play_random(moving, rng2, limit=40)
+    assert again.save() == moving.save()
+    # Undo takes back one command.
+    n = len(moving.log)
+    before = fm.Match.load(moving.save())
+    last_cmd = moving.log[-1].command
+    assert moving.undo()
+    assert len(moving.log) == n - 1
+    moving.apply(last_cmd)
+    assert moving.hash == before.hash
+    fresh = fm.Match("system-demo", seed=1)
+    assert not fresh.undo()
+
+
+def test_log_entries(moving: fm.Match) -> None:
+    log = moving.log
+    assert len(log) == 2  # two set-up placements
+    e = log[0]
+    assert isinstance(e.command, fm.Place)
+    assert all(isinstance(x, fm.Event) for x in e.events)
+    cmd, events = e
+    assert cmd == e.command and events == e.events
+    d = e.to_dict()
+    assert set(d) == {"command", "events", "hash"}
+    assert d["hash"] == f"{e.hash:016x}"
+    assert repr(e).startswith("LogEntry(command=Place(")
+    assert moving.events() == moving.opening_events + log[0].events + log[1].events
+
+
+def test_action_encoding(moving: fm.Match) -> None:
+    actions = moving.legal_actions()
+    assert actions == sorted(set(actions)) and 0 in actions
+    mask = moving.legal_action_mask()
+    assert len(mask) == moving.scenario.action_space_size
+    assert [i for i, b in enumerate(mask) if b] == actions
+    for c in moving.legal_commands():
+        i = moving.action_of(c)
+        assert i in actions
+        back = moving.command_of(i)
+        assert back is not None and moving.action_of(back) == i
+    move = next(c for c in moving.legal_commands() if isinstance(c, fm.Move))
+    twin = moving.clone()
+    idx = moving.action_of(move)
+    assert idx is not None
+    decoded = moving.command_of(idx)
+    assert decoded is not None
+    assert moving.apply_action(idx) == twin.apply(decoded)
+    assert moving.command_of(10**9) is None
+
+
+def test_queries(moving: fm.Match) -> None:
+    r = moving.reachable("blue-1-armor-bde")
+    assert r and {"hex", "cost", "path", "stop", "occupied"} <= set(r[0])
+    assert moving.explain(fm.Done()) is None
+    err = moving.explain(fm.Move("red-10-inf-rgt", ["0804"]))
+    assert isinstance(err, fm.RuleError) and err.rule
+    odds = moving.odds("0805", ["blue-2-inf-bde"], side="a")
+    assert "results" in odds
+    assert len(moving.legal_commands_for("blue-1-armor-bde")) > 0
+
+
+def test_full_random_game_on_every_scenario() -> None:
+    for name in fm.scenarios():
+        m = fm.Match(name, seed=11)
+        rng = random.Random(11)
+        n = 0
+        seen: set[str] = set()
+        while not m.is_over:
+            cmds = m.legal_commands()
+            assert cmds
+            for e in m.apply(rng.choice(cmds)):
+                seen.add(type(e).__name__)
+                json.dumps(e.to_dict())
+            n += 1
+            assert n < 20_000
+        assert m.result is not None
+        assert m.result["winner"] == m.winner
+        assert isinstance(m.result["reason"], str)
+        assert m.pending.kind == "game_over"
+        assert m.legal_commands() == [] and m.legal_actions() == []
+        r = m.returns()
+        assert sum(r.values()) == 0
+        if m.winner is not None:
+            assert r[m.winner] == 1
+        assert "Event" not in seen, "every event has its own class"
+        assert "GameOver" in seen
+
+
+def test_pickling_everything(moving: fm.Match) -> None:
+    play_random(moving, random.Random(9), limit=25)
+    m2 = pickle.loads(pickle.dumps(moving))
+    assert m2.hash == moving.hash and m2.save() == moving.save()
+    sc = pickle.loads(pickle.dumps(moving.scenario))
+    assert sc == moving.scenario
+    for c in moving.legal_commands()[:5] + [fm.Retreat("u", ["0101"], ["0102"])]:
+        c2 = pickle.loads(pickle.dumps(c))
+        assert c2 == c and type(c2) is type(c)
+    for e in moving.events():
+        e2 = pickle.loads(pickle.dumps(e))
+        assert e2 == e and type(e2) is type(e)
+    p = pickle.loads(pickle.dumps(moving.pending))
+    assert p == moving.pending
+    for err in (
+        fm.RuleError("5.2", "no"),
+        fm.ScenarioError("units[0]", "bad"),
+        fm.ProtocolError("bad"),
+        fm.SaveError("diverges", 3),
+    ):
+        err2 = pickle.loads(pickle.dumps(err))
+        assert type(err2) is type(err) and str(err2) == str(err)
+        assert err2.__dict__ == err.__dict__
+
+
+def test_play_random_is_deterministic_and_threaded() -> None:
+    a = fm.play_random("system-demo", 12, seed=4)
+    b = fm.play_random("system-demo", 12, seed=4, threads=2)
+    assert a["winners"] == b["winners"] and a["commands"] == b["commands"]
+    assert a["games"] == 12 and sum(a["wins"].values()) == 12
+    assert a["commands"] > 12 * 20
+    # Game g is the match with seed + g and agent seed (seed + g) ^ 0x9e3779b97f4a7c15.
+    one = fm.play_random(fm.Scenario("system-demo"), 1, seed=5)
+    assert one["winners"][0] == a["winners"][1]
+
+
+def test_repr(moving: fm.Match) -> None:
+    r = repr(moving)
+    assert r.startswith("<fm.Match system-demo seed=1: turn 1, movement, waiting for Blue")
+
+
+def test_observation_bytes(moving: fm.Match) -> None:
+    board, feats = moving.observation_bytes("a")
+    c, h, w = moving.scenario.observation_shape
+    assert len(board) == 4 * c * h * w
+    assert len(feats) == 4 * len(fm.FEATURE_NAMES)

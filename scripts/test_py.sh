@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Tests the Python module (fm-py): creates the virtual environment .venv if it is
+# missing, installs the build and test tools into it, builds the abi3 wheel with
+# maturin (release), installs it, type-checks the examples and the package with
+# `mypy --strict`, runs the random-agents example, and runs the pytest suite
+# fm-py/tests (its summary is the last line). Exits non-zero on any failure.
+#
+#   ./scripts/test_py.sh                 (from anywhere; works from a fresh clone)
+#   FM_VENV=/path/to/venv ./scripts/test_py.sh
+#
+# Needs python3 (3.11 or later) with venv, a Rust toolchain, and PyPI for the tools
+# (maturin, pytest, numpy, gymnasium, pettingzoo, mypy; open_spiel is only for
+# benches/python/bench_bindings.py and is not installed here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${FM_VENV:-.venv}
+PYTHON=${PYTHON:-python3}
+
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "== creating $VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+PY="$VENV/bin/python"
+
+echo "== tools"
+"$PY" -m pip install -q --disable-pip-version-check \
+    "maturin>=1.7,<2" pytest numpy gymnasium pettingzoo mypy
+
+echo "== building the wheel (maturin, release, abi3)"
+rm -rf target/wheels-py
+"$VENV/bin/maturin" build --release -m fm-py/Cargo.toml -o target/wheels-py 2>&1 | tail -n 3
+"$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels-py/*.whl
+
+echo "== mypy --strict"
+# Run from fm-py/ so the installed package (with its stubs) is what is checked.
+(cd fm-py && "../$VENV/bin/mypy" --strict --no-incremental examples python/fm tests)
+
+echo "== example: random agents through the PettingZoo environment"
+"$PY" fm-py/examples/random_env.py --games 1
+
+echo "== pytest"
+cd fm-py
+exec "../$VENV/bin/python" -m pytest -q -p no:cacheprovider tests
