@@ -33,7 +33,7 @@ rm -rf target/wheels-py
 
 echo "== mypy --strict"
 # Run from fm-py/ so the installed package (with its stubs) is what is checked.
-(cd fm-py && "../$VENV/bin/mypy" --strict --no-incremental examples python/fm tests)
+(cd fm-py && "../$VENV/bin/mypy" --strict --cache-dir=/dev/null examples python/fm tests)
 
 echo "== example: random agents through the PettingZoo environment"
 "$PY" fm-py/examples/random_env.py --games 1

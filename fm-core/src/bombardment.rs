@@ -22,7 +22,10 @@ pub(crate) fn room(ctx_bombarded: Option<&u8>) -> u8 {
 pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleError> {
     let sc = ctx.sc;
     if crate::meuse_argonne::params(sc).is_some() {
-        return refuse("17.1", "artillery bombardment (command `artillery`) replaces the system bombardment");
+        return refuse(
+            "17.1",
+            "artillery bombardment (command `artillery`) replaces the system bombardment",
+        );
     }
     if ctx.s.phase != Phase::Bombardment {
         return refuse(

@@ -227,7 +227,10 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
             if !idx.contains(&o) {
                 return refuse(
                     "13.2",
-                    format!("{} is stacked with {} and they attack together", ctx.s.units[o].id, ctx.s.units[i].id),
+                    format!(
+                        "{} is stacked with {} and they attack together",
+                        ctx.s.units[o].id, ctx.s.units[i].id
+                    ),
                 );
             }
         }
@@ -446,7 +449,9 @@ pub(crate) fn lose_step(ctx: &mut Ctx, unit: &UnitId) {
 /// Eliminates a unit, then applies what exclusive rules attach to that (Meuse
 /// Argonne 13.1: a three-step division leaves a brigade chit).
 pub(crate) fn eliminate(ctx: &mut Ctx, unit: &UnitId) {
-    let Some(i) = ctx.sc.unit_index(unit) else { return };
+    let Some(i) = ctx.sc.unit_index(unit) else {
+        return;
+    };
     let hex = ctx.s.units[i as usize].hex();
     ctx.emit(Event::UnitEliminated { unit: unit.clone() });
     crate::meuse_argonne::after_elimination(ctx, i as usize, hex);

@@ -208,7 +208,9 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
             let hex = sc.hex_at(h as u16);
             let kind = s.combat.as_ref()?.kind;
             let opts = match s.pending() {
-                Pending::Retreat { hexes, .. } => crate::retreat::retreat_choices(sc, s, u, hexes, kind),
+                Pending::Retreat { hexes, .. } => {
+                    crate::retreat::retreat_choices(sc, s, u, hexes, kind)
+                }
                 Pending::ArtilleryRetreat { .. } => retreat_options(sc, s, u, 1, kind)
                     .into_iter()
                     .filter(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
@@ -256,7 +258,9 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
             } else if i < l.bd {
                 let k = i - l.rb;
                 if k < l.u {
-                    Command::Rebuild { units: vec![sel(k)] }
+                    Command::Rebuild {
+                        units: vec![sel(k)],
+                    }
                 } else {
                     let k = k - l.u;
                     let (a, b) = (k / l.u, k % l.u);
@@ -268,7 +272,9 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                     }
                 }
             } else if i < l.ac {
-                Command::BreakDown { unit: sel(i - l.bd) }
+                Command::BreakDown {
+                    unit: sel(i - l.bd),
+                }
             } else if i < l.ar {
                 Command::PlaceAircraft {
                     hex: sc.hex_at((i - l.ac) as u16),

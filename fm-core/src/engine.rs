@@ -212,10 +212,16 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
         (Command::LostBattalion { declare }, P::LostBattalion { .. }) => {
             crate::meuse_argonne::lost_battalion(ctx, *declare)
         }
-        (Command::Replace { unit, hex }, P::Phase { .. }) => crate::meuse_argonne::replace(ctx, unit, *hex),
+        (Command::Replace { unit, hex }, P::Phase { .. }) => {
+            crate::meuse_argonne::replace(ctx, unit, *hex)
+        }
         (Command::Rebuild { units }, P::Phase { .. }) => crate::meuse_argonne::rebuild(ctx, units),
-        (Command::BreakDown { unit }, P::Phase { .. }) => crate::meuse_argonne::break_down(ctx, unit),
-        (Command::PlaceAircraft { hex }, P::Phase { .. }) => crate::meuse_argonne::place_aircraft(ctx, *hex),
+        (Command::BreakDown { unit }, P::Phase { .. }) => {
+            crate::meuse_argonne::break_down(ctx, unit)
+        }
+        (Command::PlaceAircraft { hex }, P::Phase { .. }) => {
+            crate::meuse_argonne::place_aircraft(ctx, *hex)
+        }
         (Command::Artillery { hex, markers, gas }, P::Phase { .. }) => {
             crate::meuse_argonne::artillery(ctx, *hex, *markers, *gas)
         }

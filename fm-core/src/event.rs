@@ -698,7 +698,11 @@ impl State {
                 self.units[i].steps = *steps;
                 *self.ex.replacement_used.get_mut(side) = true;
             }
-            Event::DivisionBrokenDown { unit, hex, brigades } => {
+            Event::DivisionBrokenDown {
+                unit,
+                hex,
+                brigades,
+            } => {
                 let i = self.idx(sc, unit);
                 self.units[i].loc = Location::Eliminated;
                 self.units[i].steps = 0;

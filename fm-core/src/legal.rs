@@ -77,7 +77,9 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
         }
         Pending::ArtilleryRetreat { unit, .. } => {
             if let Some(i) = sc.unit_index(&unit) {
-                for o in retreat_options(sc, s, i as usize, 1, crate::state::CombatKind::Bombardment) {
+                for o in
+                    retreat_options(sc, s, i as usize, 1, crate::state::CombatKind::Bombardment)
+                {
                     if o.path.len() == 1 && !o.loses_step && o.displace.is_empty() {
                         out.push(Command::Retreat {
                             unit: unit.clone(),
@@ -218,7 +220,9 @@ fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
             }
             let here = s.units_at(sc.hex_at(n));
             if here.is_empty()
-                || here.iter().any(|&a| sc.units[a].data.side != side || may_attack(sc, s, a).is_err())
+                || here
+                    .iter()
+                    .any(|&a| sc.units[a].data.side != side || may_attack(sc, s, a).is_err())
                 || !can_attack_across(sc, n, hi)
             {
                 continue;

@@ -89,7 +89,6 @@ pub fn params(sc: &Scenario) -> Option<&MeuseArgonneParams> {
     }
 }
 
-
 /// Whether a hex carries unbreached German works (14.2, 17.6).
 pub fn works_intact(sc: &Scenario, s: &State, hex: u16) -> bool {
     let Some(p) = params(sc) else { return false };
@@ -162,7 +161,9 @@ pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: crate::hex::
 }
 
 fn free_brigades(sc: &Scenario, s: &State) -> Vec<usize> {
-    let Some(p) = params(sc) else { return Vec::new() };
+    let Some(p) = params(sc) else {
+        return Vec::new();
+    };
     p.brigades
         .iter()
         .filter_map(|b| sc.unit_index(b).map(|i| i as usize))
@@ -203,25 +204,37 @@ pub(crate) fn on_phase_start(ctx: &mut Ctx, side: Side, phase: Phase) {
 
 fn require(ctx: &Ctx, rule: &str, what: &str) -> Result<(), RuleError> {
     if params(ctx.sc).is_none() {
-        return refuse(rule, format!("{what} exists only under the Meuse Argonne rules"));
+        return refuse(
+            rule,
+            format!("{what} exists only under the Meuse Argonne rules"),
+        );
     }
     Ok(())
 }
 
 fn movement_phase(ctx: &Ctx, rule: &str) -> Result<(), RuleError> {
     if ctx.s.phase != Phase::Movement {
-        return refuse(rule, format!("only in the owner's Movement Phase, not the {}", ctx.s.phase));
+        return refuse(
+            rule,
+            format!(
+                "only in the owner's Movement Phase, not the {}",
+                ctx.s.phase
+            ),
+        );
     }
     Ok(())
 }
 
 fn in_forest(sc: &Scenario, hex: Hex) -> bool {
-    sc.hex_index(hex).is_some_and(|h| sc.hexes[h as usize].terrain & sc.masks.forest != 0)
+    sc.hex_index(hex)
+        .is_some_and(|h| sc.hexes[h as usize].terrain & sc.masks.forest != 0)
 }
 
 /// 11.3 / 11.6: which hexes a replacement of `side` may arrive on now.
 pub(crate) fn replacement_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex> {
-    let Some(p) = params(sc) else { return Vec::new() };
+    let Some(p) = params(sc) else {
+        return Vec::new();
+    };
     let entry = if side == ALLIES {
         &p.allied_replacement_entry
     } else {
@@ -236,16 +249,19 @@ pub(crate) fn replacement_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex
         .iter()
         .copied()
         .filter(|h| s.units_at(*h).is_empty())
+        .filter(|h| side == ALLIES || sc.hex_index(*h).is_some_and(|i| !allied_zoc[i as usize]))
         .filter(|h| {
-            side == ALLIES || sc.hex_index(*h).is_some_and(|i| !allied_zoc[i as usize])
+            sc.hex_index(*h)
+                .is_some_and(|i| crate::movement::enter_cost(sc, 0, 0, i).is_some())
         })
-        .filter(|h| sc.hex_index(*h).is_some_and(|i| crate::movement::enter_cost(sc, 0, 0, i).is_some()))
         .collect()
 }
 
 /// 11.3 / 11.6: units that a replacement may bring back.
 pub(crate) fn replaceable(sc: &Scenario, s: &State, side: Side) -> Vec<usize> {
-    let Some(p) = params(sc) else { return Vec::new() };
+    let Some(p) = params(sc) else {
+        return Vec::new();
+    };
     let chits_off = free_brigades(sc, s).len();
     (0..s.units.len())
         .filter(|&i| {
@@ -292,7 +308,10 @@ pub(crate) fn replace(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), Rule
         return refuse(rule, format!("{unit} is not eliminated"));
     }
     if !replaceable(ctx.sc, &ctx.s, side).contains(&i) {
-        return refuse("13.2", format!("{unit} was broken down: it returns only with three brigade chits off the map"));
+        return refuse(
+            "13.2",
+            format!("{unit} was broken down: it returns only with three brigade chits off the map"),
+        );
     }
     if !replacement_hexes(ctx.sc, &ctx.s, side).contains(&hex) {
         return refuse(
@@ -327,7 +346,13 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
     replacement_open(ctx, side)?;
     let max_units = if side == ALLIES { 2 } else { 1 };
     if units.is_empty() || units.len() > max_units {
-        return refuse(rule, format!("a replacement rebuilds 1 to {max_units} depleted unit(s), not {}", units.len()));
+        return refuse(
+            rule,
+            format!(
+                "a replacement rebuilds 1 to {max_units} depleted unit(s), not {}",
+                units.len()
+            ),
+        );
     }
     let mut seen = Vec::new();
     for u in units {
@@ -347,7 +372,10 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
             return refuse(rule, format!("{u} is not depleted"));
         }
         if in_forest(ctx.sc, h) {
-            return refuse(rule, format!("{u} is in a forest hex ({h}) and cannot be rebuilt there"));
+            return refuse(
+                rule,
+                format!("{u} is in a forest hex ({h}) and cannot be rebuilt there"),
+            );
         }
     }
     for &i in &seen {
@@ -365,7 +393,10 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
     movement_phase(ctx, "13.2")?;
     let i = ctx.unit(unit)?;
     if ctx.s.active != ALLIES || ctx.sc.units[i].data.side != ALLIES {
-        return refuse("13.2", "only the Allied player breaks down divisions, in his movement phase");
+        return refuse(
+            "13.2",
+            "only the Allied player breaks down divisions, in his movement phase",
+        );
     }
     if !p.three_step_divisions.contains(unit) {
         return refuse("13.2", format!("{unit} is not a three-step division"));
@@ -374,14 +405,25 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
         return refuse("13.2", format!("{unit} is not on the map"));
     };
     if ctx.s.units[i].moved {
-        return refuse("13.2", format!("{unit} has moved: breakdown happens at the beginning of the movement phase"));
+        return refuse(
+            "13.2",
+            format!("{unit} has moved: breakdown happens at the beginning of the movement phase"),
+        );
     }
-    let want = if ctx.s.units[i].steps >= ctx.sc.units[i].max_steps() { 3 } else { 2 };
+    let want = if ctx.s.units[i].steps >= ctx.sc.units[i].max_steps() {
+        3
+    } else {
+        2
+    };
     let free = free_brigades(ctx.sc, &ctx.s);
     if free.is_empty() {
         return refuse("13.2", "no brigade chit is available");
     }
-    let brigades: Vec<UnitId> = free.iter().take(want).map(|&b| ctx.s.units[b].id.clone()).collect();
+    let brigades: Vec<UnitId> = free
+        .iter()
+        .take(want)
+        .map(|&b| ctx.s.units[b].id.clone())
+        .collect();
     ctx.emit(Event::DivisionBrokenDown {
         unit: unit.clone(),
         hex,
@@ -399,10 +441,16 @@ pub(crate) fn place_aircraft(ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
         return refuse("17.3", "only the Allied player has aircraft");
     }
     if ctx.s.ex.aircraft.len() >= p.aircraft as usize {
-        return refuse("17.3", format!("all {} aircraft markers are placed", p.aircraft));
+        return refuse(
+            "17.3",
+            format!("all {} aircraft markers are placed", p.aircraft),
+        );
     }
     if ctx.s.ex.aircraft.contains(&hex) {
-        return refuse("17.3", format!("{hex} already has an aircraft (one per bombardment hex)"));
+        return refuse(
+            "17.3",
+            format!("{hex} already has an aircraft (one per bombardment hex)"),
+        );
     }
     ctx.emit(Event::AircraftPlaced { hex });
     Ok(())
@@ -422,7 +470,10 @@ pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
         return true;
     }
     side == ALLIES
-        && s.ex.aircraft.iter().any(|a| *a == hex || l.adjacent(*a, hex))
+        && s.ex
+            .aircraft
+            .iter()
+            .any(|a| *a == hex || l.adjacent(*a, hex))
         && own.iter().any(|h| l.distance(*h, hex) <= 3)
 }
 
@@ -431,7 +482,12 @@ pub(crate) fn artillery_room(sc: &Scenario, s: &State, hex: Hex) -> u8 {
     let used = s
         .units_at(hex)
         .iter()
-        .map(|&i| s.ex.artillery_on.get(&sc.units[i].data.id).copied().unwrap_or(0))
+        .map(|&i| {
+            s.ex.artillery_on
+                .get(&sc.units[i].data.id)
+                .copied()
+                .unwrap_or(0)
+        })
         .max()
         .unwrap_or(0);
     2u8.saturating_sub(used)
@@ -449,7 +505,12 @@ fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
         .enumerate()
         .filter(|(i, _)| mask & (1 << i) != 0)
         .filter(|(i, _)| !(breached && works & (1 << i) != 0))
-        .filter_map(|(_, t)| p.bombardment_modifiers.iter().find(|m| m.terrain == t.id).map(|m| m.modifier))
+        .filter_map(|(_, t)| {
+            p.bombardment_modifiers
+                .iter()
+                .find(|m| m.terrain == t.id)
+                .map(|m| m.modifier)
+        })
         .max()
         .unwrap_or(0)
         .max(0)
@@ -471,11 +532,17 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
     }
     let side = ctx.s.active;
     if !(1..=2).contains(&markers) {
-        return refuse("17.2", format!("one or two markers per enemy unit, not {markers}"));
+        return refuse(
+            "17.2",
+            format!("one or two markers per enemy unit, not {markers}"),
+        );
     }
     let left = *ctx.s.ex.artillery.get(side);
     if markers > left {
-        return refuse("17.1", format!("{markers} markers asked, {left} left this game turn"));
+        return refuse(
+            "17.1",
+            format!("{markers} markers asked, {left} left this game turn"),
+        );
     }
     let defenders = ctx.s.units_at(hex);
     if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == side) {
@@ -483,15 +550,27 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
     }
     let room = artillery_room(sc, &ctx.s, hex);
     if markers > room {
-        return refuse("17.2", format!("no more than two markers per enemy unit: {room} more on {hex}"));
+        return refuse(
+            "17.2",
+            format!("no more than two markers per enemy unit: {room} more on {hex}"),
+        );
     }
     if !observed(sc, &ctx.s, side, hex) {
-        return refuse("17.3", format!("{hex} is not observed (no adjacent unit, no aircraft in range)"));
+        return refuse(
+            "17.3",
+            format!("{hex} is not observed (no adjacent unit, no aircraft in range)"),
+        );
     }
     if gas && (side != ALLIES || ctx.s.turn != 1) {
-        return refuse("17.7", "gas is an Allied option on the first game turn only");
+        return refuse(
+            "17.7",
+            "gas is an Allied option on the first game turn only",
+        );
     }
-    let ids: Vec<UnitId> = defenders.iter().map(|&d| ctx.s.units[d].id.clone()).collect();
+    let ids: Vec<UnitId> = defenders
+        .iter()
+        .map(|&d| ctx.s.units[d].id.clone())
+        .collect();
     ctx.emit(Event::ArtilleryDeclared {
         hex,
         defenders: ids,
@@ -505,7 +584,10 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
 /// order placed, pausing for a 17.5 retreat decision; the phase ends once all are fired.
 /// Returns false when there is nothing to fire.
 pub(crate) fn fire(ctx: &mut Ctx) -> bool {
-    if params(ctx.sc).is_none() || ctx.s.phase != Phase::Bombardment || ctx.s.ex.artillery_plan.is_empty() {
+    if params(ctx.sc).is_none()
+        || ctx.s.phase != Phase::Bombardment
+        || ctx.s.ex.artillery_plan.is_empty()
+    {
         return false;
     }
     fire_next(ctx);
@@ -533,7 +615,10 @@ fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
         .into_iter()
         .filter(|&d| sc.units[d].data.side != side)
         .collect();
-    let ids: Vec<UnitId> = defenders.iter().map(|&d| ctx.s.units[d].id.clone()).collect();
+    let ids: Vec<UnitId> = defenders
+        .iter()
+        .map(|&d| ctx.s.units[d].id.clone())
+        .collect();
     ctx.emit(Event::ArtilleryFiring {
         hex,
         defenders: ids.clone(),
@@ -585,7 +670,10 @@ fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
     if ids.len() == 1 {
         let i = defenders[0];
         let opts = crate::retreat::retreat_options(sc, &ctx.s, i, 1, CombatKind::Bombardment);
-        if opts.iter().any(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty()) {
+        if opts
+            .iter()
+            .any(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
+        {
             ctx.emit(Event::ArtilleryRetreatOffered {
                 unit: ids[0].clone(),
                 hits,
@@ -623,15 +711,26 @@ fn stage_hits(ctx: &Ctx) -> Result<(UnitId, u8), RuleError> {
 }
 
 /// 17.5: retreat one hex instead of taking the hits.
-pub(crate) fn artillery_retreat(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(), RuleError> {
+pub(crate) fn artillery_retreat(
+    ctx: &mut Ctx,
+    unit: &UnitId,
+    path: &[Hex],
+) -> Result<(), RuleError> {
     let (u, _) = stage_hits(ctx)?;
     if *unit != u {
         return refuse("17.5", format!("{unit} was not hit"));
     }
     let i = ctx.unit(unit)?;
     let opts = crate::retreat::retreat_options(ctx.sc, &ctx.s, i, 1, CombatKind::Bombardment);
-    if path.len() != 1 || !opts.iter().any(|o| o.path == path && !o.loses_step && o.displace.is_empty()) {
-        return refuse("17.5", "the retreat is one hex, by the retreat rules (8.3, 8.1.5)");
+    if path.len() != 1
+        || !opts
+            .iter()
+            .any(|o| o.path == path && !o.loses_step && o.displace.is_empty())
+    {
+        return refuse(
+            "17.5",
+            "the retreat is one hex, by the retreat rules (8.3, 8.1.5)",
+        );
     }
     let from = ctx.s.units[i].hex().expect("on map");
     ctx.emit(Event::UnitRetreated {
@@ -658,12 +757,20 @@ pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError>
 
 /// 18.1: whether to offer the Lost Battalion before this attack's roll.
 pub(crate) fn offer_lost_battalion(ctx: &mut Ctx) -> bool {
-    let Some(p) = params(ctx.sc) else { return false };
+    let Some(p) = params(ctx.sc) else {
+        return false;
+    };
     let Some(c) = &ctx.s.combat else { return false };
-    if c.kind != CombatKind::Ground || c.lost_battalion.is_some() || ctx.s.ex.lost_battalion_used || ctx.s.active != ALLIES {
+    if c.kind != CombatKind::Ground
+        || c.lost_battalion.is_some()
+        || ctx.s.ex.lost_battalion_used
+        || ctx.s.active != ALLIES
+    {
         return false;
     }
-    let Some(hi) = ctx.sc.hex_index(c.hex) else { return false };
+    let Some(hi) = ctx.sc.hex_index(c.hex) else {
+        return false;
+    };
     let _ = p;
     if ctx.sc.hexes[hi as usize].terrain & ctx.sc.masks.woods == 0 {
         return false;
@@ -689,7 +796,10 @@ pub(crate) fn forced_line(sc: &Scenario, s: &State) -> Option<usize> {
     if s.combat.as_ref()?.lost_battalion != Some(true) {
         return None;
     }
-    sc.crt.lines.iter().position(|l| l.id == p.lost_battalion_line)
+    sc.crt
+        .lines
+        .iter()
+        .position(|l| l.id == p.lost_battalion_line)
 }
 
 /// 18.2: German defenders may retreat one hex instead of two or three.
@@ -698,18 +808,32 @@ pub(crate) fn may_downgrade(sc: &Scenario, s: &State, unit: usize, hexes: u8) ->
         && hexes >= 2
         && sc.units[unit].data.side == GERMANS
         && s.active == ALLIES
-        && s.combat.as_ref().is_some_and(|c| c.kind == CombatKind::Ground)
+        && s.combat
+            .as_ref()
+            .is_some_and(|c| c.kind == CombatKind::Ground)
 }
 
 /// 19.5: German reserves may not be placed next to any unit.
-pub(crate) fn check_placement(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> Result<(), RuleError> {
+pub(crate) fn check_placement(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    hex: Hex,
+) -> Result<(), RuleError> {
     if params(sc).is_none() {
         return Ok(());
     }
-    if matches!(&sc.units[unit].data.start, crate::scenario::StartData::Zone(z) if z == "german-reserve") {
+    if matches!(&sc.units[unit].data.start, crate::scenario::StartData::Zone(z) if z == "german-reserve")
+    {
         let l = sc.layout();
-        if s.units.iter().any(|u| u.hex().is_some_and(|h| l.adjacent(h, hex))) {
-            return refuse("19.5", format!("German reserves may not be placed adjacent to any unit ({hex})"));
+        if s.units
+            .iter()
+            .any(|u| u.hex().is_some_and(|h| l.adjacent(h, hex)))
+        {
+            return refuse(
+                "19.5",
+                format!("German reserves may not be placed adjacent to any unit ({hex})"),
+            );
         }
     }
     Ok(())
@@ -777,7 +901,6 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
     out
 }
 
-
 /// Artillery commands the phasing side can give now.
 pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<crate::command::Command> {
     use crate::command::Command;
@@ -802,9 +925,17 @@ pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<crate::command
         seen.push(h);
         let room = artillery_room(sc, s, h).min(left);
         for n in 1..=room {
-            out.push(Command::Artillery { hex: h, markers: n, gas: false });
+            out.push(Command::Artillery {
+                hex: h,
+                markers: n,
+                gas: false,
+            });
             if side == ALLIES && s.turn == 1 {
-                out.push(Command::Artillery { hex: h, markers: n, gas: true });
+                out.push(Command::Artillery {
+                    hex: h,
+                    markers: n,
+                    gas: true,
+                });
             }
         }
     }

@@ -264,7 +264,13 @@ impl<'a> Mover<'a> {
 
     /// Dijkstra over hexes from `start` (or the entry hexes), cheapest path first;
     /// ties break on hex order so results are deterministic.
-    pub(crate) fn search(&self, s: &State, start: Option<u16>, entry: &[u16], with_stop: bool) -> Vec<Reach> {
+    pub(crate) fn search(
+        &self,
+        s: &State,
+        start: Option<u16>,
+        entry: &[u16],
+        with_stop: bool,
+    ) -> Vec<Reach> {
         SCRATCH.with(|cell| {
             let mut g = cell.borrow_mut();
             g.begin(self.sc.hexes.len());
@@ -272,7 +278,14 @@ impl<'a> Mover<'a> {
         })
     }
 
-    fn search_in(&self, g: &mut Scratch, s: &State, start: Option<u16>, entry: &[u16], with_stop: bool) -> Vec<Reach> {
+    fn search_in(
+        &self,
+        g: &mut Scratch,
+        s: &State,
+        start: Option<u16>,
+        entry: &[u16],
+        with_stop: bool,
+    ) -> Vec<Reach> {
         let sc = self.sc;
         let mut visited: Vec<u16> = Vec::new();
         let mut heap = BinaryHeap::new();

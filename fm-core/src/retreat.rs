@@ -254,7 +254,13 @@ pub fn retreat_options(
 /// The retreat options open to a unit, with exclusive-rule alternatives (Meuse
 /// Argonne 18.2: a German unit may take a D2/D3 as a D1). A one-hex D1 retreat
 /// replaces a partial-retreat option along the same hex.
-pub(crate) fn retreat_choices(sc: &Scenario, s: &State, unit: usize, hexes: u8, kind: CombatKind) -> Vec<RetreatOption> {
+pub(crate) fn retreat_choices(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    hexes: u8,
+    kind: CombatKind,
+) -> Vec<RetreatOption> {
     let opts = retreat_options(sc, s, unit, hexes, kind);
     if !crate::meuse_argonne::may_downgrade(sc, s, unit, hexes) {
         return opts;
@@ -265,7 +271,10 @@ pub(crate) fn retreat_choices(sc: &Scenario, s: &State, unit: usize, hexes: u8, 
         .collect();
     let mut out: Vec<RetreatOption> = opts
         .into_iter()
-        .filter(|o| !d1.iter().any(|d| d.path == o.path && d.displace == o.displace))
+        .filter(|o| {
+            !d1.iter()
+                .any(|d| d.path == o.path && d.displace == o.displace)
+        })
         .collect();
     out.extend(d1);
     out

@@ -596,7 +596,10 @@ pub struct Scenario {
 /// The built-in scenarios, by id.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("system-demo", include_str!("../scenarios/system-demo.json")),
-    ("meuse-argonne", include_str!("../scenarios/meuse-argonne.json")),
+    (
+        "meuse-argonne",
+        include_str!("../scenarios/meuse-argonne.json"),
+    ),
 ];
 
 impl Scenario {

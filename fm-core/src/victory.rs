@@ -30,7 +30,9 @@ pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Opti
                         | Event::UnitAdvanced { unit, path, .. } => (unit, path.as_slice()),
                         _ => continue,
                     };
-                    let Some(i) = sc.unit_index(unit) else { continue };
+                    let Some(i) = sc.unit_index(unit) else {
+                        continue;
+                    };
                     if sc.units[i as usize].data.side != *side {
                         continue;
                     }

@@ -252,7 +252,6 @@ impl PyMatch {
 }
 
 fn render_options(
-    sc: &Scenario,
     hex_size: f64,
     hex_ids: bool,
     panel: bool,
@@ -262,7 +261,6 @@ fn render_options(
 ) -> PyResult<RenderOptions> {
     let hex =
         |s: &str| -> PyResult<Hex> { s.parse::<Hex>().map_err(|e| protocol_error(e.to_string())) };
-    let _ = sc;
     Ok(RenderOptions {
         hex_size,
         hex_ids,
@@ -677,15 +675,7 @@ impl PyMatch {
         markers: Option<Vec<(String, String, String)>>,
         title: Option<String>,
     ) -> PyResult<String> {
-        let opts = render_options(
-            self.scenario(),
-            hex_size,
-            hex_ids,
-            panel,
-            highlight,
-            markers,
-            title,
-        )?;
+        let opts = render_options(hex_size, hex_ids, panel, highlight, markers, title)?;
         Ok(match side {
             Some(s) => {
                 let v = self.m.view(side_from_py(self.scenario(), s)?);

@@ -301,6 +301,10 @@ class Match:
         highlight: Sequence[str] | None = None,
         markers: Sequence[tuple[str, str, str]] | None = None,
         title: str | None = None,
-    ) -> str: ...
+    ) -> str:
+        """The board as an SVG document: the full state, or ``side``'s view (the other
+        side's face-down markers as "?"). ``highlight``: hexes to outline; ``markers``:
+        extra ``(hex, kind, label)`` chips, kind ``"breach"``, ``"aircraft"``,
+        ``"support"`` or anything else."""
     def _repr_svg_(self) -> str: ...
     def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]: ...

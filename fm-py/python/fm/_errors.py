@@ -72,3 +72,8 @@ class SaveError(ProtocolError):
 
     def __str__(self) -> str:
         return self.message
+
+
+# Shown (and pickled) as fm.RuleError etc., where users import them from.
+for _cls in (RuleError, ScenarioError, ProtocolError, SaveError):
+    _cls.__module__ = "fm"
