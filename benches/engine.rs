@@ -1,4 +1,4 @@
-//! Engine benchmarks on the built-in `system-demo` scenario.
+//! Engine benchmarks on the built-in scenarios.
 //!
 //! ```text
 //! cargo bench --bench engine             # measure (~1 minute after the build)
@@ -12,6 +12,7 @@
 //! - `legal_commands/movement_start`: every legal command at the opening movement phase.
 //! - `self_play/system-demo`: a whole game, both sides the random agent (match seed 1,
 //!   agent seed 1000), from `Match::new` to game over.
+//! - `self_play_meuse/meuse-argonne`: the same for a whole Meuse Argonne game.
 //!
 //! "The opening" is system-demo after set-up (its zone-placed units placed with the
 //! first legal `place` command each time): turn 1, side A's Movement Phase.
@@ -108,6 +109,12 @@ fn bench_self_play(c: &mut Criterion) {
     let mut g = c.benchmark_group("self_play");
     g.sample_size(10).measurement_time(Duration::from_secs(6));
     g.bench_function("system-demo", |b| b.iter(|| self_play(black_box(&sc))));
+    g.finish();
+    // A whole 24-turn Meuse Argonne game (77 units, 1,200 hexes): seconds, not ms.
+    let ma = Arc::new(Scenario::builtin("meuse-argonne").expect("built-in scenario"));
+    let mut g = c.benchmark_group("self_play_meuse");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    g.bench_function("meuse-argonne", |b| b.iter(|| self_play(black_box(&ma))));
     g.finish();
 }
 

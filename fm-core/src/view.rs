@@ -6,7 +6,7 @@
 use crate::hex::Hex;
 use crate::ids::{Side, SidePair};
 use crate::scenario::Phase;
-use crate::state::{Combat, Outcome, Pending, State, UnitState};
+use crate::state::{Combat, ExclusiveState, Outcome, Pending, State, UnitState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -48,6 +48,9 @@ pub struct View {
     pub combat: Option<Combat>,
     /// Outcome.
     pub outcome: Option<Outcome>,
+    /// Exclusive-rule bookkeeping (all public: breaches, aircraft, artillery placed).
+    #[serde(default, skip_serializing_if = "ExclusiveState::is_empty")]
+    pub ex: ExclusiveState,
     /// Pending decision.
     pub pending: Pending,
 }
@@ -106,6 +109,7 @@ pub fn view(s: &State, side: Side) -> View {
         control: s.control.clone(),
         combat,
         outcome: s.outcome.clone(),
+        ex: s.ex.clone(),
         pending: s.pending(),
     }
 }
