@@ -434,17 +434,7 @@ impl State {
                     let i = self.idx(sc, d);
                     self.units[i].defended = true;
                 }
-                self.combat = Some(Combat {
-                    kind: CombatKind::Bombardment,
-                    hex: *hex,
-                    attackers: Vec::new(),
-                    defenders: defenders.clone(),
-                    markers: Vec::new(),
-                    result: None,
-                    retreat_path: Vec::new(),
-                    stage: CombatStage::Support { step: 4 },
-                    lost_battalion: None,
-                });
+                self.combat = Some(Combat::bombardment(*hex, defenders.clone()));
             }
             Event::AttackDeclared {
                 hex,
@@ -640,17 +630,7 @@ impl State {
             }
             Event::ArtilleryFiring { hex, defenders, .. } => {
                 self.ex.artillery_plan.retain(|p| p.hex != *hex);
-                self.combat = Some(Combat {
-                    kind: CombatKind::Bombardment,
-                    hex: *hex,
-                    attackers: Vec::new(),
-                    defenders: defenders.clone(),
-                    markers: Vec::new(),
-                    result: None,
-                    retreat_path: Vec::new(),
-                    stage: CombatStage::Support { step: 4 },
-                    lost_battalion: None,
-                });
+                self.combat = Some(Combat::bombardment(*hex, defenders.clone()));
             }
             Event::ArtilleryFired { .. } => {}
             Event::HexBreached { hex } => {
@@ -725,6 +705,24 @@ impl State {
                     reason: reason.clone(),
                 });
             }
+        }
+    }
+}
+
+impl Combat {
+    /// A bombardment (system 8.1 or Meuse Argonne artillery) of `hex`: no attacking
+    /// units and no commitment steps.
+    fn bombardment(hex: Hex, defenders: Vec<UnitId>) -> Combat {
+        Combat {
+            kind: CombatKind::Bombardment,
+            hex,
+            attackers: Vec::new(),
+            defenders,
+            markers: Vec::new(),
+            result: None,
+            retreat_path: Vec::new(),
+            stage: CombatStage::Support { step: 4 },
+            lost_battalion: None,
         }
     }
 }
