@@ -8,7 +8,7 @@ use crate::ids::{Side, UnitId};
 use crate::movement::reachable_idx;
 use crate::retreat::{advance_targets, retreat_options};
 use crate::scenario::{Phase, Scenario, StartData};
-use crate::state::{CombatStage, Location, Pending, State};
+use crate::state::{Location, Pending, State};
 
 /// Every legal command for the pending decision, in a stable order. `done` comes
 /// first wherever it is legal. Empty when the game is over.
@@ -295,12 +295,4 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
         },
         _ => true,
     }
-}
-
-#[allow(dead_code)]
-pub(crate) fn stage_is_advance(s: &State) -> bool {
-    matches!(
-        s.combat.as_ref().map(|c| &c.stage),
-        Some(CombatStage::Advance { .. })
-    )
 }

@@ -91,8 +91,7 @@ pub fn params(sc: &Scenario) -> Option<&MeuseArgonneParams> {
 
 /// Whether a hex carries unbreached German works (14.2, 17.6).
 pub fn works_intact(sc: &Scenario, s: &State, hex: u16) -> bool {
-    let Some(p) = params(sc) else { return false };
-    let _ = p;
+    // The works mask is empty unless the scenario uses these rules.
     sc.hexes[hex as usize].terrain & sc.masks.works != 0 && !s.ex.breached.contains(&sc.hex_at(hex))
 }
 
@@ -130,11 +129,9 @@ pub(crate) fn terrain_counts(sc: &Scenario, s: &State, hex: u16, t: usize, side:
 
 /// 14.2: an Allied attack on a German unit in intact works must use the works' line.
 pub(crate) fn works_line(sc: &Scenario, s: &State, hex: u16, defender: Side) -> Option<usize> {
-    let p = params(sc)?;
     if defender != GERMANS || !works_intact(sc, s, hex) {
         return None;
     }
-    let _ = p;
     let works = sc.masks.works;
     let crt = &sc.crt;
     (0..sc.data.terrain.hex.len())
@@ -757,9 +754,9 @@ pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError>
 
 /// 18.1: whether to offer the Lost Battalion before this attack's roll.
 pub(crate) fn offer_lost_battalion(ctx: &mut Ctx) -> bool {
-    let Some(p) = params(ctx.sc) else {
+    if params(ctx.sc).is_none() {
         return false;
-    };
+    }
     let Some(c) = &ctx.s.combat else { return false };
     if c.kind != CombatKind::Ground
         || c.lost_battalion.is_some()
@@ -771,7 +768,6 @@ pub(crate) fn offer_lost_battalion(ctx: &mut Ctx) -> bool {
     let Some(hi) = ctx.sc.hex_index(c.hex) else {
         return false;
     };
-    let _ = p;
     if ctx.sc.hexes[hi as usize].terrain & ctx.sc.masks.woods == 0 {
         return false;
     }

@@ -428,7 +428,7 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
             })
             .cloned()
             .collect();
-        if !eligible.is_empty() && first_free(ctx, &path).is_some() {
+        if !eligible.is_empty() && !free_stops(ctx.sc, &ctx.s, &path).is_empty() {
             ctx.emit(Event::AdvanceOffered {
                 path,
                 units: eligible,
@@ -440,12 +440,13 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The hexes of the path of retreat an advancing unit could stop in.
-fn free_hexes(ctx: &Ctx, path: &[Hex]) -> Vec<usize> {
+/// Indices of the path-of-retreat hexes an advancing unit could stop in: vacant ones,
+/// up to the first enemy unit (friends may be passed, 8.5).
+fn free_stops(sc: &Scenario, s: &State, path: &[Hex]) -> Vec<usize> {
     let mut out = Vec::new();
     for (k, h) in path.iter().enumerate() {
-        match ctx.s.unit_at(*h) {
-            Some(o) if ctx.sc.units[o].data.side != ctx.s.active => break,
+        match s.unit_at(*h) {
+            Some(o) if sc.units[o].data.side != s.active => break,
             Some(_) => {}
             None => out.push(k),
         }
@@ -453,21 +454,12 @@ fn free_hexes(ctx: &Ctx, path: &[Hex]) -> Vec<usize> {
     out
 }
 
-fn first_free(ctx: &Ctx, path: &[Hex]) -> Option<usize> {
-    free_hexes(ctx, path).first().copied()
-}
-
 /// Advance destinations for the pending advance: every free hex on the path.
-pub(crate) fn advance_targets(ctx_s: &State, sc: &Scenario, path: &[Hex]) -> Vec<Hex> {
-    let mut out = Vec::new();
-    for h in path {
-        match ctx_s.unit_at(*h) {
-            Some(o) if sc.units[o].data.side != ctx_s.active => break,
-            Some(_) => {}
-            None => out.push(*h),
-        }
-    }
-    out
+pub(crate) fn advance_targets(s: &State, sc: &Scenario, path: &[Hex]) -> Vec<Hex> {
+    free_stops(sc, s, path)
+        .into_iter()
+        .map(|k| path[k])
+        .collect()
 }
 
 /// 8.5: advance one unit along the path of retreat.
@@ -485,7 +477,7 @@ pub(crate) fn advance(ctx: &mut Ctx, unit: &UnitId, to: Hex) -> Result<(), RuleE
     let Some(k) = path.iter().position(|h| *h == to) else {
         return refuse("8.5", format!("{to} is not on the path of retreat"));
     };
-    if !free_hexes(ctx, &path).contains(&k) {
+    if !free_stops(ctx.sc, &ctx.s, &path).contains(&k) {
         return refuse(
             "8.5",
             format!("{to} cannot be reached along the path of retreat or is occupied"),
@@ -502,7 +494,7 @@ pub(crate) fn advance(ctx: &mut Ctx, unit: &UnitId, to: Hex) -> Result<(), RuleE
         CombatStage::Advance { units, .. } => !units.is_empty(),
         _ => false,
     };
-    if !more || first_free(ctx, &path).is_none() {
+    if !more || free_stops(ctx.sc, &ctx.s, &path).is_empty() {
         end(ctx);
     }
     Ok(())
