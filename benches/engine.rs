@@ -13,6 +13,10 @@
 //! - `self_play/system-demo`: a whole game, both sides the random agent (match seed 1,
 //!   agent seed 1000), from `Match::new` to game over.
 //! - `self_play_meuse/meuse-argonne`: the same for a whole Meuse Argonne game.
+//! - `self_play_vimy/vimy-ridge`: the same for a whole Vimy Ridge game (set-up of 75
+//!   battalions, 11 turns). Games per second is the inverse of its time.
+//! - `observed/vimy-ridge`: every observation check (lines of sight) the Allies make
+//!   listing their artillery targets in the turn-1 bombardment phase.
 //!
 //! "The opening" is system-demo after set-up (its zone-placed units placed with the
 //! first legal `place` command each time): turn 1, side A's Movement Phase.
@@ -116,6 +120,45 @@ fn bench_self_play(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     g.bench_function("meuse-argonne", |b| b.iter(|| self_play(black_box(&ma))));
     g.finish();
+    let vr = Arc::new(Scenario::builtin("vimy-ridge").expect("built-in scenario"));
+    let mut g = c.benchmark_group("self_play_vimy");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("vimy-ridge", |b| b.iter(|| self_play(black_box(&vr))));
+    g.finish();
+}
+
+/// Vimy Ridge after a seeded random set-up: the Allied turn-1 bombardment phase.
+fn vimy_barrage() -> (Arc<Scenario>, State) {
+    let sc = Arc::new(Scenario::builtin("vimy-ridge").expect("built-in scenario"));
+    let mut rng = rng_from_seed(1);
+    let (mut s, _) = new_game(&sc, &mut rng);
+    while let Pending::Setup { .. } = s.pending() {
+        let cmd = agents::random(&sc, &s, &mut rng).expect("a placement");
+        let ev = apply(&sc, &s, &cmd, &mut rng).expect("legal placement");
+        s.apply_events(&sc, &ev);
+    }
+    (sc, s)
+}
+
+fn bench_observation(c: &mut Criterion) {
+    let (sc, s) = vimy_barrage();
+    let targets: Vec<Hex> = s
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| sc.units[*i].data.side == Side::B)
+        .filter_map(|(_, u)| u.hex())
+        .collect();
+    let mut g = c.benchmark_group("observed");
+    g.bench_function("vimy-ridge", |b| {
+        b.iter(|| {
+            targets
+                .iter()
+                .filter(|h| observed(&sc, black_box(&s), Side::A, **h))
+                .count()
+        })
+    });
+    g.finish();
 }
 
 fn config() -> Criterion {
@@ -128,6 +171,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_apply, bench_reachable, bench_legal, bench_self_play
+    targets = bench_apply, bench_reachable, bench_legal, bench_self_play, bench_observation
 }
 criterion_main!(benches);

@@ -167,6 +167,12 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
             brigades.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
         ),
         Event::BrigadePlaced { unit, hex } => format!("   {unit} (third step) placed at {hex}"),
+        Event::ReplacementsReceived { side, count } => {
+            format!("   {}: {count} replacements this night", sc.side_name(*side))
+        }
+        Event::AircraftLost { remaining } => {
+            format!("   the Red Baron downs an aircraft ({remaining} left)")
+        }
         _ => return None,
     })
 }

@@ -227,6 +227,7 @@ fn replace(unit: &str, hex: &str) -> Command {
     Command::Replace {
         unit: u(unit),
         hex: h(hex),
+        full: false,
     }
 }
 
@@ -2440,6 +2441,7 @@ fn check_agreement(sc: &Scenario, s: &State) -> usize {
             candidates.push(Command::Replace {
                 unit: unit.clone(),
                 hex: *hex,
+                full: false,
             });
         }
     }

@@ -21,7 +21,7 @@ pub(crate) fn room(ctx_bombarded: Option<&u8>) -> u8 {
 /// 8.1.2: declare a bombardment of the enemy unit in `hex` with `markers` markers.
 pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleError> {
     let sc = ctx.sc;
-    if crate::meuse_argonne::params(sc).is_some() {
+    if crate::artillery::game(sc).is_some() {
         return refuse(
             "17.1",
             "artillery bombardment (command `artillery`) replaces the system bombardment",

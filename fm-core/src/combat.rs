@@ -32,6 +32,9 @@ pub fn defender_line(
     if let Some(l) = crate::meuse_argonne::works_line(sc, s, hex, defender) {
         return l;
     }
+    if let Some(l) = attackers.and_then(|a| crate::vimy_ridge::trench_line(sc, hex, a)) {
+        return l;
+    }
     let mut cands: Vec<usize> = Vec::new();
     let info = &sc.hexes[hex as usize];
     let mut m = info.terrain;
@@ -79,6 +82,9 @@ pub fn defender_line(
             if crossed & (1 << f) == 0 || suppressed & (1 << f) != 0 {
                 continue;
             }
+            if crate::vimy_ridge::hexside_line_denied(sc, hex, f) {
+                continue;
+            }
             let river_type = group & (1 << f) != 0;
             if (river_type && every) || (!river_type && !feat.all_attackers) {
                 cands.push(line);
@@ -121,6 +127,7 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
     if u.attacked {
         return refuse("8.2", format!("{} has already attacked this phase", u.id));
     }
+    crate::vimy_ridge::night_refusal(sc, s, "attack")?;
     if s.phase == Phase::MobileCombat {
         if d.kind != UnitKind::Mobile {
             return refuse(
@@ -187,8 +194,10 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
     {
         return refuse("8.2", format!("{hex} holds no enemy unit"));
     }
+    // Vimy Ridge 18.3: another division may attack the same unit again.
+    let again = crate::vimy_ridge::params(sc).is_some();
     for &d in &defenders {
-        if ctx.s.units[d].defended {
+        if ctx.s.units[d].defended && !again {
             return refuse(
                 "8.0",
                 format!("{} has already been attacked this phase", ctx.s.units[d].id),
@@ -220,6 +229,7 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
         }
         idx.push(i);
     }
+    crate::vimy_ridge::check_attack(sc, &ctx.s, &defenders, &idx)?;
     // A stack attacks as one unit (Meuse Argonne 13.2: stacked brigades).
     for &i in &idx {
         let h = ctx.s.units[i].hex().expect("on map");
@@ -302,9 +312,13 @@ pub(crate) fn ground_totals(
         .iter()
         .map(|&v| if fort { v as i32 / 2 } else { v as i32 })
         .sum::<i32>();
+    // Vimy Ridge 14.1: halved in No Man's Land.
     let mut d: i32 = defenders
         .iter()
-        .map(|&i| sc.units[i].values(s.units[i].steps).defense as i32 * if fort { 2 } else { 1 })
+        .map(|&i| {
+            let printed = sc.units[i].values(s.units[i].steps).defense as i32;
+            crate::vimy_ridge::defense(sc, hex, printed) * if fort { 2 } else { 1 }
+        })
         .sum();
     d += def_markers.iter().map(|&v| v as i32).sum::<i32>();
     (a, d)

@@ -73,12 +73,16 @@ pub enum Command {
         /// Last hex of the advance.
         to: Hex,
     },
-    /// Meuse Argonne 11.3 / 11.6: bring an eliminated unit back on an edge hex.
+    /// Meuse Argonne 11.3 / 11.6, Vimy Ridge 11.3 / 11.6: bring an eliminated unit back.
     Replace {
         /// The unit.
         unit: UnitId,
         /// Arrival hex.
         hex: Hex,
+        /// Vimy Ridge: arrive at full strength for two replacements instead of
+        /// depleted for one (Meuse Argonne fixes the strength: always false there).
+        #[serde(default)]
+        full: bool,
     },
     /// Meuse Argonne 11.3 / 11.6: restore a step to depleted units (Allies: one or
     /// two units; Germans: one).

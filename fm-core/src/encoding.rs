@@ -13,16 +13,16 @@
 //! | L + u | `choose_loss` of unit `u` |
 //! | B + 2h + k | `bombard` hex `h` with k+1 markers |
 //! | A + 64h + m | `attack` hex `h` with the units on the neighbours in bit set `m` (bit d = direction d) |
-//!
-//! | X + u·H + h | `replace` unit `u` on hex `h` (Meuse Argonne 11.3/11.6) |
+//! | X + u·H + h | `replace` unit `u` on hex `h` (Meuse Argonne 11.3/11.6; Vimy Ridge depleted) |
 //! | RB + u | `rebuild` of unit `u`; RB + U + a·U + b (a < b): of units `a` and `b` |
 //! | BD + u | `break_down` of division `u` (13.2) |
 //! | AC + h | `place_aircraft` on `h` (17.3) |
 //! | AR + 4h + 2(m−1) + g | `artillery` on `h` with m markers, gas g (17.2-17.7) |
 //! | LB + d | `lost_battalion` declare d (18.1) |
+//! | RF + u·H + h | `replace` unit `u` on hex `h` at full strength (Vimy Ridge 11.3/11.6) |
 //!
 //! where R = 3 + U·H, S = R + U·H, L = S + U, B = L + U, A = B + 2H, X = A + 64H,
-//! RB = X + U·H, BD = RB + U + U², AC = BD + U, AR = AC + H, LB = AR + 4H. Indices
+//! RB = X + U·H, BD = RB + U + U², AC = BD + U, AR = AC + H, LB = AR + 4H, RF = LB + 2. Indices
 //! depend only on the scenario, never on the state, so they are stable across a game.
 
 use crate::command::Command;
@@ -46,6 +46,7 @@ struct Layout {
     ac: usize,
     ar: usize,
     lb: usize,
+    rf: usize,
     u: usize,
     end: usize,
 }
@@ -71,8 +72,9 @@ fn layout(sc: &Scenario) -> Layout {
         ac: a + 64 * h + u * h + 2 * u + u * u,
         ar: a + 64 * h + u * h + 2 * u + u * u + h,
         lb: a + 64 * h + u * h + 2 * u + u * u + 5 * h,
+        rf: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2,
         u,
-        end: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2,
+        end: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2 + u * h,
     }
 }
 
@@ -138,7 +140,10 @@ pub fn command_to_index(sc: &Scenario, s: &State, cmd: &Command) -> Option<usize
             }
             l.a + 64 * h + mask
         }
-        Command::Replace { unit, hex } => l.x + un(unit)? * l.h + hx(*hex)?,
+        Command::Replace { unit, hex, full } => {
+            let base = if *full { l.rf } else { l.x };
+            base + un(unit)? * l.h + hx(*hex)?
+        }
         Command::Rebuild { units } => match units.as_slice() {
             [a] => l.rb + un(a)?,
             [a, b] => {
@@ -254,6 +259,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                 Command::Replace {
                     unit: sel(k / l.h),
                     hex: sc.hex_at((k % l.h) as u16),
+                    full: false,
                 }
             } else if i < l.bd {
                 let k = i - l.rb;
@@ -286,9 +292,16 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                     markers: ((k % 4) / 2) as u8 + 1,
                     gas: k % 2 == 1,
                 }
-            } else {
+            } else if i < l.rf {
                 Command::LostBattalion {
                     declare: i - l.lb == 1,
+                }
+            } else {
+                let k = i - l.rf;
+                Command::Replace {
+                    unit: sel(k / l.h),
+                    hex: sc.hex_at((k % l.h) as u16),
+                    full: true,
                 }
             }
         }

@@ -155,7 +155,9 @@ fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
         }
         Command::Bombard { hex: h, .. } => hex(h),
         Command::ChooseLoss { unit: u } | Command::StiffResistance { unit: u } => unit(u),
-        Command::Replace { unit: u, hex: h } => {
+        Command::Replace {
+            unit: u, hex: h, ..
+        } => {
             unit(u)?;
             hex(h)
         }
@@ -204,26 +206,41 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
             crate::retreat::advance(ctx, unit, *to)
         }
         (Command::Retreat { unit, path, .. }, P::ArtilleryRetreat { .. }) => {
-            crate::meuse_argonne::artillery_retreat(ctx, unit, path)
+            crate::artillery::artillery_retreat(ctx, unit, path)
         }
         (Command::StiffResistance { unit }, P::ArtilleryRetreat { .. }) => {
-            crate::meuse_argonne::accept_hits(ctx, unit)
+            crate::artillery::accept_hits(ctx, unit)
         }
         (Command::LostBattalion { declare }, P::LostBattalion { .. }) => {
             crate::meuse_argonne::lost_battalion(ctx, *declare)
         }
-        (Command::Replace { unit, hex }, P::Phase { .. }) => {
-            crate::meuse_argonne::replace(ctx, unit, *hex)
+        (Command::Replace { unit, hex, full }, P::Phase { .. }) => {
+            if crate::vimy_ridge::params(ctx.sc).is_some() {
+                crate::vimy_ridge::replace(ctx, unit, *hex, *full)
+            } else if *full {
+                refuse(
+                    "11.3",
+                    "replacements arrive at the strength the rules fix (no `full` choice)",
+                )
+            } else {
+                crate::meuse_argonne::replace(ctx, unit, *hex)
+            }
         }
-        (Command::Rebuild { units }, P::Phase { .. }) => crate::meuse_argonne::rebuild(ctx, units),
+        (Command::Rebuild { units }, P::Phase { .. }) => {
+            if crate::vimy_ridge::params(ctx.sc).is_some() {
+                crate::vimy_ridge::rebuild(ctx, units)
+            } else {
+                crate::meuse_argonne::rebuild(ctx, units)
+            }
+        }
         (Command::BreakDown { unit }, P::Phase { .. }) => {
             crate::meuse_argonne::break_down(ctx, unit)
         }
         (Command::PlaceAircraft { hex }, P::Phase { .. }) => {
-            crate::meuse_argonne::place_aircraft(ctx, *hex)
+            crate::artillery::place_aircraft(ctx, *hex)
         }
         (Command::Artillery { hex, markers, gas }, P::Phase { .. }) => {
-            crate::meuse_argonne::artillery(ctx, *hex, *markers, *gas)
+            crate::artillery::artillery(ctx, *hex, *markers, *gas)
         }
         (Command::Done, _) => crate::sequence::done(ctx),
         (_, p) => refuse(

@@ -270,6 +270,18 @@ pub enum Event {
         /// Declared (the Woods (Lost Battalion) line is forced) or passed.
         declared: bool,
     },
+    /// Vimy Ridge 11.3, 11.6: a side's replacements for this night movement phase.
+    ReplacementsReceived {
+        /// The side.
+        side: Side,
+        /// How many (two).
+        count: u8,
+    },
+    /// Vimy Ridge 18.1: the Red Baron downs an Allied aircraft marker for good.
+    AircraftLost {
+        /// Aircraft markers the Allies have left.
+        remaining: u8,
+    },
     /// Meuse Argonne 11.3, 11.6: this side's replacement is available again.
     ReplacementAvailable {
         /// The side.
@@ -389,6 +401,9 @@ impl State {
                     self.ex.artillery_on.clear();
                     self.ex.aircraft.clear();
                 }
+                // Vimy Ridge 11.3: replacements may not be saved for a later phase.
+                self.ex.replacements = crate::ids::SidePair::new(0, 0);
+                self.ex.attacked_by.clear();
                 for u in &mut self.units {
                     u.attacked = false;
                     u.defended = false;
@@ -445,6 +460,19 @@ impl State {
                     let i = self.idx(sc, d);
                     self.units[i].defended = true;
                 }
+                if crate::vimy_ridge::params(sc).is_some() {
+                    // 18.3: remember which division attacked, for a second attack.
+                    if let Some(i) = attackers.first().and_then(|a| sc.unit_index(a)) {
+                        let div = &sc.units[i as usize].data.formation;
+                        for d in defenders {
+                            self.ex
+                                .attacked_by
+                                .entry(d.clone())
+                                .or_default()
+                                .insert(div.clone());
+                        }
+                    }
+                }
                 let in_combat_phase = self.phase == Phase::Combat;
                 for a in attackers {
                     let i = self.idx(sc, a);
@@ -453,7 +481,7 @@ impl State {
                         self.units[i].attacked_this_turn = true;
                     }
                 }
-                let mut c = Combat {
+                let c = Combat {
                     kind: CombatKind::Ground,
                     hex: *hex,
                     attackers: attackers.clone(),
@@ -464,15 +492,16 @@ impl State {
                     stage: CombatStage::Support { step: 0 },
                     lost_battalion: None,
                 };
-                c.stage = CombatStage::Support {
-                    step: crate::support_fire::next_step(self, 0),
-                };
                 self.combat = Some(c);
+                let n = crate::support_fire::next_step(sc, self, 0);
+                if let Some(c) = self.combat.as_mut() {
+                    c.stage = CombatStage::Support { step: n };
+                }
             }
             Event::SupportCommitted { side, step, value } => {
                 let v = value.expect("full event stream carries marker values");
                 remove_one(&mut self.support.get_mut(*side).available, v);
-                let next = step.map(|s| crate::support_fire::next_step(self, s + 1));
+                let next = step.map(|s| crate::support_fire::next_step(sc, self, s + 1));
                 let c = self.combat.as_mut().expect("marker committed to a combat");
                 c.markers.push(CommittedMarker {
                     side: *side,
@@ -484,7 +513,7 @@ impl State {
                 }
             }
             Event::SupportPassed { step, .. } => {
-                let n = crate::support_fire::next_step(self, step + 1);
+                let n = crate::support_fire::next_step(sc, self, step + 1);
                 if let Some(c) = self.combat.as_mut() {
                     c.stage = CombatStage::Support { step: n };
                 }
@@ -658,6 +687,12 @@ impl State {
                     c.lost_battalion = Some(*declared);
                 }
             }
+            Event::ReplacementsReceived { side, count } => {
+                *self.ex.replacements.get_mut(*side) = *count;
+            }
+            Event::AircraftLost { .. } => {
+                self.ex.aircraft_lost = self.ex.aircraft_lost.saturating_add(1);
+            }
             Event::ReplacementAvailable { side } => {
                 *self.ex.replacement_used.get_mut(*side) = false;
             }
@@ -670,6 +705,9 @@ impl State {
                 u.moved = true;
                 *self.ex.replacement_used.get_mut(side) = true;
                 self.ex.broken_down.remove(unit);
+                // Vimy Ridge 11.3: one replacement per step brought on.
+                let left = self.ex.replacements.get_mut(side);
+                *left = left.saturating_sub(*steps);
                 self.set_control(sc, *hex, side);
             }
             Event::UnitRebuilt { unit, steps } => {
@@ -677,6 +715,8 @@ impl State {
                 let side = sc.units[i].data.side;
                 self.units[i].steps = *steps;
                 *self.ex.replacement_used.get_mut(side) = true;
+                let left = self.ex.replacements.get_mut(side);
+                *left = left.saturating_sub(1);
             }
             Event::DivisionBrokenDown {
                 unit,

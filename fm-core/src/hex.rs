@@ -80,7 +80,7 @@ pub enum Layout {
 }
 
 impl Layout {
-    fn shifted(self, col: i32) -> bool {
+    pub(crate) fn shifted(self, col: i32) -> bool {
         match self {
             Layout::OddColumnsDown => col.rem_euclid(2) == 1,
             Layout::EvenColumnsDown => col.rem_euclid(2) == 0,

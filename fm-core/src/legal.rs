@@ -33,8 +33,9 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
     match s.pending() {
         Pending::GameOver { .. } => {}
         Pending::Setup { side } => {
+            let mut cache = Default::default();
             for i in 0..s.units.len() {
-                setup_for(sc, s, i, side, &mut out);
+                setup_for(sc, s, i, side, &mut cache, &mut out);
             }
         }
         Pending::Phase { side, phase } => {
@@ -42,20 +43,24 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             match phase {
                 Phase::Movement | Phase::MobileMovement => {
                     out.extend(crate::meuse_argonne::movement_extras(sc, s));
+                    out.extend(crate::vimy_ridge::movement_extras(sc, s));
+                    out.extend(crate::artillery::aircraft_commands(sc, s));
                     for i in 0..s.units.len() {
                         moves_for(sc, s, i, &mut out);
                     }
                 }
                 Phase::Bombardment => {
                     bombardments(sc, s, side, &mut out);
-                    out.extend(crate::meuse_argonne::artillery_commands(sc, s));
+                    out.extend(crate::artillery::artillery_commands(sc, s));
                 }
                 Phase::Combat | Phase::MobileCombat => attacks(sc, s, side, &mut out),
                 _ => {}
             }
         }
         Pending::SupportFire { side, .. } => {
-            if !s.support.get(side).available.is_empty() {
+            if !s.support.get(side).available.is_empty()
+                && !crate::vimy_ridge::support_barred(sc, s, side)
+            {
                 out.push(Command::SupportFire { commit: true });
             }
             out.push(Command::SupportFire { commit: false });
@@ -116,7 +121,7 @@ pub fn legal_commands_for(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Comman
     let i = i as usize;
     let mut out = Vec::new();
     match s.pending() {
-        Pending::Setup { side } => setup_for(sc, s, i, side, &mut out),
+        Pending::Setup { side } => setup_for(sc, s, i, side, &mut Default::default(), &mut out),
         Pending::Phase {
             phase: Phase::Movement | Phase::MobileMovement,
             ..
@@ -139,7 +144,14 @@ pub fn legal_commands_for(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Comman
     out
 }
 
-fn setup_for(sc: &Scenario, s: &State, i: usize, side: Side, out: &mut Vec<Command>) {
+fn setup_for(
+    sc: &Scenario,
+    s: &State,
+    i: usize,
+    side: Side,
+    cache: &mut crate::vimy_ridge::PlacementCache,
+    out: &mut Vec<Command>,
+) {
     let u = &s.units[i];
     let d = &sc.units[i];
     if u.loc != Location::ToPlace || d.data.side != side {
@@ -153,6 +165,7 @@ fn setup_for(sc: &Scenario, s: &State, i: usize, side: Side, out: &mut Vec<Comma
         if s.unit_at(hex).is_none()
             && crate::movement::enter_cost(sc, d.tags, 0, h).is_some()
             && crate::meuse_argonne::check_placement(sc, s, i, hex).is_ok()
+            && crate::vimy_ridge::placement_allowed(sc, s, i, hex, cache)
         {
             out.push(Command::Place {
                 unit: u.id.clone(),
@@ -175,7 +188,7 @@ fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
 
 fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
     let avail = s.support.get(side).available.len() as u8;
-    if avail == 0 || crate::meuse_argonne::params(sc).is_some() {
+    if avail == 0 || crate::artillery::game(sc).is_some() {
         return;
     }
     for (i, u) in s.units.iter().enumerate() {
@@ -207,7 +220,10 @@ fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
             continue;
         }
         seen.push(h);
-        if s.units_at(h).iter().any(|&d| s.units[d].defended) {
+        let defenders = s.units_at(h);
+        // Vimy Ridge 18.3: a unit already attacked may be attacked by another division.
+        let again = crate::vimy_ridge::params(sc).is_some();
+        if !again && defenders.iter().any(|&d| s.units[d].defended) {
             continue;
         }
         let hi = sc.hex_index(h).expect("on map");
@@ -235,6 +251,15 @@ fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
                 .filter(|b| mask & (1 << b) != 0)
                 .flat_map(|b| groups[b].iter().cloned())
                 .collect();
+            if again {
+                let idx: Vec<usize> = units
+                    .iter()
+                    .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
+                    .collect();
+                if crate::vimy_ridge::check_attack(sc, s, &defenders, &idx).is_err() {
+                    continue;
+                }
+            }
             out.push(Command::Attack { hex: h, units });
         }
     }
@@ -278,13 +303,15 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
                         && crate::movement::may_move(sc, s, i).is_ok()
                         && reachable_idx(sc, s, i).iter().any(|r| can_end(sc, s, i, r))
                 }) || !crate::meuse_argonne::movement_extras(sc, s).is_empty()
+                    || !crate::vimy_ridge::movement_extras(sc, s).is_empty()
+                    || !crate::artillery::aircraft_commands(sc, s).is_empty()
             }
             Phase::Bombardment => {
                 let mut v = Vec::new();
                 bombardments(sc, s, side, &mut v);
                 !v.is_empty()
                     || !s.ex.artillery_plan.is_empty()
-                    || !crate::meuse_argonne::artillery_commands(sc, s).is_empty()
+                    || !crate::artillery::artillery_commands(sc, s).is_empty()
             }
             Phase::Combat | Phase::MobileCombat => {
                 let mut v = Vec::new();

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod agents;
+mod artillery;
 mod bombardment;
 mod combat;
 mod command;
@@ -35,6 +36,7 @@ mod game;
 mod hex;
 mod ids;
 mod legal;
+pub mod los;
 pub mod meuse_argonne;
 mod movement;
 mod mp;
@@ -44,11 +46,14 @@ mod retreat;
 mod scenario;
 mod sequence;
 mod state;
+pub mod suez_1916;
 mod support_fire;
 mod victory;
 mod view;
+pub mod vimy_ridge;
 pub mod zoc;
 
+pub use artillery::observed;
 pub use combat::defender_line;
 pub use command::Command;
 pub use crt::{Crt, CrtLine, CrtResult};

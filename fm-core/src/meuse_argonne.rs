@@ -10,7 +10,6 @@
 //! bombardment/combat of turn 1, Sedan as an instant-win hex) covers 11.1-11.2, 11.4-11.7,
 //! 12.1, 15.1-15.2 and 19.0.
 
-use crate::combat::{end, lose_step};
 use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
 use crate::event::Event;
@@ -178,17 +177,6 @@ pub(crate) fn after_elimination(ctx: &mut Ctx, unit: usize, hex: Option<Hex>) {
     if let Some(&b) = free_brigades(ctx.sc, &ctx.s).first() {
         let id = ctx.s.units[b].id.clone();
         ctx.emit(Event::BrigadePlaced { unit: id, hex });
-    }
-}
-
-/// Turn start: 17.1 artillery allotment.
-pub(crate) fn on_turn_start(ctx: &mut Ctx) {
-    let Some(p) = params(ctx.sc) else { return };
-    let t = (ctx.s.turn as usize).saturating_sub(1);
-    let a = p.artillery.get(t).cloned().unwrap_or_default();
-    for side in Side::BOTH {
-        let n = (*a.get(side)).min(p.bombardment_markers);
-        ctx.emit(Event::ArtilleryAllotted { side, count: n });
     }
 }
 
@@ -429,30 +417,6 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
     Ok(())
 }
 
-/// 17.3: place an aircraft.
-pub(crate) fn place_aircraft(ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
-    require(ctx, "17.3", "aircraft")?;
-    let p = params(ctx.sc).expect("meuse");
-    movement_phase(ctx, "17.3")?;
-    if ctx.s.active != ALLIES {
-        return refuse("17.3", "only the Allied player has aircraft");
-    }
-    if ctx.s.ex.aircraft.len() >= p.aircraft as usize {
-        return refuse(
-            "17.3",
-            format!("all {} aircraft markers are placed", p.aircraft),
-        );
-    }
-    if ctx.s.ex.aircraft.contains(&hex) {
-        return refuse(
-            "17.3",
-            format!("{hex} already has an aircraft (one per bombardment hex)"),
-        );
-    }
-    ctx.emit(Event::AircraftPlaced { hex });
-    Ok(())
-}
-
 /// 17.3: whether the phasing side observes `hex`.
 pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
     let l = sc.layout();
@@ -474,23 +438,9 @@ pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
         && own.iter().any(|h| l.distance(*h, hex) <= 3)
 }
 
-/// Markers that may still be placed on the units in `hex` this player turn (17.2).
-pub(crate) fn artillery_room(sc: &Scenario, s: &State, hex: Hex) -> u8 {
-    let used = s
-        .units_at(hex)
-        .iter()
-        .map(|&i| {
-            s.ex.artillery_on
-                .get(&sc.units[i].data.id)
-                .copied()
-                .unwrap_or(0)
-        })
-        .max()
-        .unwrap_or(0);
-    2u8.saturating_sub(used)
-}
-
-fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
+/// Artillery Bombardment Modifiers: the highest terrain modifier of a hex (breached
+/// works no longer count).
+pub(crate) fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
     let p = params(sc).expect("meuse");
     let works = sc.masks.works;
     let breached = s.ex.breached.contains(&sc.hex_at(hex));
@@ -511,245 +461,6 @@ fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
         .max()
         .unwrap_or(0)
         .max(0)
-}
-
-/// 17.2: place artillery markers on the enemy unit in `hex` (rolled when the phasing
-/// player is done placing, 17.2 "immediately after all desired markers have been played").
-pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
-    require(ctx, "17.1", "artillery bombardment")?;
-    let sc = ctx.sc;
-    if ctx.s.phase != Phase::Bombardment {
-        return refuse(
-            "17.2",
-            format!(
-                "artillery fires at the end of the movement phase (the Bombardment Phase), not the {}",
-                ctx.s.phase
-            ),
-        );
-    }
-    let side = ctx.s.active;
-    if !(1..=2).contains(&markers) {
-        return refuse(
-            "17.2",
-            format!("one or two markers per enemy unit, not {markers}"),
-        );
-    }
-    let left = *ctx.s.ex.artillery.get(side);
-    if markers > left {
-        return refuse(
-            "17.1",
-            format!("{markers} markers asked, {left} left this game turn"),
-        );
-    }
-    let defenders = ctx.s.units_at(hex);
-    if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == side) {
-        return refuse("17.2", format!("{hex} holds no enemy unit"));
-    }
-    let room = artillery_room(sc, &ctx.s, hex);
-    if markers > room {
-        return refuse(
-            "17.2",
-            format!("no more than two markers per enemy unit: {room} more on {hex}"),
-        );
-    }
-    if !observed(sc, &ctx.s, side, hex) {
-        return refuse(
-            "17.3",
-            format!("{hex} is not observed (no adjacent unit, no aircraft in range)"),
-        );
-    }
-    if gas && (side != ALLIES || ctx.s.turn != 1) {
-        return refuse(
-            "17.7",
-            "gas is an Allied option on the first game turn only",
-        );
-    }
-    let ids: Vec<UnitId> = defenders
-        .iter()
-        .map(|&d| ctx.s.units[d].id.clone())
-        .collect();
-    ctx.emit(Event::ArtilleryDeclared {
-        hex,
-        defenders: ids,
-        markers,
-        gas,
-    });
-    Ok(())
-}
-
-/// 17.2: `done` in the Bombardment Phase rolls the placed markers, hex by hex in the
-/// order placed, pausing for a 17.5 retreat decision; the phase ends once all are fired.
-/// Returns false when there is nothing to fire.
-pub(crate) fn fire(ctx: &mut Ctx) -> bool {
-    if params(ctx.sc).is_none()
-        || ctx.s.phase != Phase::Bombardment
-        || ctx.s.ex.artillery_plan.is_empty()
-    {
-        return false;
-    }
-    fire_next(ctx);
-    true
-}
-
-fn fire_next(ctx: &mut Ctx) {
-    while ctx.s.combat.is_none() && ctx.s.outcome.is_none() {
-        let Some(plan) = ctx.s.ex.artillery_plan.first().cloned() else {
-            crate::sequence::next_phase(ctx);
-            return;
-        };
-        fire_hex(ctx, plan.hex, plan.markers, plan.gas);
-    }
-}
-
-fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
-    let sc = ctx.sc;
-    let p = params(sc).expect("meuse");
-    let side = ctx.s.active;
-    let hi = sc.hex_index(hex).expect("planned hexes are on the map");
-    let defenders: Vec<usize> = ctx
-        .s
-        .units_at(hex)
-        .into_iter()
-        .filter(|&d| sc.units[d].data.side != side)
-        .collect();
-    let ids: Vec<UnitId> = defenders
-        .iter()
-        .map(|&d| ctx.s.units[d].id.clone())
-        .collect();
-    ctx.emit(Event::ArtilleryFiring {
-        hex,
-        defenders: ids.clone(),
-        markers,
-        gas,
-    });
-    if ids.is_empty() {
-        end(ctx);
-        return;
-    }
-    let fortress = sc.masks.fortress;
-    let mut hits = 0u8;
-    for _ in 0..markers {
-        let die = ctx.d6();
-        let mut m = terrain_modifier(sc, &ctx.s, hi);
-        if gas {
-            m -= 1;
-        }
-        if side == ALLIES && ctx.s.ex.aircraft.contains(&hex) {
-            m -= 1;
-        }
-        if side == GERMANS {
-            m += 1;
-        }
-        let total = die as i8 + m;
-        let hit = total <= p.bombardment_hit_max;
-        ctx.emit(Event::ArtilleryFired {
-            hex,
-            die,
-            modifier: m,
-            total,
-            hit,
-        });
-        if !hit {
-            continue;
-        }
-        // 17.6: a hit on intact works breaches them instead of hurting the unit.
-        if works_intact(sc, &ctx.s, hi) && sc.hexes[hi as usize].terrain & fortress == 0 {
-            ctx.emit(Event::HexBreached { hex });
-        } else {
-            hits += 1;
-        }
-    }
-    if hits == 0 {
-        end(ctx);
-        return;
-    }
-    // 17.5: a lone unit may retreat one hex instead; a brigade stack takes its hits.
-    if ids.len() == 1 {
-        let i = defenders[0];
-        let opts = crate::retreat::retreat_options(sc, &ctx.s, i, 1, CombatKind::Bombardment);
-        if opts
-            .iter()
-            .any(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
-        {
-            ctx.emit(Event::ArtilleryRetreatOffered {
-                unit: ids[0].clone(),
-                hits,
-            });
-            return;
-        }
-    }
-    take_hits(ctx, &ids, hits);
-    end(ctx);
-}
-
-fn take_hits(ctx: &mut Ctx, units: &[UnitId], hits: u8) {
-    for k in 0..hits as usize {
-        let alive: Vec<&UnitId> = units
-            .iter()
-            .filter(|u| {
-                ctx.sc
-                    .unit_index(u)
-                    .is_some_and(|i| matches!(ctx.s.units[i as usize].loc, Location::Map(_)))
-            })
-            .collect();
-        if alive.is_empty() {
-            break;
-        }
-        let u = alive[k % alive.len()].clone();
-        lose_step(ctx, &u);
-    }
-}
-
-fn stage_hits(ctx: &Ctx) -> Result<(UnitId, u8), RuleError> {
-    match ctx.s.combat.as_ref().map(|c| &c.stage) {
-        Some(CombatStage::ArtilleryRetreat { unit, hits }) => Ok((unit.clone(), *hits)),
-        _ => refuse("17.5", "no artillery retreat is pending"),
-    }
-}
-
-/// 17.5: retreat one hex instead of taking the hits.
-pub(crate) fn artillery_retreat(
-    ctx: &mut Ctx,
-    unit: &UnitId,
-    path: &[Hex],
-) -> Result<(), RuleError> {
-    let (u, _) = stage_hits(ctx)?;
-    if *unit != u {
-        return refuse("17.5", format!("{unit} was not hit"));
-    }
-    let i = ctx.unit(unit)?;
-    let opts = crate::retreat::retreat_options(ctx.sc, &ctx.s, i, 1, CombatKind::Bombardment);
-    if path.len() != 1
-        || !opts
-            .iter()
-            .any(|o| o.path == path && !o.loses_step && o.displace.is_empty())
-    {
-        return refuse(
-            "17.5",
-            "the retreat is one hex, by the retreat rules (8.3, 8.1.5)",
-        );
-    }
-    let from = ctx.s.units[i].hex().expect("on map");
-    ctx.emit(Event::UnitRetreated {
-        unit: unit.clone(),
-        from,
-        path: path.to_vec(),
-    });
-    end(ctx);
-    fire_next(ctx);
-    Ok(())
-}
-
-/// 17.5: stay and take the hits.
-pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
-    let (u, hits) = stage_hits(ctx)?;
-    if *unit != u {
-        return refuse("17.5", format!("{unit} was not hit"));
-    }
-    take_hits(ctx, std::slice::from_ref(unit), hits);
-    end(ctx);
-    fire_next(ctx);
-    Ok(())
 }
 
 /// 18.1: whether to offer the Lost Battalion before this attack's roll.
@@ -851,6 +562,7 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
                 out.push(Command::Replace {
                     unit: s.units[i].id.clone(),
                     hex: *h,
+                    full: false,
                 });
             }
         }
@@ -874,64 +586,13 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
             }
         }
     }
-    if side == ALLIES {
-        if !free_brigades(sc, s).is_empty() {
-            for d in &p.three_step_divisions {
-                if let Some(i) = sc.unit_index(d) {
-                    let u = &s.units[i as usize];
-                    if u.hex().is_some() && !u.moved {
-                        out.push(Command::BreakDown { unit: d.clone() });
-                    }
+    if side == ALLIES && !free_brigades(sc, s).is_empty() {
+        for d in &p.three_step_divisions {
+            if let Some(i) = sc.unit_index(d) {
+                let u = &s.units[i as usize];
+                if u.hex().is_some() && !u.moved {
+                    out.push(Command::BreakDown { unit: d.clone() });
                 }
-            }
-        }
-        if s.ex.aircraft.len() < p.aircraft as usize {
-            // 17.3: "anywhere on the map".
-            for hi in &sc.hexes {
-                if !s.ex.aircraft.contains(&hi.hex) {
-                    out.push(Command::PlaceAircraft { hex: hi.hex });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Artillery commands the phasing side can give now.
-pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<crate::command::Command> {
-    use crate::command::Command;
-    let mut out = Vec::new();
-    if params(sc).is_none() || s.phase != Phase::Bombardment {
-        return out;
-    }
-    let side = s.active;
-    let left = *s.ex.artillery.get(side);
-    if left == 0 {
-        return out;
-    }
-    let mut seen = Vec::new();
-    for (i, u) in s.units.iter().enumerate() {
-        if sc.units[i].data.side == side {
-            continue;
-        }
-        let Some(h) = u.hex() else { continue };
-        if seen.contains(&h) || !observed(sc, s, side, h) {
-            continue;
-        }
-        seen.push(h);
-        let room = artillery_room(sc, s, h).min(left);
-        for n in 1..=room {
-            out.push(Command::Artillery {
-                hex: h,
-                markers: n,
-                gas: false,
-            });
-            if side == ALLIES && s.turn == 1 {
-                out.push(Command::Artillery {
-                    hex: h,
-                    markers: n,
-                    gas: true,
-                });
             }
         }
     }

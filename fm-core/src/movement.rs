@@ -426,6 +426,9 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
     if def.data.side != s.active {
         return refuse("5.2", format!("{} belongs to the side not moving", u.id));
     }
+    if s.phase == Phase::Movement {
+        crate::vimy_ridge::night_refusal(sc, s, "movement")?;
+    }
     match s.phase {
         Phase::Movement => {}
         Phase::MobileMovement => {

@@ -432,6 +432,11 @@ pub enum RuleSet {
     System,
     /// Meuse Argonne exclusive rules 10.0-19.0, with their parameters.
     MeuseArgonne(Box<crate::meuse_argonne::MeuseArgonneParams>),
+    /// Vimy Ridge exclusive rules 10.0-21.0, with their parameters.
+    VimyRidge(Box<crate::vimy_ridge::VimyRidgeParams>),
+    /// Suez 1916 exclusive rules 10.0-20.0, with their parameters.
+    #[serde(rename = "suez-1916")]
+    Suez1916(Box<crate::suez_1916::Suez1916Params>),
 }
 
 /// Names of the two sides.
@@ -550,6 +555,14 @@ pub struct TerrainMasks {
     pub woods: u64,
     /// Meuse Argonne 14.3: terrains costing Allied units +1 MP.
     pub allied_plus_one: u64,
+    /// Vimy Ridge 14.1: No Man's Land.
+    pub no_mans_land: u64,
+    /// Vimy Ridge 17.3: peaks.
+    pub peak: u64,
+    /// Vimy Ridge 17.3: terrains that block a line of sight.
+    pub los_block: u64,
+    /// Vimy Ridge 14.2: trench hexside features.
+    pub trench_side: u64,
 }
 
 /// A validated, immutable scenario. Build with [`Scenario::from_json`],
@@ -600,6 +613,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "meuse-argonne",
         include_str!("../scenarios/meuse-argonne.json"),
     ),
+    ("vimy-ridge", include_str!("../scenarios/vimy-ridge.json")),
 ];
 
 impl Scenario {
@@ -1089,6 +1103,15 @@ impl Scenario {
             sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
             sc.masks.allied_plus_one = ids(std::slice::from_ref(&p.fortification_terrain));
         }
+        if let RuleSet::VimyRidge(p) = &sc.data.rules {
+            crate::vimy_ridge::validate(&sc, p)?;
+            let ids = |v: &[String]| bits(&|i| v.contains(&th[i].id), th.len());
+            sc.masks.no_mans_land = ids(std::slice::from_ref(&p.no_mans_land_terrain));
+            sc.masks.peak = ids(std::slice::from_ref(&p.peak_terrain));
+            sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
+            sc.masks.los_block = ids(&p.los_blocking_terrains);
+            sc.masks.trench_side = bits(&|i| ts[i].id == p.trench_hexside, ts.len());
+        }
         sc.objectives = sc.objective_hexes();
         Ok(sc)
     }
@@ -1151,6 +1174,11 @@ impl Scenario {
 
     /// Hexes named by hold-at-end victory conditions; the state tracks their last occupant.
     pub fn objective_hexes(&self) -> Vec<Hex> {
+        // Vimy Ridge 12.1: the peaks and the supply hex count by their last occupant.
+        let vimy: Vec<Hex> = match &self.data.rules {
+            RuleSet::VimyRidge(p) => p.peaks.iter().copied().chain([p.supply_hex]).collect(),
+            _ => Vec::new(),
+        };
         let mut v: Vec<Hex> = self
             .data
             .victory
@@ -1160,6 +1188,7 @@ impl Scenario {
                 VictoryCondition::HoldAtEnd { hexes, .. } => hexes.clone(),
                 _ => Vec::new(),
             })
+            .chain(vimy)
             .collect();
         v.sort();
         v.dedup();

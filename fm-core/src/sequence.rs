@@ -48,7 +48,7 @@ fn start_play(ctx: &mut Ctx) {
         turn: sc.data.start.turn,
     });
     crate::support_fire::allot(ctx);
-    crate::meuse_argonne::on_turn_start(ctx);
+    crate::artillery::on_turn_start(ctx);
     let phase = first_phase_from(ctx, sc.data.start.phase);
     start_phase(ctx, sc.data.first_player, phase);
 }
@@ -74,6 +74,7 @@ fn first_phase_from(ctx: &Ctx, p: Phase) -> Phase {
 fn start_phase(ctx: &mut Ctx, side: Side, phase: Phase) {
     ctx.emit(Event::PhaseStarted { side, phase });
     crate::meuse_argonne::on_phase_start(ctx, side, phase);
+    crate::vimy_ridge::on_phase_start(ctx, side, phase);
     if phase == Phase::Movement {
         let turn = ctx.s.turn;
         let arriving: Vec<UnitId> = ctx
@@ -121,7 +122,7 @@ pub(crate) fn next_phase(ctx: &mut Ctx) {
     let t = ctx.s.turn + 1;
     ctx.emit(Event::TurnStarted { turn: t });
     crate::support_fire::allot(ctx);
-    crate::meuse_argonne::on_turn_start(ctx);
+    crate::artillery::on_turn_start(ctx);
     start_phase(ctx, first, ps[0]);
 }
 
@@ -186,8 +187,9 @@ pub(crate) fn done(ctx: &mut Ctx) -> Result<(), RuleError> {
             format!("side {} still has units to place", ctx.s.active),
         ),
         _ => {
-            // Meuse Argonne 17.2: `done` rolls the artillery placed this phase first.
-            if !crate::meuse_argonne::fire(ctx) {
+            // 17.2 (Meuse Argonne, Vimy Ridge): `done` rolls the artillery placed
+            // this phase first.
+            if !crate::artillery::fire(ctx) {
                 next_phase(ctx);
             }
             Ok(())
@@ -224,6 +226,7 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
         return refuse("5.2(e)", format!("{hex} is prohibited terrain"));
     }
     crate::meuse_argonne::check_placement(ctx.sc, &ctx.s, i, hex)?;
+    crate::vimy_ridge::check_placement(ctx.sc, &ctx.s, i, hex)?;
     ctx.emit(Event::UnitPlaced {
         unit: unit.clone(),
         hex,

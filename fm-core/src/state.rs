@@ -214,6 +214,19 @@ pub struct ExclusiveState {
     /// Meuse Argonne 13.2: three-step divisions broken down into brigades.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub broken_down: BTreeSet<UnitId>,
+    /// Vimy Ridge 11.3 / 11.6: replacements left this night movement phase.
+    #[serde(default, skip_serializing_if = "is_zero_pair")]
+    pub replacements: SidePair<u8>,
+    /// Vimy Ridge 18.1: Allied aircraft markers lost to the Red Baron.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub aircraft_lost: u8,
+    /// Vimy Ridge 18.3: the divisions that have attacked each unit this phase.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attacked_by: BTreeMap<UnitId, BTreeSet<String>>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Artillery markers placed on a hex, waiting to be rolled (Meuse Argonne 17.2).

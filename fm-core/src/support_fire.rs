@@ -9,11 +9,13 @@ use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
 use crate::event::Event;
 use crate::ids::Side;
+use crate::scenario::Scenario;
 use crate::state::{CombatStage, State};
 
 /// The first commitment step at or after `from` whose side still has a marker to
-/// place; 4 when none does (the markers are then revealed).
-pub fn next_step(s: &State, from: u8) -> u8 {
+/// place and may place it (Vimy Ridge 18.2: no Allied support fire in La Folie Woods);
+/// 4 when none does (the markers are then revealed).
+pub fn next_step(sc: &Scenario, s: &State, from: u8) -> u8 {
     (from..4)
         .find(|step| {
             let side = if step % 2 == 0 {
@@ -22,6 +24,7 @@ pub fn next_step(s: &State, from: u8) -> u8 {
                 s.active.other()
             };
             !s.support.get(side).available.is_empty()
+                && !crate::vimy_ridge::support_barred(sc, s, side)
         })
         .unwrap_or(4)
 }
@@ -34,6 +37,16 @@ pub(crate) fn allot(ctx: &mut Ctx) {
         let mut pool = sc.data.support_markers.get(side).clone();
         pool.sort_unstable();
         let n = (*turn.support.get(side) as usize).min(pool.len());
+        if crate::vimy_ridge::params(sc).is_some() && n < pool.len() {
+            // Vimy Ridge 16.0: a short allotment is drawn at random, not lowest first.
+            let mut drawn = Vec::with_capacity(n);
+            for _ in 0..n {
+                let k = ctx.roll_index(pool.len());
+                drawn.push(pool.remove(k));
+            }
+            drawn.sort_unstable();
+            pool = drawn;
+        }
         pool.truncate(n);
         ctx.emit(Event::SupportAllotted {
             side,
@@ -70,6 +83,12 @@ pub(crate) fn decide(ctx: &mut Ctx, commit: bool) -> Result<(), RuleError> {
         ctx.s.active.other()
     };
     if commit {
+        if crate::vimy_ridge::support_barred(ctx.sc, &ctx.s, side) {
+            return refuse(
+                "18.2",
+                format!("no Allied support fire in La Folie Woods ({})", c.hex),
+            );
+        }
         if ctx.s.support.get(side).available.is_empty() {
             return refuse("7.2", "no support fire markers left this game turn");
         }

@@ -20,6 +20,9 @@ fn has_forces(sc: &Scenario, s: &State, side: Side) -> bool {
 /// temporarily"), or annihilation.
 pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Option<(Side, String)> {
     use crate::event::Event;
+    if let Some(w) = crate::vimy_ridge::instant(sc, s, events) {
+        return Some(w);
+    }
     for c in &sc.data.victory.conditions {
         match c {
             VictoryCondition::EnterHex { side, hexes } => {
@@ -64,6 +67,9 @@ pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Opti
 
 /// The result at the end of the last turn.
 pub fn final_result(sc: &Scenario, s: &State) -> (Option<Side>, String) {
+    if let Some(r) = crate::vimy_ridge::final_result(sc, s) {
+        return r;
+    }
     for c in &sc.data.victory.conditions {
         if let VictoryCondition::HoldAtEnd { side, hexes, count } = c {
             let held = hexes

@@ -32,6 +32,15 @@ pub(crate) fn occupancy(sc: &Scenario, s: &State) -> Vec<u16> {
 /// ```
 pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
     let mut z = vec![false; sc.hexes.len()];
+    // Vimy Ridge 14.2 needs to know who holds the hex across a trench hexside.
+    let held: Vec<Option<Side>> = if crate::vimy_ridge::params(sc).is_some() {
+        occupancy(sc, s)
+            .iter()
+            .map(|&u| (u != u16::MAX).then(|| sc.units[u as usize].data.side))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for (i, u) in s.units.iter().enumerate() {
         let def = &sc.units[i];
         if def.data.side == enemy_of || !def.data.zoc {
@@ -49,6 +58,16 @@ pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
                 continue;
             }
             if crate::meuse_argonne::zoc_blocked_into(sc, s, def.data.side, n) {
+                continue;
+            }
+            if !held.is_empty()
+                && crate::vimy_ridge::trench_blocks_zoc(
+                    sc,
+                    def.data.side,
+                    info.sides[d],
+                    held[n as usize],
+                )
+            {
                 continue;
             }
             z[n as usize] = true;

@@ -327,16 +327,19 @@ impl Advance {
     }
 }
 
-/// `replace`: bring an eliminated unit back on an edge hex (Meuse Argonne 11.3, 11.6).
+/// `replace`: bring an eliminated unit back (Meuse Argonne 11.3, 11.6; Vimy Ridge 11.3,
+/// 11.6, where `full` brings it at full strength for two replacements).
 #[pyclass(module = "fm", extends = PyCommand, frozen)]
 pub struct Replace;
 #[pymethods]
 impl Replace {
     #[new]
-    fn new(unit: &str, hex: &str) -> PyResult<PyClassInitializer<Self>> {
+    #[pyo3(signature = (unit, hex, full = false))]
+    fn new(unit: &str, hex: &str, full: bool) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyClassInitializer::from(PyCommand::new(Command::Replace {
             unit: UnitId::new(unit),
             hex: hex_arg(hex, "hex")?,
+            full,
         }))
         .add_subclass(Replace))
     }
@@ -705,6 +708,8 @@ event_classes! {
     ArtilleryRetreatOffered => EvArtilleryRetreatOffered, "ArtilleryRetreatOffered", "`artillery_retreat_offered` (Meuse Argonne 17.5).";
     LostBattalionOffered => EvLostBattalionOffered, "LostBattalionOffered", "`lost_battalion_offered` (Meuse Argonne 18.1).";
     LostBattalionDeclared => EvLostBattalionDeclared, "LostBattalionDeclared", "`lost_battalion_declared` (Meuse Argonne 18.1).";
+    ReplacementsReceived => EvReplacementsReceived, "ReplacementsReceived", "`replacements_received`: a side's replacements this night turn (Vimy Ridge 11.3, 11.6).";
+    AircraftLost => EvAircraftLost, "AircraftLost", "`aircraft_lost`: the Red Baron downs an Allied aircraft (Vimy Ridge 18.1).";
     ReplacementAvailable => EvReplacementAvailable, "ReplacementAvailable", "`replacement_available` (Meuse Argonne 11.3, 11.6).";
     UnitReplaced => EvUnitReplaced, "UnitReplaced", "`unit_replaced`: an eliminated unit returns (Meuse Argonne 11.3, 11.6).";
     UnitRebuilt => EvUnitRebuilt, "UnitRebuilt", "`unit_rebuilt`: a depleted unit regains a step (Meuse Argonne 11.3, 11.6).";

@@ -2,6 +2,8 @@
 //! random number generator that yields chosen die rolls and marker draws.
 #![allow(dead_code)]
 
+pub mod vimy;
+
 use fm_core::*;
 
 /// A scenario builder over a small all-clear map (odd columns shifted down), using

@@ -175,11 +175,13 @@ class Advance(Command):
     def __init__(self, unit: str, to: str) -> None: ...
 
 class Replace(Command):
-    """``replace``: bring an eliminated unit back on an edge hex (Meuse Argonne 11.3, 11.6)."""
+    """``replace``: bring an eliminated unit back (Meuse Argonne 11.3, 11.6; Vimy Ridge 11.3,
+    11.6, where ``full`` brings it at full strength for two replacements)."""
 
     unit: str
     hex: str
-    def __init__(self, unit: str, hex: str) -> None: ...
+    full: bool
+    def __init__(self, unit: str, hex: str, full: bool = False) -> None: ...
 
 class Rebuild(Command):
     """``rebuild``: restore a step to depleted units (Meuse Argonne 11.3, 11.6)."""

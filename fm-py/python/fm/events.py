@@ -37,6 +37,8 @@ HexBreached = _ev.HexBreached
 ArtilleryRetreatOffered = _ev.ArtilleryRetreatOffered
 LostBattalionOffered = _ev.LostBattalionOffered
 LostBattalionDeclared = _ev.LostBattalionDeclared
+ReplacementsReceived = _ev.ReplacementsReceived
+AircraftLost = _ev.AircraftLost
 ReplacementAvailable = _ev.ReplacementAvailable
 UnitReplaced = _ev.UnitReplaced
 UnitRebuilt = _ev.UnitRebuilt
@@ -77,6 +79,8 @@ __all__ = [
     "ArtilleryRetreatOffered",
     "LostBattalionOffered",
     "LostBattalionDeclared",
+    "ReplacementsReceived",
+    "AircraftLost",
     "ReplacementAvailable",
     "UnitReplaced",
     "UnitRebuilt",

@@ -161,6 +161,13 @@ class LostBattalionOffered(Event):
 class LostBattalionDeclared(Event):
     declared: bool
 
+class ReplacementsReceived(Event):
+    side: SideName
+    count: int
+
+class AircraftLost(Event):
+    remaining: int
+
 class ReplacementAvailable(Event):
     side: SideName
 

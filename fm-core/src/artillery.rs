@@ -1,0 +1,481 @@
+//! WWI artillery bombardment, shared by Meuse Argonne (16.0, 17.1-17.7) and Vimy Ridge
+//! (16.0, 17.1-17.6, 18.1-18.2): per-side markers from the Artillery Track, at most two
+//! per enemy unit, observation, Allied aircraft, gas on turn 1, one die per marker with
+//! the game's modifier chart, placed first and rolled when the phasing player is done.
+//!
+//! What differs between the games — observation (adjacency and aircraft range in Meuse
+//! Argonne; lines of sight in Vimy Ridge), the modifier chart, breaching works and the
+//! one-hex retreat (Meuse Argonne), one hit at most and La Folie Woods (Vimy Ridge) —
+//! is asked of the game modules through [`Game`].
+
+use crate::combat::{end, lose_step};
+use crate::command::Command;
+use crate::engine::Ctx;
+use crate::error::{refuse, RuleError};
+use crate::event::Event;
+use crate::hex::Hex;
+use crate::ids::{Side, SidePair, UnitId};
+use crate::meuse_argonne::{self as ma, MeuseArgonneParams};
+use crate::scenario::{Phase, RuleSet, Scenario};
+use crate::state::{CombatKind, CombatStage, Location, State};
+use crate::vimy_ridge::{self as vr, VimyRidgeParams};
+
+/// The rule set whose artillery is in play.
+#[derive(Clone, Copy)]
+pub(crate) enum Game<'a> {
+    Meuse(&'a MeuseArgonneParams),
+    Vimy(&'a VimyRidgeParams),
+}
+
+/// The artillery rules of the scenario, if it has any.
+pub(crate) fn game(sc: &Scenario) -> Option<Game<'_>> {
+    match &sc.data.rules {
+        RuleSet::MeuseArgonne(p) => Some(Game::Meuse(p)),
+        RuleSet::VimyRidge(p) => Some(Game::Vimy(p)),
+        _ => None,
+    }
+}
+
+impl Game<'_> {
+    fn track(self) -> &'static str {
+        "17.1"
+    }
+    fn gas_rule(self) -> &'static str {
+        match self {
+            Game::Meuse(_) => "17.7",
+            Game::Vimy(_) => "17.6",
+        }
+    }
+}
+
+fn allotment(g: Game, turn: u16) -> (SidePair<u8>, u8) {
+    let (track, total) = match g {
+        Game::Meuse(p) => (&p.artillery, p.bombardment_markers),
+        Game::Vimy(p) => (&p.artillery, p.bombardment_markers),
+    };
+    let t = (turn as usize).saturating_sub(1);
+    (track.get(t).cloned().unwrap_or_default(), total)
+}
+
+/// Aircraft markers the Allies may still place this player turn.
+pub(crate) fn aircraft_left(sc: &Scenario, s: &State) -> u8 {
+    let total = match game(sc) {
+        Some(Game::Meuse(p)) => p.aircraft,
+        Some(Game::Vimy(p)) => p.aircraft.saturating_sub(s.ex.aircraft_lost),
+        None => 0,
+    };
+    total.saturating_sub(s.ex.aircraft.len() as u8)
+}
+
+/// Turn start: 17.1 the artillery allotment of both sides (then Vimy Ridge 18.1).
+pub(crate) fn on_turn_start(ctx: &mut Ctx) {
+    let Some(g) = game(ctx.sc) else { return };
+    let (a, total) = allotment(g, ctx.s.turn);
+    for side in Side::BOTH {
+        let n = (*a.get(side)).min(total);
+        ctx.emit(Event::ArtilleryAllotted { side, count: n });
+    }
+    if let Game::Vimy(_) = g {
+        vr::red_baron(ctx);
+    }
+}
+
+/// 17.3: whether `side` observes the enemy in `hex`.
+pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
+    match game(sc) {
+        Some(Game::Meuse(_)) => ma::observed(sc, s, side, hex),
+        Some(Game::Vimy(_)) => vr::observed(sc, s, side, hex),
+        None => false,
+    }
+}
+
+/// 17.3: place an aircraft (Allies, own movement phase, anywhere on the map).
+pub(crate) fn place_aircraft(ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
+    if game(ctx.sc).is_none() {
+        return refuse(
+            "17.3",
+            "aircraft exist only under the Meuse Argonne and Vimy Ridge rules",
+        );
+    }
+    if ctx.s.phase != Phase::Movement {
+        return refuse(
+            "17.3",
+            format!(
+                "aircraft are placed in the owner's movement phase, not the {}",
+                ctx.s.phase
+            ),
+        );
+    }
+    if ctx.s.active != Side::A {
+        return refuse("17.3", "only the Allied player has aircraft");
+    }
+    if aircraft_left(ctx.sc, &ctx.s) == 0 {
+        return refuse("17.3", "no aircraft marker is left to place");
+    }
+    if ctx.s.ex.aircraft.contains(&hex) {
+        return refuse(
+            "17.3",
+            format!("{hex} already has an aircraft (one per bombardment hex)"),
+        );
+    }
+    ctx.emit(Event::AircraftPlaced { hex });
+    Ok(())
+}
+
+/// Markers that may still be placed on the units in `hex` this player turn (17.2).
+pub(crate) fn room(sc: &Scenario, s: &State, hex: Hex) -> u8 {
+    let used = s
+        .units_at(hex)
+        .iter()
+        .map(|&i| {
+            s.ex.artillery_on
+                .get(&sc.units[i].data.id)
+                .copied()
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0);
+    2u8.saturating_sub(used)
+}
+
+/// Why the phasing side may not aim artillery at `hex` at all, if it may not
+/// (observation, Vimy Ridge 18.2 La Folie Woods).
+fn target_refusal(sc: &Scenario, s: &State, side: Side, hex: Hex) -> Option<RuleError> {
+    if let Some(Game::Vimy(_)) = game(sc) {
+        if side == vr::ALLIES && vr::la_folie(sc, hex) {
+            return Some(RuleError {
+                rule: "18.2".into(),
+                message: format!("{hex} is a La Folie Woods hex: no Allied bombardment there"),
+            });
+        }
+    }
+    if !observed(sc, s, side, hex) {
+        return Some(RuleError {
+            rule: "17.3".into(),
+            message: match game(sc) {
+                Some(Game::Vimy(_)) => format!(
+                    "{hex} is not observed (no adjacent unit, no line of sight, no aircraft)"
+                ),
+                _ => format!("{hex} is not observed (no adjacent unit, no aircraft in range)"),
+            },
+        });
+    }
+    None
+}
+
+/// 17.2: place artillery markers on the enemy unit in `hex` (rolled when the phasing
+/// player is done placing, 17.2 "immediately after all desired markers have been played").
+pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
+    let Some(g) = game(ctx.sc) else {
+        return refuse(
+            "17.1",
+            "artillery bombardment exists only under the Meuse Argonne and Vimy Ridge rules",
+        );
+    };
+    let sc = ctx.sc;
+    if ctx.s.phase != Phase::Bombardment {
+        return refuse(
+            "17.2",
+            format!(
+                "artillery fires at the end of the movement phase (the Bombardment Phase), not the {}",
+                ctx.s.phase
+            ),
+        );
+    }
+    let side = ctx.s.active;
+    if !(1..=2).contains(&markers) {
+        return refuse(
+            "17.2",
+            format!("one or two markers per enemy unit, not {markers}"),
+        );
+    }
+    let left = *ctx.s.ex.artillery.get(side);
+    if markers > left {
+        return refuse(
+            g.track(),
+            format!("{markers} markers asked, {left} left this game turn"),
+        );
+    }
+    let defenders = ctx.s.units_at(hex);
+    if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == side) {
+        return refuse("17.2", format!("{hex} holds no enemy unit"));
+    }
+    let room = room(sc, &ctx.s, hex);
+    if markers > room {
+        return refuse(
+            "17.2",
+            format!("no more than two markers per enemy unit: {room} more on {hex}"),
+        );
+    }
+    if let Some(e) = target_refusal(sc, &ctx.s, side, hex) {
+        return Err(e);
+    }
+    if gas && (side != Side::A || ctx.s.turn != 1) {
+        return refuse(
+            g.gas_rule(),
+            "gas is an Allied option on the first game turn only",
+        );
+    }
+    let ids: Vec<UnitId> = defenders
+        .iter()
+        .map(|&d| ctx.s.units[d].id.clone())
+        .collect();
+    ctx.emit(Event::ArtilleryDeclared {
+        hex,
+        defenders: ids,
+        markers,
+        gas,
+    });
+    Ok(())
+}
+
+/// 17.2: `done` in the Bombardment Phase rolls the placed markers, hex by hex in the
+/// order placed (pausing for a Meuse Argonne 17.5 retreat decision); the phase ends once
+/// all are fired. Returns false when there is nothing to fire.
+pub(crate) fn fire(ctx: &mut Ctx) -> bool {
+    if game(ctx.sc).is_none()
+        || ctx.s.phase != Phase::Bombardment
+        || ctx.s.ex.artillery_plan.is_empty()
+    {
+        return false;
+    }
+    fire_next(ctx);
+    true
+}
+
+fn fire_next(ctx: &mut Ctx) {
+    while ctx.s.combat.is_none() && ctx.s.outcome.is_none() {
+        let Some(plan) = ctx.s.ex.artillery_plan.first().cloned() else {
+            crate::sequence::next_phase(ctx);
+            return;
+        };
+        fire_hex(ctx, plan.hex, plan.markers, plan.gas);
+    }
+}
+
+fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
+    let sc = ctx.sc;
+    let g = game(sc).expect("artillery rules");
+    let side = ctx.s.active;
+    let hi = sc.hex_index(hex).expect("planned hexes are on the map");
+    let defenders: Vec<usize> = ctx
+        .s
+        .units_at(hex)
+        .into_iter()
+        .filter(|&d| sc.units[d].data.side != side)
+        .collect();
+    let ids: Vec<UnitId> = defenders
+        .iter()
+        .map(|&d| ctx.s.units[d].id.clone())
+        .collect();
+    ctx.emit(Event::ArtilleryFiring {
+        hex,
+        defenders: ids.clone(),
+        markers,
+        gas,
+    });
+    if ids.is_empty() {
+        end(ctx);
+        return;
+    }
+    let mut hits = 0u8;
+    for _ in 0..markers {
+        let die = ctx.d6();
+        let (modifier, hit) = match g {
+            Game::Meuse(p) => {
+                let mut m = ma::terrain_modifier(sc, &ctx.s, hi);
+                if gas {
+                    m -= 1;
+                }
+                if side == ma::ALLIES && ctx.s.ex.aircraft.contains(&hex) {
+                    m -= 1;
+                }
+                if side == ma::GERMANS {
+                    m += 1;
+                }
+                (m, die as i8 + m <= p.bombardment_hit_max)
+            }
+            Game::Vimy(p) => {
+                let m = vr::bombardment_modifier(sc, &ctx.s, hi, gas);
+                // Automatic Hit: a natural 1 always hits.
+                (m, die == 1 || die as i8 + m <= p.bombardment_hit_max)
+            }
+        };
+        ctx.emit(Event::ArtilleryFired {
+            hex,
+            die,
+            modifier,
+            total: die as i8 + modifier,
+            hit,
+        });
+        if !hit {
+            continue;
+        }
+        match g {
+            // MA 17.6: a hit on intact works breaches them instead of hurting the unit.
+            Game::Meuse(_)
+                if ma::works_intact(sc, &ctx.s, hi)
+                    && sc.hexes[hi as usize].terrain & sc.masks.fortress == 0 =>
+            {
+                ctx.emit(Event::HexBreached { hex });
+            }
+            _ => hits += 1,
+        }
+    }
+    if let Game::Vimy(_) = g {
+        // VR 17.2 note, 17.5: one hit at most, never a retreat.
+        hits = hits.min(1);
+    }
+    if hits == 0 {
+        end(ctx);
+        return;
+    }
+    // MA 17.5: a lone unit may retreat one hex instead; a brigade stack takes its hits.
+    if let Game::Meuse(_) = g {
+        if ids.len() == 1 {
+            let i = defenders[0];
+            let opts = crate::retreat::retreat_options(sc, &ctx.s, i, 1, CombatKind::Bombardment);
+            if opts
+                .iter()
+                .any(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
+            {
+                ctx.emit(Event::ArtilleryRetreatOffered {
+                    unit: ids[0].clone(),
+                    hits,
+                });
+                return;
+            }
+        }
+    }
+    take_hits(ctx, &ids, hits);
+    end(ctx);
+}
+
+fn take_hits(ctx: &mut Ctx, units: &[UnitId], hits: u8) {
+    for k in 0..hits as usize {
+        let alive: Vec<&UnitId> = units
+            .iter()
+            .filter(|u| {
+                ctx.sc
+                    .unit_index(u)
+                    .is_some_and(|i| matches!(ctx.s.units[i as usize].loc, Location::Map(_)))
+            })
+            .collect();
+        if alive.is_empty() {
+            break;
+        }
+        let u = alive[k % alive.len()].clone();
+        lose_step(ctx, &u);
+    }
+}
+
+fn stage_hits(ctx: &Ctx) -> Result<(UnitId, u8), RuleError> {
+    match ctx.s.combat.as_ref().map(|c| &c.stage) {
+        Some(CombatStage::ArtilleryRetreat { unit, hits }) => Ok((unit.clone(), *hits)),
+        _ => refuse("17.5", "no artillery retreat is pending"),
+    }
+}
+
+/// Meuse Argonne 17.5: retreat one hex instead of taking the hits.
+pub(crate) fn artillery_retreat(
+    ctx: &mut Ctx,
+    unit: &UnitId,
+    path: &[Hex],
+) -> Result<(), RuleError> {
+    let (u, _) = stage_hits(ctx)?;
+    if *unit != u {
+        return refuse("17.5", format!("{unit} was not hit"));
+    }
+    let i = ctx.unit(unit)?;
+    let opts = crate::retreat::retreat_options(ctx.sc, &ctx.s, i, 1, CombatKind::Bombardment);
+    if path.len() != 1
+        || !opts
+            .iter()
+            .any(|o| o.path == path && !o.loses_step && o.displace.is_empty())
+    {
+        return refuse(
+            "17.5",
+            "the retreat is one hex, by the retreat rules (8.3, 8.1.5)",
+        );
+    }
+    let from = ctx.s.units[i].hex().expect("on map");
+    ctx.emit(Event::UnitRetreated {
+        unit: unit.clone(),
+        from,
+        path: path.to_vec(),
+    });
+    end(ctx);
+    fire_next(ctx);
+    Ok(())
+}
+
+/// Meuse Argonne 17.5: stay and take the hits.
+pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+    let (u, hits) = stage_hits(ctx)?;
+    if *unit != u {
+        return refuse("17.5", format!("{unit} was not hit"));
+    }
+    take_hits(ctx, std::slice::from_ref(unit), hits);
+    end(ctx);
+    fire_next(ctx);
+    Ok(())
+}
+
+/// Aircraft placements the phasing side may make now (17.3: "anywhere on the map").
+pub(crate) fn aircraft_commands(sc: &Scenario, s: &State) -> Vec<Command> {
+    if game(sc).is_none()
+        || s.phase != Phase::Movement
+        || s.active != Side::A
+        || aircraft_left(sc, s) == 0
+    {
+        return Vec::new();
+    }
+    sc.hexes
+        .iter()
+        .filter(|hi| !s.ex.aircraft.contains(&hi.hex))
+        .map(|hi| Command::PlaceAircraft { hex: hi.hex })
+        .collect()
+}
+
+/// Artillery commands the phasing side can give now.
+pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<Command> {
+    let mut out = Vec::new();
+    if game(sc).is_none() || s.phase != Phase::Bombardment {
+        return out;
+    }
+    let side = s.active;
+    let left = *s.ex.artillery.get(side);
+    if left == 0 {
+        return out;
+    }
+    let mut seen = Vec::new();
+    for (i, u) in s.units.iter().enumerate() {
+        if sc.units[i].data.side == side {
+            continue;
+        }
+        let Some(h) = u.hex() else { continue };
+        if seen.contains(&h) {
+            continue;
+        }
+        seen.push(h);
+        let room = room(sc, s, h).min(left);
+        if room == 0 || target_refusal(sc, s, side, h).is_some() {
+            continue;
+        }
+        for n in 1..=room {
+            out.push(Command::Artillery {
+                hex: h,
+                markers: n,
+                gas: false,
+            });
+            if side == Side::A && s.turn == 1 {
+                out.push(Command::Artillery {
+                    hex: h,
+                    markers: n,
+                    gas: true,
+                });
+            }
+        }
+    }
+    out
+}
