@@ -119,7 +119,11 @@ def test_command_classes_match_the_protocol() -> None:
         ),
         (fm.StiffResistance("u"), {"type": "stiff_resistance", "unit": "u"}),
         (fm.Advance("u", "0203"), {"type": "advance", "unit": "u", "to": "0203"}),
-        (fm.Replace("u", "0101"), {"type": "replace", "unit": "u", "hex": "0101"}),
+        (fm.Replace("u", "0101"), {"type": "replace", "unit": "u", "hex": "0101", "full": False}),
+        (
+            fm.Replace("u", "0101", full=True),
+            {"type": "replace", "unit": "u", "hex": "0101", "full": True},
+        ),
         (fm.Rebuild(["u", "v"]), {"type": "rebuild", "units": ["u", "v"]}),
         (fm.BreakDown("u"), {"type": "break_down", "unit": "u"}),
         (fm.PlaceAircraft("0505"), {"type": "place_aircraft", "hex": "0505"}),
