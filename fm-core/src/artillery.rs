@@ -37,9 +37,6 @@ pub(crate) fn game(sc: &Scenario) -> Option<Game<'_>> {
 }
 
 impl Game<'_> {
-    fn track(self) -> &'static str {
-        "17.1"
-    }
     fn gas_rule(self) -> &'static str {
         match self {
             Game::Meuse(_) => "17.7",
@@ -192,7 +189,7 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
     let left = *ctx.s.ex.artillery.get(side);
     if markers > left {
         return refuse(
-            g.track(),
+            "17.1",
             format!("{markers} markers asked, {left} left this game turn"),
         );
     }
@@ -283,16 +280,7 @@ fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
         let die = ctx.d6();
         let (modifier, hit) = match g {
             Game::Meuse(p) => {
-                let mut m = ma::terrain_modifier(sc, &ctx.s, hi);
-                if gas {
-                    m -= 1;
-                }
-                if side == ma::ALLIES && ctx.s.ex.aircraft.contains(&hex) {
-                    m -= 1;
-                }
-                if side == ma::GERMANS {
-                    m += 1;
-                }
+                let m = ma::bombardment_modifier(sc, &ctx.s, hi, gas);
                 (m, die as i8 + m <= p.bombardment_hit_max)
             }
             Game::Vimy(p) => {

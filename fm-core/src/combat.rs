@@ -460,6 +460,43 @@ pub(crate) fn lose_step(ctx: &mut Ctx, unit: &UnitId) {
     }
 }
 
+/// Replacements that rebuild (Meuse Argonne and Vimy Ridge 11.3 / 11.6): each of
+/// `units` must be a distinct depleted unit of the phasing side on the map and pass the
+/// game's own test `also` (its index and hex); then each regains one step.
+pub(crate) fn rebuild_units(
+    ctx: &mut Ctx,
+    units: &[UnitId],
+    rule: &str,
+    also: impl Fn(&Ctx, usize, Hex) -> Result<(), RuleError>,
+) -> Result<(), RuleError> {
+    let side = ctx.s.active;
+    let mut seen = Vec::new();
+    for u in units {
+        let i = ctx.unit(u)?;
+        if seen.contains(&i) {
+            return refuse("input", format!("{u} is listed twice"));
+        }
+        seen.push(i);
+        let st = &ctx.s.units[i];
+        if ctx.sc.units[i].data.side != side {
+            return refuse(rule, format!("{u} belongs to the other side"));
+        }
+        let Some(h) = st.hex() else {
+            return refuse(rule, format!("{u} is not on the map"));
+        };
+        if st.steps >= ctx.sc.units[i].max_steps() {
+            return refuse(rule, format!("{u} is not depleted"));
+        }
+        also(ctx, i, h)?;
+    }
+    for &i in &seen {
+        let steps = ctx.s.units[i].steps + 1;
+        let id = ctx.s.units[i].id.clone();
+        ctx.emit(Event::UnitRebuilt { unit: id, steps });
+    }
+    Ok(())
+}
+
 /// Eliminates a unit, then applies what exclusive rules attach to that (Meuse
 /// Argonne 13.1: a three-step division leaves a brigade chit).
 pub(crate) fn eliminate(ctx: &mut Ctx, unit: &UnitId) {

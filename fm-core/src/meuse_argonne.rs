@@ -339,36 +339,18 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
             ),
         );
     }
-    let mut seen = Vec::new();
-    for u in units {
-        let i = ctx.unit(u)?;
-        if seen.contains(&i) {
-            return refuse("input", format!("{u} is listed twice"));
-        }
-        seen.push(i);
-        let st = &ctx.s.units[i];
-        if ctx.sc.units[i].data.side != side {
-            return refuse(rule, format!("{u} belongs to the other side"));
-        }
-        let Some(h) = st.hex() else {
-            return refuse(rule, format!("{u} is not on the map"));
-        };
-        if st.steps >= ctx.sc.units[i].max_steps() {
-            return refuse(rule, format!("{u} is not depleted"));
-        }
+    crate::combat::rebuild_units(ctx, units, rule, |ctx, i, h| {
         if in_forest(ctx.sc, h) {
             return refuse(
                 rule,
-                format!("{u} is in a forest hex ({h}) and cannot be rebuilt there"),
+                format!(
+                    "{} is in a forest hex ({h}) and cannot be rebuilt there",
+                    ctx.s.units[i].id
+                ),
             );
         }
-    }
-    for &i in &seen {
-        let steps = ctx.s.units[i].steps + 1;
-        let id = ctx.s.units[i].id.clone();
-        ctx.emit(Event::UnitRebuilt { unit: id, steps });
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// 13.2: voluntary breakdown of a three-step division.
@@ -440,7 +422,7 @@ pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
 
 /// Artillery Bombardment Modifiers: the highest terrain modifier of a hex (breached
 /// works no longer count).
-pub(crate) fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
+fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
     let p = params(sc).expect("meuse");
     let works = sc.masks.works;
     let breached = s.ex.breached.contains(&sc.hex_at(hex));
@@ -461,6 +443,23 @@ pub(crate) fn terrain_modifier(sc: &Scenario, s: &State, hex: u16) -> i8 {
         .max()
         .unwrap_or(0)
         .max(0)
+}
+
+/// The modifier of one bombardment die on `hex` by the phasing side (Artillery
+/// Bombardment Modifiers): terrain, gas −1, an Allied aircraft on the hex −1, German
+/// fire +1.
+pub(crate) fn bombardment_modifier(sc: &Scenario, s: &State, hex: u16, gas: bool) -> i8 {
+    let mut m = terrain_modifier(sc, s, hex);
+    if gas {
+        m -= 1;
+    }
+    if s.active == ALLIES && s.ex.aircraft.contains(&sc.hex_at(hex)) {
+        m -= 1;
+    }
+    if s.active == GERMANS {
+        m += 1;
+    }
+    m
 }
 
 /// 18.1: whether to offer the Lost Battalion before this attack's roll.

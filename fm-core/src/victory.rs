@@ -1,7 +1,8 @@
 //! Victory (the game-turn end of 4.1 and each scenario's victory conditions): instant
 //! conditions checked after every command, hold-at-end conditions after the last turn.
 
-use crate::ids::Side;
+use crate::hex::Hex;
+use crate::ids::{Side, UnitId};
 use crate::scenario::{Scenario, VictoryCondition};
 use crate::state::{Location, State};
 
@@ -19,29 +20,14 @@ fn has_forces(sc: &Scenario, s: &State, side: Side) -> bool {
 /// or having passed through one in `events` (Meuse Argonne 12.1: "even if only
 /// temporarily"), or annihilation.
 pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Option<(Side, String)> {
-    use crate::event::Event;
     if let Some(w) = crate::vimy_ridge::instant(sc, s, events) {
         return Some(w);
     }
     for c in &sc.data.victory.conditions {
         match c {
             VictoryCondition::EnterHex { side, hexes } => {
-                for e in events {
-                    let (unit, path) = match e {
-                        Event::UnitMoved { unit, path, .. }
-                        | Event::UnitRetreated { unit, path, .. }
-                        | Event::UnitAdvanced { unit, path, .. } => (unit, path.as_slice()),
-                        _ => continue,
-                    };
-                    let Some(i) = sc.unit_index(unit) else {
-                        continue;
-                    };
-                    if sc.units[i as usize].data.side != *side {
-                        continue;
-                    }
-                    if let Some(h) = path.iter().find(|h| hexes.contains(h)) {
-                        return Some((*side, format!("{unit} entered {h}")));
-                    }
+                if let Some((unit, h)) = entered(sc, events, *side, hexes) {
+                    return Some((*side, format!("{unit} entered {h}")));
                 }
                 for (i, u) in s.units.iter().enumerate() {
                     if sc.units[i].data.side != *side {
@@ -63,6 +49,30 @@ pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Opti
         }
     }
     None
+}
+
+/// The first unit of `side` whose move, retreat or advance in `events` entered one of
+/// `hexes` (even in passing), and that hex.
+pub(crate) fn entered<'a>(
+    sc: &Scenario,
+    events: &'a [crate::event::Event],
+    side: Side,
+    hexes: &[Hex],
+) -> Option<(&'a UnitId, Hex)> {
+    use crate::event::Event;
+    events.iter().find_map(|e| {
+        let (unit, path) = match e {
+            Event::UnitMoved { unit, path, .. }
+            | Event::UnitRetreated { unit, path, .. }
+            | Event::UnitAdvanced { unit, path, .. } => (unit, path),
+            _ => return None,
+        };
+        let i = sc.unit_index(unit)?;
+        if sc.units[i as usize].data.side != side {
+            return None;
+        }
+        path.iter().find(|h| hexes.contains(h)).map(|h| (unit, *h))
+    })
 }
 
 /// The result at the end of the last turn.

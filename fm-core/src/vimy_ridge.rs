@@ -389,36 +389,18 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
             ),
         );
     }
-    let mut seen = Vec::new();
-    for u in units {
-        let i = ctx.unit(u)?;
-        if seen.contains(&i) {
-            return refuse("input", format!("{u} is listed twice"));
-        }
-        seen.push(i);
-        let st = &ctx.s.units[i];
-        if ctx.sc.units[i].data.side != side {
-            return refuse(rule, format!("{u} belongs to the other side"));
-        }
-        if st.hex().is_none() {
-            return refuse(rule, format!("{u} is not on the map"));
-        }
-        if st.steps >= ctx.sc.units[i].max_steps() {
-            return refuse(rule, format!("{u} is not depleted"));
-        }
-        if st.moved {
+    crate::combat::rebuild_units(ctx, units, rule, |ctx, i, _| {
+        if ctx.s.units[i].moved {
             return refuse(
                 rule,
-                format!("{u} moved this night turn and may not be rebuilt"),
+                format!(
+                    "{} moved this night turn and may not be rebuilt",
+                    ctx.s.units[i].id
+                ),
             );
         }
-    }
-    for &i in &seen {
-        let steps = ctx.s.units[i].steps + 1;
-        let id = ctx.s.units[i].id.clone();
-        ctx.emit(Event::UnitRebuilt { unit: id, steps });
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Replacement commands the phasing side can give now.
@@ -827,27 +809,11 @@ pub(crate) fn instant(sc: &Scenario, s: &State, events: &[Event]) -> Option<(Sid
     if held {
         return None;
     }
-    for e in events {
-        let (unit, path) = match e {
-            Event::UnitMoved { unit, path, .. }
-            | Event::UnitRetreated { unit, path, .. }
-            | Event::UnitAdvanced { unit, path, .. } => (unit, path.as_slice()),
-            _ => continue,
-        };
-        let Some(i) = sc.unit_index(unit) else {
-            continue;
-        };
-        if sc.units[i as usize].data.side != ALLIES {
-            continue;
-        }
-        if let Some(h) = path.iter().find(|h| p.vimy.contains(h)) {
-            return Some((
-                ALLIES,
-                format!("{unit} entered Vimy ({h}) with Petit Vimy free of Germans"),
-            ));
-        }
-    }
-    None
+    let (unit, h) = crate::victory::entered(sc, events, ALLIES, &p.vimy)?;
+    Some((
+        ALLIES,
+        format!("{unit} entered Vimy ({h}) with Petit Vimy free of Germans"),
+    ))
 }
 
 /// Checks the parameters against the rest of the scenario (hexes on the map, terrain
