@@ -15,6 +15,8 @@
 //! - `self_play_meuse/meuse-argonne`: the same for a whole Meuse Argonne game.
 //! - `self_play_vimy/vimy-ridge`: the same for a whole Vimy Ridge game (set-up of 75
 //!   battalions, 11 turns). Games per second is the inverse of its time.
+//! - `self_play_suez/suez-1916`: the same for a whole Suez 1916 game (set-up of 45
+//!   units, 9 turns with fire support, activation and reinforcement rolls).
 //! - `observed/vimy-ridge`: every observation check (lines of sight) the Allies make
 //!   listing their artillery targets in the turn-1 bombardment phase.
 //!
@@ -124,6 +126,11 @@ fn bench_self_play(c: &mut Criterion) {
     let mut g = c.benchmark_group("self_play_vimy");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.bench_function("vimy-ridge", |b| b.iter(|| self_play(black_box(&vr))));
+    g.finish();
+    let su = Arc::new(Scenario::builtin("suez-1916").expect("built-in scenario"));
+    let mut g = c.benchmark_group("self_play_suez");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("suez-1916", |b| b.iter(|| self_play(black_box(&su))));
     g.finish();
 }
 

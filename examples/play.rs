@@ -134,8 +134,9 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
             attackers.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
         ),
         Event::SupportRevealed { attacker, defender } => format!("   support fire revealed: attacker {attacker:?}, defender {defender:?}"),
-        Event::CombatResolved { attack, defense, differential, line, column, die, result, applies, .. } => format!(
-            "   {attack} vs {defense}: differential {differential:+}, line {line}, column {column}, die {die} => {result}{}",
+        Event::CombatResolved { attack, defense, differential, line, column, die, result, applies, shift, .. } => format!(
+            "   {attack} vs {defense}: differential {differential:+}, line {line}, column {column}{}, die {die} => {result}{}",
+            if *shift != 0 { format!(" (shifted {shift:+})") } else { String::new() },
             if *applies { "" } else { " (no effect)" }
         ),
         Event::StepLost { unit, steps } => format!("   {unit} loses a step ({steps} left)"),
@@ -173,6 +174,63 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
         Event::AircraftLost { remaining } => {
             format!("   the Red Baron downs an aircraft ({remaining} left)")
         }
+        Event::LossRequired { side, candidates, .. } => format!(
+            "   {} chooses a step loss among {}",
+            sc.side_name(*side),
+            candidates.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        Event::UnitsInactive { units } => format!("   {} units start un-activated", units.len()),
+        Event::ActivationRolled { unit, die, activated } => format!(
+            "   {unit} {} (die {die})",
+            if *activated { "activates" } else { "stays inactive" }
+        ),
+        Event::UnitActivated { unit } => format!("   {unit} activates"),
+        Event::FireSupportAdded { side, count, .. } => {
+            format!("   {}: {count} fire support marker(s) join the pool", sc.side_name(*side))
+        }
+        Event::FireSupportReturned { side, values } => {
+            format!("   {}: {} fire support marker(s) return to the pool", sc.side_name(*side), values.len())
+        }
+        Event::ReinforcementRolled { die, regiment } => match regiment {
+            Some(r) => format!("   reinforcement roll {die}: the {r} arrives"),
+            None => format!("   reinforcement roll {die}: nothing arrives"),
+        },
+        Event::KressAssigned { hex } => format!("   Kress assists the attack on {hex}"),
+        Event::RailMovement { unit } => format!("   {unit} moves by rail"),
+        Event::FireSupportPlanning { side } => format!("   fire support: {} places markers", sc.side_name(*side)),
+        Event::FireSupportPlaced { side, hex, .. } => {
+            format!("   fire support: {} places a marker on {hex}", sc.side_name(*side))
+        }
+        Event::AirUnitPlaced { hex, observe, strength } => {
+            if *observe {
+                format!("   the air unit observes {hex}")
+            } else {
+                format!("   the air unit bombards {hex} (+{strength})")
+            }
+        }
+        Event::AttackAnnounced { hex, units } => format!(
+            "   attack on {hex} announced by {}",
+            units.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        Event::FireSupportRevealed { markers } => format!(
+            "   fire support revealed: {}",
+            markers
+                .iter()
+                .map(|m| format!(
+                    "{} +{} on {}{}",
+                    m.side,
+                    m.value.map_or("?".to_string(), |v| v.to_string()),
+                    m.hex,
+                    if m.air { " (air)" } else { "" }
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Event::FireSupportResolved { hex, unit, strength, line, column, die, result, hit, .. } => format!(
+            "   fire support +{strength} on {unit} at {hex}: line {line}, column {column}, die {die} => {result}{}",
+            if *hit { " (hit)" } else { " (no effect)" }
+        ),
+        Event::AttackCancelled { hex } => format!("   the attack on {hex} is cancelled"),
         _ => return None,
     })
 }

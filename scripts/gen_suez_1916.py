@@ -774,7 +774,9 @@ scenario = {
         "marker mix is empty."),
     "first_player": CP,
     "start": {"turn": 1, "phase": "movement"},
-    "skip_phases": ["mobile_movement", "mobile_combat"],
+    # 10.3: no mobile phases; 18.1: bombardment is made at the start of the combat
+    # phase, so the system Bombardment Phase is empty.
+    "skip_phases": ["bombardment", "mobile_movement", "mobile_combat"],
     "victory": {"conditions": [], "otherwise": None},
 }
 

@@ -13,6 +13,8 @@ cargo test --workspace --doc
 echo "== examples"
 cargo run --release --example play -- --scenario system-demo --seed 1 > /dev/null
 cargo run --release --example play -- --scenario meuse-argonne --seed 1 > /dev/null
+cargo run --release --example play -- --scenario vimy-ridge --seed 1 > /dev/null
+cargo run --release --example play -- --scenario suez-1916 --seed 1 > /dev/null
 cargo run --release --example play -- --scenario system-demo --seed 1 --games 20 --json
 echo "== benchmarks (one quick pass each; timings are in the README, not asserted)"
 cargo bench --bench engine -- --test

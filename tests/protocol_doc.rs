@@ -35,6 +35,8 @@ const COMMANDS: &[(&str, &str)] = &[
     ("PlaceAircraft", "place_aircraft"),
     ("Artillery", "artillery"),
     ("LostBattalion", "lost_battalion"),
+    ("AirUnit", "air_unit"),
+    ("Kress", "kress"),
     ("Done", "done"),
 ];
 
@@ -78,6 +80,21 @@ const EVENTS: &[(&str, &str)] = &[
     ("UnitRebuilt", "unit_rebuilt"),
     ("DivisionBrokenDown", "division_broken_down"),
     ("BrigadePlaced", "brigade_placed"),
+    ("UnitsInactive", "units_inactive"),
+    ("ActivationRolled", "activation_rolled"),
+    ("UnitActivated", "unit_activated"),
+    ("FireSupportAdded", "fire_support_added"),
+    ("FireSupportReturned", "fire_support_returned"),
+    ("ReinforcementRolled", "reinforcement_rolled"),
+    ("KressAssigned", "kress_assigned"),
+    ("RailMovement", "rail_movement"),
+    ("FireSupportPlanning", "fire_support_planning"),
+    ("FireSupportPlaced", "fire_support_placed"),
+    ("AirUnitPlaced", "air_unit_placed"),
+    ("AttackAnnounced", "attack_announced"),
+    ("FireSupportRevealed", "fire_support_revealed"),
+    ("FireSupportResolved", "fire_support_resolved"),
+    ("AttackCancelled", "attack_cancelled"),
     ("GameOver", "game_over"),
 ];
 
@@ -91,6 +108,7 @@ const PENDINGS: &[(&str, &str)] = &[
     ("Advance", "advance"),
     ("LostBattalion", "lost_battalion"),
     ("ArtilleryRetreat", "artillery_retreat"),
+    ("FireSupport", "fire_support"),
     ("GameOver", "game_over"),
 ];
 
@@ -111,6 +129,8 @@ fn command_type(c: &Command) -> &'static str {
         Command::PlaceAircraft { .. } => "place_aircraft",
         Command::Artillery { .. } => "artillery",
         Command::LostBattalion { .. } => "lost_battalion",
+        Command::AirUnit { .. } => "air_unit",
+        Command::Kress { .. } => "kress",
         Command::Done => "done",
     }
 }
@@ -155,6 +175,21 @@ fn event_type(e: &Event) -> &'static str {
         Event::UnitRebuilt { .. } => "unit_rebuilt",
         Event::DivisionBrokenDown { .. } => "division_broken_down",
         Event::BrigadePlaced { .. } => "brigade_placed",
+        Event::UnitsInactive { .. } => "units_inactive",
+        Event::ActivationRolled { .. } => "activation_rolled",
+        Event::UnitActivated { .. } => "unit_activated",
+        Event::FireSupportAdded { .. } => "fire_support_added",
+        Event::FireSupportReturned { .. } => "fire_support_returned",
+        Event::ReinforcementRolled { .. } => "reinforcement_rolled",
+        Event::KressAssigned { .. } => "kress_assigned",
+        Event::RailMovement { .. } => "rail_movement",
+        Event::FireSupportPlanning { .. } => "fire_support_planning",
+        Event::FireSupportPlaced { .. } => "fire_support_placed",
+        Event::AirUnitPlaced { .. } => "air_unit_placed",
+        Event::AttackAnnounced { .. } => "attack_announced",
+        Event::FireSupportRevealed { .. } => "fire_support_revealed",
+        Event::FireSupportResolved { .. } => "fire_support_resolved",
+        Event::AttackCancelled { .. } => "attack_cancelled",
         Event::GameOver { .. } => "game_over",
     }
 }
@@ -169,6 +204,7 @@ fn pending_kind(p: &Pending) -> &'static str {
         Pending::Advance { .. } => "advance",
         Pending::LostBattalion { .. } => "lost_battalion",
         Pending::ArtilleryRetreat { .. } => "artillery_retreat",
+        Pending::FireSupport { .. } => "fire_support",
         Pending::GameOver { .. } => "game_over",
     }
 }

@@ -104,6 +104,7 @@ fn ground(attack: i32, defense: i32, line: &str, column: &str, die: u8, r: CrtRe
         die,
         result: r,
         applies: true,
+        shift: 0,
     }
 }
 
@@ -127,6 +128,7 @@ fn bombarded(
         die,
         result: r,
         applies,
+        shift: 0,
     }
 }
 

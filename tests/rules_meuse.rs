@@ -338,6 +338,7 @@ fn ground(attack: i32, defense: i32, line: &str, column: &str, die: u8, r: CrtRe
         die,
         result: r,
         applies: true,
+        shift: 0,
     }
 }
 

@@ -1415,7 +1415,8 @@ fn rule_7_2_used_markers_unavailable_for_the_turn_and_return_next_turn() {
                 column: "+1".into(),
                 die: 2,
                 result: CrtResult::Ex,
-                applies: false
+                applies: false,
+                shift: 0,
             },
             Event::CombatEnded { hex: h("0601") },
         ]
@@ -1474,6 +1475,7 @@ fn rule_7_2_used_markers_unavailable_for_the_turn_and_return_next_turn() {
             die: 4,
             result: CrtResult::A2,
             applies: false,
+            shift: 0,
         },
         Event::CombatEnded { hex: h("0603") },
     ];

@@ -21,6 +21,9 @@ pub(crate) fn room(ctx_bombarded: Option<&u8>) -> u8 {
 /// 8.1.2: declare a bombardment of the enemy unit in `hex` with `markers` markers.
 pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleError> {
     let sc = ctx.sc;
+    if let Some(e) = crate::suez_1916::bombard_refusal(sc, &ctx.s) {
+        return Err(e);
+    }
     if crate::artillery::game(sc).is_some() {
         return refuse(
             "17.1",
@@ -154,6 +157,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
         die,
         result,
         applies,
+        shift: 0,
     });
     if !applies {
         end(ctx);

@@ -35,6 +35,9 @@ pub fn defender_line(
     if let Some(l) = attackers.and_then(|a| crate::vimy_ridge::trench_line(sc, hex, a)) {
         return l;
     }
+    if let Some(l) = attackers.and_then(|a| crate::suez_1916::trench_line(sc, hex, a, defender)) {
+        return l;
+    }
     let mut cands: Vec<usize> = Vec::new();
     let info = &sc.hexes[hex as usize];
     let mut m = info.terrain;
@@ -82,7 +85,9 @@ pub fn defender_line(
             if crossed & (1 << f) == 0 || suppressed & (1 << f) != 0 {
                 continue;
             }
-            if crate::vimy_ridge::hexside_line_denied(sc, hex, f) {
+            if crate::vimy_ridge::hexside_line_denied(sc, hex, f)
+                || crate::suez_1916::hexside_line_denied(sc, f, defender)
+            {
                 continue;
             }
             let river_type = group & (1 << f) != 0;
@@ -169,38 +174,30 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
     Ok(())
 }
 
-/// 8.2.1(a): declare a ground attack.
-pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), RuleError> {
-    let sc = ctx.sc;
-    if !matches!(ctx.s.phase, Phase::Combat | Phase::MobileCombat) {
-        return refuse(
-            "8.2",
-            format!(
-                "attacks are made in a combat phase, not the {}",
-                ctx.s.phase
-            ),
-        );
-    }
+/// The defenders and attackers (scenario indices) of an attack on `hex` by `units`,
+/// or why the attack is not allowed (8.0, 8.2, stacks attacking together).
+pub(crate) fn check_attack_units(
+    sc: &Scenario,
+    s: &State,
+    hex: Hex,
+    units: &[UnitId],
+) -> Result<(Vec<usize>, Vec<usize>), RuleError> {
     let Some(hi) = sc.hex_index(hex) else {
         return refuse("input", format!("{hex} is off the map"));
     };
-    let defenders: Vec<usize> = (0..ctx.s.units.len())
-        .filter(|&i| ctx.s.units[i].loc == Location::Map(hex))
+    let defenders: Vec<usize> = (0..s.units.len())
+        .filter(|&i| s.units[i].loc == Location::Map(hex))
         .collect();
-    if defenders.is_empty()
-        || defenders
-            .iter()
-            .any(|&d| sc.units[d].data.side == ctx.s.active)
-    {
+    if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == s.active) {
         return refuse("8.2", format!("{hex} holds no enemy unit"));
     }
     // Vimy Ridge 18.3: another division may attack the same unit again.
     let again = crate::vimy_ridge::params(sc).is_some();
     for &d in &defenders {
-        if ctx.s.units[d].defended && !again {
+        if s.units[d].defended && !again {
             return refuse(
                 "8.0",
-                format!("{} has already been attacked this phase", ctx.s.units[d].id),
+                format!("{} has already been attacked this phase", s.units[d].id),
             );
         }
     }
@@ -209,12 +206,14 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
     }
     let mut idx = Vec::new();
     for u in units {
-        let i = ctx.unit(u)?;
+        let Some(i) = sc.unit_index(u).map(|i| i as usize) else {
+            return refuse("input", format!("unknown unit '{u}'"));
+        };
         if idx.contains(&i) {
             return refuse("input", format!("{u} is listed twice"));
         }
-        may_attack(sc, &ctx.s, i)?;
-        let Location::Map(ah) = ctx.s.units[i].loc else {
+        may_attack(sc, s, i)?;
+        let Location::Map(ah) = s.units[i].loc else {
             unreachable!()
         };
         let ai = sc.hex_index(ah).expect("on map");
@@ -229,22 +228,45 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
         }
         idx.push(i);
     }
-    crate::vimy_ridge::check_attack(sc, &ctx.s, &defenders, &idx)?;
-    // A stack attacks as one unit (Meuse Argonne 13.2: stacked brigades).
+    crate::vimy_ridge::check_attack(sc, s, &defenders, &idx)?;
+    // A stack attacks as one unit (Meuse Argonne 13.2: stacked brigades; Suez 1916
+    // 17.3: stacked units attack together).
+    let rule = if crate::suez_1916::params(sc).is_some() {
+        "17.3"
+    } else {
+        "13.2"
+    };
     for &i in &idx {
-        let h = ctx.s.units[i].hex().expect("on map");
-        for o in ctx.s.units_at(h) {
+        let h = s.units[i].hex().expect("on map");
+        for o in s.units_at(h) {
             if !idx.contains(&o) {
                 return refuse(
-                    "13.2",
+                    rule,
                     format!(
                         "{} is stacked with {} and they attack together",
-                        ctx.s.units[o].id, ctx.s.units[i].id
+                        s.units[o].id, s.units[i].id
                     ),
                 );
             }
         }
     }
+    Ok((defenders, idx))
+}
+
+/// 8.2.1(a): declare a ground attack.
+pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), RuleError> {
+    let sc = ctx.sc;
+    if !matches!(ctx.s.phase, Phase::Combat | Phase::MobileCombat) {
+        return refuse(
+            "8.2",
+            format!(
+                "attacks are made in a combat phase, not the {}",
+                ctx.s.phase
+            ),
+        );
+    }
+    let (defenders, _) = check_attack_units(sc, &ctx.s, hex, units)?;
+    crate::suez_1916::check_free_attack(sc, &ctx.s, hex)?;
     ctx.emit(Event::AttackDeclared {
         hex,
         defenders: defenders
@@ -362,7 +384,8 @@ fn resolve_ground(ctx: &mut Ctx) {
         .collect();
     let line = crate::meuse_argonne::forced_line(sc, &ctx.s)
         .unwrap_or_else(|| defender_line(sc, &ctx.s, hi, Some(&att_hexes), diff));
-    let col = sc.crt.column(line, diff);
+    let shift = crate::suez_1916::column_shift(sc, &ctx.s, c.hex);
+    let col = sc.crt.shifted(line, sc.crt.column(line, diff), shift);
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
     ctx.emit(Event::CombatResolved {
@@ -375,11 +398,21 @@ fn resolve_ground(ctx: &mut Ctx) {
         die,
         result,
         applies: true,
+        shift,
     });
     let attackers = c.attackers.clone();
     let defenders = c.defenders.clone();
     let att_side = ctx.s.active;
     match result {
+        // Suez 1916 CRT key: "the owning player always chooses which units will be
+        // depleted", the defender first.
+        CrtResult::Ex if crate::suez_1916::params(sc).is_some() && defenders.len() > 1 => {
+            ctx.emit(Event::LossRequired {
+                side: att_side.other(),
+                candidates: defenders,
+                reason: LossReason::ExchangeDefender,
+            });
+        }
         CrtResult::De => {
             for d in &defenders {
                 eliminate(ctx, d);
@@ -515,12 +548,16 @@ pub(crate) fn end(ctx: &mut Ctx) {
     }
 }
 
-/// Ex / (A): the owner picks the unit that loses the step.
+/// Ex / (A) (Suez 1916: also the defender's Ex loss and the A3 / D3 loss): the owner
+/// picks the unit that loses the step.
 pub(crate) fn choose_loss(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
     let Some(c) = &ctx.s.combat else {
         return refuse("8.2.4", "no loss to choose");
     };
-    let CombatStage::ChooseLoss { candidates, .. } = &c.stage else {
+    let CombatStage::ChooseLoss {
+        candidates, reason, ..
+    } = &c.stage
+    else {
         return refuse("8.2.4", "no loss to choose");
     };
     if !candidates.contains(unit) {
@@ -532,8 +569,14 @@ pub(crate) fn choose_loss(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError>
             ),
         );
     }
+    let reason = *reason;
+    let attackers = c.attackers.clone();
     lose_step(ctx, unit);
-    end(ctx);
+    match reason {
+        LossReason::ExchangeDefender => attacker_loss(ctx, attackers, LossReason::Exchange),
+        LossReason::AfterRetreat => crate::retreat::finish_retreat(ctx),
+        LossReason::Exchange | LossReason::AttackerStep => end(ctx),
+    }
     Ok(())
 }
 

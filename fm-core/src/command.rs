@@ -25,13 +25,15 @@ pub enum Command {
         path: Vec<Hex>,
     },
     /// 8.1.2: bombard the enemy unit in `hex` with 1 or 2 markers drawn at random.
+    /// Suez 1916 18.1: place that many markers from the pool on `hex`, face down.
     Bombard {
         /// Target hex.
         hex: Hex,
         /// Number of markers (1 or 2).
         markers: u8,
     },
-    /// 8.2.1(a): attack the enemy unit in `hex` with `units`.
+    /// 8.2.1(a): attack the enemy unit in `hex` with `units`. Suez 1916 18.1: while
+    /// placing fire support, announce that `units` will attack the bombarded `hex`.
     Attack {
         /// Defending hex.
         hex: Hex,
@@ -115,6 +117,21 @@ pub enum Command {
     LostBattalion {
         /// Declare it.
         declare: bool,
+    },
+    /// Suez 1916 18.5: place the Central Powers air unit on `hex`, to bombard the enemy
+    /// there (`observe: false`) or flipped to observe it and its six neighbours.
+    AirUnit {
+        /// Where.
+        hex: Hex,
+        /// Flip it to its observation side instead of bombarding.
+        #[serde(default)]
+        observe: bool,
+    },
+    /// Suez 1916 13.1: Kress von Kressenstein assists the Central Powers attack on `hex`
+    /// this combat phase (one column right).
+    Kress {
+        /// The defending hex of the assisted attack.
+        hex: Hex,
     },
     /// End the current phase (or set-up, or advancing after combat).
     Done,

@@ -134,6 +134,14 @@ impl Crt {
             .unwrap_or(last)
     }
 
+    /// `column` moved `shift` columns (right positive), kept within `line`'s columns
+    /// (Suez 1916 13.1, 15.1, 19.0 column shifts).
+    pub fn shifted(&self, line: usize, column: usize, shift: i8) -> usize {
+        let first = self.column(line, self.lines[line].min_differential);
+        let last = self.columns.len() - 1;
+        (column as i64 + shift as i64).clamp(first as i64, last as i64) as usize
+    }
+
     /// The result for a die roll (1-6) in a column.
     pub fn result(&self, column: usize, die: u8) -> CrtResult {
         self.grid[(die as usize - 1).min(self.grid.len() - 1)][column]

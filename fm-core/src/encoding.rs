@@ -20,9 +20,12 @@
 //! | AR + 4h + 2(m−1) + g | `artillery` on `h` with m markers, gas g (17.2-17.7) |
 //! | LB + d | `lost_battalion` declare d (18.1) |
 //! | RF + u·H + h | `replace` unit `u` on hex `h` at full strength (Vimy Ridge 11.3/11.6) |
+//! | AU + 2h + o | `air_unit` on `h`, observing if o = 1 (Suez 1916 18.5) |
+//! | KR + h | `kress` for the attack on `h` (Suez 1916 13.1) |
 //!
 //! where R = 3 + U·H, S = R + U·H, L = S + U, B = L + U, A = B + 2H, X = A + 64H,
-//! RB = X + U·H, BD = RB + U + U², AC = BD + U, AR = AC + H, LB = AR + 4H, RF = LB + 2. Indices
+//! RB = X + U·H, BD = RB + U + U², AC = BD + U, AR = AC + H, LB = AR + 4H, RF = LB + 2,
+//! AU = RF + U·H, KR = AU + 2H. Indices
 //! depend only on the scenario, never on the state, so they are stable across a game.
 
 use crate::command::Command;
@@ -47,6 +50,8 @@ struct Layout {
     ar: usize,
     lb: usize,
     rf: usize,
+    au: usize,
+    kr: usize,
     u: usize,
     end: usize,
 }
@@ -73,8 +78,10 @@ fn layout(sc: &Scenario) -> Layout {
         ar: a + 64 * h + u * h + 2 * u + u * u + h,
         lb: a + 64 * h + u * h + 2 * u + u * u + 5 * h,
         rf: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2,
+        au: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2 + u * h,
+        kr: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2 + u * h + 2 * h,
         u,
-        end: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2 + u * h,
+        end: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2 + u * h + 3 * h,
     }
 }
 
@@ -165,6 +172,8 @@ pub fn command_to_index(sc: &Scenario, s: &State, cmd: &Command) -> Option<usize
             l.ar + 4 * hx(*hex)? + 2 * (*markers as usize - 1) + usize::from(*gas)
         }
         Command::LostBattalion { declare } => l.lb + usize::from(*declare),
+        Command::AirUnit { hex, observe } => l.au + 2 * hx(*hex)? + usize::from(*observe),
+        Command::Kress { hex } => l.kr + hx(*hex)?,
     })
 }
 
@@ -196,12 +205,22 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                     to: hex,
                 },
                 Pending::Phase { .. } => {
-                    let r = reachable_idx(sc, s, u)
+                    let path = match reachable_idx(sc, s, u)
                         .into_iter()
-                        .find(|r| r.hex == hex && crate::legal::can_end(sc, s, u, r))?;
+                        .find(|r| r.hex == hex && crate::legal::can_end(sc, s, u, r))
+                    {
+                        Some(r) => r.path,
+                        // Suez 1916 16.0: a rail move.
+                        None => {
+                            crate::suez_1916::rail_moves(sc, s, u)
+                                .into_iter()
+                                .find(|(h, _)| *h == hex)?
+                                .1
+                        }
+                    };
                     Command::Move {
                         unit: unit_id(u),
-                        path: r.path,
+                        path,
                     }
                 }
                 _ => return None,
@@ -296,12 +315,22 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                 Command::LostBattalion {
                     declare: i - l.lb == 1,
                 }
-            } else {
+            } else if i < l.au {
                 let k = i - l.rf;
                 Command::Replace {
                     unit: sel(k / l.h),
                     hex: sc.hex_at((k % l.h) as u16),
                     full: true,
+                }
+            } else if i < l.kr {
+                let k = i - l.au;
+                Command::AirUnit {
+                    hex: sc.hex_at((k / 2) as u16),
+                    observe: k % 2 == 1,
+                }
+            } else {
+                Command::Kress {
+                    hex: sc.hex_at((i - l.kr) as u16),
                 }
             }
         }
@@ -320,7 +349,11 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                 if n == NO_HEX {
                     return None;
                 }
-                units.push(unit_id(s.unit_at(sc.hex_at(n))?));
+                let here = s.units_at(sc.hex_at(n));
+                if here.is_empty() {
+                    return None;
+                }
+                units.extend(here.into_iter().map(unit_id));
             }
             Command::Attack {
                 hex: sc.hex_at(h as u16),

@@ -163,7 +163,10 @@ fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
         }
         Command::Rebuild { units } => units.iter().try_for_each(unit),
         Command::BreakDown { unit: u } => unit(u),
-        Command::PlaceAircraft { hex: h } | Command::Artillery { hex: h, .. } => hex(h),
+        Command::PlaceAircraft { hex: h }
+        | Command::Artillery { hex: h, .. }
+        | Command::AirUnit { hex: h, .. }
+        | Command::Kress { hex: h } => hex(h),
         Command::SupportFire { .. } | Command::LostBattalion { .. } | Command::Done => Ok(()),
     }
 }
@@ -174,6 +177,21 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
     let pending = ctx.s.pending();
     match (cmd, &pending) {
         (Command::Place { unit, hex }, P::Setup { .. }) => crate::sequence::place(ctx, unit, *hex),
+        (Command::Bombard { hex, markers }, P::FireSupport { .. }) => {
+            crate::suez_1916::place_markers(ctx, *hex, *markers)
+        }
+        (Command::AirUnit { hex, observe }, P::FireSupport { .. }) => {
+            crate::suez_1916::place_air(ctx, *hex, *observe)
+        }
+        (Command::Attack { hex, units }, P::FireSupport { .. }) => {
+            crate::suez_1916::announce(ctx, *hex, units)
+        }
+        (Command::Kress { hex }, P::FireSupport { .. } | P::Phase { .. }) => {
+            crate::suez_1916::assign_kress(ctx, *hex)
+        }
+        (Command::AirUnit { hex, observe }, P::Phase { .. }) => {
+            crate::suez_1916::place_air(ctx, *hex, *observe)
+        }
         (Command::Move { unit, path }, P::Phase { .. }) => {
             crate::movement::apply_move(ctx, unit, path)
         }
@@ -263,6 +281,7 @@ fn describe(p: &crate::state::Pending) -> String {
         P::Retreat { side, .. } => format!("side {side} to retreat or declare stiff resistance"),
         P::Advance { side, .. } => format!("side {side} to advance after combat or finish"),
         P::LostBattalion { side } => format!("side {side} to declare the Lost Battalion or not"),
+        P::FireSupport { side } => format!("side {side} to place fire support markers or finish"),
         P::ArtilleryRetreat { side, .. } => {
             format!("side {side} to retreat one hex or take the artillery hits")
         }

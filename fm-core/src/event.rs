@@ -128,6 +128,10 @@ pub enum Event {
         /// False when a rule voids the result: in a bombardment, the results 8.1.3
         /// ignores and (A) with no bombarding-side unit adjacent. A "•" applies (as no effect).
         applies: bool,
+        /// Columns shifted (right positive) after reading the differential: Suez 1916
+        /// 13.1 Kress, 15.1 surprise, 19.0 night. Omitted when zero.
+        #[serde(default, skip_serializing_if = "is_zero_i8")]
+        shift: i8,
     },
     /// A unit loses a step (flips to its reduced side).
     StepLost {
@@ -319,6 +323,130 @@ pub enum Event {
         /// Where.
         hex: Hex,
     },
+    /// Suez 1916 11.3: British units set up on or west of Pelusium Station start
+    /// un-activated (they may not move).
+    UnitsInactive {
+        /// The units.
+        units: Vec<UnitId>,
+    },
+    /// Suez 1916 11.3: an un-activated British unit's activation roll.
+    ActivationRolled {
+        /// The unit.
+        unit: UnitId,
+        /// The die.
+        die: u8,
+        /// It activated (1-2).
+        activated: bool,
+    },
+    /// Suez 1916 11.3: automatic activation (a Central Powers unit moved within four
+    /// hexes, or a Central Powers marker bombards the unit).
+    UnitActivated {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// Suez 1916 11.3, 11.5: markers drawn at random from the set-aside markers (or the
+    /// Reinforcements box) into a side's pool. Nobody knows which (18.3): `values` is
+    /// `None` in both sides' streams.
+    FireSupportAdded {
+        /// Whose pool.
+        side: Side,
+        /// How many.
+        count: u8,
+        /// Their strengths; `None` in a per-side stream.
+        values: Option<Vec<u8>>,
+    },
+    /// Suez 1916 18.3: the markers used during the previous day return to the pool
+    /// on the morning turn.
+    FireSupportReturned {
+        /// Whose markers.
+        side: Side,
+        /// Their strengths (revealed when used).
+        values: Vec<u8>,
+    },
+    /// Suez 1916 11.5: the Central Powers reinforcement roll.
+    ReinforcementRolled {
+        /// The die.
+        die: u8,
+        /// The 27th Division regiment that arrives (1-3), if any.
+        regiment: Option<String>,
+    },
+    /// Suez 1916 13.1: Kress assists the attack on this hex, this combat phase.
+    KressAssigned {
+        /// The defending hex.
+        hex: Hex,
+    },
+    /// Suez 1916 16.0: the next move of this British unit is by rail.
+    RailMovement {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// Suez 1916 18.1: `side` now places its fire support markers for this combat
+    /// phase (the phasing side first, then the defending side).
+    FireSupportPlanning {
+        /// Who places.
+        side: Side,
+    },
+    /// Suez 1916 18.1, 18.3: a marker drawn at random from the pool and placed face down
+    /// on a hex. Nobody knows its strength until all are placed: `value` is `None` in
+    /// both sides' streams.
+    FireSupportPlaced {
+        /// Whose marker.
+        side: Side,
+        /// The bombarded hex.
+        hex: Hex,
+        /// Its strength; `None` in a per-side stream.
+        value: Option<u8>,
+    },
+    /// Suez 1916 18.5: the air unit is placed, to bombard (its strength is public) or
+    /// flipped to observe the hex and its neighbours.
+    AirUnitPlaced {
+        /// Where.
+        hex: Hex,
+        /// Observing instead of bombarding.
+        observe: bool,
+        /// Its strength.
+        strength: u8,
+    },
+    /// Suez 1916 18.1: units that will attack a bombarded hex once the markers are
+    /// resolved.
+    AttackAnnounced {
+        /// The target hex.
+        hex: Hex,
+        /// The attacking units.
+        units: Vec<UnitId>,
+    },
+    /// Suez 1916 18.1: every marker placed this combat phase is turned face up.
+    FireSupportRevealed {
+        /// The markers, in the order placed.
+        markers: Vec<crate::state::FirePlacement>,
+    },
+    /// Suez 1916 18.4: a bombardment resolved against one unit of the hex: the markers'
+    /// strength on the hex's terrain line, one die per unit; D2, D3 and De cost a step.
+    FireSupportResolved {
+        /// The bombarding side.
+        side: Side,
+        /// The hex.
+        hex: Hex,
+        /// The unit.
+        unit: UnitId,
+        /// Total strength of the markers on the hex.
+        strength: i32,
+        /// CRT line id.
+        line: String,
+        /// Column label.
+        column: String,
+        /// The die.
+        die: u8,
+        /// The result read.
+        result: CrtResult,
+        /// The unit loses a step.
+        hit: bool,
+    },
+    /// Suez 1916 18.1: an announced attack is not made (no attacker or target left).
+    AttackCancelled {
+        /// The target hex.
+        hex: Hex,
+    },
     /// The game is over.
     GameOver {
         /// Winner, `None` for a draw.
@@ -326,6 +454,10 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+}
+
+fn is_zero_i8(n: &i8) -> bool {
+    *n == 0
 }
 
 impl Event {
@@ -347,6 +479,17 @@ impl Event {
                     value: None,
                 }
             }
+            // Suez 1916 18.3: face down to both players.
+            Event::FireSupportAdded { side, count, .. } => Event::FireSupportAdded {
+                side: *side,
+                count: *count,
+                values: None,
+            },
+            Event::FireSupportPlaced { side, hex, .. } => Event::FireSupportPlaced {
+                side: *side,
+                hex: *hex,
+                value: None,
+            },
             e => e.clone(),
         }
     }
@@ -381,6 +524,7 @@ impl State {
             Event::TurnStarted { turn } => {
                 self.turn = *turn;
                 self.phase = Phase::SupportFire;
+                self.ex.air_used = false;
                 for s in Side::BOTH {
                     let sup = self.support.get_mut(s);
                     sup.available.clear();
@@ -404,6 +548,11 @@ impl State {
                 // Vimy Ridge 11.3: replacements may not be saved for a later phase.
                 self.ex.replacements = crate::ids::SidePair::new(0, 0);
                 self.ex.attacked_by.clear();
+                self.ex.kress = None;
+                self.ex.air_observe = None;
+                self.ex.rail_moves = 0;
+                self.ex.fire_stage = None;
+                self.ex.announced.clear();
                 for u in &mut self.units {
                     u.attacked = false;
                     u.defended = false;
@@ -473,6 +622,7 @@ impl State {
                         }
                     }
                 }
+                self.ex.announced.retain(|a| a.hex != *hex);
                 let in_combat_phase = self.phase == Phase::Combat;
                 for a in attackers {
                     let i = self.idx(sc, a);
@@ -738,6 +888,98 @@ impl State {
                 self.units[j].loc = Location::Map(*hex);
                 self.units[j].steps = 1;
                 self.units[j].moved = true;
+            }
+            Event::UnitsInactive { units } => {
+                self.ex.inactive.extend(units.iter().cloned());
+            }
+            Event::ActivationRolled {
+                unit, activated, ..
+            } => {
+                if *activated {
+                    self.ex.inactive.remove(unit);
+                }
+            }
+            Event::UnitActivated { unit } => {
+                self.ex.inactive.remove(unit);
+            }
+            Event::FireSupportAdded { side, values, .. } => {
+                let values = values.as_ref().expect("full event stream carries values");
+                for v in values {
+                    remove_one(self.ex.reserve.get_mut(*side), *v);
+                    self.ex.pool.get_mut(*side).push(*v);
+                }
+                self.ex.pool.get_mut(*side).sort_unstable();
+            }
+            Event::FireSupportReturned { side, values } => {
+                for v in values {
+                    remove_one(self.ex.spent.get_mut(*side), *v);
+                    self.ex.pool.get_mut(*side).push(*v);
+                }
+                self.ex.pool.get_mut(*side).sort_unstable();
+            }
+            Event::ReinforcementRolled { regiment, .. } => {
+                if regiment.is_some() {
+                    self.ex.regiments += 1;
+                }
+            }
+            Event::KressAssigned { hex } => self.ex.kress = Some(*hex),
+            Event::RailMovement { .. } => self.ex.rail_moves += 1,
+            Event::FireSupportPlanning { side } => self.ex.fire_stage = Some(*side),
+            Event::FireSupportPlaced { side, hex, value } => {
+                let v = value.expect("full event stream carries marker values");
+                remove_one(self.ex.pool.get_mut(*side), v);
+                if *side == self.active {
+                    *self.bombarded.entry(*hex).or_insert(0) += 1;
+                }
+                self.ex.fire_plan.push(crate::state::FirePlacement {
+                    side: *side,
+                    hex: *hex,
+                    value: Some(v),
+                    air: false,
+                });
+            }
+            Event::AirUnitPlaced {
+                hex,
+                observe,
+                strength,
+            } => {
+                self.ex.air_used = true;
+                if *observe {
+                    self.ex.air_observe = Some(*hex);
+                } else {
+                    let side = crate::suez_1916::CENTRAL_POWERS;
+                    if side == self.active {
+                        *self.bombarded.entry(*hex).or_insert(0) += 1;
+                    }
+                    self.ex.fire_plan.push(crate::state::FirePlacement {
+                        side,
+                        hex: *hex,
+                        value: Some(*strength),
+                        air: true,
+                    });
+                }
+            }
+            Event::AttackAnnounced { hex, units } => {
+                self.ex.announced.push(crate::state::AnnouncedAttack {
+                    hex: *hex,
+                    units: units.clone(),
+                });
+            }
+            Event::FireSupportRevealed { markers } => {
+                self.ex.fire_stage = None;
+                self.ex.fire_plan.clear();
+                for m in markers {
+                    if let (false, Some(v)) = (m.air, m.value) {
+                        self.ex.spent.get_mut(m.side).push(v);
+                    }
+                }
+                for side in Side::BOTH {
+                    self.ex.spent.get_mut(side).sort_unstable();
+                }
+            }
+            Event::FireSupportResolved { .. } => {}
+            Event::AttackCancelled { hex } => {
+                self.ex.announced.retain(|a| a.hex != *hex);
             }
             Event::GameOver { winner, reason } => {
                 self.outcome = Some(Outcome {

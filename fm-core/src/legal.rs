@@ -53,10 +53,14 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
                     bombardments(sc, s, side, &mut out);
                     out.extend(crate::artillery::artillery_commands(sc, s));
                 }
-                Phase::Combat | Phase::MobileCombat => attacks(sc, s, side, &mut out),
+                Phase::Combat | Phase::MobileCombat => {
+                    out.extend(crate::suez_1916::kress_commands(sc, s));
+                    attacks(sc, s, side, &mut out)
+                }
                 _ => {}
             }
         }
+        Pending::FireSupport { side } => out = crate::suez_1916::fire_commands(sc, s, side),
         Pending::SupportFire { side, .. } => {
             if !s.support.get(side).available.is_empty()
                 && !crate::vimy_ridge::support_barred(sc, s, side)
@@ -98,12 +102,11 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
         }
         Pending::Advance { path, units, .. } => {
             out.push(Command::Done);
-            let targets = advance_targets(s, sc, &path);
             for u in units {
-                for h in &targets {
+                for h in advance_targets(s, sc, &path, &u) {
                     out.push(Command::Advance {
                         unit: u.clone(),
-                        to: *h,
+                        to: h,
                     });
                 }
             }
@@ -162,9 +165,10 @@ fn setup_for(
     };
     for &h in &sc.zones[z] {
         let hex = sc.hex_at(h);
-        if s.unit_at(hex).is_none()
+        if (s.unit_at(hex).is_none() || crate::suez_1916::may_stack(sc, s, i, hex))
             && crate::movement::enter_cost(sc, d.tags, 0, h).is_some()
             && crate::meuse_argonne::check_placement(sc, s, i, hex).is_ok()
+            && crate::suez_1916::check_placement(sc, s, i, hex).is_ok()
             && crate::vimy_ridge::placement_allowed(sc, s, i, hex, cache)
         {
             out.push(Command::Place {
@@ -176,11 +180,22 @@ fn setup_for(
 }
 
 fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
+    let mut ends = Vec::new();
     for r in reachable_idx(sc, s, i) {
         if can_end(sc, s, i, &r) {
+            ends.push(r.hex);
             out.push(Command::Move {
                 unit: s.units[i].id.clone(),
                 path: r.path,
+            });
+        }
+    }
+    // Suez 1916 16.0: rail moves to hexes a normal move cannot reach.
+    for (hex, path) in crate::suez_1916::rail_moves(sc, s, i) {
+        if !ends.contains(&hex) {
+            out.push(Command::Move {
+                unit: s.units[i].id.clone(),
+                path,
             });
         }
     }
@@ -206,7 +221,7 @@ fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
 /// Whether a unit may end its move on a reached hex (5.3; stacks where exclusive
 /// rules allow them).
 pub(crate) fn can_end(sc: &Scenario, s: &State, unit: usize, r: &crate::movement::Reach) -> bool {
-    !r.occupied || crate::meuse_argonne::may_stack(sc, s, unit, r.hex)
+    !r.occupied || crate::movement::may_stack(sc, s, unit, r.hex)
 }
 
 fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
@@ -220,49 +235,72 @@ fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
             continue;
         }
         seen.push(h);
-        let defenders = s.units_at(h);
-        // Vimy Ridge 18.3: a unit already attacked may be attacked by another division.
-        let again = crate::vimy_ridge::params(sc).is_some();
-        if !again && defenders.iter().any(|&d| s.units[d].defended) {
+        // Suez 1916 18.1: a bombarded hex takes only its announced attack.
+        if crate::suez_1916::check_free_attack(sc, s, h).is_err() {
             continue;
         }
-        let hi = sc.hex_index(h).expect("on map");
-        // Attacking groups, one per adjacent hex: a stack attacks as one unit.
-        let mut groups: Vec<Vec<UnitId>> = Vec::new();
-        for d in 0..6 {
-            let n = sc.hexes[hi as usize].neighbors[d];
-            if n == crate::scenario::NO_HEX {
-                continue;
-            }
-            let here = s.units_at(sc.hex_at(n));
-            if here.is_empty()
-                || here
-                    .iter()
-                    .any(|&a| sc.units[a].data.side != side || may_attack(sc, s, a).is_err())
-                || !can_attack_across(sc, n, hi)
-            {
-                continue;
-            }
-            groups.push(here.iter().map(|&a| s.units[a].id.clone()).collect());
-        }
-        let k = groups.len();
-        for mask in 1u32..(1 << k) {
-            let units: Vec<UnitId> = (0..k)
-                .filter(|b| mask & (1 << b) != 0)
-                .flat_map(|b| groups[b].iter().cloned())
-                .collect();
-            if again {
-                let idx: Vec<usize> = units
-                    .iter()
-                    .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
-                    .collect();
-                if crate::vimy_ridge::check_attack(sc, s, &defenders, &idx).is_err() {
-                    continue;
-                }
-            }
+        for units in attack_sets(sc, s, side, h) {
             out.push(Command::Attack { hex: h, units });
         }
     }
+}
+
+/// Every set of `side`'s units that may attack the enemy in `h` now: any non-empty
+/// union of the adjacent hexes' stacks (a stack attacks as one unit).
+pub(crate) fn attack_sets(
+    sc: &Scenario,
+    s: &State,
+    side: Side,
+    h: crate::hex::Hex,
+) -> Vec<Vec<UnitId>> {
+    let mut out = Vec::new();
+    let defenders = s.units_at(h);
+    if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == side) {
+        return out;
+    }
+    // Vimy Ridge 18.3: a unit already attacked may be attacked by another division.
+    let again = crate::vimy_ridge::params(sc).is_some();
+    if !again && defenders.iter().any(|&d| s.units[d].defended) {
+        return out;
+    }
+    let Some(hi) = sc.hex_index(h) else {
+        return out;
+    };
+    let mut groups: Vec<Vec<UnitId>> = Vec::new();
+    for d in 0..6 {
+        let n = sc.hexes[hi as usize].neighbors[d];
+        if n == crate::scenario::NO_HEX {
+            continue;
+        }
+        let here = s.units_at(sc.hex_at(n));
+        if here.is_empty()
+            || here
+                .iter()
+                .any(|&a| sc.units[a].data.side != side || may_attack(sc, s, a).is_err())
+            || !can_attack_across(sc, n, hi)
+        {
+            continue;
+        }
+        groups.push(here.iter().map(|&a| s.units[a].id.clone()).collect());
+    }
+    let k = groups.len();
+    for mask in 1u32..(1 << k) {
+        let units: Vec<UnitId> = (0..k)
+            .filter(|b| mask & (1 << b) != 0)
+            .flat_map(|b| groups[b].iter().cloned())
+            .collect();
+        if again {
+            let idx: Vec<usize> = units
+                .iter()
+                .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
+                .collect();
+            if crate::vimy_ridge::check_attack(sc, s, &defenders, &idx).is_err() {
+                continue;
+            }
+        }
+        out.push(units);
+    }
+    out
 }
 
 fn retreats_for(
@@ -289,7 +327,10 @@ fn retreats_for(
             displace: o.displace,
         });
     }
-    out.push(Command::StiffResistance { unit: u.clone() });
+    let result = s.combat.as_ref().and_then(|c| c.result);
+    if crate::suez_1916::stiff_refusal(sc, result).is_ok() {
+        out.push(Command::StiffResistance { unit: u.clone() });
+    }
 }
 
 /// Whether the active side can do anything in the current phase besides finishing it.
@@ -316,10 +357,11 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
             Phase::Combat | Phase::MobileCombat => {
                 let mut v = Vec::new();
                 attacks(sc, s, side, &mut v);
-                !v.is_empty()
+                !v.is_empty() || !crate::suez_1916::kress_commands(sc, s).is_empty()
             }
             _ => false,
         },
+        Pending::FireSupport { side } => crate::suez_1916::fire_commands(sc, s, side).len() > 1,
         _ => true,
     }
 }

@@ -74,7 +74,7 @@ pub use scenario::*;
 pub use state::*;
 pub use support_fire::next_step;
 pub use victory::{final_result, instant};
-pub use view::{view, SupportView, View};
+pub use view::{view, PoolView, SupportView, View};
 
 /// A seeded generator of the kind [`Match`] uses (xoshiro256++).
 pub fn rng_from_seed(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {

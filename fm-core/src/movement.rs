@@ -20,7 +20,8 @@ use std::collections::BinaryHeap;
 /// map), for a unit with tag bits `tags`. `None` when prohibited (5.2(e)).
 ///
 /// 5.4: the highest in-hex cost, plus every "+N" feature, plus hexside costs; 5.4.1-2:
-/// a road or trail hexside replaces all of that with its own cost.
+/// a road or trail hexside replaces all of that with its own cost (Suez 1916 14.2: a
+/// trench hexside still adds its +1).
 pub fn enter_cost(sc: &Scenario, tags: u64, side_mask: u64, to: u16) -> Option<Mp> {
     let t = &sc.data.terrain;
     let info = &sc.hexes[to as usize];
@@ -62,7 +63,7 @@ pub fn enter_cost(sc: &Scenario, tags: u64, side_mask: u64, to: u16) -> Option<M
         }
     }
     if let Some(r) = road {
-        return Some(r);
+        return Some(r + crate::suez_1916::trench_extra(sc, side_mask));
     }
     Some(base + plus + side_cost)
 }
@@ -102,6 +103,7 @@ pub(crate) struct Mover<'a> {
     ma: Mp,
     occ: Vec<u16>,
     ezoc: Vec<bool>,
+    suez: Option<crate::suez_1916::Movement>,
 }
 
 /// Why a step is refused; formatted into a message only when reported.
@@ -114,6 +116,8 @@ pub(crate) enum StepErr {
     EzocNotFirst(u16),
     OverPrintedMa(u16, Mp, Mp),
     NoMp(u16, Mp, Mp),
+    OffRail(u16),
+    Canal(u16),
 }
 
 impl StepErr {
@@ -160,6 +164,20 @@ impl StepErr {
                 "5.2(c)",
                 format!("entering {} costs {need}, only {left} MP left", h(t)),
             ),
+            StepErr::OffRail(t) => RuleError::new(
+                "13.3",
+                format!(
+                    "the armored train moves only along the railroad, not into {}",
+                    h(t)
+                ),
+            ),
+            StepErr::Canal(t) => RuleError::new(
+                "14.1",
+                format!(
+                    "the canal is crossed into {} only at 0139-0239, by a British unit spending its whole movement allowance",
+                    h(t)
+                ),
+            ),
         }
     }
 }
@@ -168,15 +186,19 @@ impl<'a> Mover<'a> {
     pub(crate) fn new(sc: &'a Scenario, s: &State, unit: usize) -> Mover<'a> {
         let def = &sc.units[unit];
         let side = def.data.side;
+        let suez = crate::suez_1916::movement(sc, s, unit);
+        let factor = suez.as_ref().map_or(1, |z| z.factor);
         Mover {
             sc,
             side,
             kind: def.data.kind,
-            commando: def.commando,
+            // Suez 1916 13.3: the armored train enters and exits EZOC freely.
+            commando: def.commando || suez.as_ref().is_some_and(|z| z.train),
             tags: def.tags,
-            ma: Mp::whole(def.values(s.units[unit].steps).movement as u32),
+            ma: Mp::whole(def.values(s.units[unit].steps).movement as u32 * factor),
             occ: occupancy(sc, s),
             ezoc: ezoc_map(sc, s, side),
+            suez,
         }
     }
 
@@ -209,12 +231,30 @@ impl<'a> Mover<'a> {
             }
             None => 0,
         };
+        if let Some(z) = &self.suez {
+            if side_mask & sc.masks.canal_side != 0 {
+                // 14.1: the whole movement allowance, from one crossing hex to the other.
+                let crossing = z
+                    .crossing
+                    .zip(from)
+                    .is_some_and(|(c, f)| (c[0] == f && c[1] == to) || (c[1] == f && c[0] == to));
+                if crossing && first && spent == Mp::ZERO {
+                    return Ok((self.ma, true));
+                }
+                return Err(StepErr::Canal(to));
+            }
+            if z.train && side_mask & sc.masks.rail_side == 0 {
+                return Err(StepErr::OffRail(to));
+            }
+        }
         let Some(cost) = enter_cost(sc, self.tags, side_mask, to) else {
             return Err(StepErr::Prohibited(to));
         };
         let cost = cost + crate::meuse_argonne::extra_enter_cost(sc, self.side, to);
         let from_ezoc = from.is_some_and(|f| self.ezoc[f as usize]);
-        let to_ezoc = self.ezoc[to as usize];
+        // Suez 1916 13.3: the armored train enters and exits EZOC freely.
+        let free = self.suez.as_ref().is_some_and(|z| z.train);
+        let to_ezoc = self.ezoc[to as usize] && !free;
         let mut terminal = false;
         let new = if to_ezoc {
             if from_ezoc && !self.commando {
@@ -228,7 +268,10 @@ impl<'a> Mover<'a> {
             match self.kind {
                 UnitKind::Leg => {
                     terminal = true;
-                    if from_ezoc && !self.commando {
+                    // Suez 1916 19.0: Central Powers disengage at night for the
+                    // terrain cost alone.
+                    let disengage = self.suez.as_ref().is_some_and(|z| z.disengage);
+                    if from_ezoc && !self.commando && !disengage {
                         if !first {
                             return Err(StepErr::EzocNotFirst(to));
                         }
@@ -429,6 +472,7 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
     if s.phase == Phase::Movement {
         crate::vimy_ridge::night_refusal(sc, s, "movement")?;
     }
+    crate::suez_1916::move_refusal(sc, s, unit)?;
     match s.phase {
         Phase::Movement => {}
         Phase::MobileMovement => {
@@ -484,7 +528,8 @@ fn entry_hexes(sc: &Scenario, unit: usize) -> Vec<u16> {
         crate::scenario::StartData::Reinforcement { entry, .. } => {
             entry.iter().filter_map(|h| sc.hex_index(*h)).collect()
         }
-        _ => Vec::new(),
+        // Suez 1916 11.5: the 27th Division enters on the east edge.
+        _ => crate::suez_1916::entry_hexes(sc, unit),
     }
 }
 
@@ -516,8 +561,41 @@ fn reachable_with(sc: &Scenario, s: &State, i: usize, with_stop: bool) -> Vec<Re
     }
 }
 
-/// Validates and performs a move (5.1-5.4, 6.1).
+/// Validates and performs a move (5.1-5.4, 6.1; Suez 1916 16.0 rail movement when the
+/// path is not a legal normal move).
 pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(), RuleError> {
+    match normal_move(ctx, unit, path) {
+        Ok(e) => {
+            ctx.emit(e);
+            Ok(())
+        }
+        Err(e) => {
+            let i = ctx.unit(unit)?;
+            if path.is_empty() || crate::suez_1916::params(ctx.sc).is_none() {
+                return Err(e);
+            }
+            if let Err(rail) = crate::suez_1916::check_rail(ctx.sc, &ctx.s, i, path) {
+                // A path wholly along the railroad was meant as a rail move.
+                return Err(if crate::suez_1916::along_rail(ctx.sc, &ctx.s, i, path) {
+                    rail
+                } else {
+                    e
+                });
+            }
+            let from = ctx.s.units[i].hex();
+            ctx.emit(Event::RailMovement { unit: unit.clone() });
+            ctx.emit(Event::UnitMoved {
+                unit: unit.clone(),
+                from,
+                path: path.to_vec(),
+                mp: Mp::ZERO,
+            });
+            Ok(())
+        }
+    }
+}
+
+fn normal_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<Event, RuleError> {
     let sc = ctx.sc;
     let i = ctx.unit(unit)?;
     may_move(sc, &ctx.s, i)?;
@@ -543,7 +621,14 @@ pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(
     }
     let mut spent = Mp::ZERO;
     let mut stopped: Option<Hex> = None;
+    let mut crossed_canal = false;
     for (k, h) in path.iter().enumerate() {
+        if crossed_canal {
+            return refuse(
+                "14.1",
+                format!("crossing the canal is {unit}'s whole move: it may not go on into {h}"),
+            );
+        }
         if let Some(at) = stopped {
             return refuse(
                 "6.1",
@@ -565,13 +650,21 @@ pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(
             }
             Err(e) => return Err(e.report(sc)),
         }
+        crossed_canal = cur
+            .and_then(|c| sc.direction(c, to).map(|d| sc.hexes[c as usize].sides[d]))
+            .is_some_and(|m| m & sc.masks.canal_side != 0);
         cur = Some(to);
     }
     let last = *path.last().expect("non-empty");
     if let Some(o) = ctx.s.unit_at(last) {
-        if o != i && !crate::meuse_argonne::may_stack(sc, &ctx.s, i, last) {
+        if o != i && !may_stack(sc, &ctx.s, i, last) {
+            let rule = if crate::suez_1916::params(sc).is_some() {
+                "17.1"
+            } else {
+                "5.3"
+            };
             return refuse(
-                "5.3",
+                rule,
                 format!(
                     "{unit} cannot end its move stacked with {} in {last}",
                     ctx.s.units[o].id
@@ -579,11 +672,17 @@ pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(
             );
         }
     }
-    ctx.emit(Event::UnitMoved {
+    Ok(Event::UnitMoved {
         unit: unit.clone(),
         from,
         path: path.to_vec(),
         mp: spent,
-    });
-    Ok(())
+    })
+}
+
+/// Whether unit `unit` may end a move stacked with the friendly units in `hex`
+/// (exclusive rules only: Meuse Argonne 13.2 brigades, Suez 1916 17.1).
+pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> bool {
+    crate::meuse_argonne::may_stack(sc, s, unit, hex)
+        || crate::suez_1916::may_stack(sc, s, unit, hex)
 }

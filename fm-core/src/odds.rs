@@ -181,7 +181,13 @@ pub fn combat_odds(
             lo = lo.min(diff);
             hi_d = hi_d.max(diff);
             let line = defender_line(sc, s, hi, (!bombard).then_some(&att_hexes[..]), diff);
-            let col = sc.crt.column(line, diff);
+            // Suez 1916 13.1, 15.1, 19.0: the column shifts of the phasing side's attack.
+            let shift = if bombard {
+                0
+            } else {
+                crate::suez_1916::column_shift(sc, s, p.hex)
+            };
+            let col = sc.crt.shifted(line, sc.crt.column(line, diff), shift);
             for die in 1..=6u8 {
                 let mut r = sc.crt.result(col, die);
                 if bombard

@@ -39,6 +39,11 @@ struct Finder<'a> {
     side: Side,
     tags: u64,
     origin: u16,
+    /// Suez 1916 17.1: friendly hexes this unit may still stack in (not "occupied"
+    /// for the retreat priorities).
+    room: Vec<bool>,
+    /// Suez 1916 13.3: the armored train keeps to the railroad.
+    train: bool,
 }
 
 impl Finder<'_> {
@@ -53,6 +58,9 @@ impl Finder<'_> {
             return false;
         }
         let d = self.sc.direction(from, to).expect("adjacent");
+        if self.train && self.sc.hexes[from as usize].sides[d] & self.sc.masks.rail_side == 0 {
+            return false;
+        }
         crate::movement::enter_cost(
             self.sc,
             self.tags,
@@ -63,7 +71,7 @@ impl Finder<'_> {
     }
 
     fn friendly(&self, h: u16) -> bool {
-        self.occ[h as usize] != u16::MAX
+        self.occ[h as usize] != u16::MAX && !self.room[h as usize]
     }
 
     fn paths(&self, n: u8) -> Vec<Vec<u16>> {
@@ -143,6 +151,16 @@ pub fn retreat_options(
     let mut occ = occupancy(sc, s);
     let origin = sc.hex_index(h).expect("on map");
     occ[origin as usize] = u16::MAX;
+    let mut room = vec![false; sc.hexes.len()];
+    if crate::suez_1916::params(sc).is_some() {
+        for u in &s.units {
+            if let Some(x) = u.hex().and_then(|h| sc.hex_index(h)) {
+                if x != origin && occ[x as usize] != u16::MAX {
+                    room[x as usize] = crate::suez_1916::may_stack(sc, s, unit, sc.hex_at(x));
+                }
+            }
+        }
+    }
     let f = Finder {
         sc,
         occ,
@@ -150,6 +168,8 @@ pub fn retreat_options(
         side,
         tags: sc.units[unit].tags,
         origin,
+        room,
+        train: crate::suez_1916::is_train(sc, unit),
     };
     let all = f.paths(hexes);
     let Some(longest) = all.iter().map(|p| p.len()).max() else {
@@ -402,6 +422,7 @@ pub(crate) fn stiff_resistance(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleE
     if !units.contains(unit) {
         return refuse("8.4", format!("{unit} is not required to retreat"));
     }
+    crate::suez_1916::stiff_refusal(ctx.sc, ctx.s.combat.as_ref().and_then(|c| c.result))?;
     ctx.emit(Event::StiffResistance { unit: unit.clone() });
     lose_step(ctx, unit);
     after_retreat(ctx)
@@ -415,11 +436,15 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
     if !units.is_empty() {
         return Ok(());
     }
-    // 8.5: advance only after a defender's retreat in ground combat.
-    if c.kind == CombatKind::Ground && *side != ctx.s.active && !c.retreat_path.is_empty() {
-        let path = c.retreat_path.clone();
-        let eligible: Vec<UnitId> = c
-            .attackers
+    // Suez 1916 10.3: after an A3 or D3 retreat the owner depletes one unit.
+    if c.kind == CombatKind::Ground && crate::suez_1916::retreat_costs_step(ctx.sc, c.result) {
+        let side = *side;
+        let group = if side == ctx.s.active {
+            &c.attackers
+        } else {
+            &c.defenders
+        };
+        let alive: Vec<UnitId> = group
             .iter()
             .filter(|u| {
                 ctx.sc
@@ -428,35 +453,109 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
             })
             .cloned()
             .collect();
-        if !eligible.is_empty() && !free_stops(ctx.sc, &ctx.s, &path).is_empty() {
+        match alive.len() {
+            0 => {}
+            1 => lose_step(ctx, &alive[0]),
+            _ => {
+                ctx.emit(Event::LossRequired {
+                    side,
+                    candidates: alive,
+                    reason: crate::state::LossReason::AfterRetreat,
+                });
+                return Ok(());
+            }
+        }
+    }
+    finish_retreat(ctx);
+    Ok(())
+}
+
+/// Once every unit has retreated: the advance after combat (8.5), or the end.
+pub(crate) fn finish_retreat(ctx: &mut Ctx) {
+    let c = ctx.s.combat.as_ref().expect("combat");
+    // 8.5: advance only after a defender's retreat in ground combat.
+    let defender_retreated = c
+        .defenders
+        .first()
+        .and_then(|d| ctx.sc.unit_index(d))
+        .is_some_and(|i| ctx.sc.units[i as usize].data.side != ctx.s.active);
+    let retreat = matches!(c.result, Some(r) if r.defender_retreat().is_some());
+    if c.kind == CombatKind::Ground && retreat && defender_retreated && !c.retreat_path.is_empty() {
+        let path = c.retreat_path.clone();
+        let eligible: Vec<UnitId> = c
+            .attackers
+            .iter()
+            .filter(|u| {
+                ctx.sc.unit_index(u).is_some_and(|i| {
+                    matches!(ctx.s.units[i as usize].loc, Location::Map(_))
+                        && !free_stops(ctx.sc, &ctx.s, &path, i as usize).is_empty()
+                })
+            })
+            .cloned()
+            .collect();
+        if !eligible.is_empty() {
             ctx.emit(Event::AdvanceOffered {
                 path,
                 units: eligible,
             });
-            return Ok(());
+            return;
         }
     }
     end(ctx);
-    Ok(())
 }
 
-/// Indices of the path-of-retreat hexes an advancing unit could stop in: vacant ones,
-/// up to the first enemy unit (friends may be passed, 8.5).
-fn free_stops(sc: &Scenario, s: &State, path: &[Hex]) -> Vec<usize> {
+/// Indices of the path-of-retreat hexes unit `unit` could stop in: vacant ones (or,
+/// Suez 1916 17.1, where it may stack), up to the first enemy unit (friends may be
+/// passed, 8.5), within its advance limit (Suez 1916 10.3).
+fn free_stops(sc: &Scenario, s: &State, path: &[Hex], unit: usize) -> Vec<usize> {
     let mut out = Vec::new();
+    let limit = crate::suez_1916::advance_limit(sc, unit).unwrap_or(usize::MAX);
     for (k, h) in path.iter().enumerate() {
+        if k > limit {
+            break;
+        }
         match s.unit_at(*h) {
             Some(o) if sc.units[o].data.side != s.active => break,
-            Some(_) => {}
+            Some(_) => {
+                if crate::suez_1916::may_stack(sc, s, unit, *h) {
+                    out.push(k);
+                }
+            }
             None => out.push(k),
         }
+    }
+    if crate::suez_1916::is_train(sc, unit) {
+        // 13.3: only along the railroad from the train's hex.
+        let mut cur = s.units[unit].hex().and_then(|h| sc.hex_index(h));
+        let mut ok = Vec::new();
+        for (k, h) in path.iter().enumerate() {
+            let (Some(c), Some(x)) = (cur, sc.hex_index(*h)) else {
+                break;
+            };
+            match sc.direction(c, x) {
+                Some(d) if sc.hexes[c as usize].sides[d] & sc.masks.rail_side != 0 => {}
+                _ => break,
+            }
+            ok.push(k);
+            cur = Some(x);
+        }
+        out.retain(|k| ok.contains(k));
     }
     out
 }
 
-/// Advance destinations for the pending advance: every free hex on the path.
-pub(crate) fn advance_targets(s: &State, sc: &Scenario, path: &[Hex]) -> Vec<Hex> {
-    free_stops(sc, s, path)
+/// Whether unit `i` could advance to `path[k]` now.
+pub(crate) fn may_advance_to(sc: &Scenario, s: &State, i: usize, path: &[Hex], k: usize) -> bool {
+    free_stops(sc, s, path, i).contains(&k)
+}
+
+/// Advance destinations of `unit` for the pending advance: every free hex on the path
+/// it may reach.
+pub(crate) fn advance_targets(s: &State, sc: &Scenario, path: &[Hex], unit: &UnitId) -> Vec<Hex> {
+    let Some(i) = sc.unit_index(unit) else {
+        return Vec::new();
+    };
+    free_stops(sc, s, path, i as usize)
         .into_iter()
         .map(|k| path[k])
         .collect()
@@ -477,13 +576,19 @@ pub(crate) fn advance(ctx: &mut Ctx, unit: &UnitId, to: Hex) -> Result<(), RuleE
     let Some(k) = path.iter().position(|h| *h == to) else {
         return refuse("8.5", format!("{to} is not on the path of retreat"));
     };
-    if !free_stops(ctx.sc, &ctx.s, &path).contains(&k) {
+    let i = ctx.unit(unit)?;
+    if !free_stops(ctx.sc, &ctx.s, &path, i).contains(&k) {
+        if crate::suez_1916::advance_limit(ctx.sc, i).is_some_and(|l| k > l) {
+            return refuse(
+                "10.3",
+                format!("{unit} is not a mobile unit: it advances one hex at most"),
+            );
+        }
         return refuse(
             "8.5",
             format!("{to} cannot be reached along the path of retreat or is occupied"),
         );
     }
-    let i = ctx.unit(unit)?;
     let from = ctx.s.units[i].hex().expect("on map");
     ctx.emit(Event::UnitAdvanced {
         unit: unit.clone(),
@@ -491,10 +596,14 @@ pub(crate) fn advance(ctx: &mut Ctx, unit: &UnitId, to: Hex) -> Result<(), RuleE
         path: path[..=k].to_vec(),
     });
     let more = match &ctx.s.combat.as_ref().expect("combat").stage {
-        CombatStage::Advance { units, .. } => !units.is_empty(),
+        CombatStage::Advance { units, .. } => units.iter().any(|u| {
+            ctx.sc
+                .unit_index(u)
+                .is_some_and(|j| !free_stops(ctx.sc, &ctx.s, &path, j as usize).is_empty())
+        }),
         _ => false,
     };
-    if !more || free_stops(ctx.sc, &ctx.s, &path).is_empty() {
+    if !more {
         end(ctx);
     }
     Ok(())

@@ -561,8 +561,18 @@ pub struct TerrainMasks {
     pub peak: u64,
     /// Vimy Ridge 17.3: terrains that block a line of sight.
     pub los_block: u64,
-    /// Vimy Ridge 14.2: trench hexside features.
+    /// Vimy Ridge 14.2, Suez 1916 14.2: trench hexside features.
     pub trench_side: u64,
+    /// Suez 1916 14.1: the Suez Canal hexside feature.
+    pub canal_side: u64,
+    /// Suez 1916 13.3, 16.0: the railroad hexside feature.
+    pub rail_side: u64,
+    /// Suez 1916 17.1: marsh (no stacking).
+    pub marsh: u64,
+    /// Suez 1916 18.2: hill and ridge hexes (longer observation).
+    pub hill: u64,
+    /// Suez 1916 11.5, 12.4: towns and villages.
+    pub town_village: u64,
 }
 
 /// A validated, immutable scenario. Build with [`Scenario::from_json`],
@@ -614,6 +624,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../scenarios/meuse-argonne.json"),
     ),
     ("vimy-ridge", include_str!("../scenarios/vimy-ridge.json")),
+    ("suez-1916", include_str!("../scenarios/suez-1916.json")),
 ];
 
 impl Scenario {
@@ -967,7 +978,13 @@ impl Scenario {
                             format!("hex {h} is not on the map"),
                         );
                     }
-                    if let Some(o) = placed.insert(*h, i) {
+                    // Suez 1916 17.1: friendly stacks (the limits bind at the end of
+                    // each phase of play).
+                    let stacks = matches!(data.rules, RuleSet::Suez1916(_));
+                    if let Some(o) = placed
+                        .insert(*h, i)
+                        .filter(|&o| !stacks || data.units[o].side != u.side)
+                    {
                         return err(
                             format!("{p}.start.hex"),
                             format!(
@@ -1112,6 +1129,16 @@ impl Scenario {
             sc.masks.los_block = ids(&p.los_blocking_terrains);
             sc.masks.trench_side = bits(&|i| ts[i].id == p.trench_hexside, ts.len());
         }
+        if let RuleSet::Suez1916(p) = &sc.data.rules {
+            crate::suez_1916::validate(&sc, p)?;
+            let ids = |v: &[String]| bits(&|i| v.contains(&th[i].id), th.len());
+            sc.masks.trench_side = bits(&|i| ts[i].id == p.trench_hexside, ts.len());
+            sc.masks.canal_side = bits(&|i| ts[i].id == p.canal_hexside, ts.len());
+            sc.masks.rail_side = bits(&|i| ts[i].id == p.railroad_hexside, ts.len());
+            sc.masks.marsh = ids(std::slice::from_ref(&p.marsh_terrain));
+            sc.masks.hill = ids(&p.hill_terrains);
+            sc.masks.town_village = ids(&p.town_village_terrains);
+        }
         sc.objectives = sc.objective_hexes();
         Ok(sc)
     }
@@ -1177,6 +1204,8 @@ impl Scenario {
         // Vimy Ridge 12.1: the peaks and the supply hex count by their last occupant.
         let vimy: Vec<Hex> = match &self.data.rules {
             RuleSet::VimyRidge(p) => p.peaks.iter().copied().chain([p.supply_hex]).collect(),
+            // Suez 1916 12.4: the victory hexes count by who last entered or passed them.
+            RuleSet::Suez1916(p) => p.victory_hexes.iter().map(|v| v.hex).collect(),
             _ => Vec::new(),
         };
         let mut v: Vec<Hex> = self

@@ -49,6 +49,7 @@ fn start_play(ctx: &mut Ctx) {
     });
     crate::support_fire::allot(ctx);
     crate::artillery::on_turn_start(ctx);
+    crate::suez_1916::on_play_start(ctx);
     let phase = first_phase_from(ctx, sc.data.start.phase);
     start_phase(ctx, sc.data.first_player, phase);
 }
@@ -75,6 +76,7 @@ fn start_phase(ctx: &mut Ctx, side: Side, phase: Phase) {
     ctx.emit(Event::PhaseStarted { side, phase });
     crate::meuse_argonne::on_phase_start(ctx, side, phase);
     crate::vimy_ridge::on_phase_start(ctx, side, phase);
+    crate::suez_1916::on_phase_start(ctx, side, phase);
     if phase == Phase::Movement {
         let turn = ctx.s.turn;
         let arriving: Vec<UnitId> = ctx
@@ -113,6 +115,10 @@ pub(crate) fn next_phase(ctx: &mut Ctx) {
         start_phase(ctx, first.other(), ps[0]);
         return;
     }
+    // Suez 1916 12.1: checked at the end of the British player turn.
+    if crate::suez_1916::end_of_british_turn(ctx) {
+        return;
+    }
     // Game Turn End Phase.
     if ctx.s.turn >= ctx.sc.turn_count() {
         let (winner, reason) = crate::victory::final_result(ctx.sc, &ctx.s);
@@ -123,12 +129,14 @@ pub(crate) fn next_phase(ctx: &mut Ctx) {
     ctx.emit(Event::TurnStarted { turn: t });
     crate::support_fire::allot(ctx);
     crate::artillery::on_turn_start(ctx);
+    crate::suez_1916::on_turn_start(ctx);
     start_phase(ctx, first, ps[0]);
 }
 
 /// After a command: checks instant victory, and passes phases where the active side
 /// has nothing to do, until a real decision is pending or the game is over.
 pub(crate) fn settle(ctx: &mut Ctx) {
+    crate::suez_1916::auto_activate(ctx);
     for _ in 0..10_000 {
         if ctx.s.outcome.is_some() {
             return;
@@ -142,6 +150,10 @@ pub(crate) fn settle(ctx: &mut Ctx) {
         }
         if ctx.s.combat.is_some() {
             return;
+        }
+        // Suez 1916 18.1: the attacks announced with the bombardments come first.
+        if crate::suez_1916::run_announced(ctx) {
+            continue;
         }
         if ctx.s.phase == Phase::Setup {
             if has_units_to_place(ctx, ctx.s.active) {
@@ -165,12 +177,20 @@ pub(crate) fn settle(ctx: &mut Ctx) {
         if crate::legal::has_action(ctx.sc, &ctx.s) {
             return;
         }
+        if ctx.s.ex.fire_stage.is_some() {
+            // Nothing left to place: the step ends by itself.
+            let _ = crate::suez_1916::fire_done(ctx);
+            continue;
+        }
         next_phase(ctx);
     }
 }
 
 /// `done`: ends set-up (when every unit is placed), the current phase, or advancing.
 pub(crate) fn done(ctx: &mut Ctx) -> Result<(), RuleError> {
+    if ctx.s.ex.fire_stage.is_some() {
+        return crate::suez_1916::fire_done(ctx);
+    }
     if let Some(c) = &ctx.s.combat {
         return match c.stage {
             CombatStage::Advance { .. } => {
@@ -220,13 +240,21 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
         );
     }
     if let Some(o) = ctx.s.unit_at(hex) {
-        return refuse("5.3", format!("{hex} already holds {}", ctx.s.units[o].id));
+        if !crate::suez_1916::may_stack(ctx.sc, &ctx.s, i, hex) {
+            let rule = if crate::suez_1916::params(ctx.sc).is_some() {
+                "17.1"
+            } else {
+                "5.3"
+            };
+            return refuse(rule, format!("{hex} already holds {}", ctx.s.units[o].id));
+        }
     }
     if crate::movement::enter_cost(ctx.sc, ctx.sc.units[i].tags, 0, hi).is_none() {
         return refuse("5.2(e)", format!("{hex} is prohibited terrain"));
     }
     crate::meuse_argonne::check_placement(ctx.sc, &ctx.s, i, hex)?;
     crate::vimy_ridge::check_placement(ctx.sc, &ctx.s, i, hex)?;
+    crate::suez_1916::check_placement(ctx.sc, &ctx.s, i, hex)?;
     ctx.emit(Event::UnitPlaced {
         unit: unit.clone(),
         hex,

@@ -112,6 +112,10 @@ pub enum LossReason {
     Exchange,
     /// (A): one attacking (or, in bombardment, adjacent) unit depletes.
     AttackerStep,
+    /// Suez 1916 Ex: the defending player picks which defending unit depletes.
+    ExchangeDefender,
+    /// Suez 1916 10.3: A3 / D3 deplete one unit at the end of the retreat.
+    AfterRetreat,
 }
 
 /// What the combat in progress waits for.
@@ -223,10 +227,78 @@ pub struct ExclusiveState {
     /// Vimy Ridge 18.3: the divisions that have attacked each unit this phase.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attacked_by: BTreeMap<UnitId, BTreeSet<String>>,
+    /// Suez 1916 11.3: British units not activated yet.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub inactive: BTreeSet<UnitId>,
+    /// Suez 1916 18.3: each side's fire support pool (strengths, sorted). Face down:
+    /// per-side views show only its size.
+    #[serde(default, skip_serializing_if = "is_empty_pair")]
+    pub pool: SidePair<Vec<u8>>,
+    /// Suez 1916 18.3: markers used this day (revealed), back in the pool on the
+    /// next morning turn.
+    #[serde(default, skip_serializing_if = "is_empty_pair")]
+    pub spent: SidePair<Vec<u8>>,
+    /// Suez 1916 11.2, 11.4: markers not in the pool yet (British set aside, Central
+    /// Powers Reinforcements box). Per-side views show only their number.
+    #[serde(default, skip_serializing_if = "is_empty_pair")]
+    pub reserve: SidePair<Vec<u8>>,
+    /// Suez 1916 11.5: regiments of the 27th Division that have arrived.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub regiments: u8,
+    /// Suez 1916 18.1: the side placing fire support markers now (the attacker, then
+    /// the defender), at the start of a combat phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_stage: Option<Side>,
+    /// Suez 1916 18.1: markers placed this combat phase and not yet revealed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fire_plan: Vec<FirePlacement>,
+    /// Suez 1916 18.5: the hex the air unit observes this combat phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_observe: Option<Hex>,
+    /// Suez 1916 18.5: the air unit has been used this game turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub air_used: bool,
+    /// Suez 1916 18.1: ground attacks announced with the bombardment of their hex,
+    /// made once the markers are resolved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub announced: Vec<AnnouncedAttack>,
+    /// Suez 1916 13.1: the hex whose attack Kress assists this combat phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kress: Option<Hex>,
+    /// Suez 1916 16.0: British units moved by rail this movement phase.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rail_moves: u8,
 }
 
 fn is_zero(n: &u8) -> bool {
     *n == 0
+}
+
+fn is_empty_pair(p: &SidePair<Vec<u8>>) -> bool {
+    p.a.is_empty() && p.b.is_empty()
+}
+
+/// A fire support marker placed on a hex (Suez 1916 18.1).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct FirePlacement {
+    /// Whose marker.
+    pub side: Side,
+    /// The bombarded hex.
+    pub hex: Hex,
+    /// Its strength; `None` in a per-side view while it is face down.
+    pub value: Option<u8>,
+    /// The air unit (18.5: its strength is known to both players).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub air: bool,
+}
+
+/// A ground attack announced with a bombardment (Suez 1916 18.1).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct AnnouncedAttack {
+    /// The target hex.
+    pub hex: Hex,
+    /// The units that will attack it.
+    pub units: Vec<UnitId>,
 }
 
 /// Artillery markers placed on a hex, waiting to be rolled (Meuse Argonne 17.2).
@@ -346,6 +418,12 @@ pub enum Pending {
         /// Hits scored.
         hits: u8,
     },
+    /// Suez 1916 18.1: place fire support markers (`bombard`, `air_unit`), announce the
+    /// attacks they support (`attack`, the attacker only), or `done`.
+    FireSupport {
+        /// Who places: the phasing side first, then the defending side.
+        side: Side,
+    },
     /// Advance after combat or `done` (8.5).
     Advance {
         /// The attacker.
@@ -373,6 +451,7 @@ impl Pending {
             | Pending::Retreat { side, .. }
             | Pending::Advance { side, .. }
             | Pending::LostBattalion { side }
+            | Pending::FireSupport { side }
             | Pending::ArtilleryRetreat { side, .. } => Some(*side),
             Pending::GameOver { .. } => None,
         }
@@ -449,6 +528,10 @@ impl State {
                 control.insert(h, scenario.units[u].data.side);
             }
         }
+        let mut ex = ExclusiveState::default();
+        if let Some(p) = crate::suez_1916::params(scenario) {
+            crate::suez_1916::initial(p, &mut control, &mut ex);
+        }
         State {
             turn: scenario.data.start.turn,
             phase: Phase::Setup,
@@ -459,7 +542,7 @@ impl State {
             control,
             combat: None,
             outcome: None,
-            ex: ExclusiveState::default(),
+            ex,
         }
     }
 
@@ -518,6 +601,9 @@ impl State {
         }
         if self.phase == Phase::Setup {
             return Pending::Setup { side: self.active };
+        }
+        if let Some(side) = self.ex.fire_stage {
+            return Pending::FireSupport { side };
         }
         Pending::Phase {
             side: self.active,

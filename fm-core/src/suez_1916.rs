@@ -1,25 +1,32 @@
 //! Suez 1916: The Ottomans Strike — exclusive rules 10.0-20.0.
 //!
 //! Side `a` is the Central Powers (Ottoman, German and Austro-Hungarian units), the first
-//! player in each game turn (10.2); side `b` is the British. The rules themselves are not
-//! implemented yet: this module holds the scenario parameters, read from
+//! player in each game turn (10.2); side `b` is the British. The parameters are read from
 //! `"rules": {"suez-1916": {...}}` in fm-core/scenarios/suez-1916.json (written by
-//! scripts/gen_suez_1916.py). The scenario data alone covers what the system rules can
-//! express: the map and the Terrain Effects Chart (14.0, tracks at ⅓ MP for British
-//! infantry and machineguns through a unit tag), the Suez CRT lines, the orders of battle
-//! (20.0) with their set-up zones and order (11.1-11.2, 11.4), the turn track with its
-//! three night turns (10.4, 19.0), the start in the Central Powers movement phase of the
-//! Zero Hour turn (10.2) and the skipped mobile phases (10.3). Everything else the rules
-//! need is here: victory hexes and levels (12.0), activation (11.3), reinforcements
-//! (11.5), Kress (13.1), surprise (15.0), rail movement (16.0), stacking (17.0), fire
-//! support pools, observation and the air unit (18.0), night (19.0). The scenario is not
-//! in [`crate::scenario::BUILTIN`]: until these rules are written it must not be played
-//! under the system rules by mistake.
+//! scripts/gen_suez_1916.py); the data covers the map and the Terrain Effects Chart, the
+//! Suez CRT lines, the orders of battle (20.0), the turn track with its three night turns
+//! (10.4, 19.0) and the skipped mobile phases (10.3).
+//!
+//! The hooks here cover 10.3 (A3/D3 cost a step after the retreat, advances of one hex
+//! for leg units, the owner picks Ex losses), 11.3 British activation, 11.5 Central
+//! Powers reinforcements, 12.1-12.4 victory, 13.1 Kress, 13.3 the armored train, 14.1 the
+//! canal crossing, 14.2 trenches (+1 MP even along a track, owner-only line), 15.0
+//! surprise, 16.0 British rail movement, 17.0 stacking, 18.0 fire support (markers from a
+//! pool once a day, placed face down at the start of a combat phase with the attacks
+//! they support, resolved unit by unit on the CRT by strength alone, the air unit) and
+//! 19.0 night. Column shifts (Kress, surprise, night) are applied in `combat`.
 
+use crate::command::Command;
+use crate::crt::CrtResult;
+use crate::engine::Ctx;
+use crate::error::{refuse, RuleError};
+use crate::event::Event;
 use crate::hex::Hex;
 use crate::ids::{Side, SidePair, UnitId};
-use crate::scenario::{RuleSet, Scenario};
+use crate::scenario::{Phase, RuleSet, Scenario, ScenarioError, StartData, UnitKind, NO_HEX};
+use crate::state::{ExclusiveState, Location, State};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A victory hex of 12.4 and who controls it at the start of the game.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -208,4 +215,1312 @@ pub fn params(sc: &Scenario) -> Option<&Suez1916Params> {
         RuleSet::Suez1916(p) => Some(p),
         _ => None,
     }
+}
+
+/// Whether the current turn is a night turn (19.0).
+pub fn is_night(sc: &Scenario, s: &State) -> bool {
+    params(sc).is_some()
+        && sc
+            .data
+            .turns
+            .get((s.turn as usize).saturating_sub(1))
+            .is_some_and(|t| t.night)
+}
+
+fn zero_hour(p: &Suez1916Params, s: &State) -> bool {
+    s.turn == p.zero_hour_turn
+}
+
+/// 12.4 start control and the 11.2 / 11.4 fire support pools, for the initial state.
+pub(crate) fn initial(
+    p: &Suez1916Params,
+    control: &mut BTreeMap<Hex, Side>,
+    ex: &mut ExclusiveState,
+) {
+    for v in &p.victory_hexes {
+        control.insert(v.hex, v.start_control);
+    }
+    let strengths = |v: &[FireSupportMarker]| {
+        let mut out: Vec<u8> = v.iter().map(|m| m.strength).collect();
+        out.sort_unstable();
+        out
+    };
+    ex.pool = SidePair::new(
+        strengths(&p.central_powers_pool),
+        strengths(&p.british_pool),
+    );
+    ex.reserve = SidePair::new(
+        strengths(&p.central_powers_reinforcement_markers),
+        strengths(&p.british_set_aside),
+    );
+}
+
+/// Checks the parameters against the scenario (hexes on the map, known terrain, unit
+/// ids of the regiments).
+pub(crate) fn validate(sc: &Scenario, p: &Suez1916Params) -> Result<(), ScenarioError> {
+    let fail = |path: &str, message: String| {
+        Err(ScenarioError {
+            path: format!("rules.suez-1916.{path}"),
+            message,
+        })
+    };
+    let victory: Vec<Hex> = p.victory_hexes.iter().map(|v| v.hex).collect();
+    let lists: [(&str, &[Hex]); 5] = [
+        ("victory_hexes", &victory),
+        (
+            "pelusium_station",
+            std::slice::from_ref(&p.pelusium_station),
+        ),
+        ("canal_crossing", &p.canal_crossing),
+        ("rail_hexes", &p.rail_hexes),
+        ("reinforcement_entry", &p.reinforcement_entry),
+    ];
+    for (name, hexes) in lists {
+        for (j, h) in hexes.iter().enumerate() {
+            if sc.hex_index(*h).is_none() {
+                return fail(
+                    &format!("{name}[{j}]"),
+                    format!("hex {h} is not on the map"),
+                );
+            }
+        }
+    }
+    let hex_terrain = |id: &str| sc.data.terrain.hex.iter().any(|t| t.id == id);
+    let side_terrain = |id: &str| sc.data.terrain.hexside.iter().any(|t| t.id == id);
+    let mut terrains = vec![("marsh_terrain", &p.marsh_terrain)];
+    terrains.extend(p.hill_terrains.iter().map(|t| ("hill_terrains", t)));
+    terrains.extend(
+        p.town_village_terrains
+            .iter()
+            .map(|t| ("town_village_terrains", t)),
+    );
+    for (name, id) in terrains {
+        if !hex_terrain(id) {
+            return fail(name, format!("unknown terrain '{id}'"));
+        }
+    }
+    for (name, id) in [
+        ("canal_hexside", &p.canal_hexside),
+        ("railroad_hexside", &p.railroad_hexside),
+        ("trench_hexside", &p.trench_hexside),
+    ] {
+        if !side_terrain(id) {
+            return fail(name, format!("unknown hexside feature '{id}'"));
+        }
+    }
+    for (j, r) in p.reinforcement_regiments.iter().enumerate() {
+        for u in &r.units {
+            match sc.unit_index(u) {
+                Some(i) if sc.units[i as usize].data.side == CENTRAL_POWERS => {}
+                _ => {
+                    return fail(
+                        &format!("reinforcement_regiments[{j}]"),
+                        format!("'{u}' is not a Central Powers unit of the scenario"),
+                    )
+                }
+            }
+        }
+    }
+    if p.result_levels.is_empty() {
+        return fail("result_levels", "the 12.3 table is empty".into());
+    }
+    if p.markers_per_hex.a == 0 || p.markers_per_hex.b == 0 {
+        return fail(
+            "markers_per_hex",
+            "a side must be allowed one marker per hex".into(),
+        );
+    }
+    Ok(())
+}
+
+fn has_side(sc: &Scenario, from: u16, d: usize, mask: u64) -> bool {
+    sc.hexes[from as usize].sides[d] & mask != 0
+}
+
+fn formation(sc: &Scenario, i: usize) -> &str {
+    &sc.units[i].data.formation
+}
+
+fn has_tag(sc: &Scenario, i: usize, tag: &str) -> bool {
+    sc.units[i].data.tags.iter().any(|t| t == tag)
+}
+
+/// 13.3: whether unit `i` is the armored train.
+pub(crate) fn is_train(sc: &Scenario, i: usize) -> bool {
+    params(sc).is_some_and(|p| has_tag(sc, i, &p.armored_train_tag))
+}
+
+// ---------------------------------------------------------------------------------
+// 17.0 stacking.
+
+/// 17.1: whether unit `unit` may end a phase in `hex` with the friendly units already
+/// there: Central Powers three of any formation, British two of one division or of the
+/// Reserve, never two units in marsh.
+pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> bool {
+    let Some(p) = params(sc) else { return false };
+    let side = sc.units[unit].data.side;
+    let here: Vec<usize> = s.units_at(hex).into_iter().filter(|&o| o != unit).collect();
+    if here.is_empty() {
+        return true;
+    }
+    if here.iter().any(|&o| sc.units[o].data.side != side) {
+        return false;
+    }
+    let Some(hi) = sc.hex_index(hex) else {
+        return false;
+    };
+    if sc.hexes[hi as usize].terrain & sc.masks.marsh != 0 {
+        return false;
+    }
+    if here.len() + 1 > *p.stacking_limit.get(side) as usize {
+        return false;
+    }
+    side != BRITISH
+        || here
+            .iter()
+            .all(|&o| formation(sc, o) == formation(sc, unit))
+}
+
+/// Set-up: the armored train is placed on a railroad hex (13.3), and stacks keep 17.1.
+/// A placement is also refused when it would leave another unit of the side waiting to
+/// be placed with no hex of its zone to go to (single-hex zones such as Dueidar overlap
+/// the trench zone), so set-up never dead-ends.
+pub(crate) fn check_placement(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    hex: Hex,
+) -> Result<(), RuleError> {
+    if params(sc).is_none() {
+        return Ok(());
+    }
+    basic_placement(sc, s, unit, hex)?;
+    let Some(hi) = sc.hex_index(hex) else {
+        return Ok(());
+    };
+    let side = sc.units[unit].data.side;
+    let waiting: Vec<usize> = (0..s.units.len())
+        .filter(|&v| {
+            v != unit
+                && s.units[v].loc == Location::ToPlace
+                && sc.units[v].data.side == side
+                && matches!(&sc.units[v].data.start, StartData::Zone(z) if sc.zones[z].contains(&hi))
+        })
+        .collect();
+    if waiting.is_empty() {
+        return Ok(());
+    }
+    let mut after = s.clone();
+    after.units[unit].loc = Location::Map(hex);
+    for v in waiting {
+        let StartData::Zone(z) = &sc.units[v].data.start else {
+            continue;
+        };
+        let room = sc.zones[z].iter().any(|&x| {
+            crate::movement::enter_cost(sc, sc.units[v].tags, 0, x).is_some()
+                && basic_placement(sc, &after, v, sc.hex_at(x)).is_ok()
+        });
+        if !room {
+            return refuse(
+                "11.2",
+                format!(
+                    "placing {} in {hex} would leave {} no hex of its set-up zone",
+                    s.units[unit].id, s.units[v].id
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn basic_placement(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> Result<(), RuleError> {
+    let Some(p) = params(sc) else { return Ok(()) };
+    if is_train(sc, unit) && !p.rail_hexes.contains(&hex) {
+        return refuse(
+            "13.3",
+            format!("{hex} is not a railroad hex: the armored train moves only by rail"),
+        );
+    }
+    if !s.units_at(hex).is_empty() && !may_stack(sc, s, unit, hex) {
+        return refuse(
+            "17.1",
+            format!(
+                "{} may not stack in {hex} (17.1 limits)",
+                sc.units[unit].data.id
+            ),
+        );
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------
+// Movement: 11.3, 13.3, 14.1, 14.2, 15.0, 16.0, 19.0.
+
+/// What the movement rules need to know about one moving unit.
+pub(crate) struct Movement {
+    /// 14.1: the crossing hexes (indices) when the unit is British, else none.
+    pub crossing: Option<[u16; 2]>,
+    /// 13.3: moves only along railroad hexsides.
+    pub train: bool,
+    /// 19.0: Central Powers disengagement at night.
+    pub disengage: bool,
+    /// 15.1: the movement factor multiplier.
+    pub factor: u32,
+}
+
+/// The Suez movement rules for unit `i`, if the scenario has them.
+pub(crate) fn movement(sc: &Scenario, s: &State, i: usize) -> Option<Movement> {
+    let p = params(sc)?;
+    let side = sc.units[i].data.side;
+    let crossing = match (
+        sc.hex_index(p.canal_crossing[0]),
+        sc.hex_index(p.canal_crossing[1]),
+    ) {
+        (Some(a), Some(b)) if side == BRITISH => Some([a, b]),
+        _ => None,
+    };
+    Some(Movement {
+        crossing,
+        train: is_train(sc, i),
+        disengage: side == CENTRAL_POWERS && is_night(sc, s),
+        factor: if side == CENTRAL_POWERS && zero_hour(p, s) {
+            p.surprise_movement_factor.max(1) as u32
+        } else {
+            1
+        },
+    })
+}
+
+/// Why unit `i` may not move at all this phase under 11.3 or 15.2, if it may not.
+pub(crate) fn move_refusal(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleError> {
+    let Some(p) = params(sc) else { return Ok(()) };
+    let id = &s.units[i].id;
+    if sc.units[i].data.side == BRITISH {
+        if zero_hour(p, s) {
+            return refuse("15.2", "no British unit may move in the Zero Hour turn");
+        }
+        if s.ex.inactive.contains(id) {
+            return refuse("11.3", format!("{id} has not been activated yet"));
+        }
+    }
+    Ok(())
+}
+
+/// 11.5: the east-edge entry hexes of the 27th Division's battalions.
+pub(crate) fn entry_hexes(sc: &Scenario, i: usize) -> Vec<u16> {
+    match params(sc) {
+        Some(p)
+            if p.reinforcement_regiments
+                .iter()
+                .any(|r| r.units.contains(&sc.units[i].data.id)) =>
+        {
+            p.reinforcement_entry
+                .iter()
+                .filter_map(|h| sc.hex_index(*h))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// 16.0: whether unit `i` may use the rail movement now.
+fn may_rail(sc: &Scenario, s: &State, i: usize) -> bool {
+    let Some(p) = params(sc) else { return false };
+    sc.units[i].data.side == BRITISH
+        && s.active == BRITISH
+        && s.phase == Phase::Movement
+        && !is_train(sc, i)
+        && s.ex.rail_moves < p.rail_moves_per_phase
+        && crate::movement::may_move(sc, s, i).is_ok()
+        && s.units[i].hex().is_some_and(|h| p.rail_hexes.contains(&h))
+}
+
+/// 16.0: every hex unit `i` may reach by rail movement, with a shortest rail path.
+pub(crate) fn rail_moves(sc: &Scenario, s: &State, i: usize) -> Vec<(Hex, Vec<Hex>)> {
+    if !may_rail(sc, s, i) {
+        return Vec::new();
+    }
+    let side = sc.units[i].data.side;
+    let start = sc
+        .hex_index(s.units[i].hex().expect("on a rail hex"))
+        .expect("on map");
+    let ezoc = crate::zoc::ezoc_map(sc, s, side);
+    if ezoc[start as usize] {
+        return Vec::new();
+    }
+    let occ = crate::zoc::occupancy(sc, s);
+    let mut prev = vec![NO_HEX; sc.hexes.len()];
+    let mut seen = vec![false; sc.hexes.len()];
+    seen[start as usize] = true;
+    let mut queue = std::collections::VecDeque::from([start]);
+    let mut out = Vec::new();
+    while let Some(u) = queue.pop_front() {
+        for d in 0..6 {
+            let v = sc.hexes[u as usize].neighbors[d];
+            if v == NO_HEX || seen[v as usize] || !has_side(sc, u, d, sc.masks.rail_side) {
+                continue;
+            }
+            let o = occ[v as usize];
+            if ezoc[v as usize] || (o != u16::MAX && sc.units[o as usize].data.side != side) {
+                continue;
+            }
+            seen[v as usize] = true;
+            prev[v as usize] = u;
+            queue.push_back(v);
+            let hex = sc.hex_at(v);
+            if may_stack(sc, s, i, hex) {
+                let mut path = vec![hex];
+                let mut p = u;
+                while p != start {
+                    path.push(sc.hex_at(p));
+                    p = prev[p as usize];
+                }
+                path.reverse();
+                out.push((hex, path));
+            }
+        }
+    }
+    out.sort_by_key(|(h, _)| sc.hex_index(*h));
+    out
+}
+
+/// Whether every step of `path` from unit `i`'s hex follows a railroad hexside, for a
+/// British unit other than the train (the path was meant as a 16.0 rail move).
+pub(crate) fn along_rail(sc: &Scenario, s: &State, i: usize, path: &[Hex]) -> bool {
+    if sc.units[i].data.side != BRITISH || is_train(sc, i) {
+        return false;
+    }
+    let Some(mut cur) = s.units[i].hex().and_then(|h| sc.hex_index(h)) else {
+        return false;
+    };
+    for h in path {
+        let Some(to) = sc.hex_index(*h) else {
+            return false;
+        };
+        match sc.direction(cur, to) {
+            Some(d) if has_side(sc, cur, d, sc.masks.rail_side) => cur = to,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// 16.0: checks `path` as a rail move of unit `i`.
+pub(crate) fn check_rail(
+    sc: &Scenario,
+    s: &State,
+    i: usize,
+    path: &[Hex],
+) -> Result<(), RuleError> {
+    let id = &s.units[i].id;
+    let Some(p) = params(sc) else {
+        return refuse(
+            "16.0",
+            "rail movement exists only under the Suez 1916 rules",
+        );
+    };
+    if sc.units[i].data.side != BRITISH || is_train(sc, i) {
+        return refuse(
+            "16.0",
+            format!("{id} may not use the British rail movement"),
+        );
+    }
+    if s.ex.rail_moves >= p.rail_moves_per_phase {
+        return refuse(
+            "16.0",
+            "the British have already moved a unit by rail this phase",
+        );
+    }
+    crate::movement::may_move(sc, s, i)?;
+    let Some(from) = s.units[i].hex() else {
+        return refuse("16.0", format!("{id} is not on the map"));
+    };
+    if !p.rail_hexes.contains(&from) {
+        return refuse("16.0", format!("{id} does not start on a railroad hex"));
+    }
+    let side = sc.units[i].data.side;
+    let ezoc = crate::zoc::ezoc_map(sc, s, side);
+    let mut cur = sc.hex_index(from).expect("on map");
+    if ezoc[cur as usize] {
+        return refuse("16.0", format!("{id} starts in an enemy ZOC"));
+    }
+    for h in path {
+        let Some(to) = sc.hex_index(*h) else {
+            return refuse("5.2(f)", format!("{h} is off the map"));
+        };
+        let Some(d) = sc.direction(cur, to) else {
+            return refuse("5.1", format!("{h} is not adjacent to {}", sc.hex_at(cur)));
+        };
+        if !has_side(sc, cur, d, sc.masks.rail_side) {
+            return refuse(
+                "16.0",
+                format!("{}-{h} is not along the railroad", sc.hex_at(cur)),
+            );
+        }
+        if ezoc[to as usize] {
+            return refuse("16.0", format!("{h} is in an enemy ZOC"));
+        }
+        if s.units_at(*h)
+            .iter()
+            .any(|&o| sc.units[o].data.side != side)
+        {
+            return refuse("5.2(d)", format!("{h} holds an enemy unit"));
+        }
+        if *h == from {
+            return refuse("5.1", format!("{id} re-enters its starting hex {h}"));
+        }
+        cur = to;
+    }
+    let last = *path.last().expect("non-empty path");
+    if !may_stack(sc, s, i, last) {
+        return refuse(
+            "17.1",
+            format!("{id} may not end its move stacked in {last}"),
+        );
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------
+// 11.3 activation, 11.5 reinforcements, 18.3 markers: turn and phase starts.
+
+fn add_markers(ctx: &mut Ctx, side: Side, n: u8) {
+    let mut reserve = ctx.s.ex.reserve.get(side).clone();
+    let mut drawn = Vec::new();
+    for _ in 0..n {
+        if reserve.is_empty() {
+            break;
+        }
+        let k = ctx.roll_index(reserve.len());
+        drawn.push(reserve.remove(k));
+    }
+    if !drawn.is_empty() {
+        ctx.emit(Event::FireSupportAdded {
+            side,
+            count: drawn.len() as u8,
+            values: Some(drawn),
+        });
+    }
+}
+
+fn activate(ctx: &mut Ctx, i: usize) {
+    let Some(p) = params(ctx.sc) else { return };
+    let unit = ctx.s.units[i].id.clone();
+    ctx.emit(Event::UnitActivated { unit });
+    if formation(ctx.sc, i) == p.activation_support_formation {
+        add_markers(ctx, BRITISH, 1);
+    }
+}
+
+/// 11.3: the British units set up on or west of Pelusium Station start un-activated.
+pub(crate) fn on_play_start(ctx: &mut Ctx) {
+    let Some(p) = params(ctx.sc) else { return };
+    let units: Vec<UnitId> = ctx
+        .s
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| {
+            ctx.sc.units[*i].data.side == BRITISH
+                && u.hex().is_some_and(|h| h.col <= p.pelusium_station.col)
+        })
+        .map(|(_, u)| u.id.clone())
+        .collect();
+    if !units.is_empty() {
+        ctx.emit(Event::UnitsInactive { units });
+    }
+}
+
+/// 18.3: on a morning turn the markers used the day before return to the pools.
+pub(crate) fn on_turn_start(ctx: &mut Ctx) {
+    let Some(p) = params(ctx.sc) else { return };
+    if !p.marker_return_turns.contains(&ctx.s.turn) {
+        return;
+    }
+    for side in Side::BOTH {
+        let values = ctx.s.ex.spent.get(side).clone();
+        if !values.is_empty() {
+            ctx.emit(Event::FireSupportReturned { side, values });
+        }
+    }
+}
+
+/// Phase starts: 11.3 activation rolls, 11.5 the reinforcement roll, 18.1 fire support.
+pub(crate) fn on_phase_start(ctx: &mut Ctx, side: Side, phase: Phase) {
+    let Some(p) = params(ctx.sc) else { return };
+    let sc = ctx.sc;
+    match phase {
+        Phase::Movement if side == BRITISH && ctx.s.turn >= p.activation_first_turn => {
+            // In unit-id order (R-SU-11.3a).
+            let waiting: Vec<usize> = ctx
+                .s
+                .ex
+                .inactive
+                .iter()
+                .filter_map(|id| sc.unit_index(id).map(|i| i as usize))
+                .filter(|&i| matches!(ctx.s.units[i].loc, Location::Map(_)))
+                .collect();
+            for i in waiting {
+                let die = ctx.d6();
+                let activated = die <= p.activation_roll_max;
+                let unit = ctx.s.units[i].id.clone();
+                ctx.emit(Event::ActivationRolled {
+                    unit,
+                    die,
+                    activated,
+                });
+                if activated && formation(sc, i) == p.activation_support_formation {
+                    add_markers(ctx, BRITISH, 1);
+                }
+            }
+        }
+        Phase::Movement if side == CENTRAL_POWERS => reinforcement_roll(ctx, p),
+        Phase::Combat => open_fire_support(ctx),
+        _ => {}
+    }
+}
+
+/// 11.5: whether a Central Powers unit holds a railroad town or village on or west of
+/// the 20xx column.
+pub fn reinforcements_due(sc: &Scenario, s: &State) -> bool {
+    let Some(p) = params(sc) else { return false };
+    s.units.iter().enumerate().any(|(i, u)| {
+        sc.units[i].data.side == CENTRAL_POWERS
+            && u.hex().is_some_and(|h| {
+                h.col <= p.reinforcement_column
+                    && p.rail_hexes.contains(&h)
+                    && sc
+                        .hex_index(h)
+                        .is_some_and(|x| sc.hexes[x as usize].terrain & sc.masks.town_village != 0)
+            })
+    })
+}
+
+fn reinforcement_roll(ctx: &mut Ctx, p: &Suez1916Params) {
+    let next = ctx.s.ex.regiments as usize;
+    if next >= p.reinforcement_regiments.len() || !reinforcements_due(ctx.sc, &ctx.s) {
+        return;
+    }
+    let die = ctx.d6();
+    let r = &p.reinforcement_regiments[next];
+    let arrives = die <= p.reinforcement_roll_max;
+    ctx.emit(Event::ReinforcementRolled {
+        die,
+        regiment: arrives.then(|| r.name.clone()),
+    });
+    if arrives {
+        ctx.emit(Event::ReinforcementsArrived {
+            side: CENTRAL_POWERS,
+            units: r.units.clone(),
+        });
+        add_markers(ctx, CENTRAL_POWERS, p.reinforcement_markers_per_regiment);
+    }
+}
+
+/// 11.3 automatic activation: un-activated British units within range of any hex a
+/// Central Powers unit entered in `events` (moving, retreating, advancing) activate.
+pub(crate) fn auto_activate(ctx: &mut Ctx) {
+    let Some(p) = params(ctx.sc) else { return };
+    if ctx.s.ex.inactive.is_empty() {
+        return;
+    }
+    let sc = ctx.sc;
+    let mut hexes: Vec<Hex> = Vec::new();
+    for e in &ctx.events {
+        let (unit, path) = match e {
+            Event::UnitMoved { unit, path, .. }
+            | Event::UnitRetreated { unit, path, .. }
+            | Event::UnitAdvanced { unit, path, .. } => (unit, path.clone()),
+            Event::UnitDisplaced { unit, to, .. } => (unit, vec![*to]),
+            _ => continue,
+        };
+        if sc
+            .unit_index(unit)
+            .is_some_and(|i| sc.units[i as usize].data.side == CENTRAL_POWERS)
+        {
+            hexes.extend(path);
+        }
+    }
+    if hexes.is_empty() {
+        return;
+    }
+    let layout = sc.layout();
+    let range = p.automatic_activation_range as u32;
+    let near: Vec<usize> = (0..ctx.s.units.len())
+        .filter(|&i| {
+            ctx.s.ex.inactive.contains(&ctx.s.units[i].id)
+                && ctx.s.units[i]
+                    .hex()
+                    .is_some_and(|h| hexes.iter().any(|x| layout.distance(*x, h) <= range))
+        })
+        .collect();
+    for i in near {
+        activate(ctx, i);
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// 18.0 fire support.
+
+/// 18.2: whether `side` observes `hex`: adjacent to one of its units, within its
+/// observation range (longer from a hill), or (Central Powers) in or next to the hex
+/// the air unit observes. Terrain never blocks observation.
+pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
+    let Some(p) = params(sc) else { return false };
+    let layout = sc.layout();
+    if side == CENTRAL_POWERS
+        && s.ex
+            .air_observe
+            .is_some_and(|a| a == hex || layout.adjacent(a, hex))
+    {
+        return true;
+    }
+    s.units.iter().enumerate().any(|(i, u)| {
+        sc.units[i].data.side == side
+            && u.hex().is_some_and(|h| {
+                let hill = sc
+                    .hex_index(h)
+                    .is_some_and(|x| sc.hexes[x as usize].terrain & sc.masks.hill != 0);
+                let range = if hill {
+                    *p.hill_observation_range.get(side)
+                } else {
+                    *p.observation_range.get(side)
+                };
+                layout.distance(h, hex) <= (range as u32).max(1)
+            })
+    })
+}
+
+fn air_available(sc: &Scenario, s: &State, side: Side) -> bool {
+    side == CENTRAL_POWERS && !s.ex.air_used && !is_night(sc, s)
+}
+
+/// Markers `side` may still place on `hex` this combat phase (18.1, 18.5).
+fn room(p: &Suez1916Params, s: &State, side: Side, hex: Hex) -> u8 {
+    let placed =
+        s.ex.fire_plan
+            .iter()
+            .filter(|m| m.side == side && m.hex == hex)
+            .count();
+    p.markers_per_hex.get(side).saturating_sub(placed as u8)
+}
+
+fn enemy_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex> {
+    let mut v: Vec<Hex> = s
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| sc.units[*i].data.side != side)
+        .filter_map(|(_, u)| u.hex())
+        .collect();
+    v.sort_by_key(|h| sc.hex_index(*h));
+    v.dedup();
+    v
+}
+
+/// Every fire support command `side` may give in its placement step, `done` first.
+pub(crate) fn fire_commands(sc: &Scenario, s: &State, side: Side) -> Vec<Command> {
+    let mut out = vec![Command::Done];
+    let Some(p) = params(sc) else { return out };
+    let pool = s.ex.pool.get(side).len() as u8;
+    let air = air_available(sc, s, side);
+    for h in enemy_hexes(sc, s, side) {
+        let room = room(p, s, side, h);
+        if pool > 0 && observed(sc, s, side, h) {
+            for n in 1..=room.min(pool).min(2) {
+                out.push(Command::Bombard { hex: h, markers: n });
+            }
+        }
+        if air && room > 0 {
+            out.push(Command::AirUnit {
+                hex: h,
+                observe: false,
+            });
+        }
+    }
+    if air && s.ex.air_observe.is_none() {
+        for hi in &sc.hexes {
+            out.push(Command::AirUnit {
+                hex: hi.hex,
+                observe: true,
+            });
+        }
+    }
+    if side == s.active {
+        let mut targets: Vec<Hex> =
+            s.ex.fire_plan
+                .iter()
+                .filter(|m| m.side == side)
+                .map(|m| m.hex)
+                .collect();
+        targets.sort_by_key(|h| sc.hex_index(*h));
+        targets.dedup();
+        for h in targets {
+            if s.ex.announced.iter().any(|a| a.hex == h) {
+                continue;
+            }
+            for units in crate::legal::attack_sets(sc, s, side, h) {
+                if units.iter().all(|u| !announced_unit(s, u)) {
+                    out.push(Command::Attack { hex: h, units });
+                }
+            }
+        }
+        out.extend(kress_commands(sc, s));
+    }
+    out
+}
+
+fn announced_unit(s: &State, u: &UnitId) -> bool {
+    s.ex.announced.iter().any(|a| a.units.contains(u))
+}
+
+/// Whether `side` has anything to place in a fire support step.
+fn can_place(sc: &Scenario, s: &State, side: Side) -> bool {
+    let Some(p) = params(sc) else { return false };
+    if is_night(sc, s) || (side == BRITISH && zero_hour(p, s)) {
+        return false;
+    }
+    fire_commands(sc, s, side)
+        .iter()
+        .any(|c| matches!(c, Command::Bombard { .. } | Command::AirUnit { .. }))
+}
+
+fn open_fire_support(ctx: &mut Ctx) {
+    let side = ctx.s.active;
+    if can_place(ctx.sc, &ctx.s, side) {
+        ctx.emit(Event::FireSupportPlanning { side });
+    } else if can_place(ctx.sc, &ctx.s, side.other()) {
+        ctx.emit(Event::FireSupportPlanning { side: side.other() });
+    }
+}
+
+fn stage(ctx: &Ctx) -> Result<Side, RuleError> {
+    let Some(p) = params(ctx.sc) else {
+        return refuse(
+            "18.1",
+            "fire support markers are placed this way only under the Suez 1916 rules",
+        );
+    };
+    match ctx.s.ex.fire_stage {
+        Some(side) => Ok(side),
+        None => Err(no_fire_support(p, ctx.sc, &ctx.s)),
+    }
+}
+
+/// Why no fire support may be placed now (outside a placement step).
+fn no_fire_support(p: &Suez1916Params, sc: &Scenario, s: &State) -> RuleError {
+    if is_night(sc, s) {
+        RuleError::new("19.0", "no bombardment and no air unit during a night turn")
+    } else if zero_hour(p, s) && s.active == BRITISH {
+        RuleError::new("15.2", "no British support fire during the Zero Hour turn")
+    } else {
+        RuleError::new(
+            "18.1",
+            "fire support markers are placed at the start of the combat phase, before any attack",
+        )
+    }
+}
+
+/// The refusal of a system `bombard` outside a placement step, under these rules.
+pub(crate) fn bombard_refusal(sc: &Scenario, s: &State) -> Option<RuleError> {
+    params(sc).map(|p| no_fire_support(p, sc, s))
+}
+
+/// 18.1: place `markers` markers drawn at random from the pool, face down, on `hex`.
+pub(crate) fn place_markers(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleError> {
+    let side = stage(ctx)?;
+    let sc = ctx.sc;
+    let p = params(sc).expect("Suez rules");
+    let limit = *p.markers_per_hex.get(side);
+    if markers == 0 || markers > limit {
+        return refuse(
+            "18.1",
+            format!("side {side} places one to {limit} marker(s) per hex, not {markers}"),
+        );
+    }
+    let pool = ctx.s.ex.pool.get(side).len();
+    if pool < markers as usize {
+        return refuse(
+            "18.3",
+            format!("{markers} marker(s) asked, {pool} left in the pool today"),
+        );
+    }
+    let here = ctx.s.units_at(hex);
+    if here.is_empty() || here.iter().any(|&d| sc.units[d].data.side == side) {
+        return refuse("18.1", format!("{hex} holds no enemy unit"));
+    }
+    let room = room(p, &ctx.s, side, hex);
+    if markers > room {
+        return refuse(
+            "18.1",
+            format!("{hex} may take {room} more marker(s) of side {side} ({limit} at most)"),
+        );
+    }
+    if !observed(sc, &ctx.s, side, hex) {
+        return refuse("18.2", format!("{hex} is not observed by side {side}"));
+    }
+    for _ in 0..markers {
+        let pool = &ctx.s.ex.pool.get(side);
+        let k = ctx.roll_index(pool.len());
+        let value = ctx.s.ex.pool.get(side)[k];
+        ctx.emit(Event::FireSupportPlaced {
+            side,
+            hex,
+            value: Some(value),
+        });
+    }
+    Ok(())
+}
+
+/// 18.5: place the air unit, to bombard `hex` or to observe it and its neighbours.
+pub(crate) fn place_air(ctx: &mut Ctx, hex: Hex, observe: bool) -> Result<(), RuleError> {
+    let side = stage(ctx)?;
+    let sc = ctx.sc;
+    let p = params(sc).expect("Suez rules");
+    if side != CENTRAL_POWERS {
+        return refuse("18.5", "only the Central Powers have the air unit");
+    }
+    if !air_available(sc, &ctx.s, side) {
+        return refuse("18.5", "the air unit has already been used this turn");
+    }
+    if !observe {
+        let here = ctx.s.units_at(hex);
+        if here.is_empty() || here.iter().any(|&d| sc.units[d].data.side == side) {
+            return refuse("18.5", format!("{hex} holds no enemy unit to bombard"));
+        }
+        if room(p, &ctx.s, side, hex) == 0 {
+            return refuse(
+                "18.1",
+                format!("{hex} already has {} Central Powers markers; the air unit counts toward the limit", p.markers_per_hex.a),
+            );
+        }
+    }
+    ctx.emit(Event::AirUnitPlaced {
+        hex,
+        observe,
+        strength: p.air_unit.strength,
+    });
+    Ok(())
+}
+
+/// 18.1: announce the units that will attack a hex the phasing side bombards.
+pub(crate) fn announce(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), RuleError> {
+    let side = stage(ctx)?;
+    if side != ctx.s.active {
+        return refuse("18.1", "only the phasing player announces attacks");
+    }
+    if !ctx
+        .s
+        .ex
+        .fire_plan
+        .iter()
+        .any(|m| m.side == side && m.hex == hex)
+    {
+        return refuse(
+            "18.1",
+            format!("announce an attack only on a hex you bombard; {hex} has no marker of yours"),
+        );
+    }
+    if ctx.s.ex.announced.iter().any(|a| a.hex == hex) {
+        return refuse("18.1", format!("an attack on {hex} is already announced"));
+    }
+    for u in units {
+        if announced_unit(&ctx.s, u) {
+            return refuse(
+                "8.2",
+                format!("{u} is already announced to attack another hex"),
+            );
+        }
+    }
+    crate::combat::check_attack_units(ctx.sc, &ctx.s, hex, units)?;
+    ctx.emit(Event::AttackAnnounced {
+        hex,
+        units: units.to_vec(),
+    });
+    Ok(())
+}
+
+/// `done` in a fire support step: the defender's turn to place, or reveal and resolve.
+pub(crate) fn fire_done(ctx: &mut Ctx) -> Result<(), RuleError> {
+    let side = stage(ctx)?;
+    let other = ctx.s.active.other();
+    if side == ctx.s.active && can_place(ctx.sc, &ctx.s, other) {
+        ctx.emit(Event::FireSupportPlanning { side: other });
+        return Ok(());
+    }
+    resolve_fire(ctx);
+    Ok(())
+}
+
+/// 18.1, 18.4: reveal every marker, then resolve the attacker's bombardments and the
+/// defender's, hex by hex in the order placed, unit by unit.
+fn resolve_fire(ctx: &mut Ctx) {
+    let plan = ctx.s.ex.fire_plan.clone();
+    ctx.emit(Event::FireSupportRevealed {
+        markers: plan.clone(),
+    });
+    let active = ctx.s.active;
+    for side in [active, active.other()] {
+        let mut hexes: Vec<Hex> = Vec::new();
+        for m in plan.iter().filter(|m| m.side == side) {
+            if !hexes.contains(&m.hex) {
+                hexes.push(m.hex);
+            }
+        }
+        for hex in hexes {
+            let strength: i32 = plan
+                .iter()
+                .filter(|m| m.side == side && m.hex == hex)
+                .filter_map(|m| m.value)
+                .map(i32::from)
+                .sum();
+            bombard_hex(ctx, side, hex, strength);
+        }
+    }
+}
+
+fn bombard_hex(ctx: &mut Ctx, side: Side, hex: Hex, strength: i32) {
+    let sc = ctx.sc;
+    let Some(hi) = sc.hex_index(hex) else { return };
+    let targets: Vec<usize> = ctx
+        .s
+        .units_at(hex)
+        .into_iter()
+        .filter(|&i| sc.units[i].data.side != side)
+        .collect();
+    for i in targets {
+        let unit = ctx.s.units[i].id.clone();
+        if side == CENTRAL_POWERS && ctx.s.ex.inactive.contains(&unit) {
+            activate(ctx, i);
+        }
+        let line = crate::combat::defender_line(sc, &ctx.s, hi, None, strength);
+        let col = sc.crt.column(line, strength);
+        let die = ctx.d6();
+        let result = sc.crt.result(col, die);
+        let hit = matches!(
+            result,
+            CrtResult::D1 | CrtResult::D2 | CrtResult::D3 | CrtResult::De
+        );
+        ctx.emit(Event::FireSupportResolved {
+            side,
+            hex,
+            unit: unit.clone(),
+            strength,
+            line: sc.crt.lines[line].id.clone(),
+            column: sc.crt.column_label(col),
+            die,
+            result,
+            hit,
+        });
+        if hit {
+            crate::combat::lose_step(ctx, &unit);
+        }
+    }
+}
+
+/// 18.1: once the markers are resolved, the announced attacks are made in the order
+/// announced; an attack on a hex the bombardment emptied becomes an advance into it
+/// (18.4). Returns true when it started or cancelled one.
+pub(crate) fn run_announced(ctx: &mut Ctx) -> bool {
+    if params(ctx.sc).is_none()
+        || ctx.s.combat.is_some()
+        || ctx.s.ex.fire_stage.is_some()
+        || ctx.s.phase != Phase::Combat
+    {
+        return false;
+    }
+    let Some(a) = ctx.s.ex.announced.first().cloned() else {
+        return false;
+    };
+    let sc = ctx.sc;
+    let side = ctx.s.active;
+    let alive: Vec<UnitId> = a
+        .units
+        .iter()
+        .filter(|u| {
+            sc.unit_index(u).is_some_and(|i| {
+                let i = i as usize;
+                crate::combat::may_attack(sc, &ctx.s, i).is_ok()
+                    && ctx.s.units[i]
+                        .hex()
+                        .is_some_and(|h| sc.layout().adjacent(h, a.hex))
+            })
+        })
+        .cloned()
+        .collect();
+    let here = ctx.s.units_at(a.hex);
+    let enemy: Vec<UnitId> = here
+        .iter()
+        .filter(|&&d| sc.units[d].data.side != side)
+        .map(|&d| ctx.s.units[d].id.clone())
+        .collect();
+    if alive.is_empty() || (enemy.is_empty() && !here.is_empty()) {
+        ctx.emit(Event::AttackCancelled { hex: a.hex });
+        return true;
+    }
+    ctx.emit(Event::AttackDeclared {
+        hex: a.hex,
+        defenders: enemy.clone(),
+        attackers: alive.clone(),
+    });
+    if enemy.is_empty() {
+        let movers: Vec<UnitId> = alive
+            .into_iter()
+            .filter(|u| {
+                let i = sc.unit_index(u).expect("known unit") as usize;
+                crate::retreat::may_advance_to(sc, &ctx.s, i, &[a.hex], 0)
+            })
+            .collect();
+        if movers.is_empty() {
+            crate::combat::end(ctx);
+        } else {
+            ctx.emit(Event::AdvanceOffered {
+                path: vec![a.hex],
+                units: movers,
+            });
+        }
+    } else {
+        crate::combat::proceed(ctx);
+    }
+    true
+}
+
+// ---------------------------------------------------------------------------------
+// 13.1 Kress, column shifts.
+
+/// 13.1: the hexes Kress may be assigned to now (an attack on them is possible).
+pub(crate) fn kress_commands(sc: &Scenario, s: &State) -> Vec<Command> {
+    let Some(_) = params(sc) else {
+        return Vec::new();
+    };
+    if s.active != CENTRAL_POWERS || s.phase != Phase::Combat || s.ex.kress.is_some() {
+        return Vec::new();
+    }
+    enemy_hexes(sc, s, CENTRAL_POWERS)
+        .into_iter()
+        .filter(|h| kress_target(sc, s, *h))
+        .map(|hex| Command::Kress { hex })
+        .collect()
+}
+
+fn kress_target(sc: &Scenario, s: &State, hex: Hex) -> bool {
+    s.ex.announced.iter().any(|a| a.hex == hex)
+        || (!s.bombarded.contains_key(&hex)
+            && !crate::legal::attack_sets(sc, s, CENTRAL_POWERS, hex).is_empty())
+}
+
+/// 13.1: Kress assists the attack on `hex` this combat phase.
+pub(crate) fn assign_kress(ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
+    if params(ctx.sc).is_none() {
+        return refuse("13.1", "Kress exists only under the Suez 1916 rules");
+    }
+    let s = &ctx.s;
+    if s.active != CENTRAL_POWERS || s.phase != Phase::Combat {
+        return refuse(
+            "13.1",
+            "Kress assists a Central Powers attack in its combat phase",
+        );
+    }
+    if let Some(h) = s.ex.kress {
+        return refuse(
+            "13.1",
+            format!("Kress already assists the attack on {h} this phase"),
+        );
+    }
+    if s.ex.fire_stage.is_some_and(|f| f != s.active) {
+        return refuse("4.1", "the British player is placing fire support markers");
+    }
+    if !kress_target(ctx.sc, s, hex) {
+        return refuse(
+            "13.1",
+            format!("no Central Powers attack on {hex} is possible"),
+        );
+    }
+    ctx.emit(Event::KressAssigned { hex });
+    Ok(())
+}
+
+/// Columns to shift an attack on `hex` (13.1 Kress, 15.1 surprise, 19.0 night).
+pub(crate) fn column_shift(sc: &Scenario, s: &State, hex: Hex) -> i8 {
+    let Some(p) = params(sc) else { return 0 };
+    if s.active == CENTRAL_POWERS {
+        let mut shift = 0;
+        if s.ex.kress == Some(hex) {
+            shift += p.kress_shift as i8;
+        }
+        if zero_hour(p, s) {
+            shift += p.surprise_shift as i8;
+        }
+        shift
+    } else if is_night(sc, s) {
+        -(p.night_shift as i8)
+    } else {
+        0
+    }
+}
+
+/// 18.1: a hex the phasing side bombards this phase may be attacked only by the
+/// units announced with the bombardment.
+pub(crate) fn check_free_attack(sc: &Scenario, s: &State, hex: Hex) -> Result<(), RuleError> {
+    if params(sc).is_some() && s.bombarded.contains_key(&hex) {
+        return refuse(
+            "18.1",
+            format!("{hex} was bombarded this phase: only the attack announced with the bombardment is made"),
+        );
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------
+// 10.3 combat results.
+
+/// 10.3, Suez CRT key: whether a D3 / A3 retreat is followed by a step loss.
+pub(crate) fn retreat_costs_step(sc: &Scenario, result: Option<CrtResult>) -> bool {
+    params(sc).is_some() && matches!(result, Some(CrtResult::D3 | CrtResult::A3))
+}
+
+/// 10.3: stiff resistance (depleting instead of retreating) is open only on D2, A1 and
+/// A2 (the Suez key's "or deplete one unit instead").
+pub(crate) fn stiff_refusal(sc: &Scenario, result: Option<CrtResult>) -> Result<(), RuleError> {
+    if retreat_costs_step(sc, result) {
+        return refuse(
+            "10.3",
+            "A3 and D3 retreats may not be replaced by a step loss",
+        );
+    }
+    Ok(())
+}
+
+/// 10.3 (7.9): the last index of the path of retreat unit `i` may advance to (leg
+/// units one hex, the combat hex; mobile units the whole path); 13.3 the train never
+/// leaves the railroad.
+pub(crate) fn advance_limit(sc: &Scenario, i: usize) -> Option<usize> {
+    let p = params(sc)?;
+    if sc.units[i].data.kind == UnitKind::Mobile && !is_train(sc, i) {
+        return None;
+    }
+    Some((p.leg_advance_limit as usize).saturating_sub(1))
+}
+
+// ---------------------------------------------------------------------------------
+// 12.0 victory.
+
+/// 12.1: whether a Central Powers engineer stands next to the Suez Canal.
+fn engineer_at_canal(sc: &Scenario, s: &State) -> Option<UnitId> {
+    let p = params(sc)?;
+    s.units.iter().enumerate().find_map(|(i, u)| {
+        let h = u.hex()?;
+        let hi = sc.hex_index(h)?;
+        (sc.units[i].data.side == CENTRAL_POWERS
+            && has_tag(sc, i, &p.engineer_tag)
+            && (0..6).any(|d| has_side(sc, hi, d, sc.masks.canal_side)))
+        .then(|| u.id.clone())
+    })
+}
+
+/// 12.1: at the end of a British player turn, an engineer next to the canal wins.
+pub(crate) fn end_of_british_turn(ctx: &mut Ctx) -> bool {
+    if params(ctx.sc).is_none() || ctx.s.active != BRITISH {
+        return false;
+    }
+    let Some(u) = engineer_at_canal(ctx.sc, &ctx.s) else {
+        return false;
+    };
+    ctx.emit(Event::GameOver {
+        winner: Some(CENTRAL_POWERS),
+        reason: format!(
+            "12.1: engineer {u} is next to the Suez Canal at the end of the British turn"
+        ),
+    });
+    true
+}
+
+/// 12.2: the British win the instant no Central Powers unit is on the map.
+pub(crate) fn instant(sc: &Scenario, s: &State) -> Option<(Side, String)> {
+    params(sc)?;
+    if s.phase == Phase::Setup {
+        return None;
+    }
+    let any = s
+        .units
+        .iter()
+        .enumerate()
+        .any(|(i, u)| sc.units[i].data.side == CENTRAL_POWERS && u.hex().is_some());
+    (!any).then(|| {
+        (
+            BRITISH,
+            "12.2: no Central Powers unit is on the map".to_string(),
+        )
+    })
+}
+
+/// 12.3: the Central Powers' victory points: the 12.4 hexes they control.
+pub fn victory_points(sc: &Scenario, s: &State) -> u32 {
+    let Some(p) = params(sc) else { return 0 };
+    p.victory_hexes
+        .iter()
+        .filter(|v| s.control.get(&v.hex) == Some(&CENTRAL_POWERS))
+        .map(|v| v.vp as u32)
+        .sum()
+}
+
+/// 12.3: the result at the end of the Afternoon 6 August turn.
+pub(crate) fn final_result(sc: &Scenario, s: &State) -> Option<(Option<Side>, String)> {
+    let p = params(sc)?;
+    let vp = victory_points(sc, s);
+    let level = p
+        .result_levels
+        .iter()
+        .find(|l| vp >= l.min_vp as u32 && l.max_vp.map_or(true, |m| vp <= m as u32))
+        .or(p.result_levels.last())?;
+    Some((level.winner, format!("12.3: {} ({vp} VP)", level.result)))
+}
+
+/// 14.2: "if all attacking units are attacking across trench hexsides, the defender
+/// uses the trench defense line" — when the defender is of the owning side.
+pub(crate) fn trench_line(
+    sc: &Scenario,
+    hex: u16,
+    attackers: &[u16],
+    defender: Side,
+) -> Option<usize> {
+    let p = params(sc)?;
+    if defender != p.trench_owner || attackers.is_empty() {
+        return None;
+    }
+    let info = &sc.hexes[hex as usize];
+    let every = attackers.iter().all(|a| {
+        sc.direction(hex, *a)
+            .is_some_and(|d| info.sides[d] & sc.masks.trench_side != 0)
+    });
+    if !every {
+        return None;
+    }
+    let f = sc.masks.trench_side.trailing_zeros() as usize;
+    sc.side_line.get(f).copied().flatten()
+}
+
+/// 14.2: "trenches benefit only units of the owning side": the trench line is denied
+/// to any other defender.
+pub(crate) fn hexside_line_denied(sc: &Scenario, feature: usize, defender: Side) -> bool {
+    params(sc)
+        .is_some_and(|p| sc.masks.trench_side & (1 << feature) != 0 && defender != p.trench_owner)
+}
+
+/// 14.2: the trench's +1 MP even where a track or railroad crosses the trench hexside
+/// ("regardless of direction"); 0 elsewhere.
+pub(crate) fn trench_extra(sc: &Scenario, side_mask: u64) -> crate::mp::Mp {
+    let mut extra = crate::mp::Mp::ZERO;
+    if side_mask & sc.masks.trench_side == 0 || params(sc).is_none() {
+        return extra;
+    }
+    for (i, f) in sc.data.terrain.hexside.iter().enumerate() {
+        if side_mask & sc.masks.trench_side & (1 << i) != 0 {
+            if let crate::scenario::MoveCost::Plus(c) | crate::scenario::MoveCost::Cost(c) = f.cost
+            {
+                extra += c;
+            }
+        }
+    }
+    extra
 }

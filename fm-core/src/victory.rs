@@ -23,6 +23,9 @@ pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Opti
     if let Some(w) = crate::vimy_ridge::instant(sc, s, events) {
         return Some(w);
     }
+    if let Some(w) = crate::suez_1916::instant(sc, s) {
+        return Some(w);
+    }
     for c in &sc.data.victory.conditions {
         match c {
             VictoryCondition::EnterHex { side, hexes } => {
@@ -78,6 +81,9 @@ pub(crate) fn entered<'a>(
 /// The result at the end of the last turn.
 pub fn final_result(sc: &Scenario, s: &State) -> (Option<Side>, String) {
     if let Some(r) = crate::vimy_ridge::final_result(sc, s) {
+        return r;
+    }
+    if let Some(r) = crate::suez_1916::final_result(sc, s) {
         return r;
     }
     for c in &sc.data.victory.conditions {

@@ -25,6 +25,20 @@ pub struct SupportView {
     pub unrevealed: Vec<u8>,
 }
 
+/// Suez 1916 18.3: a side's fire support markers as either player may see them. Nobody
+/// knows which markers are in the pool and which still set aside (they join at random),
+/// nor the strength of a face-down marker; the multiset they all come from is public.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct PoolView {
+    /// Markers in the pool.
+    pub pool: u8,
+    /// Markers not in the pool yet (British set aside, Central Powers Reinforcements box).
+    pub reserve: u8,
+    /// The sorted strengths of every marker not revealed yet: pool, reserve and face-down
+    /// placed markers together.
+    pub unrevealed: Vec<u8>,
+}
+
 /// The state as one side may see it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct View {
@@ -48,9 +62,13 @@ pub struct View {
     pub combat: Option<Combat>,
     /// Outcome.
     pub outcome: Option<Outcome>,
-    /// Exclusive-rule bookkeeping (all public: breaches, aircraft, artillery placed).
+    /// Exclusive-rule bookkeeping (breaches, aircraft, artillery placed...). Suez 1916
+    /// pools, reserves and face-down placed markers are emptied or blanked: see `pools`.
     #[serde(default, skip_serializing_if = "ExclusiveState::is_empty")]
     pub ex: ExclusiveState,
+    /// Suez 1916 18.3: the fire support markers, as far as anyone knows them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pools: Option<SidePair<PoolView>>,
     /// Pending decision.
     pub pending: Pending,
 }
@@ -98,6 +116,40 @@ pub fn view(s: &State, side: Side) -> View {
             },
         }
     };
+    let mut ex = s.ex.clone();
+    let pools = (!s.ex.pool.a.is_empty()
+        || !s.ex.pool.b.is_empty()
+        || !s.ex.reserve.a.is_empty()
+        || !s.ex.reserve.b.is_empty()
+        || !s.ex.fire_plan.is_empty()
+        || !s.ex.spent.a.is_empty()
+        || !s.ex.spent.b.is_empty())
+    .then(|| {
+        let pv = |who: Side| {
+            let mut unrevealed: Vec<u8> = s.ex.pool.get(who).clone();
+            unrevealed.extend(s.ex.reserve.get(who));
+            unrevealed.extend(
+                s.ex.fire_plan
+                    .iter()
+                    .filter(|m| m.side == who && !m.air)
+                    .filter_map(|m| m.value),
+            );
+            unrevealed.sort_unstable();
+            PoolView {
+                pool: s.ex.pool.get(who).len() as u8,
+                reserve: s.ex.reserve.get(who).len() as u8,
+                unrevealed,
+            }
+        };
+        SidePair::new(pv(Side::A), pv(Side::B))
+    });
+    ex.pool = SidePair::default();
+    ex.reserve = SidePair::default();
+    for m in &mut ex.fire_plan {
+        if !m.air {
+            m.value = None;
+        }
+    }
     View {
         side,
         turn: s.turn,
@@ -109,7 +161,8 @@ pub fn view(s: &State, side: Side) -> View {
         control: s.control.clone(),
         combat,
         outcome: s.outcome.clone(),
-        ex: s.ex.clone(),
+        ex,
+        pools,
         pending: s.pending(),
     }
 }

@@ -699,8 +699,7 @@ impl PyMatch {
         side: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         let s = side_from_py(self.scenario(), side)?;
-        let (board, feats) =
-            crate::obs::encode(self.scenario(), &self.m.view(s), &self.m.state().ex);
+        let (board, feats) = crate::obs::encode(self.scenario(), &self.m.view(s));
         let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
         Ok((
             PyBytes::new(py, &bytes(&board)),

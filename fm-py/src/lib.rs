@@ -284,6 +284,8 @@ fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<objects::PlaceAircraft>()?;
     m.add_class::<objects::Artillery>()?;
     m.add_class::<objects::LostBattalion>()?;
+    m.add_class::<objects::AirUnit>()?;
+    m.add_class::<objects::Kress>()?;
     m.add_class::<objects::Done>()?;
     let events = PyModule::new(py, "events")?;
     objects::add_event_classes(&events)?;

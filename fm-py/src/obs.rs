@@ -2,9 +2,7 @@
 //! feature vector, computed from one side's [`View`] (so nothing hidden leaks), with
 //! "own" and "enemy" relative to that side. All values lie in [0, 1].
 
-use fm_core::{
-    CombatKind, ExclusiveState, Location, Pending, Phase, Scenario, Side, StartData, View,
-};
+use fm_core::{CombatKind, Location, Pending, Phase, Scenario, Side, StartData, View};
 
 /// Shape and channel layout of a scenario's board planes.
 pub struct Meta {
@@ -83,6 +81,15 @@ impl Meta {
         names.push("breached".into());
         names.push("aircraft".into());
         names.push("artillery_planned".into());
+        // Suez 1916: fire support placed this combat phase (18.1), the attacks announced
+        // with it, Kress (13.1), the air unit's observation (18.5), un-activated units
+        // (11.3).
+        names.push("fire_support:own".into());
+        names.push("fire_support:enemy".into());
+        names.push("attack_announced".into());
+        names.push("kress".into());
+        names.push("air_observe".into());
+        names.push("inactive".into());
         Meta {
             channels: names.len(),
             rows: rmax - rmin + 1,
@@ -116,7 +123,7 @@ const PHASES: [&str; 8] = [
     "turn_end",
 ];
 
-const PENDING: [&str; 8] = [
+const PENDING: [&str; 9] = [
     "setup",
     "phase",
     "support_fire",
@@ -124,6 +131,7 @@ const PENDING: [&str; 8] = [
     "retreat",
     "advance",
     "game_over",
+    "fire_support",
     "other",
 ];
 
@@ -164,6 +172,9 @@ pub fn feature_names() -> Vec<String> {
     v.extend(["game_over", "won", "lost"].iter().map(|s| s.to_string()));
     v.push("own:artillery_markers".into());
     v.push("enemy:artillery_markers".into());
+    // Suez 1916 18.3: markers in each side's pool, as a share of its markers.
+    v.push("own:fire_pool".into());
+    v.push("enemy:fire_pool".into());
     v
 }
 
@@ -192,7 +203,8 @@ fn pending_index(p: &Pending) -> usize {
         Pending::Retreat { .. } => 4,
         Pending::Advance { .. } => 5,
         Pending::GameOver { .. } => 6,
-        _ => 7,
+        Pending::FireSupport { .. } => 7,
+        _ => 8,
     }
 }
 
@@ -204,12 +216,12 @@ fn frac(a: f32, b: f32) -> f32 {
     }
 }
 
-/// Board planes (`channels × rows × cols`, row-major) and the feature vector. `ex` is
-/// the state's exclusive-rule bookkeeping, of which only public parts are used
-/// (breached hexes, aircraft, placed artillery, artillery marker counts): views do not
-/// carry it yet.
-pub fn encode(sc: &Scenario, v: &View, ex: &ExclusiveState) -> (Vec<f32>, Vec<f32>) {
+/// Board planes (`channels × rows × cols`, row-major) and the feature vector, from the
+/// view alone (its exclusive-rule bookkeeping `ex` is public: Suez 1916 pools and
+/// face-down values are removed from it).
+pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
     let me = v.side;
+    let ex = &v.ex;
     let m = Meta::new(sc);
     let plane = m.rows * m.cols;
     let mut board = vec![0f32; m.channels * plane];
@@ -393,6 +405,39 @@ pub fn encode(sc: &Scenario, v: &View, ex: &ExclusiveState) -> (Vec<f32>, Vec<f3
             );
         }
     }
+    // Suez 1916: markers placed on each hex (two at most per side and hex, 18.1).
+    let mut placed: std::collections::BTreeMap<(fm_core::Hex, bool), f32> = Default::default();
+    for mk in &ex.fire_plan {
+        *placed.entry((mk.hex, mk.side == me)).or_default() += 1.0;
+    }
+    for ((h, own), n) in placed {
+        if sc.hex_index(h).is_some() {
+            let ch = if own {
+                m.exclusive + 3
+            } else {
+                m.exclusive + 4
+            };
+            set(&mut board, ch, h, frac(n, 2.0));
+        }
+    }
+    for a in &ex.announced {
+        if sc.hex_index(a.hex).is_some() {
+            set(&mut board, m.exclusive + 5, a.hex, 1.0);
+        }
+    }
+    for (ch, h) in [
+        (m.exclusive + 6, ex.kress),
+        (m.exclusive + 7, ex.air_observe),
+    ] {
+        if let Some(h) = h.filter(|h| sc.hex_index(*h).is_some()) {
+            set(&mut board, ch, h, 1.0);
+        }
+    }
+    for u in &ex.inactive {
+        if let Some(h) = unit_hex(u) {
+            set(&mut board, m.exclusive + 8, h, 1.0);
+        }
+    }
 
     // Features.
     let mut f: Vec<f32> = Vec::with_capacity(64);
@@ -405,7 +450,7 @@ pub fn encode(sc: &Scenario, v: &View, ex: &ExclusiveState) -> (Vec<f32>, Vec<f3
     }
     f.extend(ph);
     f.push(f32::from(u8::from(v.active == me)));
-    let mut pk = [0f32; 8];
+    let mut pk = [0f32; PENDING.len()];
     pk[pending_index(&v.pending)] = 1.0;
     f.extend(pk);
     f.push(f32::from(u8::from(v.pending.side() == Some(me))));
@@ -492,6 +537,16 @@ pub fn encode(sc: &Scenario, v: &View, ex: &ExclusiveState) -> (Vec<f32>, Vec<f3
     let max_art = 10.0;
     f.push(frac(*ex.artillery.get(me) as f32, max_art));
     f.push(frac(*ex.artillery.get(me.other()) as f32, max_art));
+    for side in [me, me.other()] {
+        f.push(match &v.pools {
+            Some(p) => {
+                let pv = p.get(side);
+                let total = pv.unrevealed.len() + ex.spent.get(side).len();
+                frac(pv.pool as f32, total as f32)
+            }
+            None => 0.0,
+        });
+    }
     debug_assert_eq!(f.len(), feature_names().len());
     (board, f)
 }

@@ -129,6 +129,9 @@ def test_command_classes_match_the_protocol() -> None:
         (fm.PlaceAircraft("0505"), {"type": "place_aircraft", "hex": "0505"}),
         (fm.Artillery("0505", 2, True), {"type": "artillery", "hex": "0505", "markers": 2, "gas": True}),
         (fm.LostBattalion(False), {"type": "lost_battalion", "declare": False}),
+        (fm.AirUnit("0505"), {"type": "air_unit", "hex": "0505", "observe": False}),
+        (fm.AirUnit("0505", observe=True), {"type": "air_unit", "hex": "0505", "observe": True}),
+        (fm.Kress("2334"), {"type": "kress", "hex": "2334"}),
         (fm.Done(), {"type": "done"}),
     ]
     for cmd, d in cases:
@@ -143,6 +146,15 @@ def test_command_classes_match_the_protocol() -> None:
             if k != "type":
                 assert getattr(cmd, k) == v
     assert fm.Retreat("u", []).displace == []
+    assert fm.command({"type": "air_unit", "hex": "0505"}) == fm.AirUnit("0505")
+    # combat_resolved leaves a zero column shift (Suez 1916) out of its JSON.
+    ev = fm.Event.from_dict(
+        {"type": "combat_resolved", "kind": "ground", "attack": 4, "defense": 4,
+         "differential": 0, "line": "clear", "column": "0", "die": 4, "result": "A2",
+         "applies": True}
+    )
+    assert isinstance(ev, fm.events.CombatResolved) and ev.shift == 0
+    assert "shift" not in ev.to_dict()
     assert repr(fm.Move("u", ["0102"])) == "Move(unit='u', path=['0102'])"
     assert repr(fm.Done()) == "Done()"
     assert fm.Done() != fm.Move("u", ["0102"])

@@ -46,3 +46,59 @@ def test_event_streams_are_redacted_per_side() -> None:
         assert isinstance(r, fm.events.SupportAllotted)
         assert r.values is None and r.count == e.count
         assert e.redacted_for(e.side) == e
+
+
+def _suez_fire_support(seeds: int = 30) -> fm.Match:
+    """A suez-1916 match waiting in a fire support step with a marker placed."""
+    import random
+
+    for seed in range(seeds):
+        m = fm.Match("suez-1916", seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over and len(m.log) < 3000:
+            if m.pending.kind == "fire_support" and m.state.get("ex", {}).get("fire_plan"):
+                return m
+            cmds = m.legal_commands()
+            if not cmds:
+                break
+            m.apply(rng.choice(cmds))
+    raise AssertionError("no suez-1916 fire support step found")
+
+
+def test_suez_fire_support_is_hidden_from_both_sides() -> None:
+    import struct
+
+    m = _suez_fire_support()
+    p = m.pending
+    assert p.kind == "fire_support" and p.side in ("a", "b")
+    placed = [e for e in m.events() if isinstance(e, fm.events.FireSupportPlaced)]
+    added = [e for e in m.events() if isinstance(e, fm.events.FireSupportAdded)]
+    assert placed
+    for e in placed:
+        assert e.value is not None
+        for side in ("a", "b"):
+            r = e.redacted_for(side)
+            assert isinstance(r, fm.events.FireSupportPlaced)
+            assert r.value is None and r.hex == e.hex and r.side == e.side
+    for a in added:
+        assert a.values is not None
+        assert all(a.redacted_for(side).values is None for side in ("a", "b"))
+    state_ex = m.state["ex"]
+    for side in ("a", "b"):
+        v = m.view(side)
+        assert "pool" not in v["ex"] and "reserve" not in v["ex"]
+        for mk in v["ex"]["fire_plan"]:
+            assert mk.get("air", False) or mk["value"] is None
+        for who in ("a", "b"):
+            pool = state_ex.get("pool", {}).get(who, [])
+            assert v["pools"][who]["pool"] == len(pool)
+            assert set(pool) <= set(v["pools"][who]["unrevealed"])
+        _, feats = m.observation_bytes(side)
+        f = dict(zip(fm.FEATURE_NAMES, struct.unpack(f"<{len(fm.FEATURE_NAMES)}f", feats)))
+        assert f["pending:fire_support"] == 1.0 and f["pending:other"] == 0.0
+    # Once both sides are done the markers are revealed to everyone.
+    while m.pending.kind == "fire_support":
+        m.apply(fm.Done())
+    revealed = [e for e in m.events() if isinstance(e, fm.events.FireSupportRevealed)]
+    assert revealed and all(mk["value"] is not None for mk in revealed[-1].markers)
+    assert all(e.redacted_for("a") == e for e in revealed)

@@ -17,6 +17,7 @@ from fm._errors import ProtocolError, RuleError, SaveError, ScenarioError
 from fm._fm import (
     FEATURE_NAMES,
     Advance,
+    AirUnit,
     Artillery,
     Attack,
     Bombard,
@@ -24,6 +25,7 @@ from fm._fm import (
     ChooseLoss,
     Command,
     Done,
+    Kress,
     LogEntry,
     LostBattalion,
     Match,
@@ -49,6 +51,7 @@ from fm.events import Event
 __all__ = [
     "FEATURE_NAMES",
     "Advance",
+    "AirUnit",
     "Artillery",
     "Attack",
     "Bombard",
@@ -57,6 +60,7 @@ __all__ = [
     "Command",
     "Done",
     "Event",
+    "Kress",
     "LogEntry",
     "LostBattalion",
     "Match",

@@ -88,7 +88,9 @@ class Pending:
     """The decision the game waits for. Other attributes by kind: ``phase``
     (``"phase"``), ``step`` (``"support_fire"``), ``candidates`` and ``reason``
     (``"choose_loss"``), ``units`` and ``hexes`` (``"retreat"``), ``path`` and
-    ``units`` (``"advance"``), ``winner`` (``"game_over"``)."""
+    ``units`` (``"advance"``), ``unit`` and ``hits`` (``"artillery_retreat"``),
+    ``winner`` (``"game_over"``); ``"lost_battalion"`` and ``"fire_support"`` (Suez 1916
+    18.1: place markers, announce attacks) have only ``side``."""
 
     @property
     def kind(self) -> str: ...
@@ -215,6 +217,21 @@ class LostBattalion(Command):
 
     declare: bool
     def __init__(self, declare: bool) -> None: ...
+
+class AirUnit(Command):
+    """``air_unit``: place the air unit on a hex, to bombard it or (``observe``) to
+    observe it and its six neighbours (Suez 1916 18.5)."""
+
+    hex: str
+    observe: bool
+    def __init__(self, hex: str, observe: bool = False) -> None: ...
+
+class Kress(Command):
+    """``kress``: Kress von Kressenstein assists the attack on a hex this combat phase
+    (Suez 1916 13.1)."""
+
+    hex: str
+    def __init__(self, hex: str) -> None: ...
 
 class Done(Command):
     """``done``: end the phase, or stop advancing (4.1, 8.5)."""

@@ -13,7 +13,8 @@
 
 Agents are the sides, ``"a"`` and ``"b"`` (named in ``scenario.sides``); whose turn it
 is follows the game's pending decision (set-up, phases, support fire steps, losses,
-retreats, advances), so an agent may act several times in a row.
+retreats, advances, Suez 1916 fire support placement), so an agent may act several
+times in a row.
 
 - **Actions**: ``Discrete(scenario.action_space_size)``, the engine's stable integer
   command encoding (docs/protocol.md, "Integer command encoding"): the same index means
@@ -28,10 +29,14 @@ retreats, advances), so an agent may act several times in a row.
     attack, defense and movement of the current step (scaled by the scenario's
     maximum), steps left, depleted, mobile, exerts ZOC, moved, attacked, defended;
     bombardments, the combat in progress and the units and path of the pending
-    decision. ``scenario.observation_channels`` names them.
+    decision; exclusive rules: breached works, aircraft and placed artillery (Meuse
+    Argonne, Vimy Ridge), fire support markers placed by each side, announced attacks,
+    Kress, the air unit's observed hex and un-activated units (Suez 1916).
+    ``scenario.observation_channels`` names them.
   - ``"features"``: float32 vector in [0, 1]: turn, phase, pending decision, support
     fire markers of both sides (the enemy's as the public multiset), the combat in
-    progress, unit counts, outcome. ``scenario.feature_names`` names them.
+    progress, unit counts, outcome, artillery markers and fire support pools.
+    ``scenario.feature_names`` names them.
   - ``"action_mask"``: int8, 1 for the legal actions of the agent to move (all zero
     for the other agent).
 

@@ -3,7 +3,20 @@
 
 from __future__ import annotations
 
+from typing import Literal, NotRequired, TypedDict
+
 from fm._fm import events as _ev
+
+
+class FirePlacement(TypedDict):
+    """A marker of ``FireSupportRevealed.markers`` (Suez 1916 18.1); ``air`` is present
+    (``True``) only for the air unit."""
+
+    side: Literal["a", "b"]
+    hex: str
+    value: int | None
+    air: NotRequired[bool]
+
 
 Event = _ev.Event
 TurnStarted = _ev.TurnStarted
@@ -44,10 +57,26 @@ UnitReplaced = _ev.UnitReplaced
 UnitRebuilt = _ev.UnitRebuilt
 DivisionBrokenDown = _ev.DivisionBrokenDown
 BrigadePlaced = _ev.BrigadePlaced
+UnitsInactive = _ev.UnitsInactive
+ActivationRolled = _ev.ActivationRolled
+UnitActivated = _ev.UnitActivated
+FireSupportAdded = _ev.FireSupportAdded
+FireSupportReturned = _ev.FireSupportReturned
+ReinforcementRolled = _ev.ReinforcementRolled
+KressAssigned = _ev.KressAssigned
+RailMovement = _ev.RailMovement
+FireSupportPlanning = _ev.FireSupportPlanning
+FireSupportPlaced = _ev.FireSupportPlaced
+AirUnitPlaced = _ev.AirUnitPlaced
+AttackAnnounced = _ev.AttackAnnounced
+FireSupportRevealed = _ev.FireSupportRevealed
+FireSupportResolved = _ev.FireSupportResolved
+AttackCancelled = _ev.AttackCancelled
 GameOver = _ev.GameOver
 
 __all__ = [
     "Event",
+    "FirePlacement",
     "TurnStarted",
     "SupportAllotted",
     "PhaseStarted",
@@ -86,5 +115,20 @@ __all__ = [
     "UnitRebuilt",
     "DivisionBrokenDown",
     "BrigadePlaced",
+    "UnitsInactive",
+    "ActivationRolled",
+    "UnitActivated",
+    "FireSupportAdded",
+    "FireSupportReturned",
+    "ReinforcementRolled",
+    "KressAssigned",
+    "RailMovement",
+    "FireSupportPlanning",
+    "FireSupportPlaced",
+    "AirUnitPlaced",
+    "AttackAnnounced",
+    "FireSupportRevealed",
+    "FireSupportResolved",
+    "AttackCancelled",
     "GameOver",
 ]

@@ -1,8 +1,17 @@
 """Type stubs of fm.events: one class per event type of the JSON protocol."""
 
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 SideName: TypeAlias = Literal["a", "b"]
+
+class FirePlacement(TypedDict):
+    """A marker of ``FireSupportRevealed.markers`` (Suez 1916 18.1); ``air`` is present
+    (``True``) only for the air unit."""
+
+    side: SideName
+    hex: str
+    value: int | None
+    air: NotRequired[bool]
 
 class Event:
     """Something that happened. Attributes are the JSON fields (``from`` also as
@@ -79,6 +88,9 @@ class CombatResolved(Event):
     die: int
     result: str
     applies: bool
+    shift: int
+    """Columns shifted after reading the differential (Suez 1916 13.1, 15.1, 19.0);
+    0 when the JSON leaves it out."""
 
 class StepLost(Event):
     unit: str
@@ -187,6 +199,70 @@ class DivisionBrokenDown(Event):
 
 class BrigadePlaced(Event):
     unit: str
+    hex: str
+
+class UnitsInactive(Event):
+    units: list[str]
+
+class ActivationRolled(Event):
+    unit: str
+    die: int
+    activated: bool
+
+class UnitActivated(Event):
+    unit: str
+
+class FireSupportAdded(Event):
+    side: SideName
+    count: int
+    values: list[int] | None
+
+class FireSupportReturned(Event):
+    side: SideName
+    values: list[int]
+
+class ReinforcementRolled(Event):
+    die: int
+    regiment: str | None
+
+class KressAssigned(Event):
+    hex: str
+
+class RailMovement(Event):
+    unit: str
+
+class FireSupportPlanning(Event):
+    side: SideName
+
+class FireSupportPlaced(Event):
+    side: SideName
+    hex: str
+    value: int | None
+
+class AirUnitPlaced(Event):
+    hex: str
+    observe: bool
+    strength: int
+
+class AttackAnnounced(Event):
+    hex: str
+    units: list[str]
+
+class FireSupportRevealed(Event):
+    markers: list[FirePlacement]
+
+class FireSupportResolved(Event):
+    side: SideName
+    hex: str
+    unit: str
+    strength: int
+    line: str
+    column: str
+    die: int
+    result: str
+    hit: bool
+
+class AttackCancelled(Event):
     hex: str
 
 class GameOver(Event):
