@@ -452,17 +452,38 @@ fn resolve_ground(ctx: &mut Ctx) {
     }
 }
 
+/// The units of `units` still on the map.
+pub(crate) fn on_map(sc: &Scenario, s: &State, units: &[UnitId]) -> Vec<UnitId> {
+    units
+        .iter()
+        .filter(|u| {
+            sc.unit_index(u)
+                .is_some_and(|i| matches!(s.units[i as usize].loc, Location::Map(_)))
+        })
+        .cloned()
+        .collect()
+}
+
+/// The trench hexside's CRT line when every attacker (hex indices) attacks `hex`
+/// across a trench hexside (Vimy Ridge 14.2, Suez 1916 14.2).
+pub(crate) fn trench_line_across(sc: &Scenario, hex: u16, attackers: &[u16]) -> Option<usize> {
+    let info = &sc.hexes[hex as usize];
+    let every = !attackers.is_empty()
+        && attackers.iter().all(|a| {
+            sc.direction(hex, *a)
+                .is_some_and(|d| info.sides[d] & sc.masks.trench_side != 0)
+        });
+    if !every {
+        return None;
+    }
+    let f = sc.masks.trench_side.trailing_zeros() as usize;
+    sc.side_line.get(f).copied().flatten()
+}
+
 /// One of `candidates` loses a step: at once if there is only one, else the owner
 /// (the phasing side) chooses.
 pub(crate) fn attacker_loss(ctx: &mut Ctx, candidates: Vec<UnitId>, reason: LossReason) {
-    let alive: Vec<UnitId> = candidates
-        .into_iter()
-        .filter(|u| {
-            ctx.sc
-                .unit_index(u)
-                .is_some_and(|i| matches!(ctx.s.units[i as usize].loc, Location::Map(_)))
-        })
-        .collect();
+    let alive = on_map(ctx.sc, &ctx.s, &candidates);
     match alive.len() {
         0 => end(ctx),
         1 => {

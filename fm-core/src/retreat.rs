@@ -444,15 +444,7 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
         } else {
             &c.defenders
         };
-        let alive: Vec<UnitId> = group
-            .iter()
-            .filter(|u| {
-                ctx.sc
-                    .unit_index(u)
-                    .is_some_and(|i| matches!(ctx.s.units[i as usize].loc, Location::Map(_)))
-            })
-            .cloned()
-            .collect();
+        let alive = crate::combat::on_map(ctx.sc, &ctx.s, group);
         match alive.len() {
             0 => {}
             1 => lose_step(ctx, &alive[0]),

@@ -1485,19 +1485,10 @@ pub(crate) fn trench_line(
     defender: Side,
 ) -> Option<usize> {
     let p = params(sc)?;
-    if defender != p.trench_owner || attackers.is_empty() {
+    if defender != p.trench_owner {
         return None;
     }
-    let info = &sc.hexes[hex as usize];
-    let every = attackers.iter().all(|a| {
-        sc.direction(hex, *a)
-            .is_some_and(|d| info.sides[d] & sc.masks.trench_side != 0)
-    });
-    if !every {
-        return None;
-    }
-    let f = sc.masks.trench_side.trailing_zeros() as usize;
-    sc.side_line.get(f).copied().flatten()
+    crate::combat::trench_line_across(sc, hex, attackers)
 }
 
 /// 14.2: "trenches benefit only units of the owning side": the trench line is denied

@@ -667,19 +667,10 @@ pub(crate) fn defense(sc: &Scenario, hex: u16, printed: i32) -> i32 {
 /// a unit in No Man's Land (14.1).
 pub(crate) fn trench_line(sc: &Scenario, hex: u16, attackers: &[u16]) -> Option<usize> {
     params(sc)?;
-    if attackers.is_empty() || no_mans_land(sc, hex) {
+    if no_mans_land(sc, hex) {
         return None;
     }
-    let info = &sc.hexes[hex as usize];
-    let across = attackers.iter().all(|a| {
-        sc.direction(hex, *a)
-            .is_some_and(|d| info.sides[d] & sc.masks.trench_side != 0)
-    });
-    if !across {
-        return None;
-    }
-    let f = sc.masks.trench_side.trailing_zeros() as usize;
-    sc.side_line.get(f).copied().flatten()
+    crate::combat::trench_line_across(sc, hex, attackers)
 }
 
 /// 14.1: a unit attacked in No Man's Land is never advantaged by a trench line.
