@@ -83,19 +83,8 @@ fn until(sc: &Scenario, s: &mut State, side: Side, ph: Phase, rng: &mut Script) 
 /// The opening events of a game that starts with the Central Powers movement phase of
 /// turn `turn` (no support allotment in Suez: both sides get none).
 fn opening(turn: u16) -> Vec<Event> {
-    vec![
-        Event::TurnStarted { turn },
-        Event::SupportAllotted {
-            side: A,
-            count: 0,
-            values: Some(vec![]),
-        },
-        Event::SupportAllotted {
-            side: B,
-            count: 0,
-            values: Some(vec![]),
-        },
-    ]
+    // 18.0 replaces the system allotment (7.1): no `support_allotted`.
+    vec![Event::TurnStarted { turn }]
 }
 
 fn moves_of(legal: &[Command], unit: &str) -> Vec<Vec<Hex>> {

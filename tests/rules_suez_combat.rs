@@ -333,19 +333,8 @@ fn play_draws(sc: &Scenario, s: &mut State, cmd: Command, draws: &[u32]) -> Vec<
 
 /// The opening events of game turn `turn` (no 7.1 support fire in Suez 1916).
 fn turn_start(turn: u16) -> Vec<Event> {
-    vec![
-        Event::TurnStarted { turn },
-        Event::SupportAllotted {
-            side: A,
-            count: 0,
-            values: Some(vec![]),
-        },
-        Event::SupportAllotted {
-            side: B,
-            count: 0,
-            values: Some(vec![]),
-        },
-    ]
+    // 18.0 replaces the system allotment (7.1): no `support_allotted`.
+    vec![Event::TurnStarted { turn }]
 }
 
 fn cat(parts: &[&[Event]]) -> Vec<Event> {
@@ -1898,7 +1887,7 @@ fn rule_18_3_used_marker_returns_on_the_next_morning() {
         .position(|e| *e == Event::TurnStarted { turn: 5 })
         .expect("turn 5 started");
     assert_eq!(
-        ev[k..k + 4],
+        ev[k..k + 2],
         cat(&[
             &turn_start(5),
             &[Event::FireSupportReturned {

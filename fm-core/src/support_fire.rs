@@ -32,6 +32,10 @@ pub fn next_step(sc: &Scenario, s: &State, from: u8) -> u8 {
 /// 7.1: allot each side its markers for the turn that has just started.
 pub(crate) fn allot(ctx: &mut Ctx) {
     let sc = ctx.sc;
+    // Suez 1916 18.0 replaces the allotment with daily pools (`suez_1916`).
+    if crate::suez_1916::params(sc).is_some() {
+        return;
+    }
     let turn = &sc.data.turns[(ctx.s.turn - 1) as usize];
     for side in Side::BOTH {
         let mut pool = sc.data.support_markers.get(side).clone();
