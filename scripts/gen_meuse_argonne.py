@@ -16,68 +16,23 @@ the terrain movement costs. Run from the repo root; the output is deterministic.
 import datetime
 import json
 
+from hexgrid import COLUMNS, GRID, adjacent, hid, key_of, line, neighbors
+
 COLS, ROWS = 30, 40
 
 # ---------------------------------------------------------------------------------
 # Hex geometry (odd columns sit half a hex lower, as in gen_system_demo.py).
 
 
-def neighbors(c, r):
-    down = c % 2 == 1
-    up_side, low_side = (r, r + 1) if down else (r - 1, r)
-    return [(c, r - 1), (c + 1, up_side), (c + 1, low_side), (c, r + 1), (c - 1, low_side), (c - 1, up_side)]
-
-
 def on_map(h):
     return 1 <= h[0] <= COLS and 1 <= h[1] <= ROWS
-
-
-def hid(c, r):
-    return f"{c:02}{r:02}"
-
-
-def adjacent(a, b):
-    return b in neighbors(*a)
-
-
-def to_cube(c, r):
-    q = c
-    ar = r - (c - (c & 1)) // 2
-    return (q, ar, -q - ar)
-
-
-def from_cube(q, ar):
-    return (q, ar + (q - (q & 1)) // 2)
-
-
-def cube_round(x, y, z):
-    rx, ry, rz = round(x), round(y), round(z)
-    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
-    if dx > dy and dx > dz:
-        rx = -ry - rz
-    elif dy > dz:
-        ry = -rx - rz
-    return rx, ry
-
-
-def hex_line(a, b):
-    """The hexes of a straight line from a to b, both included."""
-    (aq, ar, a_s), (bq, br, bs) = to_cube(*a), to_cube(*b)
-    n = max(abs(aq - bq), abs(ar - br), abs(a_s - bs))
-    out = []
-    for i in range(n + 1):
-        t = i / n if n else 0.0
-        # A small nudge keeps ties on one side, so the line is deterministic.
-        q, r = cube_round(aq + (bq - aq) * t + 1e-6, ar + (br - ar) * t + 2e-6, a_s + (bs - a_s) * t - 3e-6)
-        out.append(from_cube(q, r))
-    return out
 
 
 def path(waypoints):
     """A chain of adjacent hexes through the waypoints."""
     out = []
     for a, b in zip(waypoints, waypoints[1:]):
-        for h in hex_line(a, b):
+        for h in line(a, b):
             if not out or out[-1] != h:
                 out.append(h)
     for a, b in zip(out, out[1:]):
@@ -281,10 +236,6 @@ def add_side(a, b, feat):
         fs.append(feat)
 
 
-def key_of(a, b):
-    return tuple(sorted([a, b]))
-
-
 MEUSE_SIDES, AIRE_SIDES = set(), set()
 for h in ALL_HEXES:
     for n in neighbors(*h):
@@ -402,15 +353,6 @@ LINES = [
     ("bridge", "Bridge", -5),
 ]
 
-GRID = [
-    ["(A)", "A3", "A2", "•", "Ex", "Ex", "D2", "D2", "D2", "D3", "De", "De"],
-    ["(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3", "De"],
-    ["(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3"],
-    ["(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex"],
-]
-COLUMNS = [[-5, -5], [-4, -4], [-3, -3], [-2, -2], [-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]
 
 # The printed cells of the Integrated CRT, by first differential; each must match the grid.
 PRINTED = {

@@ -22,6 +22,8 @@ deterministic. `--show` prints an ASCII sketch of the map instead.
 import json
 import sys
 
+from hexgrid import COLUMNS, GRID, adjacent, distance, hid, key_of, line, neighbors
+
 COLS, ROWS = 36, 46
 
 # ---------------------------------------------------------------------------------
@@ -30,71 +32,12 @@ COLS, ROWS = 36, 46
 # (same row, neighbouring columns); in this one 0139 touches 0239 and 0240.
 
 
-def neighbors(c, r):
-    down = c % 2 == 1
-    up_side, low_side = (r, r + 1) if down else (r - 1, r)
-    return [(c, r - 1), (c + 1, up_side), (c + 1, low_side), (c, r + 1), (c - 1, low_side), (c - 1, up_side)]
-
-
 def on_map(h):
     return 1 <= h[0] <= COLS and 1 <= h[1] <= ROWS
 
 
 def map_neighbors(h):
     return [n for n in neighbors(*h) if on_map(n)]
-
-
-def hid(c, r):
-    return f"{c:02}{r:02}"
-
-
-def parse(s):
-    return (int(s[:2]), int(s[2:]))
-
-
-def adjacent(a, b):
-    return b in neighbors(*a)
-
-
-def to_cube(c, r):
-    q = c
-    ar = r - (c - (c & 1)) // 2
-    return (q, ar, -q - ar)
-
-
-def from_cube(q, ar):
-    return (q, ar + (q - (q & 1)) // 2)
-
-
-def distance(a, b):
-    (aq, ar, a_s), (bq, br, bs) = to_cube(*a), to_cube(*b)
-    return max(abs(aq - bq), abs(ar - br), abs(a_s - bs))
-
-
-def cube_round(q, r, s):
-    rq, rr, rs = round(q), round(r), round(s)
-    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-    if dq > dr and dq > ds:
-        rq = -rr - rs
-    elif dr > ds:
-        rr = -rq - rs
-    return (rq, rr)
-
-
-def line(a, b):
-    """The hexes of the straight line from a to b (both included), each adjacent to the next."""
-    n = distance(a, b)
-    (aq, ar, a_s), (bq, br, bs) = to_cube(*a), to_cube(*b)
-    out = []
-    for i in range(n + 1):
-        t = i / n if n else 0.0
-        q = aq + (bq - aq) * t + 1e-6
-        r = ar + (br - ar) * t + 2e-6
-        s = a_s + (bs - a_s) * t - 3e-6
-        out.append(from_cube(*cube_round(q, r, s)))
-    for x, y in zip(out, out[1:]):
-        assert adjacent(x, y), (x, y)
-    return out
 
 
 def path(*waypoints):
@@ -247,10 +190,6 @@ TRACKS = {
 for n, p in TRACKS.items():
     for h in p:
         assert h in LAND and terrain[h] != "marsh", (n, h)
-
-
-def key_of(a, b):
-    return tuple(sorted([a, b]))
 
 
 TRACK_SIDES = {key_of(a, b) for p in TRACKS.values() for a, b in zip(p, p[1:])}
@@ -406,15 +345,6 @@ CRT_LINES = [
     ("hill-village-oasis", "Hill, Ridge, Village, Oasis", -4),
     ("open-sand-marsh", "Open, Sand, Marsh", -5),
 ]
-GRID = [
-    ["(A)", "A3", "A2", "•", "Ex", "Ex", "D2", "D2", "D2", "D3", "De", "De"],
-    ["(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3", "De"],
-    ["(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3"],
-    ["(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex"],
-]
-COLUMNS = [[-5, -5], [-4, -4], [-3, -3], [-2, -2], [-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]
 # The printed Town, Trench line reads -3, -2, -1, 0, +1, +2/+3, +4/+5, +6/+7, +8/+9, +10:
 # the grid's rightmost ten columns; Hill, Village, Oasis starts -4, -3, -2, -1.
 assert COLUMNS[-10:] == [[-3, -3], [-2, -2], [-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]

@@ -8,21 +8,9 @@ the system grid as recovered in ../shared/rules/README.md. Run from the repo roo
 """
 import json
 
+from hexgrid import COLUMNS, GRID, adjacent, hid, neighbors
+
 COLS, ROWS = 12, 10
-
-
-def neighbors(c, r):
-    down = c % 2 == 1  # odd columns sit half a hex lower
-    up_side, low_side = (r, r + 1) if down else (r - 1, r)
-    return [(c, r - 1), (c + 1, up_side), (c + 1, low_side), (c, r + 1), (c - 1, low_side), (c - 1, up_side)]
-
-
-def hid(c, r):
-    return f"{c:02}{r:02}"
-
-
-def adjacent(a, b):
-    return b in neighbors(*a)
 
 
 terrain = {}
@@ -101,15 +89,6 @@ LINES = [
     ("clear-desert-stream", "Mixed, Clear, Desert, Stream", -5),
 ]
 
-GRID = [
-    ["(A)", "A3", "A2", "•", "Ex", "Ex", "D2", "D2", "D2", "D3", "De", "De"],
-    ["(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3", "De"],
-    ["(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3"],
-    ["(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex"],
-]
-COLUMNS = [[-5, -5], [-4, -4], [-3, -3], [-2, -2], [-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]
 
 STANDIN = "stand-in: invented for the system-demo scenario; no printed counter"
 

@@ -19,16 +19,12 @@ the terrain movement costs. Run from the repo root; the output is deterministic.
 """
 import json
 
+from hexgrid import COLUMNS, GRID, adjacent, distance, hid, key_of, neighbors
+
 COLS, ROWS = 32, 40
 
 # ---------------------------------------------------------------------------------
 # Hex geometry (odd columns sit half a hex lower, as in gen_meuse_argonne.py).
-
-
-def neighbors(c, r):
-    down = c % 2 == 1
-    up_side, low_side = (r, r + 1) if down else (r - 1, r)
-    return [(c, r - 1), (c + 1, up_side), (c + 1, low_side), (c, r + 1), (c - 1, low_side), (c - 1, up_side)]
 
 
 def on_map(h):
@@ -37,25 +33,6 @@ def on_map(h):
 
 def map_neighbors(h):
     return [n for n in neighbors(*h) if on_map(n)]
-
-
-def hid(c, r):
-    return f"{c:02}{r:02}"
-
-
-def adjacent(a, b):
-    return b in neighbors(*a)
-
-
-def to_cube(c, r):
-    q = c
-    ar = r - (c - (c & 1)) // 2
-    return (q, ar, -q - ar)
-
-
-def distance(a, b):
-    (aq, ar, a_s), (bq, br, bs) = to_cube(*a), to_cube(*b)
-    return max(abs(aq - bq), abs(ar - br), abs(a_s - bs))
 
 
 ALL_HEXES = [(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]
@@ -209,10 +186,6 @@ assert not any(south_of_river(h) for h in OTHER_WOODS["Bois en Hache"])
 sides = {}
 
 
-def key_of(a, b):
-    return tuple(sorted([a, b]))
-
-
 for h in ALL_HEXES:
     for n in map_neighbors(h):
         if h >= n:
@@ -268,15 +241,6 @@ CRT_LINES = [
     ("clear", "Clear, No Man's Land", -5),
 ]
 
-GRID = [
-    ["(A)", "A3", "A2", "•", "Ex", "Ex", "D2", "D2", "D2", "D3", "De", "De"],
-    ["(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3", "De"],
-    ["(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2", "D3"],
-    ["(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2"],
-    ["(A)", "(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex"],
-]
-COLUMNS = [[-5, -5], [-4, -4], [-3, -3], [-2, -2], [-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]
 # The printed cells of the Vimy Integrated CRT (rows 1 and 2, first columns).
 PRINTED = [["(A)", "A3", "A2", "•", "Ex", "Ex", "D2", "D2", "D2", "D3", "De", "De"],
            ["(A)", "(A)", "A3", "A2", "•"]]

@@ -357,7 +357,8 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
             Phase::Combat | Phase::MobileCombat => {
                 let mut v = Vec::new();
                 attacks(sc, s, side, &mut v);
-                !v.is_empty() || !crate::suez_1916::kress_commands(sc, s).is_empty()
+                // Kress (Suez 13.1) is only ever listed next to an attack.
+                !v.is_empty()
             }
             _ => false,
         },

@@ -658,13 +658,8 @@ fn normal_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<Event, Rule
     let last = *path.last().expect("non-empty");
     if let Some(o) = ctx.s.unit_at(last) {
         if o != i && !may_stack(sc, &ctx.s, i, last) {
-            let rule = if crate::suez_1916::params(sc).is_some() {
-                "17.1"
-            } else {
-                "5.3"
-            };
             return refuse(
-                rule,
+                stacking_rule(sc),
                 format!(
                     "{unit} cannot end its move stacked with {} in {last}",
                     ctx.s.units[o].id
@@ -678,6 +673,15 @@ fn normal_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<Event, Rule
         path: path.to_vec(),
         mp: spent,
     })
+}
+
+/// The rule a refused stack breaks: 5.3, or Suez 1916 17.1 which replaces it.
+pub(crate) fn stacking_rule(sc: &Scenario) -> &'static str {
+    if crate::suez_1916::params(sc).is_some() {
+        "17.1"
+    } else {
+        "5.3"
+    }
 }
 
 /// Whether unit `unit` may end a move stacked with the friendly units in `hex`

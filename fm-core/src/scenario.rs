@@ -1181,6 +1181,46 @@ impl Scenario {
         self.data.turns.len() as u16
     }
 
+    /// Whether game turn `turn` (1-based) is marked a night turn on the track.
+    pub fn is_night_turn(&self, turn: u16) -> bool {
+        self.data
+            .turns
+            .get((turn as usize).saturating_sub(1))
+            .is_some_and(|t| t.night)
+    }
+
+    /// Checks that every hex of an exclusive-rule parameter is on the map; `path` names
+    /// the parameter in errors ("rules.suez-1916.rail_hexes[3]").
+    pub(crate) fn check_param_hexes(&self, path: &str, hexes: &[Hex]) -> Result<(), ScenarioError> {
+        match hexes
+            .iter()
+            .enumerate()
+            .find(|(_, h)| self.hex_index(**h).is_none())
+        {
+            Some((j, h)) => err(format!("{path}[{j}]"), format!("hex {h} is not on the map")),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks that an exclusive-rule parameter names a hex terrain (`hexside` false) or a
+    /// hexside feature (`hexside` true) of the terrain chart.
+    pub(crate) fn check_param_terrain(
+        &self,
+        path: &str,
+        id: &str,
+        hexside: bool,
+    ) -> Result<(), ScenarioError> {
+        let t = &self.data.terrain;
+        if hexside {
+            if !t.hexside.iter().any(|f| f.id == id) {
+                return err(path, format!("unknown hexside feature '{id}'"));
+            }
+        } else if !t.hex.iter().any(|f| f.id == id) {
+            return err(path, format!("unknown terrain '{id}'"));
+        }
+        Ok(())
+    }
+
     /// Direction (0-5) from hex `a` to adjacent hex `b`.
     pub fn direction(&self, a: u16, b: u16) -> Option<usize> {
         self.hexes[a as usize]

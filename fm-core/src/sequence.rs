@@ -241,12 +241,10 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
     }
     if let Some(o) = ctx.s.unit_at(hex) {
         if !crate::suez_1916::may_stack(ctx.sc, &ctx.s, i, hex) {
-            let rule = if crate::suez_1916::params(ctx.sc).is_some() {
-                "17.1"
-            } else {
-                "5.3"
-            };
-            return refuse(rule, format!("{hex} already holds {}", ctx.s.units[o].id));
+            return refuse(
+                crate::movement::stacking_rule(ctx.sc),
+                format!("{hex} already holds {}", ctx.s.units[o].id),
+            );
         }
     }
     if crate::movement::enter_cost(ctx.sc, ctx.sc.units[i].tags, 0, hi).is_none() {

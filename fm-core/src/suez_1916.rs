@@ -219,12 +219,7 @@ pub fn params(sc: &Scenario) -> Option<&Suez1916Params> {
 
 /// Whether the current turn is a night turn (19.0).
 pub fn is_night(sc: &Scenario, s: &State) -> bool {
-    params(sc).is_some()
-        && sc
-            .data
-            .turns
-            .get((s.turn as usize).saturating_sub(1))
-            .is_some_and(|t| t.night)
+    params(sc).is_some() && sc.is_night_turn(s.turn)
 }
 
 fn zero_hour(p: &Suez1916Params, s: &State) -> bool {
@@ -264,50 +259,26 @@ pub(crate) fn validate(sc: &Scenario, p: &Suez1916Params) -> Result<(), Scenario
             message,
         })
     };
+    let at = |name: &str| format!("rules.suez-1916.{name}");
     let victory: Vec<Hex> = p.victory_hexes.iter().map(|v| v.hex).collect();
-    let lists: [(&str, &[Hex]); 5] = [
-        ("victory_hexes", &victory),
-        (
-            "pelusium_station",
-            std::slice::from_ref(&p.pelusium_station),
-        ),
-        ("canal_crossing", &p.canal_crossing),
-        ("rail_hexes", &p.rail_hexes),
-        ("reinforcement_entry", &p.reinforcement_entry),
-    ];
-    for (name, hexes) in lists {
-        for (j, h) in hexes.iter().enumerate() {
-            if sc.hex_index(*h).is_none() {
-                return fail(
-                    &format!("{name}[{j}]"),
-                    format!("hex {h} is not on the map"),
-                );
-            }
-        }
+    sc.check_param_hexes(&at("victory_hexes"), &victory)?;
+    sc.check_param_hexes(
+        &at("pelusium_station"),
+        std::slice::from_ref(&p.pelusium_station),
+    )?;
+    sc.check_param_hexes(&at("canal_crossing"), &p.canal_crossing)?;
+    sc.check_param_hexes(&at("rail_hexes"), &p.rail_hexes)?;
+    sc.check_param_hexes(&at("reinforcement_entry"), &p.reinforcement_entry)?;
+    sc.check_param_terrain(&at("marsh_terrain"), &p.marsh_terrain, false)?;
+    for t in &p.hill_terrains {
+        sc.check_param_terrain(&at("hill_terrains"), t, false)?;
     }
-    let hex_terrain = |id: &str| sc.data.terrain.hex.iter().any(|t| t.id == id);
-    let side_terrain = |id: &str| sc.data.terrain.hexside.iter().any(|t| t.id == id);
-    let mut terrains = vec![("marsh_terrain", &p.marsh_terrain)];
-    terrains.extend(p.hill_terrains.iter().map(|t| ("hill_terrains", t)));
-    terrains.extend(
-        p.town_village_terrains
-            .iter()
-            .map(|t| ("town_village_terrains", t)),
-    );
-    for (name, id) in terrains {
-        if !hex_terrain(id) {
-            return fail(name, format!("unknown terrain '{id}'"));
-        }
+    for t in &p.town_village_terrains {
+        sc.check_param_terrain(&at("town_village_terrains"), t, false)?;
     }
-    for (name, id) in [
-        ("canal_hexside", &p.canal_hexside),
-        ("railroad_hexside", &p.railroad_hexside),
-        ("trench_hexside", &p.trench_hexside),
-    ] {
-        if !side_terrain(id) {
-            return fail(name, format!("unknown hexside feature '{id}'"));
-        }
-    }
+    sc.check_param_terrain(&at("canal_hexside"), &p.canal_hexside, true)?;
+    sc.check_param_terrain(&at("railroad_hexside"), &p.railroad_hexside, true)?;
+    sc.check_param_terrain(&at("trench_hexside"), &p.trench_hexside, true)?;
     for (j, r) in p.reinforcement_regiments.iter().enumerate() {
         for u in &r.units {
             match sc.unit_index(u) {
@@ -399,28 +370,39 @@ pub(crate) fn check_placement(
         return Ok(());
     };
     let side = sc.units[unit].data.side;
+    let own_zone = match &sc.units[unit].data.start {
+        StartData::Zone(z) => Some(z),
+        _ => None,
+    };
     let waiting: Vec<usize> = (0..s.units.len())
         .filter(|&v| {
             v != unit
                 && s.units[v].loc == Location::ToPlace
                 && sc.units[v].data.side == side
-                && matches!(&sc.units[v].data.start, StartData::Zone(z) if sc.zones[z].contains(&hi))
+                && matches!(&sc.units[v].data.start,
+                    StartData::Zone(z) if Some(z) == own_zone || sc.zones[z].contains(&hi))
         })
         .collect();
-    if waiting.is_empty() {
-        return Ok(());
-    }
-    let mut after = s.clone();
-    after.units[unit].loc = Location::Map(hex);
+    // Placing `unit` changes only `hex`: a waiting unit with another open hex of its
+    // zone is unaffected, so the state is copied only for one that has none.
+    let mut after: Option<State> = None;
     for v in waiting {
         let StartData::Zone(z) = &sc.units[v].data.start else {
             continue;
         };
-        let room = sc.zones[z].iter().any(|&x| {
+        let open = |st: &State, x: u16| {
             crate::movement::enter_cost(sc, sc.units[v].tags, 0, x).is_some()
-                && basic_placement(sc, &after, v, sc.hex_at(x)).is_ok()
+                && basic_placement(sc, st, v, sc.hex_at(x)).is_ok()
+        };
+        if sc.zones[z].iter().any(|&x| x != hi && open(s, x)) {
+            continue;
+        }
+        let after = after.get_or_insert_with(|| {
+            let mut a = s.clone();
+            a.units[unit].loc = Location::Map(hex);
+            a
         });
-        if !room {
+        if !open(after, hi) {
             return refuse(
                 "11.2",
                 format!(
@@ -938,7 +920,7 @@ pub(crate) fn fire_commands(sc: &Scenario, s: &State, side: Side) -> Vec<Command
             });
         }
     }
-    if air && s.ex.air_observe.is_none() {
+    if air {
         for hi in &sc.hexes {
             out.push(Command::AirUnit {
                 hex: hi.hex,
@@ -980,9 +962,11 @@ fn can_place(sc: &Scenario, s: &State, side: Side) -> bool {
     if is_night(sc, s) || (side == BRITISH && zero_hour(p, s)) {
         return false;
     }
-    fire_commands(sc, s, side)
-        .iter()
-        .any(|c| matches!(c, Command::Bombard { .. } | Command::AirUnit { .. }))
+    // An unused air unit can always observe somewhere.
+    air_available(sc, s, side)
+        || fire_commands(sc, s, side)
+            .iter()
+            .any(|c| matches!(c, Command::Bombard { .. }))
 }
 
 fn open_fire_support(ctx: &mut Ctx) {

@@ -117,13 +117,9 @@ pub fn view(s: &State, side: Side) -> View {
         }
     };
     let mut ex = s.ex.clone();
-    let pools = (!s.ex.pool.a.is_empty()
-        || !s.ex.pool.b.is_empty()
-        || !s.ex.reserve.a.is_empty()
-        || !s.ex.reserve.b.is_empty()
-        || !s.ex.fire_plan.is_empty()
-        || !s.ex.spent.a.is_empty()
-        || !s.ex.spent.b.is_empty())
+    let markers = [&s.ex.pool, &s.ex.reserve, &s.ex.spent];
+    let pools = (markers.iter().any(|p| !p.a.is_empty() || !p.b.is_empty())
+        || !s.ex.fire_plan.is_empty())
     .then(|| {
         let pv = |who: Side| {
             let mut unrevealed: Vec<u8> = s.ex.pool.get(who).clone();

@@ -104,12 +104,7 @@ pub fn params(sc: &Scenario) -> Option<&VimyRidgeParams> {
 
 /// Whether the current turn is a night (moon) turn (13.1).
 pub fn is_night(sc: &Scenario, s: &State) -> bool {
-    params(sc).is_some()
-        && sc
-            .data
-            .turns
-            .get((s.turn as usize).saturating_sub(1))
-            .is_some_and(|t| t.night)
+    params(sc).is_some() && sc.is_night_turn(s.turn)
 }
 
 /// 13.1: no movement or attack by either side during a night turn.
@@ -816,67 +811,32 @@ pub(crate) fn validate(sc: &Scenario, p: &VimyRidgeParams) -> Result<(), Scenari
             message,
         })
     };
-    let lists: [(&str, &[Hex]); 5] = [
-        ("peaks", &p.peaks),
-        ("petit_vimy", &p.petit_vimy),
-        ("vimy", &p.vimy),
-        ("allied_trench_hexes", &p.allied_trench_hexes),
-        ("supply_hex", std::slice::from_ref(&p.supply_hex)),
-    ];
-    for (name, hexes) in lists {
-        for (j, h) in hexes.iter().enumerate() {
-            if sc.hex_index(*h).is_none() {
-                return fail(
-                    &format!("{name}[{j}]"),
-                    format!("hex {h} is not on the map"),
-                );
-            }
-        }
-    }
+    let at = |name: &str| format!("rules.vimy-ridge.{name}");
+    sc.check_param_hexes(&at("peaks"), &p.peaks)?;
+    sc.check_param_hexes(&at("petit_vimy"), &p.petit_vimy)?;
+    sc.check_param_hexes(&at("vimy"), &p.vimy)?;
+    sc.check_param_hexes(&at("allied_trench_hexes"), &p.allied_trench_hexes)?;
+    sc.check_param_hexes(&at("supply_hex"), std::slice::from_ref(&p.supply_hex))?;
     if !p.petit_vimy.contains(&p.supply_hex) {
         return fail(
             "supply_hex",
             format!("{} is not one of the Petit Vimy hexes", p.supply_hex),
         );
     }
-    let terrain = |id: &str| sc.data.terrain.hex.iter().any(|t| t.id == id);
-    for (name, id) in [
-        ("no_mans_land_terrain", &p.no_mans_land_terrain),
-        ("woods_terrain", &p.woods_terrain),
-        ("peak_terrain", &p.peak_terrain),
-    ] {
-        if !terrain(id) {
-            return fail(name, format!("unknown terrain '{id}'"));
-        }
-    }
+    sc.check_param_terrain(&at("no_mans_land_terrain"), &p.no_mans_land_terrain, false)?;
+    sc.check_param_terrain(&at("woods_terrain"), &p.woods_terrain, false)?;
+    sc.check_param_terrain(&at("peak_terrain"), &p.peak_terrain, false)?;
     for (j, id) in p.los_blocking_terrains.iter().enumerate() {
-        if !terrain(id) {
-            return fail(
-                &format!("los_blocking_terrains[{j}]"),
-                format!("unknown terrain '{id}'"),
-            );
-        }
+        sc.check_param_terrain(&at(&format!("los_blocking_terrains[{j}]")), id, false)?;
     }
     for (j, m) in p.bombardment_modifiers.iter().enumerate() {
-        if !terrain(&m.terrain) {
-            return fail(
-                &format!("bombardment_modifiers[{j}].terrain"),
-                format!("unknown terrain '{}'", m.terrain),
-            );
-        }
+        sc.check_param_terrain(
+            &at(&format!("bombardment_modifiers[{j}].terrain")),
+            &m.terrain,
+            false,
+        )?;
     }
-    if !sc
-        .data
-        .terrain
-        .hexside
-        .iter()
-        .any(|t| t.id == p.trench_hexside)
-    {
-        return fail(
-            "trench_hexside",
-            format!("unknown hexside feature '{}'", p.trench_hexside),
-        );
-    }
+    sc.check_param_terrain(&at("trench_hexside"), &p.trench_hexside, true)?;
     for (j, f) in p.german_setup_order.iter().enumerate() {
         if !p
             .divisions
