@@ -6,7 +6,10 @@
 
 use fm_core::vimy_ridge::VimyRidgeParams;
 use fm_core::*;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
+
+mod common;
+use common::geo::Geo;
 
 const JSON: &str = include_str!("../fm-core/scenarios/vimy-ridge.json");
 
@@ -25,109 +28,12 @@ fn hex(s: &str) -> Hex {
     s.parse().unwrap()
 }
 
-/// The map's geometry, indexed for the tests.
-struct Geo {
-    layout: Layout,
-    terrain: BTreeMap<Hex, String>,
-    names: BTreeMap<Hex, String>,
-    sides: BTreeMap<(Hex, Hex), Vec<String>>,
-    cols: u8,
-    rows: u8,
+/// The Vimy Ridge geography the data tests ask about.
+trait VimyGeo {
+    fn north_of_river(&self) -> BTreeSet<Hex>;
 }
 
-impl Geo {
-    fn new(sc: &Scenario) -> Geo {
-        let map = &sc.data.map;
-        let mut terrain = BTreeMap::new();
-        let mut names = BTreeMap::new();
-        for h in &map.hexes {
-            assert_eq!(
-                h.terrain.len(),
-                1,
-                "{}: a hex has exactly one base terrain",
-                h.id
-            );
-            terrain.insert(h.id, h.terrain[0].clone());
-            if let Some(n) = &h.name {
-                names.insert(h.id, n.clone());
-            }
-        }
-        let mut sides = BTreeMap::new();
-        for s in &map.hexsides {
-            let [a, b] = s.hexes;
-            sides.insert((a.min(b), a.max(b)), s.features.clone());
-        }
-        let cols = map.hexes.iter().map(|h| h.id.col).max().unwrap();
-        let rows = map.hexes.iter().map(|h| h.id.row).max().unwrap();
-        Geo {
-            layout: sc.layout(),
-            terrain,
-            names,
-            sides,
-            cols,
-            rows,
-        }
-    }
-
-    fn neighbors(&self, h: Hex) -> Vec<Hex> {
-        self.layout
-            .neighbors(h)
-            .into_iter()
-            .flatten()
-            .filter(|n| self.terrain.contains_key(n))
-            .collect()
-    }
-
-    fn side_has(&self, a: Hex, b: Hex, feature: &str) -> bool {
-        self.sides
-            .get(&(a.min(b), a.max(b)))
-            .is_some_and(|f| f.iter().any(|x| x == feature))
-    }
-
-    fn is(&self, h: Hex, t: &str) -> bool {
-        self.terrain[&h] == t
-    }
-
-    fn hexes_of(&self, t: &str) -> BTreeSet<Hex> {
-        self.terrain
-            .iter()
-            .filter(|(_, v)| *v == t)
-            .map(|(h, _)| *h)
-            .collect()
-    }
-
-    fn named(&self, n: &str) -> Hex {
-        let found: Vec<Hex> = self
-            .names
-            .iter()
-            .filter(|(_, v)| *v == n)
-            .map(|(h, _)| *h)
-            .collect();
-        assert_eq!(found.len(), 1, "hexes named {n}: {found:?}");
-        found[0]
-    }
-
-    /// Hexes reachable from `seeds` through hexes in `within` (all hexes if `None`),
-    /// never crossing a hexside carrying any of `walls`.
-    fn fill(&self, seeds: &[Hex], within: Option<&BTreeSet<Hex>>, walls: &[&str]) -> BTreeSet<Hex> {
-        let ok = |h: &Hex| match within {
-            Some(w) => w.contains(h),
-            None => true,
-        };
-        let mut seen: BTreeSet<Hex> = seeds.iter().copied().filter(ok).collect();
-        let mut queue: VecDeque<Hex> = seen.iter().copied().collect();
-        while let Some(h) = queue.pop_front() {
-            for n in self.neighbors(h) {
-                if !ok(&n) || seen.contains(&n) || walls.iter().any(|w| self.side_has(h, n, w)) {
-                    continue;
-                }
-                seen.insert(n);
-                queue.push_back(n);
-            }
-        }
-        seen
-    }
-
+impl VimyGeo for Geo {
     /// Hexes north of the Souchez: reachable from the north edge without crossing it.
     fn north_of_river(&self) -> BTreeSet<Hex> {
         let north: Vec<Hex> = (1..=self.cols).map(|c| Hex::new(c, 1)).collect();

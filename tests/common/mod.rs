@@ -2,6 +2,7 @@
 //! random number generator that yields chosen die rolls and marker draws.
 #![allow(dead_code)]
 
+pub mod geo;
 pub mod suez;
 pub mod vimy;
 
