@@ -16,7 +16,7 @@ the terrain movement costs. Run from the repo root; the output is deterministic.
 import datetime
 import json
 
-from hexgrid import COLUMNS, GRID, adjacent, hid, key_of, line, neighbors
+from hexgrid import COLUMNS, GRID, adjacent, crt_line, hid, key_of, line, neighbors
 
 COLS, ROWS = 30, 40
 
@@ -354,7 +354,11 @@ LINES = [
 ]
 
 
-# The printed cells of the Integrated CRT, by first differential; each must match the grid.
+# The printed cells of the Integrated CRT, by first differential. The copy lists each
+# line's cells right-aligned on the grid; that layout would give every line the same
+# result at the same differential (contradicting 8.2.2 and 18.1's Lost Battalion
+# penalty), so lines are read from the left (README). The cells still check the grid's
+# values: each list is a run of the grid's rows 1-3 ending in its last column.
 PRINTED = {
     -1: [["Ex", "Ex", "D2", "D2", "D2", "D3", "De", "De"],
          ["•", "Ex", "Ex", "Ex", "D2", "D2", "D3", "De"],
@@ -637,10 +641,12 @@ scenario = {
             "F&M system CRT grid per ../shared/rules/README.md: rows 1-2 and row 3 columns 4-12 printed, row 3 "
             "columns 2-3 follow the one-column shift; rows 4-6 are stand-in (the shift continued, leftmost cells "
             "(A)). Terrain lines and their first differentials are the printed Meuse Argonne Integrated CRT, one "
-            "line per printed terrain name; its printed cells agree with the grid."),
-        "columns": COLUMNS,
+            "line per printed terrain name; each line labels the grid from column 1 (README: a column-shift "
+            "table). The copy's per-line cell lists right-align every line on the grid; their values agree with "
+            "the grid's rows, but that alignment is not followed (it would make every line give the same result "
+            "at the same differential, against 8.2.2 and 18.1)."),
         "grid": GRID,
-        "lines": [{"id": i, "name": n, "min_differential": m} for i, n, m in LINES],
+        "lines": [crt_line(i, n, m) for i, n, m in LINES],
     },
     "units": units,
     "setup": {

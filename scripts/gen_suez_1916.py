@@ -22,7 +22,7 @@ deterministic. `--show` prints an ASCII sketch of the map instead.
 import json
 import sys
 
-from hexgrid import COLUMNS, GRID, adjacent, distance, hid, key_of, line, neighbors
+from hexgrid import GRID, adjacent, crt_line, distance, hid, key_of, line, neighbors, standard_labels
 
 COLS, ROWS = 36, 46
 
@@ -345,10 +345,11 @@ CRT_LINES = [
     ("hill-village-oasis", "Hill, Ridge, Village, Oasis", -4),
     ("open-sand-marsh", "Open, Sand, Marsh", -5),
 ]
-# The printed Town, Trench line reads -3, -2, -1, 0, +1, +2/+3, +4/+5, +6/+7, +8/+9, +10:
-# the grid's rightmost ten columns; Hill, Village, Oasis starts -4, -3, -2, -1.
-assert COLUMNS[-10:] == [[-3, -3], [-2, -2], [-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]
-assert COLUMNS[-11:-7] == [[-4, -4], [-3, -3], [-2, -2], [-1, -1]]
+# The printed Town, Trench line reads -3, -2, -1, 0, +1, +2,+3, +4,+5, +6,+7, +8,+9, +10
+# under Col 1 to Col 10 ("Each terrain row below lists its differential columns from the
+# left"); Hill, Village, Oasis starts -4, -3, -2, -1 under Col 1 to Col 4.
+assert standard_labels(-3) == ["-3", "-2", "-1", "0", "+1", "+2,+3", "+4,+5", "+6,+7", "+8,+9", "+10"]
+assert standard_labels(-4)[:4] == ["-4", "-3", "-2", "-1"]
 
 # ---------------------------------------------------------------------------------
 # Orders of battle (11.2, 11.4, 20.0). Side a: Central Powers (the first player, 10.2);
@@ -681,13 +682,15 @@ scenario = {
             "columns 2-3 follow the one-column shift; rows 4-6 are stand-in (the shift continued, leftmost cells "
             "(A)). Terrain lines: Town, Trench (first differential -3) and Hill, Village, Oasis (-4) are printed "
             "on the Suez CRT, Ridge goes with Hill (the Terrain Effects Chart pairs them); Open, Sand, Marsh (-5) is "
-            "stand-in. Results are read with the Suez key (10.3): D3 and A3 retreat three hexes and then lose one "
+            "stand-in. Each line labels the grid from column 1 (the Suez CRT: \"each terrain row below lists its "
+            "differential columns from the left\"). Results are read with the Suez key (10.3): D3 and A3 retreat three hexes and then lose one "
             "step (one step in all, whatever the number of units); D2, A1 and A2 retreat two, one and two hexes or "
             "lose one step instead (7.8); (A) one attacking step; Ex one step each side; De and Ae all eliminated. "
             "No combat across a canal or water hexside (14.1, Terrain Effects Chart)."),
-        "columns": COLUMNS,
         "grid": GRID,
-        "lines": [{"id": i, "name": n, "min_differential": m} for i, n, m in CRT_LINES],
+        "lines": [crt_line(i, n, m) if i != "open-sand-marsh" else
+                  crt_line(i, n, m, provenance="stand-in: first differential per ../shared/rules/README.md (not printed)")
+                  for i, n, m in CRT_LINES],
     },
     "units": units,
     "setup": {

@@ -8,7 +8,7 @@ the system grid as recovered in ../shared/rules/README.md. Run from the repo roo
 """
 import json
 
-from hexgrid import COLUMNS, GRID, adjacent, hid, neighbors
+from hexgrid import GRID, adjacent, crt_line, hid, neighbors
 
 COLS, ROWS = 12, 10
 
@@ -80,6 +80,13 @@ for c in range(1, COLS + 1):
         hexes.append(h)
 
 hexsides = [{"hexes": [hid(*a), hid(*b)], "features": f} for (a, b), f in sorted(sides.items())]
+
+# The Suez copy of the system CRT prints Mountain's 0 under column 1; the Vimy copy says
+# "The Mountain row has no printed entry in the first column", which one reading puts
+# over column 2. Column 1 is kept; a player with the printed table can set first_column.
+MOUNTAIN_EXTRA = {"provenance": (
+    "printed: first differential 0 over column 1 (Suez 1916 Part II table). The Vimy copy notes the Mountain row "
+    "has no printed entry in the first column; to follow the reading that puts 0 over column 2, set first_column 2.")}
 
 LINES = [
     ("mountain", "Mountain", 0),
@@ -171,10 +178,10 @@ scenario = {
     "crt": {
         "provenance": "F&M system CRT grid per ../shared/rules/README.md: rows 1-2 and row 3 columns 4-12 "
                       "printed, row 3 columns 2-3 follow the one-column shift; rows 4-6 are stand-in "
-                      "(the shift continued, leftmost cells (A)). Line first differentials printed.",
-        "columns": COLUMNS,
+                      "(the shift continued, leftmost cells (A)). Line first differentials printed; each "
+                      "line labels the grid from column 1 (README: a column-shift table).",
         "grid": GRID,
-        "lines": [{"id": i, "name": n, "min_differential": m} for i, n, m in LINES],
+        "lines": [crt_line(i, n, m, **MOUNTAIN_EXTRA) if i == "mountain" else crt_line(i, n, m) for i, n, m in LINES],
     },
     "units": units,
     "setup": {

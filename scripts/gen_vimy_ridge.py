@@ -19,7 +19,7 @@ the terrain movement costs. Run from the repo root; the output is deterministic.
 """
 import json
 
-from hexgrid import COLUMNS, GRID, adjacent, distance, hid, key_of, neighbors
+from hexgrid import GRID, adjacent, crt_line, distance, hid, key_of, neighbors, standard_labels
 
 COLS, ROWS = 32, 40
 
@@ -246,9 +246,10 @@ PRINTED = [["(A)", "A3", "A2", "•", "Ex", "Ex", "D2", "D2", "D2", "D3", "De", 
            ["(A)", "(A)", "A3", "A2", "•"]]
 for die, cells in enumerate(PRINTED):
     assert GRID[die][:len(cells)] == cells, die
-# The printed Peak line reads -1, 0, +1, +2/+3, +4/+5, +6/+7, +8/+9, +10: the grid's
-# rightmost eight columns.
-assert COLUMNS[-8:] == [[-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]
+# The printed Peak line reads -1, 0, +1, +2,+3, +4,+5, +6,+7, +8,+9, +10 "left to right
+# as printed": over grid columns 1-8 (README: a column-shift table).
+assert standard_labels(-1) == ["-1", "0", "+1", "+2,+3", "+4,+5", "+6,+7", "+8,+9", "+10"]
+assert standard_labels(-2)[:4] == ["-2", "-1", "0", "+1"]
 
 # ---------------------------------------------------------------------------------
 # Order of battle (stand-in values; 10.3: all leg infantry battalions).
@@ -438,10 +439,12 @@ scenario = {
             "columns 2-3 follow the one-column shift; rows 4-6 are stand-in (the shift continued, leftmost cells "
             "(A)). The Vimy Integrated CRT prints rows 1-2 the same. Terrain lines: Peak (first differential -1) "
             "and Trench hexside, Woods (-2) are printed; the rest of the printed column is lost, so Town (-3), "
-            "Hill (-4) and Clear, No Man's Land (-5) are stand-in per the README."),
-        "columns": COLUMNS,
+            "Hill (-4) and Clear, No Man's Land (-5) are stand-in per the README. Each line labels the grid from "
+            "column 1, read left to right as printed (README: a column-shift table)."),
         "grid": GRID,
-        "lines": [{"id": i, "name": n, "min_differential": m} for i, n, m in CRT_LINES],
+        "lines": [crt_line(i, n, m) if i in ("peak", "trench-woods") else
+                  crt_line(i, n, m, provenance="stand-in: first differential per ../shared/rules/README.md (lost in the copy)")
+                  for i, n, m in CRT_LINES],
     },
     "units": units,
     "setup": {

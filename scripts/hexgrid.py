@@ -76,4 +76,21 @@ GRID = [
     ["(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex", "D2"],
     ["(A)", "(A)", "(A)", "(A)", "(A)", "(A)", "A3", "A2", "•", "Ex", "Ex", "Ex"],
 ]
+# The grid's columns as the -5 line labels them. Every terrain line labels the grid from
+# the LEFT (a column-shift table, README "How a terrain line reads the grid"): its first
+# differential stands over column 1, singles up to +1, then the pairs, then +10.
 COLUMNS = [[-5, -5], [-4, -4], [-3, -3], [-2, -2], [-1, -1], [0, 0], [1, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 10]]
+
+
+def standard_labels(first):
+    """The printed labels of a line whose first differential is `first` (<= +1)."""
+    return [str(d) if d <= 0 else f"+{d}" for d in range(first, 2)] + ["+2,+3", "+4,+5", "+6,+7", "+8,+9", "+10"]
+
+
+def crt_line(line_id, name, first, **extra):
+    """A CRT line in scenario JSON: its labels are the standard ones from `first`, read
+    from grid column 1 unless `first_column` is given."""
+    assert len(standard_labels(first)) + extra.get("first_column", 1) - 1 <= len(GRID[0]), line_id
+    out = {"id": line_id, "name": name, "first_differential": first}
+    out.update(extra)
+    return out

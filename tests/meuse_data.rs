@@ -367,7 +367,7 @@ fn tracks_markers_and_charts() {
         .crt
         .lines
         .iter()
-        .map(|l| (l.id.as_str(), l.min_differential))
+        .map(|l| (l.id.as_str(), l.first_differential))
         .collect();
     for (id, first) in [
         ("fortress", -1),

@@ -452,3 +452,25 @@ fn snake(name: &str) -> String {
     }
     s
 }
+
+/// The CRT example of the scenario section deserializes as `CrtData` (the form of
+/// `crt` in a scenario file).
+#[test]
+fn crt_example_is_scenario_crt_data() {
+    let doc = document();
+    let mut found = 0;
+    for b in blocks(&doc).into_iter().filter(|b| b.info == "json") {
+        let Ok(value) = serde_json::from_str::<Value>(&b.text) else {
+            continue;
+        };
+        if let Value::Object(m) = &value {
+            if m.contains_key("grid") && m.contains_key("lines") {
+                let c: fm_core::CrtData = serde_json::from_value(value.clone())
+                    .unwrap_or_else(|e| panic!("CRT example: {e}"));
+                assert!(c.lines.iter().any(|l| l.labels.is_some()));
+                found += 1;
+            }
+        }
+    }
+    assert_eq!(found, 1, "one CRT example in docs/protocol.md");
+}

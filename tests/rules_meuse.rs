@@ -726,7 +726,7 @@ fn rule_12_1_allied_unit_passing_through_sedan_wins() {
 #[test]
 fn rule_12_1_allied_advance_into_sedan_wins() {
     let sc = meuse(7, 7)
-        .div("us-1", A, "0102")
+        .unit("us-1", A, &[(16, 8, 4), (8, 4, 4)], "0102")
         .unit("g-1", B, &[(6, 7, 4), (3, 3, 4)], SEDAN)
         .div("us-2", A, "0506")
         .div("g-2", B, "0505")
@@ -743,7 +743,8 @@ fn rule_12_1_allied_advance_into_sedan_wins() {
         ev,
         vec![
             declared(SEDAN, &["g-1"], &["us-1"]),
-            ground(8, 7, "fortress", "+1", 1, CrtResult::D2),
+            // 16 - 7 = +9: the Fortress line's "+8,+9" stands over grid column 7.
+            ground(16, 7, "fortress", "+8,+9", 1, CrtResult::D2),
             retreat_required(B, &["g-1"], 2),
         ]
     );
@@ -757,7 +758,7 @@ fn rule_12_1_allied_advance_into_sedan_wins() {
         ev,
         vec![
             retreated("g-1", SEDAN, &["0201", "0301"]),
-            advance_offered(&[SEDAN, "0201", "0301"], &["us-1"]),
+            advance_offered(&[SEDAN, "0201"], &["us-1"]),
         ]
     );
     let ev = play(
@@ -810,7 +811,7 @@ fn rule_13_1_de_on_three_step_division_leaves_brigade_in_its_hex() {
         ev,
         vec![
             declared("0404", &["us-4"], &["g-1"]),
-            ground(16, 8, "clear", "+8, +9", 1, CrtResult::De),
+            ground(16, 8, "clear", "+8,+9", 1, CrtResult::De),
             eliminated("us-4"),
             brigade_placed("bde-1", "0404"),
             ended("0404"),
@@ -1035,7 +1036,7 @@ fn rule_13_2_stacked_brigades_attack_as_one_unit() {
         ev,
         vec![
             declared("0403", &["g-2"], &["bde-1", "bde-2", "bde-3"]),
-            ground(9, 6, "clear", "+2, +3", 5, CrtResult::NoEffect),
+            ground(9, 6, "clear", "+2,+3", 5, CrtResult::NoEffect),
             ended("0403"),
         ]
     );
@@ -1077,13 +1078,15 @@ fn rule_14_1_attack_on_rise_uses_rise_line() {
         &sc,
         &mut s,
         attack("0403", &["us-1"]),
-        &mut Script::dice(&[5]),
+        &mut Script::dice(&[4]),
     );
+    // +2 on the Rise line (-4) is its seventh column; die 4: no effect (the Clear
+    // line's "+2,+3" would be grid column 8, Ex).
     assert_eq!(
         ev,
         vec![
             declared("0403", &["g-1"], &["us-1"]),
-            ground(8, 6, "rise", "+2, +3", 5, CrtResult::NoEffect),
+            ground(8, 6, "rise", "+2,+3", 4, CrtResult::NoEffect),
             ended("0403"),
         ]
     );
@@ -1094,18 +1097,22 @@ fn rule_14_1_attack_on_rise_uses_rise_line() {
         attack("0404", &["g-1"]),
         &mut Script::dice(&[1]),
     );
+    // -2 on the Rise line: grid column 3; die 1: A2.
     assert_eq!(
         ev,
         vec![
             declared("0404", &["us-1"], &["g-1"]),
-            ground(6, 8, "rise", "-2", 1, CrtResult::NoEffect),
-            ended("0404"),
+            ground(6, 8, "rise", "-2", 1, CrtResult::A2),
+            retreat_required(B, &["g-1"], 2),
         ]
     );
 }
 
 /// 14.2: an Allied attack on a German unit in an unbreached Stellung, 2nd Tier Trench
-/// or Fortifications hex uses that works' line, even from another works hex.
+/// or Fortifications hex "must be resolved via the appropriate terrain line", even from
+/// another works hex: each works line reads a different column at +2 (Stellung -3:
+/// grid 6; 2nd Tier -4: grid 7; Fortification -2: grid 5), all left of the Clear line's
+/// (grid 8, no effect on a 5).
 #[test]
 fn rule_14_2_works_line_for_german_defender_attacked_by_allies() {
     let sc = meuse(7, 7)
@@ -1119,41 +1126,77 @@ fn rule_14_2_works_line_for_german_defender_attacked_by_allies() {
         .div("us-3", A, "0204")
         .div("g-3", B, "0203")
         .terrain("0203", &["clear", "fortification"])
+        .div("us-4", A, "0706")
+        .div("g-4", B, "0705")
         .spare()
         .start(Phase::Combat)
         .build();
-    let mut s = begin(&sc, Phase::Combat);
-    for (hex, g, us, line) in [
-        ("0403", "g-1", "us-1", "stellung"),
-        ("0603", "g-2", "us-2", "second-tier"),
-        ("0203", "g-3", "us-3", "fortification"),
+    let s = begin(&sc, Phase::Combat);
+    for (hex, g, us, line, result, then) in [
+        (
+            "0403",
+            "g-1",
+            "us-1",
+            "stellung",
+            CrtResult::A3,
+            retreat_required(A, &["us-1"], 3),
+        ),
+        (
+            "0603",
+            "g-2",
+            "us-2",
+            "second-tier",
+            CrtResult::A2,
+            retreat_required(A, &["us-2"], 2),
+        ),
+        (
+            "0203",
+            "g-3",
+            "us-3",
+            "fortification",
+            CrtResult::AStep,
+            step_lost("us-3", 1),
+        ),
+        (
+            "0705",
+            "g-4",
+            "us-4",
+            "clear",
+            CrtResult::NoEffect,
+            ended("0705"),
+        ),
     ] {
-        let ev = play(&sc, &mut s, attack(hex, &[us]), &mut Script::dice(&[5]));
+        let mut s2 = s.clone();
+        let ev = play(&sc, &mut s2, attack(hex, &[us]), &mut Script::dice(&[5]));
         assert_eq!(
-            ev,
-            vec![
+            ev[..3],
+            [
                 declared(hex, &[g], &[us]),
-                ground(8, 6, line, "+2, +3", 5, CrtResult::NoEffect),
-                ended(hex),
-            ]
+                ground(8, 6, line, "+2,+3", 5, result),
+                then,
+            ],
+            "{line}"
         );
     }
 }
 
-/// 14.2: the works' line "must" be used even where the hex's other terrain would
-/// serve the defender better (a town behind a 2nd Tier Trench: Town -3, 2nd Tier -4).
+/// 14.2 with 8.2.2 Important (R-MA-14.2c): the works' line joins the hex's other
+/// terrain, and the defender uses the most beneficial of them. A town behind a 2nd
+/// Tier Trench: at 0 Town (-3) reads grid column 4 (no effect on a 1), 2nd Tier (-4)
+/// grid 5 (Ex), so the town's line; in the open the 2nd Tier line beats Clear.
 #[test]
-fn rule_14_2_works_line_forced_over_better_hex_terrain() {
+fn rule_14_2_works_and_other_terrain_use_the_line_best_for_the_defender() {
     let sc = meuse(7, 7)
         .div("us-1", A, "0404")
-        .unit("g-1", B, &[(6, 12, 4), (3, 6, 4)], "0403")
+        .unit("g-1", B, &[(6, 8, 4), (3, 4, 4)], "0403")
         .terrain("0403", &["town", "second-tier"])
+        .div("us-2", A, "0604")
+        .unit("g-2", B, &[(6, 8, 4), (3, 4, 4)], "0603")
+        .terrain("0603", &["clear", "second-tier"])
         .spare()
         .start(Phase::Combat)
         .build();
     let mut s = begin(&sc, Phase::Combat);
-    // 8 - 12 = -4: the Town line would read its first column, -3 (die 1: A2); the
-    // 2nd Tier line reads -4 (die 1: A3).
     let ev = play(
         &sc,
         &mut s,
@@ -1164,14 +1207,30 @@ fn rule_14_2_works_line_forced_over_better_hex_terrain() {
         ev,
         vec![
             declared("0403", &["g-1"], &["us-1"]),
-            ground(8, 12, "second-tier", "-4", 1, CrtResult::A3),
-            retreat_required(A, &["us-1"], 3),
+            ground(8, 8, "town", "0", 1, CrtResult::NoEffect),
+            ended("0403"),
+        ]
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0603", &["us-2"]),
+        &mut Script::dice(&[4]),
+    );
+    // 2nd Tier at 0: grid column 5; die 4: A3 (Clear's 0, grid 6, would be A2).
+    assert_eq!(
+        ev,
+        vec![
+            declared("0603", &["g-2"], &["us-2"]),
+            ground(8, 8, "second-tier", "0", 4, CrtResult::A3),
+            retreat_required(A, &["us-2"], 3),
         ]
     );
 }
 
 /// 14.2: an Allied unit in a works hex never benefits from it: a German attack uses
-/// the line of the other terrain in its hex.
+/// the line of the other terrain in its hex. At -2 the Woods line reads grid column 2
+/// (A3 on a 1) and Clear grid 4 (no effect), where Fortification (-2) would read grid 1.
 #[test]
 fn rule_14_2_works_never_used_for_allied_defender() {
     let sc = meuse(7, 7)
@@ -1186,20 +1245,34 @@ fn rule_14_2_works_never_used_for_allied_defender() {
         .build();
     let mut s = begin(&sc, Phase::Movement);
     done_until(&sc, &mut s, B, Phase::Combat);
-    for (hex, us, g, line) in [
-        ("0404", "us-1", "g-1", "woods"),
-        ("0604", "us-2", "g-2", "clear"),
-    ] {
-        let ev = play(&sc, &mut s, attack(hex, &[g]), &mut Script::dice(&[1]));
-        assert_eq!(
-            ev,
-            vec![
-                declared(hex, &[us], &[g]),
-                ground(6, 8, line, "-2", 1, CrtResult::NoEffect),
-                ended(hex),
-            ]
-        );
-    }
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0604", &["g-2"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0604", &["us-2"], &["g-2"]),
+            ground(6, 8, "clear", "-2", 1, CrtResult::NoEffect),
+            ended("0604"),
+        ]
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        attack("0404", &["g-1"]),
+        &mut Script::dice(&[1]),
+    );
+    assert_eq!(
+        ev,
+        vec![
+            declared("0404", &["us-1"], &["g-1"]),
+            ground(6, 8, "woods", "-2", 1, CrtResult::A3),
+            retreat_required(B, &["g-1"], 3),
+        ]
+    );
 }
 
 /// g-1 in the Stellung hex 0403, next to us-1 (0404); 0503, also next to us-1, is a
@@ -1297,7 +1370,7 @@ fn rule_14_2_breached_works_give_no_benefit() {
         ev,
         vec![
             declared("0403", &["g-1"], &["us-1"]),
-            ground(8, 6, "clear", "+2, +3", 5, CrtResult::NoEffect),
+            ground(8, 6, "clear", "+2,+3", 5, CrtResult::NoEffect),
             ended("0403"),
         ]
     );
@@ -2108,8 +2181,8 @@ fn rule_18_1_lost_battalion_offered_after_support_fire_before_the_roll() {
         legal_commands(&sc, &s),
         vec![lost_battalion(false), lost_battalion(true)]
     );
-    // 8 - 11 = -3: the Woods line would read -3, the Lost Battalion line reads its
-    // first column, -1.
+    // 8 - 11 = -3: below the Lost Battalion line's first differential, -1 (grid
+    // column 1); die 2: (A).
     let ev = play(&sc, &mut s, lost_battalion(true), &mut Script::dice(&[2]));
     assert_eq!(
         ev,
@@ -2119,7 +2192,8 @@ fn rule_18_1_lost_battalion_offered_after_support_fire_before_the_roll() {
                 attacker: vec![],
                 defender: vec![1]
             },
-            ground(8, 11, "woods-lost-battalion", "-1", 2, CrtResult::NoEffect),
+            ground(8, 11, "woods-lost-battalion", "-1", 2, CrtResult::AStep),
+            step_lost("us-1", 1),
             ended("0403"),
         ]
     );
@@ -2144,7 +2218,8 @@ fn rule_18_1_lost_battalion_once_per_game() {
         ev,
         vec![
             Event::LostBattalionDeclared { declared: true },
-            ground(8, 10, "woods-lost-battalion", "-1", 2, CrtResult::NoEffect),
+            ground(8, 10, "woods-lost-battalion", "-1", 2, CrtResult::AStep),
+            step_lost("us-1", 1),
             ended("0403"),
         ]
     );
@@ -2158,8 +2233,8 @@ fn rule_18_1_lost_battalion_once_per_game() {
         ev,
         vec![
             declared("0603", &["g-2"], &["us-2"]),
-            ground(8, 10, "woods", "-2", 1, CrtResult::NoEffect),
-            ended("0603"),
+            ground(8, 10, "woods", "-2", 1, CrtResult::A3),
+            retreat_required(A, &["us-2"], 3),
         ]
     );
 }
@@ -2170,12 +2245,13 @@ fn rule_18_1_declining_keeps_the_lost_battalion_for_later() {
     let sc = woods_map().start(Phase::Combat).build();
     let mut s = begin(&sc, Phase::Combat);
     play(&sc, &mut s, attack("0403", &["us-1"]), &mut no_rng());
-    let ev = play(&sc, &mut s, lost_battalion(false), &mut Script::dice(&[1]));
+    let ev = play(&sc, &mut s, lost_battalion(false), &mut Script::dice(&[2]));
     assert_eq!(
         ev,
         vec![
             Event::LostBattalionDeclared { declared: false },
-            ground(8, 10, "woods", "-2", 1, CrtResult::NoEffect),
+            ground(8, 10, "woods", "-2", 2, CrtResult::AStep),
+            step_lost("us-1", 1),
             ended("0403"),
         ]
     );
@@ -2187,6 +2263,36 @@ fn rule_18_1_declining_keeps_the_lost_battalion_for_later() {
             Event::LostBattalionOffered
         ]
     );
+}
+
+/// 18.1: the Lost Battalion is "penalized": the Woods (Lost Battalion) line (-1) reads
+/// every differential at or above -1 two columns further left than the Woods line (-3).
+/// At 0 Woods reads grid column 4 (no effect on a 1); declared, the attack reads grid
+/// column 2 (A3).
+#[test]
+fn rule_18_1_lost_battalion_line_is_a_penalty_on_the_attacker() {
+    for (declare, line, result) in [
+        (false, "woods", CrtResult::NoEffect),
+        (true, "woods-lost-battalion", CrtResult::A3),
+    ] {
+        let sc = meuse(7, 7)
+            .div("us-1", A, "0404")
+            .unit("g-1", B, &[(6, 8, 4), (3, 4, 4)], "0403")
+            .terrain("0403", &["woods"])
+            .spare()
+            .start(Phase::Combat)
+            .build();
+        let mut s = begin(&sc, Phase::Combat);
+        play(&sc, &mut s, attack("0403", &["us-1"]), &mut no_rng());
+        let ev = play(
+            &sc,
+            &mut s,
+            lost_battalion(declare),
+            &mut Script::dice(&[1]),
+        );
+        assert_eq!(ev[0], Event::LostBattalionDeclared { declared: declare });
+        assert_eq!(ev[1], ground(8, 8, line, "0", 1, result));
+    }
 }
 
 /// 18.1: only Allied ground attacks into a woods hex: not a clear hex, not a German
@@ -2213,7 +2319,7 @@ fn rule_18_1_not_offered_for_non_woods_hex_or_german_attack() {
         ev,
         vec![
             declared("0403", &["g-1"], &["us-1"]),
-            ground(8, 6, "clear", "+2, +3", 5, CrtResult::NoEffect),
+            ground(8, 6, "clear", "+2,+3", 5, CrtResult::NoEffect),
             ended("0403"),
         ]
     );
@@ -2228,8 +2334,8 @@ fn rule_18_1_not_offered_for_non_woods_hex_or_german_attack() {
         ev,
         vec![
             declared("0604", &["us-2"], &["g-2"]),
-            ground(6, 8, "woods", "-2", 1, CrtResult::NoEffect),
-            ended("0604"),
+            ground(6, 8, "woods", "-2", 1, CrtResult::A3),
+            retreat_required(B, &["g-2"], 3),
         ]
     );
 }
@@ -2285,7 +2391,7 @@ fn rule_18_2_german_d2_may_be_taken_as_one_hex_retreat() {
         ev,
         vec![
             retreated("g-1", "0403", &["0402"]),
-            advance_offered(&["0403", "0402"], &["us-1"]),
+            advance_offered(&["0403"], &["us-1"]),
         ]
     );
     assert_eq!(steps_of(&s, "g-1"), 2);
@@ -2306,7 +2412,7 @@ fn rule_18_2_german_d3_may_be_taken_as_one_hex_retreat() {
         ev,
         vec![
             declared("0403", &["g-1"], &["us-1"]),
-            ground(8, 2, "clear", "+6, +7", 1, CrtResult::D3),
+            ground(8, 2, "clear", "+6,+7", 1, CrtResult::D3),
             retreat_required(B, &["g-1"], 3),
         ]
     );
@@ -2315,7 +2421,7 @@ fn rule_18_2_german_d3_may_be_taken_as_one_hex_retreat() {
         ev,
         vec![
             retreated("g-1", "0403", &["0302"]),
-            advance_offered(&["0403", "0302"], &["us-1"]),
+            advance_offered(&["0403"], &["us-1"]),
         ]
     );
     assert_eq!(steps_of(&s, "g-1"), 2);
@@ -2360,7 +2466,7 @@ fn rule_18_2_german_unit_blocked_after_one_hex_retreats_without_step_loss() {
         ev,
         vec![
             retreated("g-1", "0402", &["0401"]),
-            advance_offered(&["0402", "0401"], &["us-1"]),
+            advance_offered(&["0402"], &["us-1"]),
         ]
     );
     assert_eq!(steps_of(&s, "g-1"), 2);

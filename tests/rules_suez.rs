@@ -493,7 +493,7 @@ fn rule_11_3_central_powers_retreating_within_four_hexes_activates() {
                 path: vec![h("0501"), h("0401")]
             },
             Event::AdvanceOffered {
-                path: vec![h("0601"), h("0501"), h("0401")],
+                path: vec![h("0601"), h("0501")],
                 units: ids(&["b2"])
             },
             Event::UnitActivated { unit: u("b1") },
@@ -782,7 +782,7 @@ fn rule_12_2_last_central_powers_unit_eliminated() {
         .build();
     let mut s = start(&sc);
     until(&sc, &mut s, B, Phase::Combat, &mut no_rng());
-    // 12 against 3 in the open: +9, the "+8, +9" column; a 1 is De.
+    // 12 against 3 in the open: +9, the "+8,+9" column; a 1 is De.
     let ev = play(
         &sc,
         &mut s,

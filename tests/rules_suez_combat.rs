@@ -18,8 +18,10 @@
 //! (c,r) touches (c,r-1),(c+1,r-1),(c+1,r),(c,r+1),(c-1,r),(c-1,r-1); an odd column
 //! (c,r-1),(c+1,r),(c+1,r+1),(c,r+1),(c-1,r+1),(c-1,r).
 //!
-//! The CRT grid (scenario "crt"), by column (differential) and die; a terrain line only
-//! sets the first column (town-trench -3, hill-village-oasis -4, open-sand-marsh -5):
+//! The CRT grid (scenario "crt"), by grid column and die. Each terrain line labels the
+//! grid from column 1 ("each terrain row below lists its differential columns from the
+//! left"): open-sand-marsh -5 to +10 over columns 1-12 (the labels shown),
+//! hill-village-oasis -4 over columns 1-11, town-trench -3 over columns 1-10:
 //!
 //! ```text
 //! die  -5   -4   -3   -2   -1    0   +1  +2,3 +4,5 +6,7 +8,9  +10
@@ -531,7 +533,7 @@ fn rule_10_3_d3_defender_retreats_then_loses_a_step() {
         ev,
         vec![
             declared("0604", &["b1"], &["c1", "c2", "c3", "c4"]),
-            resolved(12, 4, OPEN, "+8, +9", 2, D3, 0),
+            resolved(12, 4, OPEN, "+8,+9", 2, D3, 0),
             retreat_required(B, &["b1"], 3),
         ]
     );
@@ -541,7 +543,7 @@ fn rule_10_3_d3_defender_retreats_then_loses_a_step() {
         vec![
             retreated("b1", "0604", &["0704", "0804", "0904"]),
             step_lost("b1", 1),
-            advance_offered(&["0604", "0704", "0804", "0904"], &["c1", "c2", "c3", "c4"]),
+            advance_offered(&["0604", "0704", "0804"], &["c1", "c2", "c3", "c4"]),
         ]
     );
     assert_eq!(loc_of(&sc, &s, "b1"), Location::Map(h("0904")));
@@ -566,7 +568,7 @@ fn rule_10_3_d3_stack_loses_one_step_chosen_by_its_owner() {
         ev,
         vec![
             declared("0604", &["b1", "b2"], &["c1", "c2", "c3", "c4"]),
-            resolved(12, 4, OPEN, "+8, +9", 2, D3, 0),
+            resolved(12, 4, OPEN, "+8,+9", 2, D3, 0),
             retreat_required(B, &["b1", "b2"], 3),
         ]
     );
@@ -691,7 +693,7 @@ fn rule_10_3_stiff_resistance_allowed_on_d2() {
         ev,
         vec![
             declared("0604", &["b1"], &["c1", "c2"]),
-            resolved(6, 4, OPEN, "+2, +3", 1, D2, 0),
+            resolved(6, 4, OPEN, "+2,+3", 1, D2, 0),
             retreat_required(B, &["b1"], 2),
         ]
     );
@@ -758,7 +760,7 @@ fn rule_10_3_leg_units_advance_into_the_combat_hex_only() {
         ev,
         vec![
             retreated("b1", "0604", &["0704", "0804"]),
-            advance_offered(&["0604", "0704", "0804"], &["c1"]),
+            advance_offered(&["0604", "0704"], &["c1"]),
         ]
     );
     let mut listed = legal_commands(&sc, &s);
@@ -787,7 +789,7 @@ fn rule_10_3_mobile_units_advance_along_the_whole_path() {
         ev,
         vec![
             declared("0504", &["c1"], &["h1", "b1"]),
-            resolved(6, 3, OPEN, "+2, +3", 1, D2, 0),
+            resolved(6, 3, OPEN, "+2,+3", 1, D2, 0),
             retreat_required(A, &["c1"], 2),
         ]
     );
@@ -796,7 +798,7 @@ fn rule_10_3_mobile_units_advance_along_the_whole_path() {
         ev,
         vec![
             retreated("c1", "0504", &["0404", "0304"]),
-            advance_offered(&["0504", "0404", "0304"], &["h1", "b1"]),
+            advance_offered(&["0504", "0404"], &["h1", "b1"]),
         ]
     );
     let mut listed: Vec<Command> = legal_commands(&sc, &s)
@@ -833,13 +835,13 @@ fn rule_13_1_kress_shifts_the_attack_one_column_right() {
     let ev = play_dice(&sc, &mut s, kress("0604"), &[]);
     assert_eq!(ev, vec![kress_assigned("0604")]);
     assert_pending(&s, A, Phase::Combat);
-    // +2 reads "+2, +3" (die 2: Ex); Kress reads "+4, +5" (D2).
+    // +2 reads "+2,+3" (die 2: Ex); Kress reads "+4,+5" (D2).
     let ev = play_dice(&sc, &mut s, attack("0604", &["c1", "c2"]), &[2]);
     assert_eq!(
         ev,
         vec![
             declared("0604", &["b1"], &["c1", "c2"]),
-            resolved(6, 4, OPEN, "+4, +5", 2, D2, 1),
+            resolved(6, 4, OPEN, "+4,+5", 2, D2, 1),
             retreat_required(B, &["b1"], 2),
         ]
     );
@@ -942,15 +944,15 @@ fn rule_13_1_kress_for_an_announced_attack() {
     let ev = play_dice(&sc, &mut s, kress("0604"), &[]);
     assert_eq!(ev, vec![kress_assigned("0604")]);
     assert_eq!(s.pending(), Pending::FireSupport { side: A });
-    // Marker +4: "+4, +5", die 6 "•". Ground +2 shifted to "+4, +5", die 2: D2.
+    // Marker +4: "+4,+5", die 6 "•". Ground +2 shifted to "+4,+5", die 2: D2.
     let ev = play_dice(&sc, &mut s, Command::Done, &[6, 2]);
     assert_eq!(
         ev,
         vec![
             revealed(&[marker_at(A, "0604", 4)]),
-            fired(A, "0604", "b1", 4, OPEN, "+4, +5", 6, NoEffect, false),
+            fired(A, "0604", "b1", 4, OPEN, "+4,+5", 6, NoEffect, false),
             declared("0604", &["b1"], &["c1", "c2"]),
-            resolved(6, 4, OPEN, "+4, +5", 2, D2, 1),
+            resolved(6, 4, OPEN, "+4,+5", 2, D2, 1),
             retreat_required(B, &["b1"], 2),
         ]
     );
@@ -976,7 +978,7 @@ fn rule_15_1_zero_hour_attacks_shift_one_column_right() {
         ev,
         vec![
             declared("0604", &["b1"], &["c1", "c2"]),
-            resolved(6, 4, OPEN, "+4, +5", 2, D2, 1),
+            resolved(6, 4, OPEN, "+4,+5", 2, D2, 1),
             retreat_required(B, &["b1"], 2),
         ]
     );
@@ -993,13 +995,13 @@ fn rule_15_1_zero_hour_shift_adds_to_kress() {
         .build();
     let mut s = begin(&sc, cat(&[&turn_start(1), &[phase(A, Phase::Combat)]]));
     play_dice(&sc, &mut s, kress("0604"), &[]);
-    // +2: "+2, +3" shifted two columns to "+6, +7"; die 1: D3.
+    // +2: "+2,+3" shifted two columns to "+6,+7"; die 1: D3.
     let ev = play_dice(&sc, &mut s, attack("0604", &["c1", "c2"]), &[1]);
     assert_eq!(
         ev,
         vec![
             declared("0604", &["b1"], &["c1", "c2"]),
-            resolved(6, 4, OPEN, "+6, +7", 1, D3, 2),
+            resolved(6, 4, OPEN, "+6,+7", 1, D3, 2),
             retreat_required(B, &["b1"], 3),
         ]
     );
@@ -1100,7 +1102,7 @@ fn rule_19_0_british_attacks_shift_one_column_left_at_night() {
         ]
     );
     done_until(&sc, &mut s, british_combat());
-    // British: +3 reads "+2, +3" (die 4: Ex), shifted left to "+1" (•).
+    // British: +3 reads "+2,+3" (die 4: Ex), shifted left to "+1" (•).
     let ev = play_dice(&sc, &mut s, attack("0504", &["b1"]), &[4]);
     assert_eq!(
         ev,
@@ -1179,7 +1181,8 @@ fn rule_14_1_no_attack_across_a_canal_hexside() {
 }
 
 /// 14.2: "If all attacking units are attacking across trench hexsides, the defender
-/// uses the trench defense line" (Town, Trench).
+/// uses the trench defense line" (Town, Trench): +2 reads grid column 6 (die 4: A2),
+/// where the Open line would read grid 8 (Ex).
 #[test]
 fn rule_14_2_trench_line_when_every_attacker_crosses_a_trench() {
     let sc = field_b1(1)
@@ -1194,15 +1197,16 @@ fn rule_14_2_trench_line_when_every_attacker_crosses_a_trench() {
         ev,
         vec![
             declared("0604", &["b1"], &["c1", "c2"]),
-            resolved(6, 4, TOWN, "+2, +3", 4, Ex, 0),
-            step_lost("b1", 1),
-            loss_required(A, &["c1", "c2"], LossReason::Exchange),
+            resolved(6, 4, TOWN, "+2,+3", 4, A2, 0),
+            retreat_required(A, &["c1", "c2"], 2),
         ]
     );
 }
 
 /// 14.2: "If units are attacking a defender across a combination of trench and
-/// non-trench hexsides, use the line for the other terrain in the hex."
+/// non-trench hexsides, use the line for the other terrain in the hex": the village's
+/// Hill, Village, Oasis line, +2 over grid column 7 (die 4: no effect), not the trench
+/// line's grid 6 (A2).
 #[test]
 fn rule_14_2_trench_and_open_hexsides_use_the_hex_terrain() {
     let sc = field_b1(1)
@@ -1217,15 +1221,15 @@ fn rule_14_2_trench_and_open_hexsides_use_the_hex_terrain() {
         ev,
         vec![
             declared("0604", &["b1"], &["c1", "c2"]),
-            resolved(6, 4, HILL, "+2, +3", 4, Ex, 0),
-            step_lost("b1", 1),
-            loss_required(A, &["c1", "c2"], LossReason::Exchange),
+            resolved(6, 4, HILL, "+2,+3", 4, NoEffect, 0),
+            ended("0604"),
         ]
     );
 }
 
 /// 14.2: "Trenches benefit only units of the owning side": a Central Powers unit
-/// behind a (British) trench hexside defends on its hex terrain line.
+/// behind a (British) trench hexside defends on its hex terrain line (hill: +3 over
+/// grid column 7, die 4: no effect; the trench line would read grid 6, A2).
 #[test]
 fn rule_14_2_trench_benefits_only_the_british() {
     let sc = field()
@@ -1236,16 +1240,40 @@ fn rule_14_2_trench_benefits_only_the_british() {
         .build();
     let mut s = begin_fire(&sc);
     done_until(&sc, &mut s, british_combat());
-    // 6 - 3 = +3 on the hill line; die 4: Ex.
     let ev = play_dice(&sc, &mut s, attack("0504", &["b1"]), &[4]);
     assert_eq!(
         ev,
         vec![
             declared("0504", &["c1"], &["b1"]),
-            resolved(6, 3, HILL, "+2, +3", 4, Ex, 0),
-            step_lost("c1", 1),
-            step_lost("b1", 2),
+            resolved(6, 3, HILL, "+2,+3", 4, NoEffect, 0),
             ended("0504"),
+        ]
+    );
+}
+
+/// 13.1 and 15.1 shift within the line: a Town defender's line ends at its "+10",
+/// grid column 10, so Kress and surprise cannot push a +10 attack past it (the Open
+/// line would reach grid 12). 12 against 2: die 1 reads D3, not De.
+#[test]
+fn rule_13_1_15_1_shifts_stop_at_the_lines_plus_10() {
+    let sc = field_b1(2)
+        .terrain("0604", &["town"])
+        .cp("c1", "0504")
+        .cp("c2", "0503")
+        .cp("c3", "0605")
+        .cp("c4", "0603")
+        .zero_hour()
+        .start(Phase::Combat)
+        .build();
+    let mut s = begin(&sc, cat(&[&turn_start(1), &[phase(A, Phase::Combat)]]));
+    play_dice(&sc, &mut s, kress("0604"), &[]);
+    let ev = play_dice(&sc, &mut s, attack("0604", &["c1", "c2", "c3", "c4"]), &[1]);
+    assert_eq!(
+        ev,
+        vec![
+            declared("0604", &["b1"], &["c1", "c2", "c3", "c4"]),
+            resolved(12, 2, TOWN, "+10", 1, D3, 2),
+            retreat_required(B, &["b1"], 3),
         ]
     );
 }
@@ -1422,7 +1450,7 @@ fn rule_18_1_bombarded_hex_not_attacked_by_unannounced_units() {
         ev,
         vec![
             revealed(&[marker_at(A, "0604", 4)]),
-            fired(A, "0604", "b1", 4, OPEN, "+4, +5", 6, NoEffect, false),
+            fired(A, "0604", "b1", 4, OPEN, "+4,+5", 6, NoEffect, false),
         ]
     );
     assert_pending(&s, A, Phase::Combat);
@@ -1450,7 +1478,7 @@ fn rule_18_1_18_4_defender_places_then_all_resolve_before_the_attack() {
     assert_eq!(s.pending(), Pending::FireSupport { side: B });
     assert_eq!(refused(&sc, &s, attack("0504", &["b1"])).rule, "18.1");
     // The British marker is drawn (index 0: +3); with nothing left to place, the step
-    // ends by itself (automatic passing). +6: "+6, +7" die 2 D2, a hit; +3: "+2, +3"
+    // ends by itself (automatic passing). +6: "+6,+7" die 2 D2, a hit; +3: "+2,+3"
     // die 2 Ex, ignored. Then c1 (3) against the depleted b1 (4): -1, die 2 "•".
     let ev = play_draws(&sc, &mut s, bombard("0504", 1), &[0, 1, 1, 1]);
     assert_eq!(
@@ -1458,9 +1486,9 @@ fn rule_18_1_18_4_defender_places_then_all_resolve_before_the_attack() {
         vec![
             placed(B, "0504", 3),
             revealed(&[marker_at(A, "0604", 6), marker_at(B, "0504", 3)]),
-            fired(A, "0604", "b1", 6, OPEN, "+6, +7", 2, D2, true),
+            fired(A, "0604", "b1", 6, OPEN, "+6,+7", 2, D2, true),
             step_lost("b1", 2),
-            fired(B, "0504", "c1", 3, OPEN, "+2, +3", 2, Ex, false),
+            fired(B, "0504", "c1", 3, OPEN, "+2,+3", 2, Ex, false),
             declared("0604", &["b1"], &["c1"]),
             resolved(3, 4, OPEN, "-1", 2, NoEffect, 0),
             ended("0604"),
@@ -1500,7 +1528,7 @@ fn rule_18_1_british_combat_phase_british_place_first() {
     assert_eq!(refused(&sc, &s, attack("0604", &["c1"])).rule, "18.1");
     assert_eq!(refused(&sc, &s, kress("0604")).rule, "13.1");
     // The Central Powers marker (+4), then the step ends by itself again. British
-    // +3: "+2, +3" die 5 "•"; Central Powers +4: "+4, +5" die 6 "•"; then b1 (6)
+    // +3: "+2,+3" die 5 "•"; Central Powers +4: "+4,+5" die 6 "•"; then b1 (6)
     // against c1 (3), +3, die 4: Ex.
     let ev = play_draws(&sc, &mut s, bombard("0604", 1), &[0, 4, 5, 3]);
     assert_eq!(
@@ -1508,10 +1536,10 @@ fn rule_18_1_british_combat_phase_british_place_first() {
         vec![
             placed(A, "0604", 4),
             revealed(&[marker_at(B, "0504", 3), marker_at(A, "0604", 4)]),
-            fired(B, "0504", "c1", 3, OPEN, "+2, +3", 5, NoEffect, false),
-            fired(A, "0604", "b1", 4, OPEN, "+4, +5", 6, NoEffect, false),
+            fired(B, "0504", "c1", 3, OPEN, "+2,+3", 5, NoEffect, false),
+            fired(A, "0604", "b1", 4, OPEN, "+4,+5", 6, NoEffect, false),
             declared("0504", &["c1"], &["b1"]),
-            resolved(6, 3, OPEN, "+2, +3", 4, Ex, 0),
+            resolved(6, 3, OPEN, "+2,+3", 4, Ex, 0),
             step_lost("c1", 1),
             step_lost("b1", 2),
             ended("0504"),
@@ -1614,13 +1642,13 @@ fn rule_18_4_strength_alone_on_the_hex_terrain_line() {
         .build();
     let mut s = begin_fire(&sc);
     play_draws(&sc, &mut s, bombard("0604", 1), &[0]);
-    // +4 against a 6 defense would be -2; by strength alone it reads "+4, +5": die 1 D2.
+    // +4 against a 6 defense would be -2; by strength alone it reads "+4,+5": die 1 D2.
     let ev = play_dice(&sc, &mut s, Command::Done, &[1]);
     assert_eq!(
         ev,
         vec![
             revealed(&[marker_at(A, "0604", 4)]),
-            fired(A, "0604", "b1", 4, HILL, "+4, +5", 1, D2, true),
+            fired(A, "0604", "b1", 4, HILL, "+4,+5", 1, D2, true),
             step_lost("b1", 2),
         ]
     );
@@ -1668,14 +1696,14 @@ fn rule_18_4_ex_and_attacker_results_ignored() {
     let mut s = begin_fire(&sc);
     put(&sc, &mut s, "b2", "0604");
     play_dice(&sc, &mut s, air("0604", false), &[]);
-    // The air unit +2: "+2, +3", die 6 A2 and die 3 Ex: no effect.
+    // The air unit +2: "+2,+3", die 6 A2 and die 3 Ex: no effect.
     let ev = play_dice(&sc, &mut s, Command::Done, &[6, 3]);
     assert_eq!(
         ev,
         vec![
             revealed(&[air_at("0604")]),
-            fired(A, "0604", "b1", 2, OPEN, "+2, +3", 6, A2, false),
-            fired(A, "0604", "b2", 2, OPEN, "+2, +3", 3, Ex, false),
+            fired(A, "0604", "b1", 2, OPEN, "+2,+3", 6, A2, false),
+            fired(A, "0604", "b2", 2, OPEN, "+2,+3", 3, Ex, false),
         ]
     );
     assert_eq!(steps_of(&sc, &s, "c1"), 2);
@@ -1696,7 +1724,7 @@ fn rule_18_4_hex_emptied_by_bombardment_attackers_may_advance() {
         ev,
         vec![
             revealed(&[marker_at(A, "0604", 6)]),
-            fired(A, "0604", "b1", 6, OPEN, "+6, +7", 2, D2, true),
+            fired(A, "0604", "b1", 6, OPEN, "+6,+7", 2, D2, true),
             eliminated("b1"),
             declared("0604", &[], &["c1"]),
             advance_offered(&["0604"], &["c1"]),
@@ -1725,7 +1753,7 @@ fn rule_18_4_announced_attacks_made_in_order_by_their_survivors() {
     let ev = play_dice(&sc, &mut s, Command::Done, &[]);
     assert_eq!(ev, vec![planning(B)]);
     // The British +6 (their last marker: the step ends by itself). Dice: 0207 +4
-    // "+4, +5" 6 "•"; 0604 +4 6 "•"; 0503 +6 "+6, +7" 2 D2, c2 eliminated. Then c9 (3)
+    // "+4,+5" 6 "•"; 0604 +4 6 "•"; 0503 +6 "+6,+7" 2 D2, c2 eliminated. Then c9 (3)
     // against b9 (6): -3, 4 (A); c1 (3) against b1 (6): -3, 4 (A).
     let ev = play_draws(&sc, &mut s, bombard("0503", 1), &[0, 5, 5, 1, 3, 3]);
     assert_eq!(
@@ -1737,9 +1765,9 @@ fn rule_18_4_announced_attacks_made_in_order_by_their_survivors() {
                 marker_at(A, "0604", 4),
                 marker_at(B, "0503", 6),
             ]),
-            fired(A, "0207", "b9", 4, OPEN, "+4, +5", 6, NoEffect, false),
-            fired(A, "0604", "b1", 4, OPEN, "+4, +5", 6, NoEffect, false),
-            fired(B, "0503", "c2", 6, OPEN, "+6, +7", 2, D2, true),
+            fired(A, "0207", "b9", 4, OPEN, "+4,+5", 6, NoEffect, false),
+            fired(A, "0604", "b1", 4, OPEN, "+4,+5", 6, NoEffect, false),
+            fired(B, "0503", "c2", 6, OPEN, "+6,+7", 2, D2, true),
             eliminated("c2"),
             declared("0207", &["b9"], &["c9"]),
             resolved(3, 6, OPEN, "-3", 4, AStep, 0),
@@ -1777,8 +1805,8 @@ fn rule_18_4_announced_attack_without_attackers_is_not_made() {
         vec![
             placed(B, "0504", 6),
             revealed(&[marker_at(A, "0604", 4), marker_at(B, "0504", 6)]),
-            fired(A, "0604", "b1", 4, OPEN, "+4, +5", 6, NoEffect, false),
-            fired(B, "0504", "c1", 6, OPEN, "+6, +7", 1, D3, true),
+            fired(A, "0604", "b1", 4, OPEN, "+4,+5", 6, NoEffect, false),
+            fired(B, "0504", "c1", 6, OPEN, "+6,+7", 1, D3, true),
             eliminated("c1"),
             Event::AttackCancelled { hex: h("0604") },
         ]
@@ -1813,7 +1841,7 @@ fn rule_18_5_air_unit_bombards_anywhere_once_a_turn() {
         ev,
         vec![
             revealed(&[air_at("1102")]),
-            fired(A, "1102", "b1", 2, OPEN, "+2, +3", 1, D2, true),
+            fired(A, "1102", "b1", 2, OPEN, "+2,+3", 1, D2, true),
             step_lost("b1", 2),
         ]
     );

@@ -931,46 +931,34 @@ fn rule_14_2_flank_attack_uses_the_hex_terrain() {
     assert_eq!(resolved(&ev), (6, 3, "clear".to_string()));
 }
 
-/// 14.2 (R-VR-14.2b): attacked across a trench, the trench line is used even on a peak
-/// or in a town.
+/// 14.2 with 8.2.2 Important (R-VR-14.2b): attacked across a trench, the trench line
+/// ("Trench hexside, Woods", -2) is in force, and the defender uses it or a better line
+/// of its hex. At 0: on a peak (-1) the Peak line reads grid column 2, the trench line
+/// grid 3, so the peak; in a town (-3, grid 4) the trench line.
 #[test]
-fn rule_14_2_trench_line_is_forced_over_the_hex_terrain() {
-    let sc = vimy(6, 6)
-        .start(Phase::Combat)
-        .terrain("0303", &["peak"])
-        .trench("0302", "0303")
-        .cdn("c1", 1, "0302")
-        .ger("g1", 79, "0303")
-        .build();
-    let mut s = start(&sc);
-    let ev = play(
-        &sc,
-        &mut s,
-        attack("0303", &["c1"]),
-        &mut Script::dice(&[3]),
-    );
-    assert_eq!(resolved(&ev), (3, 3, "trench-woods".to_string()));
-    let sc = vimy(6, 6)
-        .start(Phase::Combat)
-        .terrain("0303", &["town"])
-        .trench("0302", "0303")
-        .cdn("c1", 1, "0302")
-        .ger("g1", 79, "0303")
-        .with_last(|d| d.steps[0].defense = 9)
-        .build();
-    let mut s = start(&sc);
-    // 3 against 9 (-6): the town line would floor it at -3 (column 3), the trench line
-    // at -2 (column 4, "-2").
-    let ev = play(
-        &sc,
-        &mut s,
-        attack("0303", &["c1"]),
-        &mut Script::dice(&[3]),
-    );
-    assert_eq!(resolved(&ev), (3, 9, "trench-woods".to_string()));
-    assert!(ev
-        .iter()
-        .any(|e| matches!(e, Event::CombatResolved { column, .. } if column == "-2")));
+fn rule_14_2_trench_line_or_a_better_hex_line() {
+    for (terrain, line, column) in [("peak", "peak", "0"), ("town", "trench-woods", "0")] {
+        let sc = vimy(6, 6)
+            .start(Phase::Combat)
+            .terrain("0303", &[terrain])
+            .trench("0302", "0303")
+            .cdn("c1", 1, "0302")
+            .ger("g1", 79, "0303")
+            .build();
+        let mut s = start(&sc);
+        let ev = play(
+            &sc,
+            &mut s,
+            attack("0303", &["c1"]),
+            &mut Script::dice(&[3]),
+        );
+        assert_eq!(resolved(&ev), (3, 3, line.to_string()), "{terrain}");
+        assert!(
+            ev.iter()
+                .any(|e| matches!(e, Event::CombatResolved { column: c, .. } if c == column)),
+            "{terrain}: {ev:?}"
+        );
+    }
 }
 
 /// 14.2 (R-VR-14.2c): a trench hexside stops a ZOC into a hex held by an opposing unit,

@@ -37,11 +37,159 @@ fn unknown_terrain_names_the_hex_path() {
 #[test]
 fn malformed_json_reports_line_and_column() {
     let e = Scenario::from_json("{\"id\": \"x\",").unwrap_err();
-    assert!(e.path.starts_with("line 1 column"), "{e}");
+    assert!(e.message.contains("line 1 column"), "{e}");
     let e = Scenario::from_json("[]").unwrap_err();
-    assert!(e.path.starts_with("line"), "{e}");
+    assert!(e.message.contains("line 1 column"), "{e}");
     let e = Scenario::from_json("{\"id\": 3}").unwrap_err();
+    assert_eq!(e.path, "id");
     assert!(e.message.contains("invalid type"), "{e}");
+    let e = Scenario::from_json(&format!("{} []", demo_json())).unwrap_err();
+    assert!(e.message.contains("trailing characters"), "{e}");
+}
+
+/// Errors from deserializing carry the JSON path, not a column of a one-line file
+/// (what `json.dumps` writes).
+#[test]
+fn deserialize_errors_name_the_json_path() {
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|v| {
+                v["units"][3].as_object_mut().unwrap().remove("side");
+            }),
+            "units[3].side",
+        ),
+        (
+            Box::new(|v| v["units"][3]["steps"][0]["attack"] = serde_json::json!(-1)),
+            "units[3].steps[0].attack",
+        ),
+        (
+            Box::new(|v| v["crt"]["lines"][2]["first_differential"] = serde_json::json!("-3")),
+            "crt.lines[2].first_differential",
+        ),
+        (
+            Box::new(|v| {
+                v["crt"]["lines"][1]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("first_differential");
+            }),
+            "crt.lines[1].first_differential",
+        ),
+        (
+            Box::new(|v| v["map"]["hexes"][7]["terrain"] = serde_json::json!("clear")),
+            "map.hexes[7].terrain",
+        ),
+        (
+            Box::new(|v| v["crt"]["lines"][0]["min_differential"] = serde_json::json!(0)),
+            "crt.lines[0].min_differential",
+        ),
+    ];
+    for (edit, want) in cases {
+        let mut v = demo_json();
+        edit(&mut v);
+        let one_line = serde_json::to_string(&v).unwrap();
+        let e = Scenario::from_json(&one_line).unwrap_err();
+        assert_eq!(e.path, want, "{e}");
+        let e = ScenarioData::from_value(v).unwrap_err();
+        assert_eq!(e.path, want, "{e}");
+    }
+}
+
+/// `steps` are objects; the positional form serde would otherwise accept is refused.
+#[test]
+fn steps_must_be_objects() {
+    let mut v = demo_json();
+    v["units"][0]["steps"] = serde_json::json!([[3, 3, 3]]);
+    let e = load(&v).unwrap_err();
+    assert_eq!(e.path, "units[0].steps[0]");
+    assert!(
+        e.message
+            .contains(r#"a step as an object {"attack", "defense", "move"}"#),
+        "{e}"
+    );
+    let mut v = demo_json();
+    v["units"][0]["steps"] =
+        serde_json::json!([{"attack": 3, "defense": 3, "move": 3, "range": 2}]);
+    assert!(load(&v)
+        .unwrap_err()
+        .message
+        .contains("unknown field `range`"));
+}
+
+/// Provenance may be left out of a private scenario ("unspecified"); the built-in
+/// scenarios always give it, at the top, on the map and on the CRT.
+#[test]
+fn provenance_is_optional_except_in_builtin_scenarios() {
+    let mut v = demo_json();
+    v.as_object_mut().unwrap().remove("provenance");
+    v["crt"].as_object_mut().unwrap().remove("provenance");
+    v["map"].as_object_mut().unwrap().remove("provenance");
+    for u in v["units"].as_array_mut().unwrap() {
+        u.as_object_mut().unwrap().remove("provenance");
+    }
+    let sc = load(&v).unwrap();
+    assert_eq!(sc.data.provenance, "unspecified");
+    assert_eq!(sc.crt.provenance, "unspecified");
+    for name in Scenario::builtin_names() {
+        let raw: serde_json::Value =
+            serde_json::from_str(&Scenario::builtin(name).unwrap().to_json()).unwrap();
+        for key in [
+            &raw["provenance"],
+            &raw["crt"]["provenance"],
+            &raw["map"]["provenance"],
+        ] {
+            let p = key.as_str().unwrap_or("");
+            assert!(!p.is_empty() && p != "unspecified", "{name}: {key}");
+        }
+    }
+}
+
+/// CRT lines: labels derived from the first differential (or written out), read
+/// from `first_column`; a line that does not fit the grid is refused by path.
+#[test]
+fn crt_lines_are_checked_against_the_grid() {
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (Box::new(|v| v["crt"]["lines"][0]["first_column"] = serde_json::json!(7)), "crt.lines[0]: line 'mountain' runs off the grid: 7 labels from column 7 need 13 columns, the grid has 12"),
+        (Box::new(|v| v["crt"]["lines"][4]["first_column"] = serde_json::json!(2)), "crt.lines[4]: line 'clear-desert-stream' runs off the grid: 12 labels from column 2 need 13 columns, the grid has 12"),
+        (Box::new(|v| v["crt"]["lines"][4]["first_differential"] = serde_json::json!(-6)), "crt.lines[4]: line 'clear-desert-stream' runs off the grid: 13 labels from column 1 need 13 columns, the grid has 12"),
+        (Box::new(|v| v["crt"]["lines"][0]["first_column"] = serde_json::json!(0)), "crt.lines[0].first_column: grid columns are numbered from 1"),
+        (Box::new(|v| v["crt"]["lines"][0]["first_differential"] = serde_json::json!(3)), "crt.lines[0].first_differential: 3 is not the first differential of a standard line (-50 to +1, or +2, +4, +6, +8, +10); write the line's labels out"),
+        (Box::new(|v| v["crt"]["lines"][0]["first_differential"] = serde_json::json!(-2_000_000_000)), "crt.lines[0].first_differential: -2000000000 is not the first differential of a standard line (-50 to +1, or +2, +4, +6, +8, +10); write the line's labels out"),
+        (Box::new(|v| v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+2,+3"])), "crt.lines[0].labels[1]: '+2,+3' does not follow '0': labels must be contiguous and ascending"),
+        (Box::new(|v| v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+1", "two"])), "crt.lines[0].labels[2]: 'two' is not a column label (\"-3\", \"+1\", \"+2,+3\")"),
+        (Box::new(|v| v["crt"]["lines"][0]["labels"] = serde_json::json!(["-1", "0"])), "crt.lines[0].first_differential: 0 differs from the first label '-1'"),
+        (Box::new(|v| v["crt"]["lines"][1]["id"] = serde_json::json!("mountain")), "crt.lines[1].id: duplicate line id 'mountain'"),
+        (Box::new(|v| { v["crt"]["grid"][3].as_array_mut().unwrap().pop(); }), "crt.grid[3]: 11 cells, expected 12 (as row 1)"),
+        (Box::new(|v| v["crt"]["lines"] = serde_json::json!([])), "crt.lines: no terrain lines"),
+    ];
+    for (edit, want) in cases {
+        let mut v = demo_json();
+        edit(&mut v);
+        assert_eq!(load(&v).unwrap_err().to_string(), want);
+    }
+    // Written-out labels: a Mountain line printed over grid columns 2-6 only.
+    let mut v = demo_json();
+    v["crt"]["lines"][0]["first_column"] = serde_json::json!(2);
+    v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+1", "+2, +3", "+4,+5", "+6,+7,"]);
+    assert_eq!(
+        load(&v).unwrap_err().to_string(),
+        "crt.lines[0].labels[4]: '+6,+7,' is not a column label (\"-3\", \"+1\", \"+2,+3\")"
+    );
+    v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+1", "+2, +3", "+4,+5", "+6,+10"]);
+    let sc = load(&v).unwrap();
+    let m = sc.crt.line_index("mountain").unwrap();
+    assert_eq!(sc.crt.lines[m].columns(), 1..6);
+    assert_eq!(sc.crt.column(m, -4), 1);
+    assert_eq!(sc.crt.column(m, 3), 3);
+    assert_eq!(sc.crt.column(m, 12), 5);
+    assert_eq!(sc.crt.column_label(m, 5), "+6,+10");
+    assert_eq!(sc.crt.shifted(m, 5, 1), 5);
+    assert_eq!(sc.crt.shifted(m, 1, -1), 1);
+    // The written-out form survives the round trip.
+    let again = Scenario::from_json(&sc.to_json()).unwrap();
+    assert_eq!(again.crt, sc.crt);
 }
 
 #[test]

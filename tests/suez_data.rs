@@ -672,7 +672,7 @@ fn suez_crt_lines_and_grid() {
         .crt
         .lines
         .iter()
-        .map(|l| (l.id.as_str(), l.name.as_str(), l.min_differential))
+        .map(|l| (l.id.as_str(), l.name.as_str(), l.first_differential))
         .collect();
     assert_eq!(
         lines,
@@ -682,24 +682,18 @@ fn suez_crt_lines_and_grid() {
             ("open-sand-marsh", "Open, Sand, Marsh", -5),
         ]
     );
-    let cols = &sc.data.crt.columns;
-    assert_eq!(cols.len(), 12);
-    // The printed Town, Trench line: -3, -2, -1, 0, +1, +2/+3, +4/+5, +6/+7, +8/+9, +10.
+    // The printed Town, Trench line: -3, -2, -1, 0, +1, +2,+3, +4,+5, +6,+7, +8,+9, +10
+    // under Col 1 to Col 10 ("lists its differential columns from the left").
+    let town = &sc.crt.lines[sc.crt.line_index("town-trench").unwrap()];
+    let labels: Vec<String> = town.labels.iter().map(|l| l.to_string()).collect();
     assert_eq!(
-        cols[2..],
-        [
-            [-3, -3],
-            [-2, -2],
-            [-1, -1],
-            [0, 0],
-            [1, 1],
-            [2, 3],
-            [4, 5],
-            [6, 7],
-            [8, 9],
-            [10, 10]
-        ]
+        labels,
+        ["-3", "-2", "-1", "0", "+1", "+2,+3", "+4,+5", "+6,+7", "+8,+9", "+10"]
     );
+    assert_eq!(town.columns(), 0..10);
+    let hill = &sc.crt.lines[sc.crt.line_index("hill-village-oasis").unwrap()];
+    assert_eq!(hill.columns(), 0..11);
+    assert_eq!(sc.data.crt.grid[0].len(), 12);
     let vimy: serde_json::Value =
         serde_json::from_str(include_str!("../fm-core/scenarios/vimy-ridge.json")).unwrap();
     let meuse: serde_json::Value =
@@ -710,7 +704,6 @@ fn suez_crt_lines_and_grid() {
         "the same system grid"
     );
     assert_eq!(here["crt"]["grid"], meuse["crt"]["grid"]);
-    assert_eq!(here["crt"]["columns"], vimy["crt"]["columns"]);
     let prov = &sc.data.crt.provenance;
     assert!(
         prov.contains("Open, Sand, Marsh (-5) is stand-in"),

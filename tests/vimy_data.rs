@@ -658,7 +658,7 @@ fn integrated_crt_lines_and_grid() {
         .crt
         .lines
         .iter()
-        .map(|l| (l.id.as_str(), (l.name.as_str(), l.min_differential)))
+        .map(|l| (l.id.as_str(), (l.name.as_str(), l.first_differential)))
         .collect();
     let expected: BTreeMap<&str, (&str, i32)> = [
         ("peak", ("Peak", -1)),
@@ -670,21 +670,30 @@ fn integrated_crt_lines_and_grid() {
     .into_iter()
     .collect();
     assert_eq!(lines, expected);
-    let cols = &sc.data.crt.columns;
-    assert_eq!(cols.len(), 12);
+    // "Each terrain row lists its combat differentials ... from left to right": the
+    // Peak line's labels stand over grid columns 1-8.
+    let peak = &sc.crt.lines[sc.crt.line_index("peak").unwrap()];
+    let labels: Vec<String> = peak.labels.iter().map(|l| l.to_string()).collect();
     assert_eq!(
-        cols[4..],
-        [
-            [-1, -1],
-            [0, 0],
-            [1, 1],
-            [2, 3],
-            [4, 5],
-            [6, 7],
-            [8, 9],
-            [10, 10]
-        ]
+        labels,
+        ["-1", "0", "+1", "+2,+3", "+4,+5", "+6,+7", "+8,+9", "+10"]
     );
+    assert_eq!(peak.columns(), 0..8);
+    assert_eq!(sc.data.crt.grid[0].len(), 12);
+    for l in &sc.data.crt.lines {
+        assert_eq!(l.first_column, 1, "{}", l.id);
+        let stand_in = l
+            .provenance
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("stand-in");
+        assert_eq!(
+            stand_in,
+            !["peak", "trench-woods"].contains(&l.id.as_str()),
+            "{}",
+            l.id
+        );
+    }
     let row = |r: usize| -> Vec<String> {
         sc.data.crt.grid[r]
             .iter()

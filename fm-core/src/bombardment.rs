@@ -125,8 +125,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
         })
         .sum();
     let diff = a - d;
-    let line = crate::combat::defender_line(sc, &ctx.s, hi, None, diff);
-    let col = sc.crt.column(line, diff);
+    let (line, col) = crate::combat::crt_reading(sc, &ctx.s, hi, None, diff, 0);
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
     let side = ctx.s.active;
@@ -153,7 +152,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
         defense: d,
         differential: diff,
         line: sc.crt.lines[line].id.clone(),
-        column: sc.crt.column_label(col),
+        column: sc.crt.column_label(line, col),
         die,
         result,
         applies,

@@ -14,30 +14,26 @@ use crate::state::{CombatKind, CombatStage, Location, LossReason, State};
 /// The CRT line used against a defender in hex `hex` (8.2.2): the in-hex terrain
 /// lines, plus hexside lines that apply to this attack (river-type lines only if every
 /// attacker crosses such a hexside; a bridge's line if any of them crosses a bridge),
-/// choosing the one most beneficial to the defender at this differential (the
-/// leftmost column, then the lowest first differential, then scenario order).
+/// choosing the one most beneficial to the defender: the leftmost grid column at this
+/// `differential` once the attack's column `shift` is applied, then the lowest cap (the
+/// line whose last column is leftmost), then scenario order.
 /// `attackers` is `None` for bombardment, which ignores hexsides (8.1.2).
-/// Exclusive rules may force or filter lines (Meuse Argonne 14.2: German works).
+/// Exclusive rules filter the candidates (Meuse Argonne 14.2: works count only for
+/// German defenders and only while intact; Vimy Ridge 14.1 and Suez 1916 14.2: trench
+/// hexsides denied in No Man's Land and to non-owners); forced lines are applied by
+/// [`crt_reading`].
 pub fn defender_line(
     sc: &Scenario,
     s: &State,
     hex: u16,
     attackers: Option<&[u16]>,
     differential: i32,
+    shift: i8,
 ) -> usize {
     let defender = s
         .unit_at(sc.hex_at(hex))
         .map(|i| sc.units[i].data.side)
         .unwrap_or(s.active.other());
-    if let Some(l) = crate::meuse_argonne::works_line(sc, s, hex, defender) {
-        return l;
-    }
-    if let Some(l) = attackers.and_then(|a| crate::vimy_ridge::trench_line(sc, hex, a)) {
-        return l;
-    }
-    if let Some(l) = attackers.and_then(|a| crate::suez_1916::trench_line(sc, hex, a, defender)) {
-        return l;
-    }
     let mut cands: Vec<usize> = Vec::new();
     let info = &sc.hexes[hex as usize];
     let mut m = info.terrain;
@@ -99,8 +95,34 @@ pub fn defender_line(
     let crt = &sc.crt;
     cands
         .into_iter()
-        .min_by_key(|l| (crt.column(*l, differential), crt.lines[*l].min_differential))
+        .min_by_key(|&l| {
+            (
+                crt.shifted(l, crt.column(l, differential), shift),
+                crt.lines[l].columns().end,
+                l,
+            )
+        })
         .unwrap_or(0)
+}
+
+/// Where an attack on hex `hex` reads the CRT: the line (a line an exclusive rule
+/// forces, e.g. Meuse Argonne 18.1's Lost Battalion, else [`defender_line`]) and the
+/// grid column after the `shift`.
+pub(crate) fn crt_reading(
+    sc: &Scenario,
+    s: &State,
+    hex: u16,
+    attackers: Option<&[u16]>,
+    differential: i32,
+    shift: i8,
+) -> (usize, usize) {
+    let line = attackers
+        .and_then(|_| crate::meuse_argonne::forced_line(sc, s))
+        .unwrap_or_else(|| defender_line(sc, s, hex, attackers, differential, shift));
+    let col = sc
+        .crt
+        .shifted(line, sc.crt.column(line, differential), shift);
+    (line, col)
 }
 
 /// Whether an attack from hex `from` into hex `to` is possible at all (8.2: not across
@@ -382,10 +404,8 @@ fn resolve_ground(ctx: &mut Ctx) {
         .iter()
         .filter_map(|&i| ctx.s.units[i].hex().and_then(|h| sc.hex_index(h)))
         .collect();
-    let line = crate::meuse_argonne::forced_line(sc, &ctx.s)
-        .unwrap_or_else(|| defender_line(sc, &ctx.s, hi, Some(&att_hexes), diff));
     let shift = crate::suez_1916::column_shift(sc, &ctx.s, c.hex);
-    let col = sc.crt.shifted(line, sc.crt.column(line, diff), shift);
+    let (line, col) = crt_reading(sc, &ctx.s, hi, Some(&att_hexes), diff, shift);
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
     ctx.emit(Event::CombatResolved {
@@ -394,7 +414,7 @@ fn resolve_ground(ctx: &mut Ctx) {
         defense: d,
         differential: diff,
         line: sc.crt.lines[line].id.clone(),
-        column: sc.crt.column_label(col),
+        column: sc.crt.column_label(line, col),
         die,
         result,
         applies: true,
@@ -462,22 +482,6 @@ pub(crate) fn on_map(sc: &Scenario, s: &State, units: &[UnitId]) -> Vec<UnitId> 
         })
         .cloned()
         .collect()
-}
-
-/// The trench hexside's CRT line when every attacker (hex indices) attacks `hex`
-/// across a trench hexside (Vimy Ridge 14.2, Suez 1916 14.2).
-pub(crate) fn trench_line_across(sc: &Scenario, hex: u16, attackers: &[u16]) -> Option<usize> {
-    let info = &sc.hexes[hex as usize];
-    let every = !attackers.is_empty()
-        && attackers.iter().all(|a| {
-            sc.direction(hex, *a)
-                .is_some_and(|d| info.sides[d] & sc.masks.trench_side != 0)
-        });
-    if !every {
-        return None;
-    }
-    let f = sc.masks.trench_side.trailing_zeros() as usize;
-    sc.side_line.get(f).copied().flatten()
 }
 
 /// One of `candidates` loses a step: at once if there is only one, else the owner

@@ -185,8 +185,16 @@ impl Match {
     /// Malformed JSON, an invalid scenario, or [`MatchError::Diverged`] naming the first
     /// command whose replay differs from the record.
     pub fn load(json: &str) -> Result<Match, MatchError> {
-        let saved: SavedMatch =
-            serde_json::from_str(json).map_err(|e| MatchError::Json(e.to_string()))?;
+        let mut de = serde_json::Deserializer::from_str(json);
+        let saved: SavedMatch = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            if path == "." {
+                MatchError::Json(e.inner().to_string())
+            } else {
+                MatchError::Json(format!("{path}: {}", e.inner()))
+            }
+        })?;
+        de.end().map_err(|e| MatchError::Json(e.to_string()))?;
         let sc = Arc::new(Scenario::from_data(saved.scenario)?);
         let mut m = Match::new(sc, saved.seed);
         if m.state.hash() != saved.opening_hash {

@@ -56,7 +56,7 @@ pub mod zoc;
 pub use artillery::observed;
 pub use combat::defender_line;
 pub use command::Command;
-pub use crt::{Crt, CrtLine, CrtResult};
+pub use crt::{ColumnLabel, Crt, CrtLine, CrtResult};
 pub use encoding::{action_space_size, command_to_index, index_to_command, legal_indices};
 pub use engine::{apply, explain, new_game};
 pub use error::RuleError;

@@ -126,19 +126,6 @@ pub(crate) fn terrain_counts(sc: &Scenario, s: &State, hex: u16, t: usize, side:
     side == GERMANS && !s.ex.breached.contains(&sc.hex_at(hex))
 }
 
-/// 14.2: an Allied attack on a German unit in intact works must use the works' line.
-pub(crate) fn works_line(sc: &Scenario, s: &State, hex: u16, defender: Side) -> Option<usize> {
-    if defender != GERMANS || !works_intact(sc, s, hex) {
-        return None;
-    }
-    let works = sc.masks.works;
-    let crt = &sc.crt;
-    (0..sc.data.terrain.hex.len())
-        .filter(|t| sc.hexes[hex as usize].terrain & works & (1 << t) != 0)
-        .filter_map(|t| sc.hex_line[t])
-        .min_by_key(|l| crt.lines[*l].min_differential)
-}
-
 fn is_brigade(sc: &Scenario, unit: usize) -> bool {
     params(sc).is_some_and(|p| p.brigades.contains(&sc.units[unit].data.id))
 }

@@ -4,7 +4,7 @@
 //! face-down and future draws (the opponent's unknown markers are the multiset of its
 //! allotment not yet revealed, which 7.1's lowest-first allotment makes public).
 
-use crate::combat::{defender_line, ground_totals};
+use crate::combat::{crt_reading, ground_totals};
 use crate::crt::CrtResult;
 use crate::error::{refuse, RuleError};
 use crate::hex::Hex;
@@ -180,14 +180,14 @@ pub fn combat_odds(
             let diff = base_a + known[0] + asum - (base_d + known[1] + dsum);
             lo = lo.min(diff);
             hi_d = hi_d.max(diff);
-            let line = defender_line(sc, s, hi, (!bombard).then_some(&att_hexes[..]), diff);
             // Suez 1916 13.1, 15.1, 19.0: the column shifts of the phasing side's attack.
             let shift = if bombard {
                 0
             } else {
                 crate::suez_1916::column_shift(sc, s, p.hex)
             };
-            let col = sc.crt.shifted(line, sc.crt.column(line, diff), shift);
+            let (_, col) =
+                crt_reading(sc, s, hi, (!bombard).then_some(&att_hexes[..]), diff, shift);
             for die in 1..=6u8 {
                 let mut r = sc.crt.result(col, die);
                 if bombard

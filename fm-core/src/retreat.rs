@@ -472,8 +472,21 @@ pub(crate) fn finish_retreat(ctx: &mut Ctx) {
         .and_then(|d| ctx.sc.unit_index(d))
         .is_some_and(|i| ctx.sc.units[i as usize].data.side != ctx.s.active);
     let retreat = matches!(c.result, Some(r) if r.defender_retreat().is_some());
-    if c.kind == CombatKind::Ground && retreat && defender_retreated && !c.retreat_path.is_empty() {
-        let path = c.retreat_path.clone();
+    // 8.5: the path of retreat is "a path of vacant hexes": it ends before the first
+    // hex a defending-side unit stands in (the retreated unit's own last hex, or a
+    // friend it passed), which no attacker could enter or pass.
+    let path: Vec<Hex> = c
+        .retreat_path
+        .iter()
+        .copied()
+        .take_while(|h| {
+            ctx.s
+                .units_at(*h)
+                .into_iter()
+                .all(|o| ctx.sc.units[o].data.side == ctx.s.active)
+        })
+        .collect();
+    if c.kind == CombatKind::Ground && retreat && defender_retreated && !path.is_empty() {
         let eligible: Vec<UnitId> = c
             .attackers
             .iter()

@@ -5,15 +5,16 @@
 //! becomes a [`Scenario`] only through [`Scenario::from_data`], which checks every
 //! cross-reference and names the JSON path of the first problem it finds.
 
-use crate::crt::{Crt, CrtLine, CrtResult};
+use crate::crt::{ColumnLabel, Crt, CrtLine, CrtResult};
 use crate::hex::{Hex, Layout};
 use crate::ids::{Side, SidePair, UnitId};
 use crate::mp::Mp;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-/// A scenario failed to load. `path` is the JSON path of the offending value.
+/// A scenario failed to load. `path` is the JSON path of the offending value
+/// (`units[3].provenance`), also for data that does not deserialize.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{message}", if path.is_empty() { String::new() } else { format!("{path}: ") })]
 pub struct ScenarioError {
@@ -205,13 +206,53 @@ pub struct MapData {
 #[serde(deny_unknown_fields)]
 pub struct CrtData {
     /// Provenance of the values.
+    #[serde(default = "unspecified")]
     pub provenance: String,
-    /// Differential range per column, left to right.
-    pub columns: Vec<[i32; 2]>,
-    /// Six die rows of results.
+    /// Six die rows of results, each with one cell per grid column.
     pub grid: Vec<Vec<CrtResult>>,
     /// Terrain lines.
-    pub lines: Vec<CrtLine>,
+    pub lines: Vec<CrtLineData>,
+}
+
+/// A terrain line of the CRT as written in JSON: its labels read the grid from the
+/// left, starting over grid column `first_column` (see [`crate::crt`]).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrtLineData {
+    /// Id used by terrain types (`"woods"`).
+    pub id: String,
+    /// Printed label (`"Woods, Bridge, Canal, Ditch"`).
+    pub name: String,
+    /// The differential printed over the line's first column.
+    pub first_differential: i32,
+    /// The grid column (1-based) the first label stands over; 1 unless a printed
+    /// table offsets the line.
+    #[serde(
+        default = "first_grid_column",
+        skip_serializing_if = "is_first_grid_column"
+    )]
+    pub first_column: u32,
+    /// The line's column labels as printed (`["-1", "0", "+1", "+2,+3", …]`); when
+    /// absent they are the F&M standard from `first_differential` (singles up to +1,
+    /// the pairs, then +10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<String>>,
+    /// Where this line's values come from, when they differ from the CRT's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
+}
+
+fn first_grid_column() -> u32 {
+    1
+}
+
+fn is_first_grid_column(c: &u32) -> bool {
+    *c == 1
+}
+
+/// Default provenance of hand-written data.
+pub(crate) fn unspecified() -> String {
+    "unspecified".to_string()
 }
 
 /// Leg or mobile (2.3.2).
@@ -224,9 +265,10 @@ pub enum UnitKind {
     Mobile,
 }
 
-/// Printed values of one step (side) of a counter.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Printed values of one step (side) of a counter. In JSON always an object,
+/// `{"attack": 4, "defense": 4, "move": 10}`: the positional form serde would accept
+/// (`[4, 4, 10]`) is refused, since the order of a counter's values is easy to get wrong.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
 pub struct StepValues {
     /// Attack strength.
     pub attack: u8,
@@ -235,6 +277,38 @@ pub struct StepValues {
     /// Movement allowance.
     #[serde(rename = "move")]
     pub movement: u8,
+}
+
+impl<'de> Deserialize<'de> for StepValues {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Named {
+            attack: u8,
+            defense: u8,
+            #[serde(rename = "move")]
+            movement: u8,
+        }
+        struct ObjectOnly;
+        impl<'de> serde::de::Visitor<'de> for ObjectOnly {
+            type Value = StepValues;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(r#"a step as an object {"attack", "defense", "move"}"#)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<StepValues, A::Error> {
+                let n = Named::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(StepValues {
+                    attack: n.attack,
+                    defense: n.defense,
+                    movement: n.movement,
+                })
+            }
+        }
+        d.deserialize_map(ObjectOnly)
+    }
 }
 
 /// Where a unit starts.
@@ -455,7 +529,9 @@ pub struct ScenarioData {
     pub id: String,
     /// Title.
     pub name: String,
-    /// What is printed and what is stand-in, in words.
+    /// What is printed and what is stand-in, in words ("unspecified" when left out;
+    /// the built-in scenarios always say).
+    #[serde(default = "unspecified")]
     pub provenance: String,
     /// Exclusive-rule set.
     #[serde(default)]
@@ -490,6 +566,169 @@ pub struct ScenarioData {
     pub skip_phases: Vec<Phase>,
     /// Victory conditions.
     pub victory: VictoryData,
+}
+
+/// Most columns a CRT grid may have (the printed tables have 12).
+const MAX_CRT_COLUMNS: usize = 64;
+
+/// Checks the grid's shape and derives each line's labels, naming a line that runs
+/// off the grid.
+fn validate_crt(c: &CrtData) -> Result<Vec<CrtLine>, ScenarioError> {
+    if c.grid.len() != 6 {
+        return err("crt.grid", format!("{} die rows, expected 6", c.grid.len()));
+    }
+    let width = c.grid[0].len();
+    if width == 0 || width > MAX_CRT_COLUMNS {
+        return err(
+            "crt.grid[0]",
+            format!("{width} cells, expected 1 to {MAX_CRT_COLUMNS}"),
+        );
+    }
+    for (i, row) in c.grid.iter().enumerate() {
+        if row.len() != width {
+            return err(
+                format!("crt.grid[{i}]"),
+                format!("{} cells, expected {width} (as row 1)", row.len()),
+            );
+        }
+    }
+    if c.lines.is_empty() {
+        return err("crt.lines", "no terrain lines");
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(c.lines.len());
+    for (i, l) in c.lines.iter().enumerate() {
+        if !seen.insert(l.id.as_str()) {
+            return err(
+                format!("crt.lines[{i}].id"),
+                format!("duplicate line id '{}'", l.id),
+            );
+        }
+        let labels = match &l.labels {
+            None => ColumnLabel::standard(l.first_differential).ok_or_else(|| ScenarioError {
+                path: format!("crt.lines[{i}].first_differential"),
+                message: format!(
+                    "{} is not the first differential of a standard line (-50 to +1, or \
+                     +2, +4, +6, +8, +10); write the line's labels out",
+                    l.first_differential
+                ),
+            })?,
+            Some(ls) => {
+                if ls.is_empty() || ls.len() > MAX_CRT_COLUMNS {
+                    return err(
+                        format!("crt.lines[{i}].labels"),
+                        format!("{} labels, expected 1 to {MAX_CRT_COLUMNS}", ls.len()),
+                    );
+                }
+                let mut v: Vec<ColumnLabel> = Vec::with_capacity(ls.len());
+                for (k, t) in ls.iter().enumerate() {
+                    let Some(lab) = ColumnLabel::parse(t) else {
+                        return err(
+                            format!("crt.lines[{i}].labels[{k}]"),
+                            format!("'{t}' is not a column label (\"-3\", \"+1\", \"+2,+3\")"),
+                        );
+                    };
+                    if let Some(prev) = v.last() {
+                        if prev.hi.checked_add(1) != Some(lab.lo) {
+                            return err(
+                                format!("crt.lines[{i}].labels[{k}]"),
+                                format!("'{t}' does not follow '{prev}': labels must be contiguous and ascending"),
+                            );
+                        }
+                    }
+                    v.push(lab);
+                }
+                if v[0].lo != l.first_differential {
+                    return err(
+                        format!("crt.lines[{i}].first_differential"),
+                        format!(
+                            "{} differs from the first label '{}'",
+                            l.first_differential, v[0]
+                        ),
+                    );
+                }
+                v
+            }
+        };
+        if l.first_column == 0 {
+            return err(
+                format!("crt.lines[{i}].first_column"),
+                "grid columns are numbered from 1",
+            );
+        }
+        let first = l.first_column as usize - 1;
+        if first.saturating_add(labels.len()) > width {
+            return err(
+                format!("crt.lines[{i}]"),
+                format!(
+                    "line '{}' runs off the grid: {} labels from column {} need {} columns, the grid has {width}",
+                    l.id,
+                    labels.len(),
+                    l.first_column,
+                    first.saturating_add(labels.len())
+                ),
+            );
+        }
+        out.push(CrtLine {
+            id: l.id.clone(),
+            name: l.name.clone(),
+            first_column: first,
+            labels,
+        });
+    }
+    Ok(out)
+}
+
+impl ScenarioData {
+    /// Parses scenario JSON (not yet validated: see [`Scenario::from_data`]). Every
+    /// error names the JSON path where it arose, whatever the layout of the text:
+    /// `units[3].provenance: missing field` rather than a column of a one-line file.
+    ///
+    /// ```
+    /// use fm_core::ScenarioData;
+    /// let e = ScenarioData::from_json(r#"{"id": "x", "name": 5}"#).unwrap_err();
+    /// assert_eq!(e.path, "name");
+    /// ```
+    ///
+    /// # Errors
+    /// A [`ScenarioError`] with the JSON path and serde's message (which, for
+    /// malformed JSON, gives the line and column).
+    pub fn from_json(json: &str) -> Result<ScenarioData, ScenarioError> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        let data: ScenarioData = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
+        de.end().map_err(|e| ScenarioError {
+            path: String::new(),
+            message: e.to_string(),
+        })?;
+        Ok(data)
+    }
+
+    /// [`ScenarioData::from_json`] for an already parsed JSON value.
+    ///
+    /// # Errors
+    /// A [`ScenarioError`] with the JSON path of the value that does not fit.
+    pub fn from_value(value: serde_json::Value) -> Result<ScenarioData, ScenarioError> {
+        serde_path_to_error::deserialize(value).map_err(path_error)
+    }
+}
+
+/// A serde error with its path; a missing field's path ends in the field's name.
+fn path_error<E: fmt::Display>(e: serde_path_to_error::Error<E>) -> ScenarioError {
+    let mut path = e.path().to_string();
+    if path == "." {
+        path.clear();
+    }
+    let message = e.inner().to_string();
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.split('`').next())
+    {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(field);
+    }
+    ScenarioError { path, message }
 }
 
 /// Sentinel for "no hex" in the dense neighbour tables.
@@ -652,11 +891,7 @@ impl Scenario {
     /// # Errors
     /// A [`ScenarioError`] naming the JSON path (or line and column for malformed JSON).
     pub fn from_json(json: &str) -> Result<Scenario, ScenarioError> {
-        let data: ScenarioData = serde_json::from_str(json).map_err(|e| ScenarioError {
-            path: format!("line {} column {}", e.line(), e.column()),
-            message: e.to_string(),
-        })?;
-        Scenario::from_data(data)
+        Scenario::from_data(ScenarioData::from_json(json)?)
     }
 
     /// Validates scenario data.
@@ -670,49 +905,13 @@ impl Scenario {
         }
         // CRT.
         let c = &data.crt;
-        if c.columns.is_empty() {
-            return err("crt.columns", "no columns");
-        }
-        for (i, w) in c.columns.windows(2).enumerate() {
-            if w[0][1] + 1 != w[1][0] {
-                return err(
-                    format!("crt.columns[{}]", i + 1),
-                    "columns must be contiguous and ascending",
-                );
-            }
-        }
-        for (i, col) in c.columns.iter().enumerate() {
-            if col[0] > col[1] {
-                return err(format!("crt.columns[{i}]"), "low end above high end");
-            }
-        }
-        if c.grid.len() != 6 {
-            return err("crt.grid", format!("{} die rows, expected 6", c.grid.len()));
-        }
-        for (i, row) in c.grid.iter().enumerate() {
-            if row.len() != c.columns.len() {
-                return err(
-                    format!("crt.grid[{i}]"),
-                    format!("{} cells, expected {}", row.len(), c.columns.len()),
-                );
-            }
-        }
+        let crt_lines = validate_crt(c)?;
         let line_idx: HashMap<&str, usize> = c
             .lines
             .iter()
             .enumerate()
             .map(|(i, l)| (l.id.as_str(), i))
             .collect();
-        for (i, l) in c.lines.iter().enumerate() {
-            if l.min_differential < c.columns[0][0]
-                || l.min_differential > c.columns[c.columns.len() - 1][1]
-            {
-                return err(
-                    format!("crt.lines[{i}].min_differential"),
-                    format!("{} is outside the grid's columns", l.min_differential),
-                );
-            }
-        }
         let lookup_line =
             |path: String, l: &Option<String>| -> Result<Option<usize>, ScenarioError> {
                 match l {
@@ -1079,9 +1278,8 @@ impl Scenario {
         }
         let crt = Crt {
             provenance: c.provenance.clone(),
-            columns: c.columns.clone(),
             grid: c.grid.clone(),
-            lines: c.lines.clone(),
+            lines: crt_lines,
         };
         let mut sc = Scenario {
             hexes,

@@ -1177,8 +1177,8 @@ fn bombard_hex(ctx: &mut Ctx, side: Side, hex: Hex, strength: i32) {
         if side == CENTRAL_POWERS && ctx.s.ex.inactive.contains(&unit) {
             activate(ctx, i);
         }
-        let line = crate::combat::defender_line(sc, &ctx.s, hi, None, strength);
-        let col = sc.crt.column(line, strength);
+        // 18.4: the markers' strength is the differential on the hex's terrain line.
+        let (line, col) = crate::combat::crt_reading(sc, &ctx.s, hi, None, strength, 0);
         let die = ctx.d6();
         let result = sc.crt.result(col, die);
         let hit = matches!(
@@ -1191,7 +1191,7 @@ fn bombard_hex(ctx: &mut Ctx, side: Side, hex: Hex, strength: i32) {
             unit: unit.clone(),
             strength,
             line: sc.crt.lines[line].id.clone(),
-            column: sc.crt.column_label(col),
+            column: sc.crt.column_label(line, col),
             die,
             result,
             hit,
@@ -1458,21 +1458,6 @@ pub(crate) fn final_result(sc: &Scenario, s: &State) -> Option<(Option<Side>, St
         .find(|l| vp >= l.min_vp as u32 && l.max_vp.map_or(true, |m| vp <= m as u32))
         .or(p.result_levels.last())?;
     Some((level.winner, format!("12.3: {} ({vp} VP)", level.result)))
-}
-
-/// 14.2: "if all attacking units are attacking across trench hexsides, the defender
-/// uses the trench defense line" — when the defender is of the owning side.
-pub(crate) fn trench_line(
-    sc: &Scenario,
-    hex: u16,
-    attackers: &[u16],
-    defender: Side,
-) -> Option<usize> {
-    let p = params(sc)?;
-    if defender != p.trench_owner {
-        return None;
-    }
-    crate::combat::trench_line_across(sc, hex, attackers)
 }
 
 /// 14.2: "trenches benefit only units of the owning side": the trench line is denied

@@ -657,17 +657,6 @@ pub(crate) fn defense(sc: &Scenario, hex: u16, printed: i32) -> i32 {
     }
 }
 
-/// 14.2 (R-VR-14.2a/b): an attack in which every attacker crosses a trench hexside "must
-/// be resolved via the trench terrain line", whatever else is in the hex, except against
-/// a unit in No Man's Land (14.1).
-pub(crate) fn trench_line(sc: &Scenario, hex: u16, attackers: &[u16]) -> Option<usize> {
-    params(sc)?;
-    if no_mans_land(sc, hex) {
-        return None;
-    }
-    crate::combat::trench_line_across(sc, hex, attackers)
-}
-
 /// 14.1: a unit attacked in No Man's Land is never advantaged by a trench line.
 pub(crate) fn hexside_line_denied(sc: &Scenario, hex: u16, feature: usize) -> bool {
     no_mans_land(sc, hex) && sc.masks.trench_side & (1 << feature) != 0

@@ -21,13 +21,14 @@ pub(crate) fn scenario_error_text(e: &fm_core::ScenarioError) -> String {
 
 /// Parses scenario JSON, telling malformed JSON from an invalid scenario.
 pub(crate) fn scenario_from_json(json: &str) -> Result<Scenario, Fail> {
-    let data: ScenarioData = serde_json::from_str(json).map_err(|e| {
-        let status = if e.is_syntax() || e.is_eof() {
-            FM_INVALID_JSON
-        } else {
-            FM_INVALID_SCENARIO
-        };
-        Fail::new(status, "scenario", format!("scenario JSON: {e}"))
+    let value: serde_json::Value = serde_json::from_str(json)
+        .map_err(|e| Fail::new(FM_INVALID_JSON, "scenario", format!("scenario JSON: {e}")))?;
+    let data = ScenarioData::from_value(value).map_err(|e| {
+        Fail::new(
+            FM_INVALID_SCENARIO,
+            "scenario",
+            format!("scenario JSON: {}", scenario_error_text(&e)),
+        )
     })?;
     Scenario::from_data(data).map_err(|e| {
         Fail::new(

@@ -54,12 +54,7 @@ pub fn load_scenario(source: &Bound<'_, PyAny>) -> PyResult<Arc<Scenario>> {
     }
     if let Ok(d) = source.cast::<PyDict>() {
         let v = to_json_value(d.as_any(), "scenario").map_err(protocol_error)?;
-        let data: fm_core::ScenarioData = serde_json::from_value(v).map_err(|e| {
-            scenario_error(&fm_core::ScenarioError {
-                path: String::new(),
-                message: e.to_string(),
-            })
-        })?;
+        let data = fm_core::ScenarioData::from_value(v).map_err(|e| scenario_error(&e))?;
         return Scenario::from_data(data)
             .map(Arc::new)
             .map_err(|e| scenario_error(&e));
