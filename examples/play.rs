@@ -141,7 +141,13 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
         ),
         Event::StepLost { unit, steps } => format!("   {unit} loses a step ({steps} left)"),
         Event::UnitEliminated { unit } => format!("   {unit} eliminated"),
-        Event::StiffResistance { unit } => format!("   {unit} offers stiff resistance"),
+        Event::StiffResistance { unit, held } if held.is_empty() => {
+            format!("   {unit} offers stiff resistance")
+        }
+        Event::StiffResistance { unit, held } => format!(
+            "   {unit} offers stiff resistance; {} hold with it",
+            held.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
+        ),
         Event::UnitRetreated { unit, from, path } => format!(
             "   {unit} retreats {from} -> {}",
             path.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
@@ -163,9 +169,10 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
         Event::LostBattalionDeclared { declared: true } => "   the Lost Battalion is declared".to_string(),
         Event::UnitReplaced { unit, hex, .. } => format!("   {unit} returns as a replacement at {hex}"),
         Event::UnitRebuilt { unit, .. } => format!("   {unit} rebuilt"),
-        Event::DivisionBrokenDown { unit, brigades, .. } => format!(
-            "   {unit} breaks down into {}",
-            brigades.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ")
+        Event::DivisionBrokenDown { unit, hex, brigades } => format!(
+            "   {unit} breaks down into {}{}",
+            brigades.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", "),
+            if hex.is_none() { " (arriving in its place)" } else { "" }
         ),
         Event::BrigadePlaced { unit, hex } => format!("   {unit} (third step) placed at {hex}"),
         Event::ReplacementsReceived { side, count } => {

@@ -218,7 +218,10 @@ fn loss_required(units: &[&str], reason: LossReason) -> Event {
 }
 
 fn stiff_event(unit: &str) -> Event {
-    Event::StiffResistance { unit: u(unit) }
+    Event::StiffResistance {
+        unit: u(unit),
+        held: vec![],
+    }
 }
 
 fn steps_of(s: &State, unit: &str) -> u8 {

@@ -18,12 +18,17 @@
 //!   Sedan has entered it, as has one advancing into it after combat.
 //! - 14.2 "must be resolved via the appropriate terrain line": the works' line is used
 //!   for a German defender even where the hex's other terrain would be better.
+//! - 13.2 "at the beginning of any US movement phase": before any Allied unit has moved
+//!   (a replacement's arrival and a reinforcement's entry count); a reinforcement may
+//!   break down before it enters, its brigades entering in its place (R-MA-13.2a).
 //! - 16.0 (7.7.1, no bombardment retreat) against 17.5 (retreat one hex instead of the
 //!   hits): 17.5, the specific artillery rule, applies; the retreat cancels every hit
 //!   scored on the hex.
 //! - 17.2 "immediately after all desired markers have been played": `artillery` only
 //!   places markers; `done` rolls them hex by hex in the order placed (two placements
 //!   on one hex are one bombardment of it) and ends the phase (R-MA-17.2).
+//! - 17.5 with 13.2: a brigade stack is "the targeted unit": it retreats whole into one
+//!   vacant hex or takes its hits (R-MA-17.5).
 //! - 17.6 "ensuing bombardment": a later marker on the same hex already sees the
 //!   breach.
 //! - 17.6 note: an Allied unit in a works hex is bombarded with the works' modifier and
@@ -161,6 +166,15 @@ impl Meuse {
             .unit("g-9", B, &[(1, 1, 1)], "0106")
     }
 
+    /// Makes the last unit added a reinforcement due on `turn`, entering on `entry`.
+    fn reinforcement(mut self, turn: u16, entry: &[&str]) -> Meuse {
+        let entry: Vec<Hex> = entry.iter().map(|x| h(x)).collect();
+        self.tiny = self
+            .tiny
+            .with_last(|d| d.start = StartData::Reinforcement { turn, entry });
+        self
+    }
+
     fn start(mut self, phase: Phase) -> Meuse {
         self.tiny = self.tiny.start(phase);
         self
@@ -257,7 +271,7 @@ fn break_down(unit: &str) -> Command {
 fn broken_down(unit: &str, hex: &str, brigades: &[&str]) -> Event {
     Event::DivisionBrokenDown {
         unit: u(unit),
-        hex: h(hex),
+        hex: Some(h(hex)),
         brigades: ids(brigades),
     }
 }
@@ -306,9 +320,16 @@ fn breached(hex: &str) -> Event {
 }
 
 fn retreat_offered(unit: &str, hits: u8) -> Event {
+    stack_retreat_offered(unit, hits, &[])
+}
+
+/// 17.5 with 13.2: the retreat offered to a target named by `unit`, with the other
+/// brigades of its stack.
+fn stack_retreat_offered(unit: &str, hits: u8, stacked: &[&str]) -> Event {
     Event::ArtilleryRetreatOffered {
         unit: u(unit),
         hits,
+        stacked: ids(stacked),
     }
 }
 
@@ -965,8 +986,9 @@ fn rule_13_2_breakdown_limited_by_brigade_chits_available() {
     assert_eq!(refused(&sc, &s, break_down("us-32")).rule, "13.2");
 }
 
-/// 13.2: breakdown happens at the beginning of the Allied movement phase: not by a
-/// division that has moved, not by an ordinary division, not in another phase.
+/// 13.2: breakdown happens at the beginning of the Allied movement phase: not once a
+/// unit (here the division itself) has moved, not by an ordinary division, not in
+/// another phase.
 #[test]
 fn rule_13_2_only_unmoved_three_step_division_in_allied_movement_phase() {
     let sc = breakdown_map(4).three_step("us-32", "0606").spare().build();
@@ -976,6 +998,149 @@ fn rule_13_2_only_unmoved_three_step_division_in_allied_movement_phase() {
     assert_eq!(refused(&sc, &s, break_down("us-4")).rule, "13.2");
     done_until(&sc, &mut s, A, Phase::Combat);
     assert_eq!(refused(&sc, &s, break_down("us-32")).rule, "13.2");
+}
+
+fn breakdowns_listed(sc: &Scenario, s: &State) -> Vec<Command> {
+    legal_commands(sc, s)
+        .into_iter()
+        .filter(|c| matches!(c, Command::BreakDown { .. }))
+        .collect()
+}
+
+/// 13.2 "at the beginning of any US movement phase" (R-MA-13.2a): once any Allied unit
+/// has moved in the phase, no division may break down, not only the one that moved:
+/// us-1 (an ordinary division) moves, and us-4, which has not, is refused and no longer
+/// listed.
+#[test]
+fn rule_13_2_no_breakdown_once_any_allied_unit_has_moved() {
+    let sc = breakdown_map(4).three_step("us-32", "0606").spare().build();
+    let mut s = begin(&sc, Phase::Movement);
+    assert_eq!(
+        breakdowns_listed(&sc, &s),
+        vec![break_down("us-4"), break_down("us-32")]
+    );
+    let ev = play(&sc, &mut s, mv("us-1", &["0305"]), &mut no_rng());
+    assert_eq!(ev, vec![moved("us-1", "0304", &["0305"], "1")]);
+    let err = refused(&sc, &s, break_down("us-4"));
+    assert_eq!(err.rule, "13.2");
+    assert!(err.message.contains("us-1"), "{}", err.message);
+    assert_eq!(refused(&sc, &s, break_down("us-32")).rule, "13.2");
+    assert_eq!(breakdowns_listed(&sc, &s), vec![]);
+}
+
+/// 13.2 with 11.3 (R-MA-13.2a, R-MA-11.3a): a replacement "arrives" and counts as
+/// having moved, so placing one ends the beginning of the phase: no breakdown after it.
+#[test]
+fn rule_13_2_no_breakdown_after_a_replacement_arrives() {
+    let sc = breakdown_map(4).spare().build();
+    let mut s = begin(&sc, Phase::Movement);
+    kill(&mut s, "us-1");
+    let ev = play(&sc, &mut s, replace("us-1", "0407"), &mut no_rng());
+    assert_eq!(ev, vec![replaced("us-1", "0407", 2)]);
+    assert_eq!(refused(&sc, &s, break_down("us-4")).rule, "13.2");
+    assert_eq!(breakdowns_listed(&sc, &s), vec![]);
+}
+
+/// 13.2 with 3.0(c) (R-MA-13.2a): a reinforcement enters the map with a move, so once
+/// one has entered no division may break down.
+#[test]
+fn rule_13_2_no_breakdown_after_a_reinforcement_enters() {
+    let sc = breakdown_map(4)
+        .div("us-5", A, "0707")
+        .reinforcement(2, &["0207"])
+        .spare()
+        .build();
+    let mut s = begin(&sc, Phase::Movement);
+    done_until(&sc, &mut s, A, Phase::Movement);
+    assert_eq!(s.turn, 2);
+    assert_eq!(loc_of(&s, "us-5"), Location::Arriving);
+    assert_eq!(breakdowns_listed(&sc, &s), vec![break_down("us-4")]);
+    let ev = play(&sc, &mut s, mv("us-5", &["0207"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![Event::UnitMoved {
+            unit: u("us-5"),
+            from: None,
+            path: hexes(&["0207"]),
+            mp: "1".parse().unwrap(),
+        }]
+    );
+    assert_eq!(refused(&sc, &s, break_down("us-4")).rule, "13.2");
+    assert_eq!(breakdowns_listed(&sc, &s), vec![]);
+}
+
+/// 13.2 "(including the phase of arrival)" (R-MA-13.2a): a three-step division due
+/// as a reinforcement may break down at the beginning of the movement phase, before it
+/// enters (entering is a move): its brigades arrive in its place, enter on its entry
+/// hexes with normal moves (3.0(c)) and may stack as they enter.
+#[test]
+fn rule_13_2_arriving_division_breaks_down_before_it_enters() {
+    let sc = meuse(7, 7)
+        .three_step("us-79", "0707")
+        .reinforcement(2, &["0507", "0607"])
+        .div("g-1", B, "0402")
+        .brigades(4)
+        .spare()
+        .start(Phase::Movement)
+        .build();
+    let mut s = begin(&sc, Phase::Movement);
+    assert_eq!(breakdowns_listed(&sc, &s), vec![]);
+    done_until(&sc, &mut s, A, Phase::Movement);
+    assert_eq!(loc_of(&s, "us-79"), Location::Arriving);
+    assert_eq!(breakdowns_listed(&sc, &s), vec![break_down("us-79")]);
+    let ev = play(&sc, &mut s, break_down("us-79"), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![Event::DivisionBrokenDown {
+            unit: u("us-79"),
+            hex: None,
+            brigades: ids(&["bde-1", "bde-2", "bde-3"]),
+        }]
+    );
+    assert_eq!(loc_of(&s, "us-79"), Location::Eliminated);
+    for b in ["bde-1", "bde-2", "bde-3"] {
+        assert_eq!(loc_of(&s, b), Location::Arriving, "{b}");
+    }
+    assert_eq!(loc_of(&s, "bde-4"), Location::OffMap);
+    assert_eq!(refused(&sc, &s, mv("bde-1", &["0407"])).rule, "3.0(c)");
+    let entered = |unit: &str, path: &[&str], mp: &str| Event::UnitMoved {
+        unit: u(unit),
+        from: None,
+        path: hexes(path),
+        mp: mp.parse().unwrap(),
+    };
+    let ev = play(&sc, &mut s, mv("bde-1", &["0507", "0506"]), &mut no_rng());
+    assert_eq!(ev, vec![entered("bde-1", &["0507", "0506"], "2")]);
+    let ev = play(&sc, &mut s, mv("bde-2", &["0507", "0506"]), &mut no_rng());
+    assert_eq!(ev, vec![entered("bde-2", &["0507", "0506"], "2")]);
+    let ev = play(&sc, &mut s, mv("bde-3", &["0607"]), &mut no_rng());
+    assert_eq!(ev, vec![entered("bde-3", &["0607"], "1")]);
+    assert_eq!(s.units_at(h("0506")).len(), 2);
+    assert!(s.ex.arriving_brigades.is_empty());
+}
+
+/// 13.2 (R-MA-13.2a): what is not a move does not end the beginning of the phase: a
+/// rebuild, an aircraft placement and another breakdown may come first. The brigades
+/// so placed may still move, but once one has, the next breakdown is refused.
+#[test]
+fn rule_13_2_breakdowns_may_follow_rebuilds_aircraft_and_each_other() {
+    let sc = breakdown_map(6).three_step("us-32", "0606").spare().build();
+    let mut s = begin(&sc, Phase::Movement);
+    hurt(&mut s, "us-1");
+    let ev = play(&sc, &mut s, rebuild(&["us-1"]), &mut no_rng());
+    assert_eq!(ev, vec![rebuilt("us-1", 2)]);
+    let ev = play(&sc, &mut s, aircraft("0402"), &mut no_rng());
+    assert_eq!(ev, vec![Event::AircraftPlaced { hex: h("0402") }]);
+    let ev = play(&sc, &mut s, break_down("us-4"), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![broken_down("us-4", "0404", &["bde-1", "bde-2", "bde-3"])]
+    );
+    assert_eq!(breakdowns_listed(&sc, &s), vec![break_down("us-32")]);
+    let ev = play(&sc, &mut s, mv("bde-1", &["0405"]), &mut no_rng());
+    assert_eq!(ev, vec![moved("bde-1", "0404", &["0405"], "1")]);
+    assert_eq!(refused(&sc, &s, break_down("us-32")).rule, "13.2");
+    assert_eq!(breakdowns_listed(&sc, &s), vec![]);
 }
 
 /// 13.2: two or three brigades may stack (never four); they move separately and may
@@ -1959,7 +2124,8 @@ fn rule_17_5_lone_hit_unit_may_retreat_one_hex_instead() {
         Pending::ArtilleryRetreat {
             side: B,
             unit: u("g-1"),
-            hits: 1
+            hits: 1,
+            stacked: vec![],
         }
     );
     let mut listed = legal_commands(&sc, &s);
@@ -2016,6 +2182,153 @@ fn rule_17_5_all_markers_resolved_before_the_retreat_choice() {
             phase(A, Phase::Combat),
         ]
     );
+}
+
+/// Brigades bde-1 .. bde-`n` stacked in 0404 (moved there in the fresh state: the
+/// validator refuses stacked start hexes), the German g-1 next to them in 0403, the
+/// spare pair; `extra` adds to the map. Played to the German Bombardment Phase. The
+/// legal one-hex retreats from 0404 are 0304, 0405 and 0504: 0403 holds g-1, 0303 and
+/// 0503 are in its ZOC.
+fn brigade_stack_under_fire(n: usize, extra: impl FnOnce(Meuse) -> Meuse) -> (Scenario, State) {
+    let mut m = meuse(7, 7);
+    let spots = ["0404", "0205", "0206"];
+    for (k, at) in spots.iter().enumerate().take(n) {
+        m = m.brigade_at(&format!("bde-{}", k + 1), at);
+    }
+    let sc = extra(m.div("g-1", B, "0403").spare())
+        .start(Phase::Movement)
+        .build();
+    let (mut s, ev) = new_game(&sc, &mut no_rng());
+    assert_eq!(ev, opening(Phase::Movement));
+    for k in 1..n {
+        let i = idx(&s, &format!("bde-{}", k + 1));
+        s.units[i].loc = Location::Map(h("0404"));
+    }
+    done_until(&sc, &mut s, B, Phase::Bombardment);
+    (sc, s)
+}
+
+/// 17.5 with 13.2: stacked brigades "function as if a single divisional unit": the
+/// retreat "instead" of the hits is offered once, to the stack, named by its first
+/// brigade. The stack retreats whole, by 8.3 with 8.1.5's direction, along one path
+/// into one vacant hex and keeps together; no brigade loses anything. Another brigade
+/// of the stack may not answer for it.
+#[test]
+fn rule_17_5_brigade_stack_retreats_one_hex_as_one_unit() {
+    let (sc, mut s) = brigade_stack_under_fire(2, |m| m);
+    let ev = place(&sc, &mut s, "0404", 1, false);
+    assert_eq!(
+        ev,
+        vec![art_declared("0404", &["bde-1", "bde-2"], 1, false)]
+    );
+    // German fire +1: die 1 is a modified 2, a hit.
+    let ev = fire(&sc, &mut s, &[1]);
+    assert_eq!(
+        ev,
+        vec![
+            art_firing("0404", &["bde-1", "bde-2"], 1, false),
+            fired("0404", 1, 1),
+            stack_retreat_offered("bde-1", 1, &["bde-2"]),
+        ]
+    );
+    assert_eq!(
+        s.pending(),
+        Pending::ArtilleryRetreat {
+            side: A,
+            unit: u("bde-1"),
+            hits: 1,
+            stacked: ids(&["bde-2"]),
+        }
+    );
+    let listed = legal_commands(&sc, &s);
+    assert_eq!(
+        listed,
+        vec![
+            retreat("bde-1", &["0304"]),
+            retreat("bde-1", &["0405"]),
+            retreat("bde-1", &["0504"]),
+            stiff("bde-1"),
+        ]
+    );
+    for c in &listed {
+        let i = command_to_index(&sc, &s, c).expect("an index");
+        assert_eq!(index_to_command(&sc, &s, i).as_ref(), Some(c));
+    }
+    assert_eq!(refused(&sc, &s, retreat("bde-2", &["0405"])).rule, "17.5");
+    assert_eq!(refused(&sc, &s, stiff("bde-2")).rule, "17.5");
+    assert_eq!(refused(&sc, &s, retreat("bde-1", &["0303"])).rule, "17.5");
+    assert_eq!(
+        refused(&sc, &s, retreat("bde-1", &["0405", "0406"])).rule,
+        "17.5"
+    );
+    let ev = play_dice(&sc, &mut s, retreat("bde-1", &["0405"]), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            retreated("bde-1", "0404", &["0405"]),
+            retreated("bde-2", "0404", &["0405"]),
+            ended("0404"),
+            phase(B, Phase::Combat),
+        ]
+    );
+    assert_eq!(s.units_at(h("0405")).len(), 2);
+    assert_eq!(steps_of(&s, "bde-1"), 1);
+    assert_eq!(steps_of(&s, "bde-2"), 1);
+}
+
+/// 17.5 with 13.2: a stack that stays takes every hit, one brigade per hit (each
+/// brigade is one step, 13.1); the rest of the stack remains.
+#[test]
+fn rule_17_5_brigade_stack_that_stays_takes_its_hits() {
+    let (sc, mut s) = brigade_stack_under_fire(3, |m| m);
+    place(&sc, &mut s, "0404", 2, false);
+    let ev = fire(&sc, &mut s, &[1, 2]);
+    assert_eq!(
+        ev,
+        vec![
+            art_firing("0404", &["bde-1", "bde-2", "bde-3"], 2, false),
+            fired("0404", 1, 1),
+            fired("0404", 2, 1),
+            stack_retreat_offered("bde-1", 2, &["bde-2", "bde-3"]),
+        ]
+    );
+    let ev = play_dice(&sc, &mut s, stiff("bde-1"), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            eliminated("bde-1"),
+            eliminated("bde-3"),
+            ended("0404"),
+            phase(B, Phase::Combat),
+        ]
+    );
+    assert_eq!(loc_of(&s, "bde-2"), Location::Map(h("0404")));
+}
+
+/// 17.5 with 8.3 (R-MA-17.5): the stack retreats only into a vacant hex (brigades do
+/// not stack by retreat, and a stack never displaces): with a brigade on 0405 and
+/// divisions on 0304 and 0504, its open hexes, no retreat is offered and the stack
+/// takes its hit at once.
+#[test]
+fn rule_17_5_brigade_stack_with_no_vacant_hex_takes_its_hits() {
+    let (sc, mut s) = brigade_stack_under_fire(2, |m| {
+        m.brigade_at("bde-3", "0405")
+            .div("us-1", A, "0304")
+            .div("us-2", A, "0504")
+    });
+    place(&sc, &mut s, "0404", 1, false);
+    let ev = fire(&sc, &mut s, &[1]);
+    assert_eq!(
+        ev,
+        vec![
+            art_firing("0404", &["bde-1", "bde-2"], 1, false),
+            fired("0404", 1, 1),
+            eliminated("bde-1"),
+            ended("0404"),
+            phase(B, Phase::Combat),
+        ]
+    );
+    assert_eq!(loc_of(&s, "bde-2"), Location::Map(h("0404")));
 }
 
 /// 17.6: a hit on a unit in an intact Stellung hex breaches the hex instead of

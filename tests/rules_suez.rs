@@ -960,7 +960,16 @@ fn rule_13_2_brigade_group_loses_three_steps() {
         } else {
             Event::UnitEliminated { unit: u("b1") }
         };
-        assert_eq!(ev[..2], [Event::StiffResistance { unit: u("b1") }, want]);
+        assert_eq!(
+            ev[..2],
+            [
+                Event::StiffResistance {
+                    unit: u("b1"),
+                    held: vec![]
+                },
+                want
+            ]
+        );
         if left > 0 {
             assert_eq!(steps_of(&s, "b1"), left);
             until(&sc, &mut s, B, Phase::Combat, &mut no_rng());

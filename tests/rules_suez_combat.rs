@@ -1,8 +1,9 @@
 //! Rule-numbered tests for the Suez 1916 combat rules (`../shared/rules/suez-1916.txt`
 //! Part I): the 10.3 changes and the Suez CRT key (Ex losses chosen by their owner, A3
-//! and D3 cost a step after the retreat, no stiff resistance on them, advances of one
-//! hex for leg units), 13.1 Kress, 14.1 no combat across the canal, 14.2 the trench
-//! line, 15.1-15.2 surprise, 17.3 stacks in combat, 18.0 fire support and 19.0 night.
+//! and D3 cost a step after the retreat, no stiff resistance on them, on D2 / A1 / A2
+//! one unit's step instead of the whole group's retreat, advances of one hex for leg
+//! units), 13.1 Kress, 14.1 no combat across the canal, 14.2 the trench line, 15.1-15.2
+//! surprise, 17.3 stacks in combat, 18.0 fire support and 19.0 night.
 //! Movement, activation, reinforcements, victory and stacking in movement are in
 //! `tests/rules_suez.rs`. Rulings: `docs/rulings.md` (R-SU-…).
 //!
@@ -702,7 +703,10 @@ fn rule_10_3_stiff_resistance_allowed_on_d2() {
     assert_eq!(
         ev,
         vec![
-            Event::StiffResistance { unit: u("b1") },
+            Event::StiffResistance {
+                unit: u("b1"),
+                held: vec![]
+            },
             step_lost("b1", 1),
             ended("0604"),
         ]
@@ -730,11 +734,169 @@ fn rule_10_3_stiff_resistance_allowed_on_a2() {
     assert_eq!(
         ev,
         vec![
-            Event::StiffResistance { unit: u("c1") },
+            Event::StiffResistance {
+                unit: u("c1"),
+                held: vec![]
+            },
             step_lost("c1", 1),
             ended("0604"),
         ]
     );
+}
+
+// ---------------------------------------------------------------------------------
+// Suez CRT key: D2, A1, A2 on several units.
+
+/// The stack of `field_b1(1)`'s b1 and b2 (both 52nd Division, 4 defense each) in
+/// 0604, attacked by c1, c2 and c3 (9): +1, die 1 reads D2 for both.
+fn d2_on_a_stack() -> (Scenario, State) {
+    let sc = field_b1(1)
+        .br("b2", "52nd Division", "0704")
+        .with_last(|d| d.start_depleted = 1)
+        .cp("c1", "0504")
+        .cp("c2", "0503")
+        .cp("c3", "0605")
+        .build();
+    let mut s = begin_combat(&sc, &[("b2", "0604")]);
+    let ev = play_dice(&sc, &mut s, attack("0604", &["c1", "c2", "c3"]), &[1]);
+    assert_eq!(
+        ev,
+        vec![
+            declared("0604", &["b1", "b2"], &["c1", "c2", "c3"]),
+            resolved(9, 8, OPEN, "+1", 1, D2, 0),
+            retreat_required(B, &["b1", "b2"], 2),
+        ]
+    );
+    (sc, s)
+}
+
+fn stiff_listed(sc: &Scenario, s: &State) -> Vec<Command> {
+    legal_commands(sc, s)
+        .into_iter()
+        .filter(|c| matches!(c, Command::StiffResistance { .. }))
+        .collect()
+}
+
+/// Suez CRT key: "D2 = All defending units must retreat two hexes (or deplete one unit
+/// of the defending player's choice, instead; see 7.8)". One step from one unit of the
+/// stack, the British player's choice, replaces the retreat of the whole stack: b2
+/// depletes (here to its last step) and neither b2 nor b1 retreats. Either unit may be
+/// the one; there is nothing to advance into.
+#[test]
+fn rule_su_crt_key_d2_one_step_satisfies_the_stack() {
+    let (sc, mut s) = d2_on_a_stack();
+    assert_eq!(stiff_listed(&sc, &s), vec![stiff("b1"), stiff("b2")]);
+    let ev = play_dice(&sc, &mut s, stiff("b2"), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            Event::StiffResistance {
+                unit: u("b2"),
+                held: ids(&["b1"]),
+            },
+            step_lost("b2", 1),
+            ended("0604"),
+        ]
+    );
+    assert_eq!(loc_of(&sc, &s, "b1"), Location::Map(h("0604")));
+    assert_eq!(loc_of(&sc, &s, "b2"), Location::Map(h("0604")));
+    assert_eq!(steps_of(&sc, &s, "b1"), 2);
+    assert_eq!(steps_of(&sc, &s, "b2"), 1);
+    assert_pending(&s, A, Phase::Combat);
+}
+
+/// Suez CRT key: the depletion is "instead" of the stack's retreat, not of one unit's:
+/// once b1 has retreated the British player has chosen the retreat, so b2 may not hold
+/// (refused under the key, no longer listed) and must retreat too; b1, having
+/// retreated, is no longer asked (8.4).
+#[test]
+fn rule_su_crt_key_d2_no_depletion_once_a_unit_has_retreated() {
+    let (sc, mut s) = d2_on_a_stack();
+    let ev = play_dice(&sc, &mut s, retreat("b1", &["0703", "0804"]), &[]);
+    assert_eq!(ev, vec![retreated("b1", "0604", &["0703", "0804"])]);
+    assert_eq!(refused(&sc, &s, stiff("b2")).rule, "CRT key");
+    assert_eq!(refused(&sc, &s, stiff("b1")).rule, "8.4");
+    assert_eq!(stiff_listed(&sc, &s), vec![]);
+    let ev = play_dice(&sc, &mut s, retreat("b2", &["0703", "0803"]), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            retreated("b2", "0604", &["0703", "0803"]),
+            advance_offered(&["0604", "0703", "0803"], &["c1", "c2", "c3"]),
+        ]
+    );
+    assert_eq!(steps_of(&sc, &s, "b1"), 2);
+    assert_eq!(steps_of(&sc, &s, "b2"), 2);
+}
+
+/// Suez CRT key: "A2 = All attacking units must retreat two hexes (or deplete one unit
+/// of the attacking player's choice, instead)": c1 (0504) depletes and c2 (0503), in
+/// another hex, stays too.
+#[test]
+fn rule_su_crt_key_a2_one_step_satisfies_every_attacker() {
+    let sc = field_b1(0).cp("c1", "0504").cp("c2", "0503").build();
+    let mut s = begin_combat(&sc, &[]);
+    let ev = play_dice(&sc, &mut s, attack("0604", &["c1", "c2"]), &[4]);
+    assert_eq!(
+        ev,
+        vec![
+            declared("0604", &["b1"], &["c1", "c2"]),
+            resolved(6, 6, OPEN, "0", 4, A2, 0),
+            retreat_required(A, &["c1", "c2"], 2),
+        ]
+    );
+    assert_eq!(stiff_listed(&sc, &s), vec![stiff("c1"), stiff("c2")]);
+    let ev = play_dice(&sc, &mut s, stiff("c1"), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            Event::StiffResistance {
+                unit: u("c1"),
+                held: ids(&["c2"]),
+            },
+            step_lost("c1", 1),
+            ended("0604"),
+        ]
+    );
+    assert_eq!(loc_of(&sc, &s, "c2"), Location::Map(h("0503")));
+    assert_eq!(steps_of(&sc, &s, "c2"), 2);
+    assert_pending(&s, A, Phase::Combat);
+}
+
+/// Suez CRT key with 8.4: a one-step unit may be the one that depletes; it is
+/// eliminated and the rest of the stack still holds (no retreat, so no advance).
+#[test]
+fn rule_su_crt_key_d2_one_step_unit_eliminated_for_the_stack() {
+    let sc = field_b1(1)
+        .br("b2", "52nd Division", "0704")
+        .with_last(|d| d.start_depleted = 2)
+        .cp("c1", "0504")
+        .cp("c2", "0503")
+        .cp("c3", "0605")
+        .build();
+    let mut s = begin_combat(&sc, &[("b2", "0604")]);
+    let ev = play_dice(&sc, &mut s, attack("0604", &["c1", "c2", "c3"]), &[1]);
+    assert_eq!(
+        ev[1..],
+        [
+            resolved(9, 6, OPEN, "+2, +3", 1, D2, 0),
+            retreat_required(B, &["b1", "b2"], 2),
+        ]
+    );
+    let ev = play_dice(&sc, &mut s, stiff("b2"), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            Event::StiffResistance {
+                unit: u("b2"),
+                held: ids(&["b1"]),
+            },
+            eliminated("b2"),
+            ended("0604"),
+        ]
+    );
+    assert_eq!(loc_of(&sc, &s, "b1"), Location::Map(h("0604")));
+    assert_eq!(steps_of(&sc, &s, "b1"), 2);
 }
 
 // ---------------------------------------------------------------------------------

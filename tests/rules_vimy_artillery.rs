@@ -1,7 +1,8 @@
 //! Rule-numbered tests for the Vimy Ridge artillery (`../shared/rules/vimy-ridge.txt`):
 //! 16.0 (no bombardment retreat), 17.1-17.6 (allotment, placing, observation, the
 //! Artillery Bombardment Modifiers and the World War One Bombardment Results Table,
-//! gas), 18.1 the Red Baron and the bombardment half of 18.2 La Folie Woods.
+//! gas), 18.1 the Red Baron and La Folie Woods (17.2: no bombardment there by either
+//! side; 18.2 defines the hexes).
 //!
 //! Every test builds a tiny map with the Vimy Ridge terrain chart and exclusive-rule
 //! parameters (`common::vimy`) and compares the exact events `apply` returns, or for a
@@ -1513,7 +1514,7 @@ fn rule_18_1_none_lost_when_none_left() {
 }
 
 // ---------------------------------------------------------------------------------
-// 18.2 La Folie Woods.
+// 17.2, 18.2 La Folie Woods.
 
 /// 9x9, La Folie range 7, Petit Vimy 0909/0908. c1 (0107) watches g1 in woods 0208
 /// (seven hexes from Petit Vimy: La Folie) and g2 in woods 0108 (eight: not); c2 in
@@ -1546,35 +1547,44 @@ fn folie_distances(sc: &Scenario) {
     assert!(near("0707") <= 7);
 }
 
-/// 18.2: no Allied bombardment in a La Folie Woods hex (a woods hex within seven hexes
-/// of Petit Vimy), even of an adjacent, observed unit.
+/// 17.2: "No bombardment is ever possible in any 'La Folie Woods' hex" (a woods hex
+/// within seven hexes of Petit Vimy, 18.2): Allied artillery is refused there under
+/// 17.2, even on an adjacent, observed unit.
 #[test]
-fn rule_18_2_allied_artillery_refused_on_la_folie_woods() {
+fn rule_17_2_allied_artillery_refused_on_la_folie_woods() {
     let (sc, s) = begin_bombardment(folie());
     folie_distances(&sc);
     assert!(observed(&sc, &s, A, h("0208")));
-    assert_eq!(refused(&sc, &s, artillery("0208", 1, false)).rule, "18.2");
-    assert_eq!(refused(&sc, &s, artillery("0208", 1, true)).rule, "18.2");
-    assert_eq!(refused(&sc, &s, artillery("0208", 2, false)).rule, "18.2");
+    assert_eq!(refused(&sc, &s, artillery("0208", 1, false)).rule, "17.2");
+    assert_eq!(refused(&sc, &s, artillery("0208", 1, true)).rule, "17.2");
+    assert_eq!(refused(&sc, &s, artillery("0208", 2, false)).rule, "17.2");
 }
 
-/// 18.2 concerns Allied guns only: German artillery may bombard an Allied unit in a
-/// La Folie woods hex (woods +2, Allied target -1).
+/// 17.2 is unconditional ("no bombardment is ever possible"); 18.2 only explains it
+/// and adds the Allied-only ban on support fire. So German artillery may not bombard
+/// the Allied unit c2 in the La Folie woods hex 0706 either, observed and adjacent
+/// though it is: refused under 17.2 and not listed. The German guns may still fire on
+/// c1 in the clear hex 0107 (Allied target -1).
 #[test]
-fn rule_18_2_german_artillery_allowed_on_la_folie_woods() {
+fn rule_17_2_german_artillery_refused_on_la_folie_woods() {
     let (sc, mut s) = begin_bombardment(folie());
     done_until(&sc, &mut s, B, Phase::Bombardment);
     assert!(vimy_ridge::la_folie(&sc, h("0706")));
-    let ev = place(&sc, &mut s, "0706", 1, false);
-    assert_eq!(ev, vec![declared("0706", &["c2"], 1, false)]);
-    let ev = fire(&sc, &mut s, &[1]);
+    assert!(observed(&sc, &s, B, h("0706")));
+    assert_eq!(refused(&sc, &s, artillery("0706", 1, false)).rule, "17.2");
+    assert_eq!(refused(&sc, &s, artillery("0706", 2, false)).rule, "17.2");
+    assert!(!legal_commands(&sc, &s)
+        .iter()
+        .any(|c| matches!(c, Command::Artillery { hex, .. } if *hex == h("0706"))));
+    let ev = place(&sc, &mut s, "0107", 1, false);
+    assert_eq!(ev, vec![declared("0107", &["c1"], 1, false)]);
+    let ev = fire(&sc, &mut s, &[6]);
     assert_eq!(
         ev,
         vec![
-            firing("0706", &["c2"], 1, false),
-            fired("0706", 1, 1, true),
-            step_lost("c2", 1),
-            ended("0706"),
+            firing("0107", &["c1"], 1, false),
+            fired("0107", 6, -1, false),
+            ended("0107"),
             phase(B, Phase::Combat),
         ]
     );
@@ -1626,10 +1636,10 @@ fn rule_18_2_non_woods_hex_near_petit_vimy_is_not_la_folie() {
     );
 }
 
-/// 18.2: `legal_commands` offers no Allied artillery on a La Folie hex, and does offer
+/// 17.2: `legal_commands` offers no Allied artillery on a La Folie hex, and does offer
 /// it on the others (with and without gas on turn 1).
 #[test]
-fn rule_18_2_legal_commands_list_no_allied_artillery_on_la_folie() {
+fn rule_17_2_legal_commands_list_no_allied_artillery_on_la_folie() {
     let (sc, s) = begin_bombardment(folie());
     check_listing(&sc, &s, &["0108", "0707"]);
     let mut arts: Vec<String> = legal_commands(&sc, &s)
@@ -1652,9 +1662,9 @@ fn rule_18_2_legal_commands_list_no_allied_artillery_on_la_folie() {
 // ---------------------------------------------------------------------------------
 // Legal listing.
 
-/// 17.1-17.3, 18.2: in several states the listed `Artillery` commands are exactly the
+/// 17.1-17.3: in several states the listed `Artillery` commands are exactly the
 /// accepted ones: walls, range, aircraft, markers and two-per-unit limits, the German
-/// turn.
+/// turn (no German artillery on the Allied unit in La Folie Woods, 17.2).
 #[test]
 fn rule_17_2_legal_artillery_commands_agree_with_apply() {
     // Walls and range: g1 behind a woods wall, g2 more than ten hexes from every
@@ -1692,5 +1702,5 @@ fn rule_17_2_legal_artillery_commands_agree_with_apply() {
     // The German turn: German observers, no gas listed.
     let (sc, mut s) = begin_bombardment(folie());
     done_until(&sc, &mut s, B, Phase::Bombardment);
-    check_listing(&sc, &s, &["0107", "0706"]);
+    check_listing(&sc, &s, &["0107"]);
 }

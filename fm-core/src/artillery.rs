@@ -5,8 +5,8 @@
 //!
 //! What differs between the games — observation (adjacency and aircraft range in Meuse
 //! Argonne; lines of sight in Vimy Ridge), the modifier chart, breaching works and the
-//! one-hex retreat (Meuse Argonne), one hit at most and La Folie Woods (Vimy Ridge) —
-//! is asked of the game modules through [`Game`].
+//! one-hex retreat (Meuse Argonne), one hit at most and no bombardment of La Folie Woods
+//! (Vimy Ridge) — is asked of the game modules through [`Game`].
 
 use crate::combat::{end, lose_step};
 use crate::command::Command;
@@ -136,13 +136,17 @@ pub(crate) fn room(sc: &Scenario, s: &State, hex: Hex) -> u8 {
 }
 
 /// Why the phasing side may not aim artillery at `hex` at all, if it may not
-/// (observation, Vimy Ridge 18.2 La Folie Woods).
+/// (observation; Vimy Ridge La Folie Woods).
 fn target_refusal(sc: &Scenario, s: &State, side: Side, hex: Hex) -> Option<RuleError> {
+    // VR 17.2 "No bombardment is ever possible in any 'La Folie Woods' hex" binds both
+    // sides; 18.2 only explains it and adds the Allied-only support fire ban.
     if let Some(Game::Vimy(_)) = game(sc) {
-        if side == vr::ALLIES && vr::la_folie(sc, hex) {
+        if vr::la_folie(sc, hex) {
             return Some(RuleError {
-                rule: "18.2".into(),
-                message: format!("{hex} is a La Folie Woods hex: no Allied bombardment there"),
+                rule: "17.2".into(),
+                message: format!(
+                    "{hex} is a La Folie Woods hex: no bombardment is ever possible there (either side)"
+                ),
             });
         }
     }
@@ -318,25 +322,55 @@ fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
         end(ctx);
         return;
     }
-    // MA 17.5: a lone unit may retreat one hex instead; a brigade stack takes its hits.
+    // MA 17.5: the targeted unit may retreat one hex instead; a brigade stack is the
+    // targeted unit as a whole (13.2) and decides once, for all its brigades.
     if let Game::Meuse(_) = g {
-        if ids.len() == 1 {
-            let i = defenders[0];
-            let opts = crate::retreat::retreat_options(sc, &ctx.s, i, 1, CombatKind::Bombardment);
-            if opts
-                .iter()
-                .any(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
-            {
-                ctx.emit(Event::ArtilleryRetreatOffered {
-                    unit: ids[0].clone(),
-                    hits,
-                });
-                return;
-            }
+        if !retreat_hexes(sc, &ctx.s, &defenders).is_empty() {
+            ctx.emit(Event::ArtilleryRetreatOffered {
+                unit: ids[0].clone(),
+                hits,
+                stacked: ids[1..].to_vec(),
+            });
+            return;
         }
     }
     take_hits(ctx, &ids, hits);
     end(ctx);
+}
+
+/// Meuse Argonne 17.5: the hexes the bombarded `units` (scenario indices: a lone unit,
+/// or the brigades of one stack) may retreat into instead of taking their hits. One
+/// hex, by 8.3 with 8.1.5's direction (away from the nearest enemy), into a vacant
+/// hex, never by displacement (R-MA-17.5). A brigade stack "functions as if a single
+/// divisional unit" (13.2): it retreats whole along one path into one hex, so only
+/// the hexes open to every one of its brigades count (and, being vacant, they keep the
+/// stack within the three-brigade limit).
+pub(crate) fn retreat_hexes(sc: &Scenario, s: &State, units: &[usize]) -> Vec<Hex> {
+    let one_hex = |i: usize| -> Vec<Hex> {
+        crate::retreat::retreat_options(sc, s, i, 1, CombatKind::Bombardment)
+            .into_iter()
+            .filter(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
+            .map(|o| o.path[0])
+            .collect()
+    };
+    let Some((&first, rest)) = units.split_first() else {
+        return Vec::new();
+    };
+    let mut out = one_hex(first);
+    for &i in rest {
+        let open = one_hex(i);
+        out.retain(|h| open.contains(h));
+    }
+    out
+}
+
+/// The bombarded units of a pending 17.5 decision (the named unit first), as
+/// scenario indices.
+pub(crate) fn retreat_target(sc: &Scenario, unit: &UnitId, stacked: &[UnitId]) -> Vec<usize> {
+    std::iter::once(unit)
+        .chain(stacked)
+        .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
+        .collect()
 }
 
 fn take_hits(ctx: &mut Ctx, units: &[UnitId], hits: u8) {
@@ -357,53 +391,69 @@ fn take_hits(ctx: &mut Ctx, units: &[UnitId], hits: u8) {
     }
 }
 
-fn stage_hits(ctx: &Ctx) -> Result<(UnitId, u8), RuleError> {
-    match ctx.s.combat.as_ref().map(|c| &c.stage) {
-        Some(CombatStage::ArtilleryRetreat { unit, hits }) => Ok((unit.clone(), *hits)),
-        _ => refuse("17.5", "no artillery retreat is pending"),
+/// The pending 17.5 decision: the named unit, the hits, the other brigades of its
+/// stack; or why `unit` may not make it (a stacked brigade other than the one that
+/// names the stack, or a unit that was not hit).
+fn stage_hits(ctx: &Ctx, unit: &UnitId) -> Result<(u8, Vec<UnitId>), RuleError> {
+    let Some(CombatStage::ArtilleryRetreat {
+        unit: named,
+        hits,
+        stacked,
+    }) = ctx.s.combat.as_ref().map(|c| &c.stage)
+    else {
+        return refuse("17.5", "no artillery retreat is pending");
+    };
+    if unit == named {
+        return Ok((*hits, stacked.clone()));
     }
+    if stacked.contains(unit) {
+        return refuse(
+            "17.5",
+            format!("{unit} is stacked with {named}: the stack decides as one unit (13.2), named by {named}"),
+        );
+    }
+    refuse("17.5", format!("{unit} was not hit"))
 }
 
-/// Meuse Argonne 17.5: retreat one hex instead of taking the hits.
+/// Meuse Argonne 17.5: retreat one hex instead of taking the hits; a brigade stack
+/// retreats whole into the one hex (13.2).
 pub(crate) fn artillery_retreat(
     ctx: &mut Ctx,
     unit: &UnitId,
     path: &[Hex],
 ) -> Result<(), RuleError> {
-    let (u, _) = stage_hits(ctx)?;
-    if *unit != u {
-        return refuse("17.5", format!("{unit} was not hit"));
-    }
-    let i = ctx.unit(unit)?;
-    let opts = crate::retreat::retreat_options(ctx.sc, &ctx.s, i, 1, CombatKind::Bombardment);
-    if path.len() != 1
-        || !opts
-            .iter()
-            .any(|o| o.path == path && !o.loses_step && o.displace.is_empty())
-    {
+    let (_, stacked) = stage_hits(ctx, unit)?;
+    let members = retreat_target(ctx.sc, unit, &stacked);
+    let open = retreat_hexes(ctx.sc, &ctx.s, &members);
+    if path.len() != 1 || !open.contains(&path[0]) {
         return refuse(
             "17.5",
-            "the retreat is one hex, by the retreat rules (8.3, 8.1.5)",
+            if stacked.is_empty() {
+                "the retreat is one hex, by the retreat rules (8.3, 8.1.5), into a vacant hex"
+            } else {
+                "the stack retreats one hex together, by the retreat rules (8.3, 8.1.5), into one vacant hex"
+            },
         );
     }
-    let from = ctx.s.units[i].hex().expect("on map");
-    ctx.emit(Event::UnitRetreated {
-        unit: unit.clone(),
-        from,
-        path: path.to_vec(),
-    });
+    for i in members {
+        let from = ctx.s.units[i].hex().expect("bombarded unit is on the map");
+        let id = ctx.s.units[i].id.clone();
+        ctx.emit(Event::UnitRetreated {
+            unit: id,
+            from,
+            path: path.to_vec(),
+        });
+    }
     end(ctx);
     fire_next(ctx);
     Ok(())
 }
 
-/// Meuse Argonne 17.5: stay and take the hits.
+/// Meuse Argonne 17.5: stay and take the hits (a brigade stack: one brigade per hit).
 pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
-    let (u, hits) = stage_hits(ctx)?;
-    if *unit != u {
-        return refuse("17.5", format!("{unit} was not hit"));
-    }
-    take_hits(ctx, std::slice::from_ref(unit), hits);
+    let (hits, stacked) = stage_hits(ctx, unit)?;
+    let units: Vec<UnitId> = std::iter::once(unit.clone()).chain(stacked).collect();
+    take_hits(ctx, &units, hits);
     end(ctx);
     fire_next(ctx);
     Ok(())

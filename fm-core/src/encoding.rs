@@ -32,7 +32,6 @@ use crate::command::Command;
 use crate::hex::Hex;
 use crate::legal::legal_commands;
 use crate::movement::reachable_idx;
-use crate::retreat::retreat_options;
 use crate::scenario::{Scenario, NO_HEX};
 use crate::state::{Pending, State};
 
@@ -235,10 +234,22 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                 Pending::Retreat { hexes, .. } => {
                     crate::retreat::retreat_choices(sc, s, u, hexes, kind)
                 }
-                Pending::ArtilleryRetreat { .. } => retreat_options(sc, s, u, 1, kind)
-                    .into_iter()
-                    .filter(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
-                    .collect(),
+                // Meuse Argonne 17.5: only the unit that names the target (a lone unit
+                // or a brigade stack) retreats, into a hex open to the whole target.
+                Pending::ArtilleryRetreat { unit, stacked, .. } => {
+                    if s.units[u].id != unit {
+                        return None;
+                    }
+                    let target = crate::artillery::retreat_target(sc, &unit, &stacked);
+                    crate::artillery::retreat_hexes(sc, s, &target)
+                        .into_iter()
+                        .map(|h| crate::retreat::RetreatOption {
+                            path: vec![h],
+                            displace: Vec::new(),
+                            loses_step: false,
+                        })
+                        .collect()
+                }
                 _ => return None,
             };
             if opts.is_empty() && s.units[u].hex() == Some(hex) {

@@ -167,6 +167,11 @@ pub enum Event {
     StiffResistance {
         /// The unit.
         unit: UnitId,
+        /// Suez 1916 CRT key (D2, A1, A2 "or deplete one unit … instead"): the other
+        /// units struck by the result, whose retreat this one step also satisfies; they
+        /// stay where they are. Omitted when empty (always, under the system rules).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        held: Vec<UnitId>,
     },
     /// 8.3.1: a friendly unit is pushed one hex to make room for a retreating unit.
     UnitDisplaced {
@@ -262,10 +267,14 @@ pub enum Event {
     },
     /// Meuse Argonne 17.5: the hit unit may retreat one hex instead of taking its hits.
     ArtilleryRetreatOffered {
-        /// The unit.
+        /// The unit (of a brigade stack, its first brigade, which names the stack).
         unit: UnitId,
         /// Hits scored.
         hits: u8,
+        /// Meuse Argonne 13.2: the other brigades stacked with `unit`; the stack
+        /// retreats together or takes the hits. Omitted for a lone unit.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        stacked: Vec<UnitId>,
     },
     /// Meuse Argonne 18.1: the German player may now declare the Lost Battalion.
     LostBattalionOffered,
@@ -311,9 +320,12 @@ pub enum Event {
     DivisionBrokenDown {
         /// The division.
         unit: UnitId,
-        /// Its hex.
-        hex: Hex,
-        /// The brigade chits placed there.
+        /// Its hex; `None` (omitted) for a division due as a reinforcement that breaks
+        /// down before it enters ("including the phase of arrival"): its brigades are
+        /// then reinforcements in its place, entering on its entry hexes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hex: Option<Hex>,
+        /// The brigade chits placed there (or now arriving).
         brigades: Vec<UnitId>,
     },
     /// Meuse Argonne 13.1: the third step of an eliminated three-step division.
@@ -578,6 +590,8 @@ impl State {
                 }
             }
             Event::UnitMoved { unit, path, mp, .. } => {
+                // Meuse Argonne 13.2: an arriving brigade has entered the map.
+                self.ex.arriving_brigades.remove(unit);
                 let i = self.idx(sc, unit);
                 let side = sc.units[i].data.side;
                 let u = &mut self.units[i];
@@ -717,9 +731,12 @@ impl State {
                     };
                 }
             }
-            Event::StiffResistance { unit } => {
+            Event::StiffResistance { unit, held } => {
                 if let Some(c) = self.combat.as_mut() {
                     strip(&mut c.stage, unit);
+                    for u in held {
+                        strip(&mut c.stage, u);
+                    }
                 }
             }
             Event::UnitDisplaced { unit, to, .. } => {
@@ -815,11 +832,16 @@ impl State {
             Event::HexBreached { hex } => {
                 self.ex.breached.insert(*hex);
             }
-            Event::ArtilleryRetreatOffered { unit, hits } => {
+            Event::ArtilleryRetreatOffered {
+                unit,
+                hits,
+                stacked,
+            } => {
                 if let Some(c) = self.combat.as_mut() {
                     c.stage = CombatStage::ArtilleryRetreat {
                         unit: unit.clone(),
                         hits: *hits,
+                        stacked: stacked.clone(),
                     };
                 }
             }
@@ -879,8 +901,14 @@ impl State {
                 self.ex.broken_down.insert(unit.clone());
                 for b in brigades {
                     let j = self.idx(sc, b);
-                    self.units[j].loc = Location::Map(*hex);
                     self.units[j].steps = 1;
+                    match hex {
+                        Some(h) => self.units[j].loc = Location::Map(*h),
+                        None => {
+                            self.units[j].loc = Location::Arriving;
+                            self.ex.arriving_brigades.insert(b.clone(), unit.clone());
+                        }
+                    }
                 }
             }
             Event::BrigadePlaced { unit, hex } => {

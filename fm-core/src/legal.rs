@@ -6,7 +6,7 @@ use crate::combat::{can_attack_across, may_attack};
 use crate::command::Command;
 use crate::ids::{Side, UnitId};
 use crate::movement::reachable_idx;
-use crate::retreat::{advance_targets, retreat_options};
+use crate::retreat::advance_targets;
 use crate::scenario::{Phase, Scenario, StartData};
 use crate::state::{Location, Pending, State};
 
@@ -84,19 +84,14 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             out.push(Command::LostBattalion { declare: false });
             out.push(Command::LostBattalion { declare: true });
         }
-        Pending::ArtilleryRetreat { unit, .. } => {
-            if let Some(i) = sc.unit_index(&unit) {
-                for o in
-                    retreat_options(sc, s, i as usize, 1, crate::state::CombatKind::Bombardment)
-                {
-                    if o.path.len() == 1 && !o.loses_step && o.displace.is_empty() {
-                        out.push(Command::Retreat {
-                            unit: unit.clone(),
-                            path: o.path,
-                            displace: Vec::new(),
-                        });
-                    }
-                }
+        Pending::ArtilleryRetreat { unit, stacked, .. } => {
+            let target = crate::artillery::retreat_target(sc, &unit, &stacked);
+            for h in crate::artillery::retreat_hexes(sc, s, &target) {
+                out.push(Command::Retreat {
+                    unit: unit.clone(),
+                    path: vec![h],
+                    displace: Vec::new(),
+                });
             }
             out.push(Command::StiffResistance { unit });
         }
@@ -327,8 +322,7 @@ fn retreats_for(
             displace: o.displace,
         });
     }
-    let result = s.combat.as_ref().and_then(|c| c.result);
-    if crate::suez_1916::stiff_refusal(sc, result).is_ok() {
+    if crate::retreat::stiff_choice(sc, s, u).is_ok() {
         out.push(Command::StiffResistance { unit: u.clone() });
     }
 }

@@ -340,6 +340,19 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
     })
 }
 
+/// 13.2 "at the beginning of any US movement phase" (R-MA-13.2a): the first Allied
+/// unit that has already moved this phase, if any. A move, a reinforcement's entry (its
+/// first move) and a replacement's arrival (it counts as having moved, R-MA-11.3a) all
+/// mark a unit as moved; a rebuild, an aircraft placement or another breakdown do not.
+/// The movement phase opens the player turn, so a `moved` mark is from this phase.
+fn allied_unit_moved(sc: &Scenario, s: &State) -> Option<UnitId> {
+    s.units
+        .iter()
+        .enumerate()
+        .find(|(i, u)| sc.units[*i].data.side == ALLIES && u.moved)
+        .map(|(_, u)| u.id.clone())
+}
+
 /// 13.2: voluntary breakdown of a three-step division.
 pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
     require(ctx, "13.2", "brigade breakdown")?;
@@ -355,13 +368,23 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
     if !p.three_step_divisions.contains(unit) {
         return refuse("13.2", format!("{unit} is not a three-step division"));
     }
-    let Some(hex) = ctx.s.units[i].hex() else {
-        return refuse("13.2", format!("{unit} is not on the map"));
+    // "(including the phase of arrival)": a division due as a reinforcement may break
+    // down at the beginning of the phase, before it enters (its entry is a move); its
+    // brigades then enter in its place (R-MA-13.2a).
+    let hex = match ctx.s.units[i].loc {
+        Location::Map(h) => Some(h),
+        Location::Arriving => None,
+        _ => {
+            return refuse(
+                "13.2",
+                format!("{unit} is neither on the map nor arriving as a reinforcement"),
+            )
+        }
     };
-    if ctx.s.units[i].moved {
+    if let Some(m) = allied_unit_moved(ctx.sc, &ctx.s) {
         return refuse(
             "13.2",
-            format!("{unit} has moved: breakdown happens at the beginning of the movement phase"),
+            format!("{m} has already moved this phase: breakdown happens at the beginning of the movement phase, before any Allied unit moves"),
         );
     }
     let want = if ctx.s.units[i].steps >= ctx.sc.units[i].max_steps() {
@@ -384,6 +407,15 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
         brigades,
     });
     Ok(())
+}
+
+/// 13.2: the unit whose reinforcement entry hexes `unit` uses: for a brigade of a
+/// division broken down before it entered, that division; otherwise `unit` itself.
+pub(crate) fn enters_as(sc: &Scenario, s: &State, unit: usize) -> usize {
+    s.ex.arriving_brigades
+        .get(&s.units[unit].id)
+        .and_then(|d| sc.unit_index(d))
+        .map_or(unit, |d| d as usize)
 }
 
 /// 17.3: whether the phasing side observes `hex`.
@@ -572,11 +604,13 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
             }
         }
     }
-    if side == ALLIES && !free_brigades(sc, s).is_empty() {
+    if side == ALLIES && !free_brigades(sc, s).is_empty() && allied_unit_moved(sc, s).is_none() {
         for d in &p.three_step_divisions {
             if let Some(i) = sc.unit_index(d) {
-                let u = &s.units[i as usize];
-                if u.hex().is_some() && !u.moved {
+                if matches!(
+                    s.units[i as usize].loc,
+                    Location::Map(_) | Location::Arriving
+                ) {
                     out.push(Command::BreakDown { unit: d.clone() });
                 }
             }

@@ -523,8 +523,11 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
     }
 }
 
-fn entry_hexes(sc: &Scenario, unit: usize) -> Vec<u16> {
-    match &sc.units[unit].data.start {
+fn entry_hexes(sc: &Scenario, s: &State, unit: usize) -> Vec<u16> {
+    // Meuse Argonne 13.2: brigades of a division broken down before it entered use its
+    // entry hexes.
+    let as_unit = crate::meuse_argonne::enters_as(sc, s, unit);
+    match &sc.units[as_unit].data.start {
         crate::scenario::StartData::Reinforcement { entry, .. } => {
             entry.iter().filter_map(|h| sc.hex_index(*h)).collect()
         }
@@ -556,7 +559,7 @@ fn reachable_with(sc: &Scenario, s: &State, i: usize, with_stop: bool) -> Vec<Re
     let m = Mover::new(sc, s, i);
     match s.units[i].loc {
         Location::Map(h) => m.search(s, sc.hex_index(h), &[], with_stop),
-        Location::Arriving => m.search(s, None, &entry_hexes(sc, i), with_stop),
+        Location::Arriving => m.search(s, None, &entry_hexes(sc, s, i), with_stop),
         _ => Vec::new(),
     }
 }
@@ -608,7 +611,7 @@ fn normal_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<Event, Rule
         _ => (None, None),
     };
     if cur.is_none() {
-        let entry = entry_hexes(sc, i);
+        let entry = entry_hexes(sc, &ctx.s, i);
         match sc.hex_index(path[0]) {
             Some(e) if entry.contains(&e) => {}
             _ => {

@@ -416,14 +416,42 @@ fn explain_path(ctx: &Ctx, i: usize, from: Hex, path: &[Hex], opts: &[RetreatOpt
     )
 }
 
-/// 8.4: stiff resistance instead of retreating.
-pub(crate) fn stiff_resistance(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
-    let (_, units, _, _) = stage_units(ctx)?;
+/// Whether `unit` may declare stiff resistance in the pending retreat (8.4), and if so
+/// the other units its step also holds in place: none under the system rules (8.4 is
+/// per unit, R-8.4); under the Suez 1916 CRT key, on D2, A1 and A2, every other unit the
+/// result struck (one step from one unit of the owner's choice replaces the whole
+/// retreat, R-SU-CRT-key), and on A3 and D3 stiff resistance is refused (10.3).
+pub(crate) fn stiff_choice(
+    sc: &Scenario,
+    s: &State,
+    unit: &UnitId,
+) -> Result<Vec<UnitId>, RuleError> {
+    let Some(c) = &s.combat else {
+        return refuse("8.3", "no retreat is pending");
+    };
+    let CombatStage::Retreat { side, units, .. } = &c.stage else {
+        return refuse("8.3", "no retreat is pending");
+    };
     if !units.contains(unit) {
         return refuse("8.4", format!("{unit} is not required to retreat"));
     }
-    crate::suez_1916::stiff_refusal(ctx.sc, ctx.s.combat.as_ref().and_then(|c| c.result))?;
-    ctx.emit(Event::StiffResistance { unit: unit.clone() });
+    crate::suez_1916::stiff_refusal(sc, c.result)?;
+    let struck = if *side == s.active {
+        &c.attackers
+    } else {
+        &c.defenders
+    };
+    crate::suez_1916::held_by_one_step(sc, c.kind, struck, units, unit)
+}
+
+/// 8.4: stiff resistance instead of retreating (Suez 1916 CRT key: for every unit the
+/// result struck).
+pub(crate) fn stiff_resistance(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+    let held = stiff_choice(ctx.sc, &ctx.s, unit)?;
+    ctx.emit(Event::StiffResistance {
+        unit: unit.clone(),
+        held,
+    });
     lose_step(ctx, unit);
     after_retreat(ctx)
 }

@@ -150,10 +150,14 @@ pub enum CombatStage {
     /// Meuse Argonne 17.5: a unit hit by artillery may retreat one hex instead of
     /// taking its hits.
     ArtilleryRetreat {
-        /// The hit unit.
+        /// The hit unit (of a brigade stack, its first brigade, which names the stack).
         unit: UnitId,
         /// Hits scored on it.
         hits: u8,
+        /// Meuse Argonne 13.2: the other brigades stacked with `unit`, which retreat
+        /// with it or take the hits with it (empty for a lone unit).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        stacked: Vec<UnitId>,
     },
     /// 8.5: the attacker may advance along the path of retreat.
     Advance {
@@ -218,6 +222,11 @@ pub struct ExclusiveState {
     /// Meuse Argonne 13.2: three-step divisions broken down into brigades.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub broken_down: BTreeSet<UnitId>,
+    /// Meuse Argonne 13.2: brigades of a division broken down before it entered the
+    /// map (in its phase of arrival) that have not entered yet, each with that
+    /// division, whose entry hexes they use.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub arriving_brigades: BTreeMap<UnitId, UnitId>,
     /// Vimy Ridge 11.3 / 11.6: replacements left this night movement phase.
     #[serde(default, skip_serializing_if = "is_zero_pair")]
     pub replacements: SidePair<u8>,
@@ -409,14 +418,19 @@ pub enum Pending {
         side: Side,
     },
     /// Meuse Argonne 17.5: retreat one hex (`retreat`) or take the hits
-    /// (`stiff_resistance`).
+    /// (`stiff_resistance`), both naming `unit`. A brigade stack (13.2) decides as one
+    /// unit: it retreats whole into one hex or takes its hits.
     ArtilleryRetreat {
         /// Owner of the hit unit.
         side: Side,
-        /// The unit.
+        /// The unit (of a brigade stack, its first brigade, which names the stack).
         unit: UnitId,
         /// Hits scored.
         hits: u8,
+        /// Meuse Argonne 13.2: the other brigades of the stack (omitted for a lone
+        /// unit).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        stacked: Vec<UnitId>,
     },
     /// Suez 1916 18.1: place fire support markers (`bombard`, `air_unit`), announce the
     /// attacks they support (`attack`, the attacker only), or `done`.
@@ -587,10 +601,15 @@ impl State {
                 CombatStage::LostBattalion => Pending::LostBattalion {
                     side: attacker.other(),
                 },
-                CombatStage::ArtilleryRetreat { unit, hits } => Pending::ArtilleryRetreat {
+                CombatStage::ArtilleryRetreat {
+                    unit,
+                    hits,
+                    stacked,
+                } => Pending::ArtilleryRetreat {
                     side: attacker.other(),
                     unit: unit.clone(),
                     hits: *hits,
+                    stacked: stacked.clone(),
                 },
                 CombatStage::Advance { path, units } => Pending::Advance {
                     side: attacker,

@@ -7,7 +7,8 @@
 //! Suez CRT lines, the orders of battle (20.0), the turn track with its three night turns
 //! (10.4, 19.0) and the skipped mobile phases (10.3).
 //!
-//! The hooks here cover 10.3 (A3/D3 cost a step after the retreat, advances of one hex
+//! The hooks here cover 10.3 and the CRT key (A3/D3 cost a step after the retreat, on
+//! D2/A1/A2 one unit's step instead of the whole group's retreat, advances of one hex
 //! for leg units, the owner picks Ex losses), 11.3 British activation, 11.5 Central
 //! Powers reinforcements, 12.1-12.4 victory, 13.1 Kress, 13.3 the armored train, 14.1 the
 //! canal crossing, 14.2 trenches (+1 MP even along a track, owner-only line), 15.0
@@ -1373,6 +1374,35 @@ pub(crate) fn stiff_refusal(sc: &Scenario, result: Option<CrtResult>) -> Result<
         );
     }
     Ok(())
+}
+
+/// Suez CRT key: "D2 = All defending units must retreat two hexes (or deplete one unit
+/// of the defending player's choice, instead …)", and A1 / A2 alike for the attacking
+/// units. The one step replaces the retreat of every unit the result struck (`struck`),
+/// so it is chosen instead of retreating them all: once one of them has retreated (is
+/// no longer among `waiting`), the others retreat too. Returns the units the step of
+/// `unit` holds in place besides itself (none under other rules, where 8.4 is per
+/// unit). A3 / D3 are refused before this (`stiff_refusal`).
+pub(crate) fn held_by_one_step(
+    sc: &Scenario,
+    kind: crate::state::CombatKind,
+    struck: &[UnitId],
+    waiting: &[UnitId],
+    unit: &UnitId,
+) -> Result<Vec<UnitId>, RuleError> {
+    // 18.4: fire support never retreats, so only ground combat reaches a retreat here.
+    if params(sc).is_none() || kind != crate::state::CombatKind::Ground {
+        return Ok(Vec::new());
+    }
+    if let Some(gone) = struck.iter().find(|u| !waiting.contains(u)) {
+        return refuse(
+            "CRT key",
+            format!(
+                "{gone} has already retreated: depleting one unit is an alternative to the whole retreat, so the other units retreat too"
+            ),
+        );
+    }
+    Ok(waiting.iter().filter(|u| *u != unit).cloned().collect())
 }
 
 /// 10.3 (7.9): the last index of the path of retreat unit `i` may advance to (leg

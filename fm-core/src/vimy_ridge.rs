@@ -5,8 +5,8 @@
 //! wins, 14.1 No Man's Land, 14.2 trench hexsides (their CRT line is scenario data; here
 //! the ZOC and No Man's Land effects), 16.0 random support fire allotment, 17.1-17.6
 //! observation and the modifier chart (the artillery machinery is shared, in
-//! `artillery`), 18.1 the Red Baron, 18.2 La Folie Woods, 18.3 divisional integrity,
-//! 19.1 the German set-up order. The scenario data covers 11.1-11.2, 11.5, 15.1-15.2,
+//! `artillery`), 18.1 the Red Baron, 17.2 / 18.2 La Folie Woods, 18.3 divisional
+//! integrity, 19.1 the German set-up order. The scenario data covers 11.1-11.2, 11.5, 15.1-15.2,
 //! 19.2, 20.1-20.3 (set-up zones and order, start, no reinforcements).
 
 use crate::command::Command;
@@ -128,7 +128,8 @@ pub fn no_mans_land(sc: &Scenario, hex: u16) -> bool {
 }
 
 /// 18.2: whether a hex is La Folie Woods: a woods hex within `la_folie_range` hexes of
-/// Petit Vimy.
+/// Petit Vimy. No bombardment by either side is ever possible there (17.2); no Allied
+/// support fire either (18.2).
 pub fn la_folie(sc: &Scenario, hex: Hex) -> bool {
     let Some(p) = params(sc) else { return false };
     let Some(hi) = sc.hex_index(hex) else {

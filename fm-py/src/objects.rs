@@ -69,6 +69,23 @@ fn field<'py>(
     {
         return Ok(0i8.into_pyobject(py)?.into_any());
     }
+    let tagged = |tag: &str, value: &str| -> PyResult<bool> {
+        Ok(d.get_item(tag)?
+            .is_some_and(|t| t.eq(value).unwrap_or(false)))
+    };
+    // Lists left out of the JSON when empty: the units a Suez 1916 stiff resistance
+    // also holds, the other brigades of a Meuse Argonne 17.5 target.
+    if (key == "held" && tagged("type", "stiff_resistance")?)
+        || (key == "stacked"
+            && (tagged("type", "artillery_retreat_offered")?
+                || tagged("kind", "artillery_retreat")?))
+    {
+        return Ok(PyList::empty(py).into_any());
+    }
+    // A Meuse Argonne 13.2 breakdown of a division not yet on the map has no hex.
+    if key == "hex" && tagged("type", "division_broken_down")? {
+        return Ok(py.None().into_bound(py));
+    }
     Err(PyAttributeError::new_err(format!(
         "'{owner}' object has no attribute '{name}'"
     )))

@@ -155,6 +155,17 @@ def test_command_classes_match_the_protocol() -> None:
     )
     assert isinstance(ev, fm.events.CombatResolved) and ev.shift == 0
     assert "shift" not in ev.to_dict()
+    # Lists left out of the JSON when empty read as []: the units a Suez 1916 stiff
+    # resistance also holds, the other brigades of a Meuse Argonne 17.5 target.
+    ev = fm.Event.from_dict({"type": "stiff_resistance", "unit": "u"})
+    assert isinstance(ev, fm.events.StiffResistance) and ev.held == []
+    ev = fm.Event.from_dict({"type": "stiff_resistance", "unit": "u", "held": ["v"]})
+    assert ev.held == ["v"]
+    ev = fm.Event.from_dict({"type": "artillery_retreat_offered", "unit": "u", "hits": 1})
+    assert ev.stacked == []
+    # A Meuse Argonne 13.2 breakdown before the division entered has no hex.
+    ev = fm.Event.from_dict({"type": "division_broken_down", "unit": "d", "brigades": ["b"]})
+    assert ev.hex is None
     assert repr(fm.Move("u", ["0102"])) == "Move(unit='u', path=['0102'])"
     assert repr(fm.Done()) == "Done()"
     assert fm.Done() != fm.Move("u", ["0102"])

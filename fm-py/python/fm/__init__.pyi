@@ -88,7 +88,8 @@ class Pending:
     """The decision the game waits for. Other attributes by kind: ``phase``
     (``"phase"``), ``step`` (``"support_fire"``), ``candidates`` and ``reason``
     (``"choose_loss"``), ``units`` and ``hexes`` (``"retreat"``), ``path`` and
-    ``units`` (``"advance"``), ``unit`` and ``hits`` (``"artillery_retreat"``),
+    ``units`` (``"advance"``), ``unit``, ``hits`` and ``stacked`` (``"artillery_retreat"``;
+    ``stacked``: the other brigades of a Meuse Argonne stack, empty for a lone unit),
     ``winner`` (``"game_over"``); ``"lost_battalion"`` and ``"fire_support"`` (Suez 1916
     18.1: place markers, announce attacks) have only ``side``."""
 

@@ -111,6 +111,9 @@ class RetreatRequired(Event):
 
 class StiffResistance(Event):
     unit: str
+    held: list[str]
+    """Suez 1916 CRT key: the other units whose retreat this one step also satisfies
+    (empty under the other rules)."""
 
 class UnitDisplaced(Event):
     unit: str
@@ -166,6 +169,9 @@ class HexBreached(Event):
 class ArtilleryRetreatOffered(Event):
     unit: str
     hits: int
+    stacked: list[str]
+    """Meuse Argonne 13.2: the other brigades of the stack ``unit`` names (empty for a
+    lone unit)."""
 
 class LostBattalionOffered(Event):
     pass
@@ -194,7 +200,9 @@ class UnitRebuilt(Event):
 
 class DivisionBrokenDown(Event):
     unit: str
-    hex: str
+    hex: str | None
+    """``None`` for a reinforcement broken down before it entered (its brigades arrive in
+    its place)."""
     brigades: list[str]
 
 class BrigadePlaced(Event):
