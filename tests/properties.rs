@@ -847,13 +847,13 @@ fn check_no_leak_at(g: &Game, k: usize, rng_seed: u64) -> usize {
         let s2 = swapped(s1, owner, marker, w);
         assert_ne!(s1, &s2);
         assert_eq!(
-            view(s1, viewer),
-            view(&s2, viewer),
+            view(&sc, s1, viewer),
+            view(&sc, &s2, viewer),
             "{ctx}: {viewer}'s view depends on the opponent's face-down value"
         );
         assert_ne!(
-            view(s1, owner),
-            view(&s2, owner),
+            view(&sc, s1, owner),
+            view(&sc, &s2, owner),
             "{ctx}: the owner's view should show its own marker"
         );
         // Continue both states with the game's next commands and the same generator
@@ -891,8 +891,8 @@ fn check_no_leak_at(g: &Game, k: usize, rng_seed: u64) -> usize {
             a.apply_events(&sc, &ea);
             b.apply_events(&sc, &eb);
             assert_eq!(
-                view(&a, viewer),
-                view(&b, viewer),
+                view(&sc, &a, viewer),
+                view(&sc, &b, viewer),
                 "{ctx}: {viewer}'s view after #{j} depends on the hidden value"
             );
         }

@@ -250,8 +250,8 @@ fn views_hide_the_other_sides_face_down_markers() {
         .count();
     let opts = RenderOptions::default();
     let full = render_svg(m.scenario(), m.state(), &opts);
-    let as_a = render_svg(m.scenario(), &view(m.state(), Side::A), &opts);
-    let as_b = render_svg(m.scenario(), &view(m.state(), Side::B), &opts);
+    let as_a = render_svg(m.scenario(), &view(m.scenario(), m.state(), Side::A), &opts);
+    let as_b = render_svg(m.scenario(), &view(m.scenario(), m.state(), Side::B), &opts);
     for svg in [&full, &as_a, &as_b] {
         check_xml(svg).unwrap();
         assert!(svg.contains("class=\"combat\""));

@@ -354,12 +354,12 @@ fn rule_8_2_1_b_face_down_value_hidden_from_opponent_until_revealed() {
         value,
         revealed: false,
     };
-    let vb = view(&s, B);
+    let vb = view(&sc, &s, B);
     assert_eq!(vb.combat.as_ref().unwrap().markers, vec![face_down(None)]);
     assert_eq!(vb.support.a.available, None);
     assert_eq!(vb.support.a.available_count, 1);
     assert_eq!(vb.support.b.available, Some(vec![3, 4]));
-    let va = view(&s, A);
+    let va = view(&sc, &s, A);
     assert_eq!(
         va.combat.as_ref().unwrap().markers,
         vec![face_down(Some(1))]
@@ -381,7 +381,7 @@ fn rule_8_2_1_b_face_down_value_hidden_from_opponent_until_revealed() {
     );
     assert_eq!(ev[0].redacted_for(B), ev[0]);
     assert_eq!(
-        view(&s, A).combat.unwrap().markers,
+        view(&sc, &s, A).combat.unwrap().markers,
         vec![
             face_down(Some(1)),
             CommittedMarker {
@@ -408,7 +408,7 @@ fn rule_8_2_1_b_face_down_value_hidden_from_opponent_until_revealed() {
         assert_eq!(e.redacted_for(A), *e);
         assert_eq!(e.redacted_for(B), *e);
     }
-    let vb = view(&s, B);
+    let vb = view(&sc, &s, B);
     assert_eq!(
         vb.combat.unwrap().markers,
         vec![

@@ -822,7 +822,7 @@ fn rule_su_crt_key_d2_no_depletion_once_a_unit_has_retreated() {
         ev,
         vec![
             retreated("b2", "0604", &["0703", "0803"]),
-            advance_offered(&["0604", "0703", "0803"], &["c1", "c2", "c3"]),
+            advance_offered(&["0604", "0703"], &["c1", "c2", "c3"]),
         ]
     );
     assert_eq!(steps_of(&sc, &s, "b1"), 2);
@@ -879,7 +879,7 @@ fn rule_su_crt_key_d2_one_step_unit_eliminated_for_the_stack() {
     assert_eq!(
         ev[1..],
         [
-            resolved(9, 6, OPEN, "+2, +3", 1, D2, 0),
+            resolved(9, 6, OPEN, "+2,+3", 1, D2, 0),
             retreat_required(B, &["b1", "b2"], 2),
         ]
     );
@@ -2128,7 +2128,7 @@ fn rule_18_3_drawn_markers_hidden_from_both_players() {
                 values: None
             }
         );
-        let v = view(&s, side);
+        let v = view(&sc, &s, side);
         assert!(v.ex.pool.a.is_empty() && v.ex.pool.b.is_empty());
         assert!(v.ex.reserve.a.is_empty() && v.ex.reserve.b.is_empty());
         assert_eq!(

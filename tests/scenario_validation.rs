@@ -172,12 +172,12 @@ fn crt_lines_are_checked_against_the_grid() {
     // Written-out labels: a Mountain line printed over grid columns 2-6 only.
     let mut v = demo_json();
     v["crt"]["lines"][0]["first_column"] = serde_json::json!(2);
-    v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+1", "+2, +3", "+4,+5", "+6,+7,"]);
+    v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+1", "+2,+3", "+4,+5", "+6,+7,"]);
     assert_eq!(
         load(&v).unwrap_err().to_string(),
         "crt.lines[0].labels[4]: '+6,+7,' is not a column label (\"-3\", \"+1\", \"+2,+3\")"
     );
-    v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+1", "+2, +3", "+4,+5", "+6,+10"]);
+    v["crt"]["lines"][0]["labels"] = serde_json::json!(["0", "+1", "+2,+3", "+4,+5", "+6,+10"]);
     let sc = load(&v).unwrap();
     let m = sc.crt.line_index("mountain").unwrap();
     assert_eq!(sc.crt.lines[m].columns(), 1..6);

@@ -258,7 +258,7 @@ impl Match {
     }
     /// The state as one side sees it.
     pub fn view(&self, side: Side) -> View {
-        view(&self.state, side)
+        view(&self.scenario, &self.state, side)
     }
     /// Winner, once over (`None` also for a draw: see [`State::outcome`]).
     pub fn winner(&self) -> Option<Side> {

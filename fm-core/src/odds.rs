@@ -1,8 +1,10 @@
 //! Combat odds: the exact probability of every result of a proposed bombardment or
 //! ground attack (rules 7.2, 8.1.2, 8.2.1), over the die and over the support fire
 //! draws the asking side cannot know: its own future draws, and the opponent's
-//! face-down and future draws (the opponent's unknown markers are the multiset of its
-//! allotment not yet revealed, which 7.1's lowest-first allotment makes public).
+//! face-down and future draws. Every marker value it uses comes from the asking side's
+//! [`crate::View`]: the opponent's unknown markers are a uniform draw from the multiset
+//! the view says they come from (its allotment under 7.1, its whole unrevealed mix under
+//! Vimy Ridge 16.0's random allotment).
 
 use crate::combat::{crt_reading, ground_totals};
 use crate::crt::CrtResult;
@@ -11,6 +13,7 @@ use crate::hex::Hex;
 use crate::ids::{Side, UnitId};
 use crate::scenario::Scenario;
 use crate::state::{CombatKind, Location, State};
+use crate::view::view;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -52,28 +55,41 @@ pub struct OddsEntry {
     pub probability: f64,
 }
 
-/// Distribution of the sum of `k` values drawn without replacement from `pool`, after
-/// `f` is applied to each value: sum → number of equally likely draws.
+/// Distribution of the sum of `k` values drawn without replacement from `pool` (each
+/// marker equally likely), after `f` is applied to each value: sum → number of equally
+/// likely `k`-subsets. Dynamic programming over the distinct values and the sums, so
+/// the cost grows with the pool's distinct values times `k` times the sums, never with
+/// the number of subsets.
 fn draws(pool: &[u8], k: usize, f: &dyn Fn(u8) -> i32) -> BTreeMap<i32, u64> {
-    fn rec(
-        pool: &[u8],
-        start: usize,
-        k: usize,
-        acc: i32,
-        f: &dyn Fn(u8) -> i32,
-        out: &mut BTreeMap<i32, u64>,
-    ) {
-        if k == 0 {
-            *out.entry(acc).or_insert(0) += 1;
-            return;
-        }
-        for i in start..pool.len() {
-            rec(pool, i + 1, k - 1, acc + f(pool[i]), f, out);
-        }
+    let k = k.min(pool.len());
+    let mut counts: BTreeMap<u8, u64> = BTreeMap::new();
+    for v in pool {
+        *counts.entry(*v).or_insert(0) += 1;
     }
-    let mut out = BTreeMap::new();
-    rec(pool, 0, k.min(pool.len()), 0, f, &mut out);
-    out
+    // dp[j]: sums of j markers chosen so far → number of ways.
+    let mut dp: Vec<BTreeMap<i32, u128>> = vec![BTreeMap::new(); k + 1];
+    dp[0].insert(0, 1);
+    for (&v, &c) in &counts {
+        let mut next: Vec<BTreeMap<i32, u128>> = vec![BTreeMap::new(); k + 1];
+        for (j, sums) in dp.iter().enumerate() {
+            for (&sum, &ways) in sums {
+                let mut choose: u128 = 1; // C(c, t)
+                for t in 0..=(c as usize).min(k - j) {
+                    if t > 0 {
+                        choose = choose * (c as u128 - t as u128 + 1) / t as u128;
+                    }
+                    let s2 = sum + t as i32 * f(v);
+                    *next[j + t].entry(s2).or_insert(0) += ways * choose;
+                }
+            }
+        }
+        dp = next;
+    }
+    dp.pop()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(s, n)| (s, u64::try_from(n).unwrap_or(u64::MAX)))
+        .collect()
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -114,37 +130,73 @@ pub fn combat_odds(
     }
     let bombard = attackers.is_empty();
     let fort = sc.is_fortification(hi);
-    // Markers already on this combat.
-    let current = s
+    // Everything about markers comes from the asking side's view (what it may know):
+    // its own values, the revealed ones, and for the opponent the multiset its
+    // unrevealed markers are drawn from.
+    let v = view(sc, s, asking);
+    let current = v
         .combat
         .as_ref()
         .filter(|c| c.hex == p.hex && (c.kind == CombatKind::Bombardment) == bombard);
     let mut known = [0i32; 2]; // attacker, defender fixed sums
     let mut hidden = [0usize; 2];
-    let mut hidden_vals: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    let mut placed = [0usize; 2];
     let att_f = move |v: u8| if fort { v as i32 / 2 } else { v as i32 };
     let def_f = |v: u8| v as i32;
     if let Some(c) = current {
         for m in &c.markers {
             let role = if m.side == att_side { 0 } else { 1 };
-            let v = m.value.unwrap_or(0);
-            if m.revealed || m.side == asking {
-                known[role] += if role == 0 { att_f(v) } else { def_f(v) };
-            } else {
-                hidden[role] += 1;
-                hidden_vals[role].push(v);
+            placed[role] += 1;
+            match m.value {
+                Some(x) => known[role] += if role == 0 { att_f(x) } else { def_f(x) },
+                None => hidden[role] += 1,
             }
+        }
+    }
+    // 8.2.1(b): at most two markers a side in a combat; 8.1: at most two on a hex per
+    // player turn in bombardment. A side commits only markers it holds.
+    let (rule, cap_a) = if bombard {
+        let spent = s.bombarded.get(&p.hex).copied().unwrap_or(0) as usize;
+        ("8.1", 2usize.saturating_sub(spent.max(placed[0])))
+    } else {
+        ("8.2.1(b)", 2 - placed[0].min(2))
+    };
+    let cap_d = 2 - placed[1].min(2);
+    for (side, wanted, cap) in [
+        (att_side, p.attacker_markers, cap_a),
+        (
+            def_side,
+            if bombard { 0 } else { p.defender_markers },
+            cap_d,
+        ),
+    ] {
+        let held = v.support.get(side).available_count as usize;
+        if wanted as usize > cap.min(held) {
+            return refuse(
+                rule,
+                format!(
+                    "{} may commit {} more marker(s) here ({} placed, {} held), not {wanted}",
+                    sc.side_name(side),
+                    cap.min(held),
+                    if side == att_side {
+                        placed[0]
+                    } else {
+                        placed[1]
+                    },
+                    held
+                ),
+            );
         }
     }
     let dist_for = |side: Side, role: usize, extra: u8| -> BTreeMap<i32, u64> {
         let f: &dyn Fn(u8) -> i32 = if role == 0 { &att_f } else { &def_f };
-        let avail = &s.support.get(side).available;
-        if side == asking {
-            draws(avail, extra as usize, f)
-        } else {
-            let mut pool = avail.clone();
-            pool.extend(hidden_vals[role].iter().copied());
-            draws(&pool, extra as usize + hidden[role], f)
+        let sv = v.support.get(side);
+        match &sv.available {
+            // The asking side's own future draws, from its own markers.
+            Some(own) => draws(own, extra as usize, f),
+            // The opponent's face-down and future markers: a uniform draw from what
+            // the asking side knows they come from.
+            None => draws(&sv.unrevealed, extra as usize + hidden[role], f),
         }
     };
     let a_dist = dist_for(att_side, 0, p.attacker_markers);

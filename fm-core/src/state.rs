@@ -473,7 +473,14 @@ impl Pending {
 }
 
 /// FNV-1a over little-endian bytes: the same value on every platform and build.
-struct StableHasher(u64);
+/// FNV-1a over the bytes `Hash` writes: the same on every platform and build.
+pub(crate) struct StableHasher(u64);
+
+impl StableHasher {
+    pub(crate) fn new() -> StableHasher {
+        StableHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
 
 impl Hasher for StableHasher {
     fn finish(&self) -> u64 {
@@ -561,9 +568,12 @@ impl State {
     }
 
     /// A 64-bit hash of the whole state, identical on every platform and build; for
-    /// transposition tables and replay verification.
+    /// transposition tables and replay verification. It covers every hidden value
+    /// (face-down markers, secret allotments, Suez pools), so it is referee material:
+    /// a side that sees it can test guesses of what it may not know. Give players
+    /// [`crate::View::hash`] instead.
     pub fn hash(&self) -> u64 {
-        let mut h = StableHasher(0xcbf2_9ce4_8422_2325);
+        let mut h = StableHasher::new();
         Hash::hash(self, &mut h);
         h.finish()
     }

@@ -41,7 +41,7 @@ pub(crate) fn allot(ctx: &mut Ctx) {
         let mut pool = sc.data.support_markers.get(side).clone();
         pool.sort_unstable();
         let n = (*turn.support.get(side) as usize).min(pool.len());
-        if crate::vimy_ridge::params(sc).is_some() && n < pool.len() {
+        if crate::vimy_ridge::random_allotment(sc, ctx.s.turn, side) {
             // Vimy Ridge 16.0: a short allotment is drawn at random, not lowest first.
             let mut drawn = Vec::with_capacity(n);
             for _ in 0..n {

@@ -1,11 +1,18 @@
-//! Per-side views (rule 7.2: support fire markers are placed face down). A view is the
-//! state as one side may see it: the opponent's allotted-but-unused marker values and
-//! its face-down committed markers are hidden; what remains is the multiset of the
-//! opponent's unrevealed markers, which the lowest-first allotment (7.1) makes public.
+//! Per-side views: the state as one side may know it. Support fire markers are placed
+//! face down (7.2); under 7.1's lowest-first allotment a side's allotment is public, so
+//! what the opponent does not know is which of its unrevealed markers is where. Under a
+//! random allotment (Vimy Ridge 16.0) the allotment itself is secret: the opponent
+//! knows only the mix it was drawn from and the markers revealed since. Suez 1916's
+//! pools (18.3) are unknown to both players.
+//!
+//! **Invariant:** every per-side query (`combat_odds`, observations, the view hash) is
+//! computed from a [`View`], never from the hidden parts of a [`State`]; the no-leak
+//! property tests resample everything a side cannot know ([`crate::resample_hidden`])
+//! and check that nothing it can reach changes.
 
 use crate::hex::Hex;
 use crate::ids::{Side, SidePair};
-use crate::scenario::Phase;
+use crate::scenario::{Phase, Scenario};
 use crate::state::{Combat, ExclusiveState, Outcome, Pending, State, UnitState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -19,9 +26,15 @@ pub struct SupportView {
     pub available_count: u8,
     /// Used this game turn (revealed).
     pub used: Vec<u8>,
-    /// For the opponent: the sorted multiset its unrevealed markers (allotment plus
-    /// face-down ones) come from — public under 7.1's lowest-first allotment, though
-    /// not which marker is where. For the viewer's own side: its available markers.
+    /// Markers of this side not revealed yet: allotted and unused, plus face down on
+    /// the combat in progress.
+    pub unrevealed_count: u8,
+    /// The sorted multiset this side's unrevealed markers are drawn from, as the viewer
+    /// knows it. For the viewer's own side and for an opponent allotted lowest first
+    /// (7.1), exactly those markers (`unrevealed_count` of them; which is where stays
+    /// hidden). For an opponent whose allotment was drawn at random (Vimy Ridge 16.0),
+    /// every marker of its mix not revealed this game turn: its unrevealed markers are
+    /// `unrevealed_count` of these, each subset equally likely.
     pub unrevealed: Vec<u8>,
 }
 
@@ -79,11 +92,13 @@ pub struct View {
 /// use fm_core::{new_game, view, Scenario, Side};
 /// let sc = Scenario::builtin("system-demo").unwrap();
 /// let (state, _) = new_game(&sc, &mut fm_core::rng_from_seed(1));
-/// let v = view(&state, Side::A);
+/// let v = view(&sc, &state, Side::A);
 /// assert!(v.support.b.available.is_none());
 /// assert!(v.support.a.available.is_some());
+/// // What `a` may know, hashed: equal for every state `a` cannot tell apart.
+/// let _ = v.hash();
 /// ```
-pub fn view(s: &State, side: Side) -> View {
+pub fn view(sc: &Scenario, s: &State, side: Side) -> View {
     let mut combat = s.combat.clone();
     if let Some(c) = combat.as_mut() {
         for m in &mut c.markers {
@@ -95,25 +110,35 @@ pub fn view(s: &State, side: Side) -> View {
     let sv = |who: Side| {
         let sup = s.support.get(who);
         let mut unrevealed = sup.available.clone();
+        let mut revealed_now: Vec<u8> = Vec::new();
         if let Some(c) = &s.combat {
-            for m in &c.markers {
-                if m.side == who && !m.revealed {
-                    if let Some(v) = m.value {
-                        unrevealed.push(v);
-                    }
+            for m in c.markers.iter().filter(|m| m.side == who) {
+                match (m.revealed, m.value) {
+                    (false, Some(v)) => unrevealed.push(v),
+                    (true, Some(v)) => revealed_now.push(v),
+                    _ => {}
                 }
             }
+        }
+        let count = unrevealed.len() as u8;
+        if who != side && crate::vimy_ridge::random_allotment(sc, s.turn, who) {
+            // 16.0: the allotment is a secret random draw from the mix; what the viewer
+            // knows is the mix less every marker revealed this game turn.
+            let mut pool = sc.data.support_markers.get(who).clone();
+            for v in sup.used.iter().chain(&revealed_now) {
+                if let Some(p) = pool.iter().position(|x| x == v) {
+                    pool.swap_remove(p);
+                }
+            }
+            unrevealed = pool;
         }
         unrevealed.sort_unstable();
         SupportView {
             available: (who == side).then(|| sup.available.clone()),
             available_count: sup.available.len() as u8,
             used: sup.used.clone(),
-            unrevealed: if who == side {
-                sup.available.clone()
-            } else {
-                unrevealed
-            },
+            unrevealed_count: count,
+            unrevealed,
         }
     };
     let mut ex = s.ex.clone();
@@ -160,5 +185,17 @@ pub fn view(s: &State, side: Side) -> View {
         ex,
         pools,
         pending: s.pending(),
+    }
+}
+
+impl View {
+    /// A 64-bit hash of this view, identical on every platform and build: what a side
+    /// may know, hashed. Two states a side cannot tell apart give it the same view hash
+    /// (the no-leak tests check it); [`State::hash`] is the referee's, covering hidden
+    /// values too, and must not reach a player.
+    pub fn hash(&self) -> u64 {
+        let mut h = crate::state::StableHasher::new();
+        std::hash::Hash::hash(self, &mut h);
+        std::hash::Hasher::finish(&h)
     }
 }

@@ -715,6 +715,19 @@ pub(crate) fn check_attack(
     Ok(())
 }
 
+/// 16.0: whether `side`'s support fire allotment for `turn` was drawn at random (its
+/// allotment is smaller than its marker mix), so that its values are secret.
+pub(crate) fn random_allotment(sc: &Scenario, turn: u16, side: Side) -> bool {
+    params(sc).is_some()
+        && sc
+            .data
+            .turns
+            .get((turn as usize).wrapping_sub(1))
+            .is_some_and(|t| {
+                (*t.support.get(side) as usize) < sc.data.support_markers.get(side).len()
+            })
+}
+
 /// 18.2: no Allied support fire in a combat in a La Folie Woods hex.
 pub(crate) fn support_barred(sc: &Scenario, s: &State, side: Side) -> bool {
     side == ALLIES && s.combat.as_ref().is_some_and(|c| la_folie(sc, c.hex))

@@ -483,8 +483,16 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
     for side in [me, me.other()] {
         let sv = v.support.get(side);
         f.push(frac(sv.available_count as f32, max_markers));
-        // Own: the values available; enemy: the public multiset of its unrevealed markers.
-        let values: f32 = sv.unrevealed.iter().map(|x| *x as f32).sum();
+        // The expected total of the side's unrevealed markers, as the viewer knows it:
+        // exact for its own markers and a lowest-first opponent; for a secret random
+        // allotment (Vimy Ridge 16.0) the count times the mean of what they come from.
+        let values: f32 = if sv.unrevealed.is_empty() {
+            0.0
+        } else {
+            let mean =
+                sv.unrevealed.iter().map(|x| *x as f32).sum::<f32>() / sv.unrevealed.len() as f32;
+            mean * sv.unrevealed_count as f32
+        };
         f.push(frac(values, max_value_sum));
         f.push(frac(sv.used.len() as f32, max_markers));
     }

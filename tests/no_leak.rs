@@ -1,0 +1,262 @@
+//! Hidden information stays hidden (7.2, Vimy Ridge 16.0, Suez 1916 18.3;
+//! `docs/protocol.md` "What is hidden from whom").
+//!
+//! For every built-in scenario, random games are played; at sampled positions, for each
+//! side, everything that side may not know is redrawn (`resample_hidden`), and every
+//! query the side can reach must answer the same on the real and the resampled state:
+//! its view and view hash, the legal commands and their indices when it decides, the
+//! refusal of illegal commands (`explain`, the `RuleError` text), `reachable`, the
+//! per-unit listings, `combat_odds` for the combat in progress and for attacks it could
+//! propose, and the events it would see (redacted for it) until the next reveal.
+mod common;
+use common::*;
+use fm_core::*;
+use rand_core::RngCore;
+
+/// The side whose decision it is.
+fn decider(p: &Pending) -> Option<Side> {
+    match p {
+        Pending::GameOver { .. } => None,
+        Pending::Setup { side }
+        | Pending::Phase { side, .. }
+        | Pending::SupportFire { side, .. }
+        | Pending::ChooseLoss { side, .. }
+        | Pending::Retreat { side, .. }
+        | Pending::LostBattalion { side }
+        | Pending::ArtilleryRetreat { side, .. }
+        | Pending::Advance { side, .. }
+        | Pending::FireSupport { side } => Some(*side),
+    }
+}
+
+/// Proposals `side` could ask odds for: the combat in progress with every marker
+/// count, and ground attacks on enemy hexes next to its units.
+fn proposals(sc: &Scenario, s: &State, side: Side) -> Vec<AttackProposal> {
+    let mut out = Vec::new();
+    if let Some(c) = &s.combat {
+        for am in 0..3 {
+            for dm in 0..3 {
+                out.push(AttackProposal {
+                    hex: c.hex,
+                    units: c.attackers.clone(),
+                    attacker_markers: am,
+                    defender_markers: dm,
+                });
+            }
+        }
+    }
+    let l = sc.layout();
+    for (i, u) in s.units.iter().enumerate().take(40) {
+        let Some(h) = u.hex() else { continue };
+        if sc.units[i].data.side != side {
+            continue;
+        }
+        for (j, e) in s.units.iter().enumerate() {
+            if sc.units[j].data.side == side {
+                continue;
+            }
+            if let Some(eh) = e.hex() {
+                if l.adjacent(h, eh) {
+                    for (am, dm) in [(0, 0), (1, 1), (2, 2), (2, 0)] {
+                        out.push(AttackProposal {
+                            hex: eh,
+                            units: vec![u.id.clone()],
+                            attacker_markers: am,
+                            defender_markers: dm,
+                        });
+                    }
+                    break;
+                }
+            }
+        }
+        if out.len() > 60 {
+            break;
+        }
+    }
+    out
+}
+
+/// Commands to test refusals with: every command legal for anyone at this point
+/// (asked as `side`), plus some that are malformed.
+fn probes(sc: &Scenario, s: &State) -> Vec<Command> {
+    let mut v: Vec<Command> = legal_commands(sc, s).into_iter().take(30).collect();
+    v.push(Command::SupportFire { commit: true });
+    v.push(Command::SupportFire { commit: false });
+    v.push(Command::Done);
+    v
+}
+
+/// Everything `side` can learn at `s` by asking, as comparable text.
+fn answers(sc: &Scenario, s: &State, side: Side) -> Vec<String> {
+    let v = view(sc, s, side);
+    let mut out = vec![
+        serde_json::to_string(&v).unwrap(),
+        format!("{:016x}", v.hash()),
+    ];
+    let pending = s.pending();
+    if decider(&pending) == Some(side) {
+        out.push(format!("{:?}", legal_commands(sc, s)));
+        out.push(format!("{:?}", legal_indices(sc, s)));
+        for u in s.units.iter().take(12) {
+            out.push(format!("{:?}", legal_commands_for(sc, s, &u.id)));
+        }
+        for c in probes(sc, s) {
+            out.push(format!("{:?}", explain(sc, s, &c)));
+        }
+    }
+    for u in s.units.iter().take(6) {
+        out.push(format!("{:?}", reachable(sc, s, &u.id)));
+    }
+    for p in proposals(sc, s, side) {
+        out.push(format!("{p:?} {:?}", combat_odds(sc, s, side, &p)));
+    }
+    out
+}
+
+/// Events up to (not including) the next reveal of hidden values, as `side` sees them.
+fn until_reveal(events: &[Event], side: Side) -> (Vec<Event>, bool) {
+    let mut out = Vec::new();
+    for e in events {
+        if matches!(
+            e,
+            Event::SupportRevealed { .. } | Event::FireSupportRevealed { .. }
+        ) {
+            return (out, true);
+        }
+        out.push(e.redacted_for(side));
+    }
+    (out, false)
+}
+
+/// Plays a random game of `name` and checks every `every`-th position; returns the
+/// number of checks in which resampling changed the state (the test is not vacuous).
+fn check_game(name: &str, seed: u64, every: usize, max_commands: usize) -> (usize, usize) {
+    let mut m = Match::new_builtin(name, seed).unwrap();
+    let sc = m.scenario().clone();
+    let mut agent = rng_from_seed(seed ^ 0x5eed);
+    let mut resample_rng = rng_from_seed(seed.wrapping_mul(31) + 7);
+    let (mut checks, mut changed) = (0, 0);
+    for k in 0..max_commands {
+        if m.is_over() {
+            break;
+        }
+        let s = m.state().clone();
+        if k % every == 0 || s.combat.is_some() {
+            for side in Side::BOTH {
+                let t = resample_hidden(&sc, &s, side, &mut resample_rng);
+                if t != s {
+                    changed += 1;
+                }
+                let ctx = format!("{name} seed {seed} #{k}, as {side}");
+                let (a, b) = (answers(&sc, &s, side), answers(&sc, &t, side));
+                for (x, y) in a.iter().zip(&b) {
+                    assert_eq!(x, y, "{ctx}: an answer depends on what {side} may not know");
+                }
+                assert_eq!(a.len(), b.len(), "{ctx}");
+                // Play on with the game's own next commands and one generator: the
+                // side's event stream is the same until the next reveal.
+                let (mut sa, mut sb) = (s.clone(), t);
+                let seed2 = resample_rng.next_u64();
+                let (mut ra, mut rb) = (rng_from_seed(seed2), rng_from_seed(seed2));
+                for _ in 0..6 {
+                    let Some(cmd) = agents::random(&sc, &sa, &mut agent) else {
+                        break;
+                    };
+                    let ea = apply(&sc, &sa, &cmd, &mut ra);
+                    let eb = apply(&sc, &sb, &cmd, &mut rb);
+                    let (Ok(ea), Ok(eb)) = (ea, eb) else {
+                        panic!("{ctx}: {cmd:?} accepted in one state only");
+                    };
+                    let (va, reveal_a) = until_reveal(&ea, side);
+                    let (vb, reveal_b) = until_reveal(&eb, side);
+                    assert_eq!(va, vb, "{ctx}: {side}'s events after {cmd:?}");
+                    assert_eq!(reveal_a, reveal_b, "{ctx}");
+                    if reveal_a {
+                        break;
+                    }
+                    sa.apply_events(&sc, &ea);
+                    sb.apply_events(&sc, &eb);
+                    assert_eq!(
+                        answers(&sc, &sa, side),
+                        answers(&sc, &sb, side),
+                        "{ctx}: after {cmd:?}"
+                    );
+                }
+                checks += 1;
+            }
+        }
+        let cmd = agents::random(&sc, m.state(), &mut agent).expect("a legal command");
+        m.apply(&cmd).unwrap();
+    }
+    (checks, changed)
+}
+
+#[test]
+fn no_leak_system_demo() {
+    let mut changed = 0;
+    for seed in 1..=24 {
+        changed += check_game("system-demo", seed, 4, 400).1;
+    }
+    assert!(changed >= 4, "resampling changed only {changed} states");
+}
+
+#[test]
+fn no_leak_meuse_argonne() {
+    let (checks, _) = check_game("meuse-argonne", 3, 25, 500);
+    assert!(checks > 20);
+}
+
+#[test]
+fn no_leak_vimy_ridge() {
+    let mut changed = 0;
+    for seed in [2, 5] {
+        changed += check_game("vimy-ridge", seed, 15, 900).1;
+    }
+    assert!(changed > 10, "resampling changed only {changed} states");
+}
+
+#[test]
+fn no_leak_suez_1916() {
+    let mut changed = 0;
+    for seed in [4, 8] {
+        changed += check_game("suez-1916", seed, 10, 500).1;
+    }
+    assert!(changed > 10, "resampling changed only {changed} states");
+}
+
+/// R-VR-16.0a: the opponent's view of a secret random allotment is the mix less what
+/// has been revealed, never the draw itself; the view hash and `combat_odds` follow.
+#[test]
+fn rule_vr_16_0_random_allotment_is_hidden_from_the_opponent() {
+    let sc = vimy::vimy(6, 6)
+        .start(Phase::Combat)
+        .cdn("c1", 1, "0302")
+        .ger("g1", 79, "0303")
+        .support(&[1, 1, 2, 2, 3, 3], &[1, 1, 2, 2, 3, 3], 3, 3)
+        .build();
+    for seed in 0..40 {
+        let (s, _) = new_game(&sc, &mut rng_from_seed(seed));
+        let secret = s.support.b.available.clone();
+        assert_eq!(secret.len(), 3);
+        let va = view(&sc, &s, Side::A);
+        assert_eq!(va.support.b.available, None);
+        assert_eq!(va.support.b.unrevealed, vec![1, 1, 2, 2, 3, 3]);
+        assert_eq!(va.support.b.unrevealed_count, 3);
+        assert_eq!(view(&sc, &s, Side::B).support.b.unrevealed, secret);
+        // Every draw gives A the same view, hash and odds.
+        let mut other = s.clone();
+        other.support.b.available = vec![1, 1, 2];
+        assert_eq!(view(&sc, &other, Side::A), va);
+        assert_eq!(view(&sc, &other, Side::A).hash(), va.hash());
+        let p = AttackProposal {
+            hex: h("0303"),
+            units: vec![u("c1")],
+            attacker_markers: 0,
+            defender_markers: 2,
+        };
+        assert_eq!(
+            combat_odds(&sc, &s, Side::A, &p).unwrap(),
+            combat_odds(&sc, &other, Side::A, &p).unwrap()
+        );
+    }
+}
