@@ -384,6 +384,25 @@ fm_status fm_match_view(const fm_match *m,
                         char **out_json);
 
 /**
+ * The match as one side may know it, as JSON (`fm_core::SideRecord`: the scenario,
+ * every command with its events redacted for the side and the side's view hash after
+ * it, and the side's current view). It holds no seed and no hidden value: the form to
+ * give a player (play by e-mail), where `fm_match_save` is referee material.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+ * `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_export(const fm_match *m,
+                          fm_side side,
+                          char **out_json);
+
+/**
  * The events that opened the game (turn start, marker allotment, first phase), as a
  * JSON array.
  *
@@ -401,6 +420,9 @@ fm_status fm_match_opening_events(const fm_match *m,
 /**
  * Saves the match as JSON: the scenario, the seed and the log of every command with
  * its events and state hash. `fm_match_load` restores it.
+ *
+ * Referee material: the seed gives every future roll and the events every hidden
+ * value. Give a player `fm_match_export` instead.
  *
  * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
  *
@@ -550,6 +572,10 @@ fm_status fm_match_playout(fm_match *m,
  * The 64-bit hash of the state (`fm_core::State::hash`): identical on every platform
  * and build, for transposition tables and to check that two engines agree.
  *
+ * Referee material: it covers every hidden value (face-down markers, secret
+ * allotments), so a player who sees it can test guesses of them. Show a player
+ * `fm_match_view_hash` instead.
+ *
  * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
  *
  * # Safety
@@ -570,6 +596,22 @@ fm_status fm_match_state_hash(const fm_match *m,
  */
 fm_status fm_match_command_count(const fm_match *m,
                                  size_t *out_count);
+
+/**
+ * The 64-bit hash of one side's view (`fm_core::View::hash`): what that side may know,
+ * hashed; the same for every state the side cannot tell apart. This is the hash to
+ * show a player (`fm_match_state_hash` is the referee's).
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+ * `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_hash` is NULL or
+ * valid for writing one `uint64_t`.
+ */
+fm_status fm_match_view_hash(const fm_match *m,
+                             fm_side side,
+                             uint64_t *out_hash);
 
 /**
  * Frees a string returned by this library. NULL is a no-op.

@@ -163,17 +163,25 @@ public:
     std::string pending() const { return json(fm_match_pending); }
     /// The legal commands, as a JSON array.
     std::string legal_commands() const { return json(fm_match_legal_commands); }
-    /// The full state, as JSON.
+    /// The full state, as JSON, every hidden value included (the referee's).
     std::string state() const { return json(fm_match_state); }
     /// The events that opened the game, as a JSON array.
     std::string opening_events() const { return json(fm_match_opening_events); }
-    /// The save file, as JSON.
+    /// The save file, as JSON: referee material (seed and every hidden value).
     std::string save() const { return json(fm_match_save); }
 
     /// The state as one side may see it, as JSON.
     std::string view(Side side) const {
         char *out = nullptr;
         detail::check(fm_match_view(h_, static_cast<fm_side>(side), &out));
+        return detail::take(out);
+    }
+
+    /// The match as one side may know it (no seed, no hidden value), as JSON: what to
+    /// give that side's player.
+    std::string export_side(Side side) const {
+        char *out = nullptr;
+        detail::check(fm_match_export(h_, static_cast<fm_side>(side), &out));
         return detail::take(out);
     }
 
@@ -238,10 +246,18 @@ public:
         return n;
     }
 
-    /// The platform-independent 64-bit state hash.
+    /// The platform-independent 64-bit state hash. Referee material: it covers hidden
+    /// values; show a player view_hash().
     std::uint64_t state_hash() const {
         std::uint64_t h = 0;
         detail::check(fm_match_state_hash(h_, &h));
+        return h;
+    }
+
+    /// The hash of one side's view: the hash to show that side's player.
+    std::uint64_t view_hash(Side side) const {
+        std::uint64_t h = 0;
+        detail::check(fm_match_view_hash(h_, static_cast<fm_side>(side), &h));
         return h;
     }
 

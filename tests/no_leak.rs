@@ -260,3 +260,45 @@ fn rule_vr_16_0_random_allotment_is_hidden_from_the_opponent() {
         );
     }
 }
+
+/// A side record (`Match::export`) carries the side's redacted stream and view hashes,
+/// never the seed or the opponent's hidden values (issue 13: saves are referee
+/// material; records are a player's).
+#[test]
+fn export_is_the_sides_own_record() {
+    let mut m = Match::new_builtin("vimy-ridge", 11).unwrap();
+    let sc = m.scenario().clone();
+    let mut agent = rng_from_seed(4);
+    for _ in 0..120 {
+        let Some(c) = agents::random(&sc, m.state(), &mut agent) else {
+            break;
+        };
+        m.apply(&c).unwrap();
+    }
+    for side in Side::BOTH {
+        let r = m.export(side);
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(!text.contains("\"seed\""));
+        let back: SideRecord = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(r.view, m.view(side));
+        assert_eq!(r.view_hash, m.view_hash(side));
+        assert_ne!(r.view_hash, m.state().hash());
+        let mut s = State::initial(&sc);
+        s.apply_events(&sc, m.opening_events());
+        for (e, full) in r.log.iter().zip(m.log()) {
+            s.apply_events(&sc, &full.events);
+            assert_eq!(e.command, full.command);
+            let redacted: Vec<Event> = full.events.iter().map(|x| x.redacted_for(side)).collect();
+            assert_eq!(e.events, redacted);
+            assert_eq!(e.view_hash, view(&sc, &s, side).hash());
+        }
+        let hidden_allotments = r
+            .opening
+            .iter()
+            .chain(r.log.iter().flat_map(|e| &e.events))
+            .filter(|e| matches!(e, Event::SupportAllotted { side: o, values: Some(_), .. } if *o != side))
+            .count();
+        assert_eq!(hidden_allotments, 0);
+    }
+}

@@ -29,6 +29,11 @@ pub struct LogEntry {
 }
 
 /// A saved match: the scenario, the seed and the log.
+///
+/// **A save is referee material.** It holds the generator's seed (so every future die
+/// roll and draw) and the unredacted events (every face-down marker, every secret
+/// allotment): whoever holds it knows everything either side may not. Give a player
+/// [`Match::export`] instead.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct SavedMatch {
     /// Save format version.
@@ -42,6 +47,42 @@ pub struct SavedMatch {
     pub opening_hash: u64,
     /// Commands and their events.
     pub log: Vec<LogEntry>,
+}
+
+/// One command of a [`SideRecord`]: the command (commands are public in F&M), its
+/// events as the side sees them, and the side's view hash after it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SideEntry {
+    /// The command.
+    pub command: Command,
+    /// Its events, redacted for the side ([`Event::redacted_for`]).
+    pub events: Vec<Event>,
+    /// [`View::hash`] of the side's view after the events (16 hex digits).
+    #[serde(with = "hex_u64")]
+    pub view_hash: u64,
+}
+
+/// A match as one side may know it, for play by e-mail and for a player's client: the
+/// scenario, the side's redacted event stream and its current view. It holds no seed
+/// and no hidden value, so it can be handed to that side's player.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideRecord {
+    /// Record format version (1).
+    pub format: u32,
+    /// The side it is for.
+    pub side: Side,
+    /// The scenario data (public).
+    pub scenario: ScenarioData,
+    /// The opening events, redacted for the side.
+    pub opening: Vec<Event>,
+    /// Every command so far, its redacted events and the view hash after it.
+    pub log: Vec<SideEntry>,
+    /// The side's view now.
+    pub view: View,
+    /// Its hash (16 hex digits).
+    #[serde(with = "hex_u64")]
+    pub view_hash: u64,
 }
 
 /// Errors from [`Match`] operations.
@@ -172,6 +213,54 @@ impl Match {
         serde_json::to_string(&s).expect("a match serializes")
     }
 
+    /// The match as `side` may know it ([`SideRecord`]): what to give that side's
+    /// player instead of a save.
+    ///
+    /// ```
+    /// use fm_core::{Match, Side};
+    /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let first = m.legal_commands()[0].clone();
+    /// m.apply(&first).unwrap();
+    /// let r = m.export(Side::A);
+    /// assert_eq!(r.log.len(), 1);
+    /// assert_eq!(r.view_hash, m.view_hash(Side::A));
+    /// let text = serde_json::to_string(&r).unwrap();
+    /// assert!(!text.contains("seed"));
+    /// ```
+    pub fn export(&self, side: Side) -> SideRecord {
+        let sc = &self.scenario;
+        let mut s = self.opening_state();
+        let log = self
+            .log
+            .iter()
+            .map(|e| {
+                s.apply_events(sc, &e.events);
+                SideEntry {
+                    command: e.command.clone(),
+                    events: e.events.iter().map(|x| x.redacted_for(side)).collect(),
+                    view_hash: view(sc, &s, side).hash(),
+                }
+            })
+            .collect();
+        let v = self.view(side);
+        SideRecord {
+            format: 1,
+            side,
+            scenario: sc.data.clone(),
+            opening: self.opening.iter().map(|x| x.redacted_for(side)).collect(),
+            log,
+            view_hash: v.hash(),
+            view: v,
+        }
+    }
+
+    /// The hash of `side`'s view: what a player's client may be shown. [`State::hash`]
+    /// (`self.state().hash()`, also in every [`LogEntry`]) covers hidden values and is
+    /// the referee's.
+    pub fn view_hash(&self, side: Side) -> u64 {
+        self.view(side).hash()
+    }
+
     fn opening_state(&self) -> State {
         let mut s = State::initial(&self.scenario);
         s.apply_events(&self.scenario, &self.opening);
@@ -232,11 +321,12 @@ impl Match {
     pub fn scenario_arc(&self) -> Arc<Scenario> {
         self.scenario.clone()
     }
-    /// The current state.
+    /// The current state, every hidden value included (the referee's; a player gets
+    /// [`Match::view`]).
     pub fn state(&self) -> &State {
         &self.state
     }
-    /// The seed.
+    /// The seed: with it every future die roll and draw is known (the referee's).
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -244,7 +334,8 @@ impl Match {
     pub fn opening_events(&self) -> &[Event] {
         &self.opening
     }
-    /// Commands and events so far.
+    /// Commands and events so far, unredacted, with state hashes (the referee's; a
+    /// player gets [`Match::export`]).
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }

@@ -62,7 +62,7 @@ pub use encoding::{action_space_size, command_to_index, index_to_command, legal_
 pub use engine::{apply, explain, new_game};
 pub use error::RuleError;
 pub use event::Event;
-pub use game::{LogEntry, Match, MatchError, SavedMatch};
+pub use game::{LogEntry, Match, MatchError, SavedMatch, SideEntry, SideRecord};
 pub use hex::{Hex, HexParseError, Layout};
 pub use hidden::resample_hidden;
 pub use ids::{Side, SidePair, UnitId};

@@ -5,7 +5,8 @@
 
 use crate::fm_status::{self, *};
 use crate::guard::{out_ptr, put, with_mut, with_ref, Fail};
-use crate::{fm_match, fm_winner};
+use crate::matches::side_from;
+use crate::{fm_match, fm_side, fm_winner};
 use fm_core::{agents, Side};
 
 /// The number of legal commands now (0 once the game is over), numbered
@@ -252,6 +253,10 @@ pub unsafe extern "C" fn fm_match_playout(
 /// The 64-bit hash of the state (`fm_core::State::hash`): identical on every platform
 /// and build, for transposition tables and to check that two engines agree.
 ///
+/// Referee material: it covers every hidden value (face-down markers, secret
+/// allotments), so a player who sees it can test guesses of them. Show a player
+/// `fm_match_view_hash` instead.
+///
 /// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
 ///
 /// # Safety
@@ -286,6 +291,33 @@ pub unsafe extern "C" fn fm_match_command_count(
         with_ref(m, |h| {
             let out = out_ptr(out_count, "out_count")?;
             put(out, h.game().log().len());
+            Ok(())
+        })
+    }
+}
+
+/// The 64-bit hash of one side's view (`fm_core::View::hash`): what that side may know,
+/// hashed; the same for every state the side cannot tell apart. This is the hash to
+/// show a player (`fm_match_state_hash` is the referee's).
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+/// `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_hash` is NULL or
+/// valid for writing one `uint64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_view_hash(
+    m: *const fm_match,
+    side: fm_side,
+    out_hash: *mut u64,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let side = side_from(side)?;
+            let out = out_ptr(out_hash, "out_hash")?;
+            put(out, h.game().view_hash(side));
             Ok(())
         })
     }

@@ -66,7 +66,7 @@ pub(crate) fn command_from_json(json: &str) -> Result<Command, Fail> {
         .map_err(|e| Fail::new(FM_INVALID_JSON, "input", format!("command JSON: {e}")))
 }
 
-fn side_from(side: fm_side) -> Result<Side, Fail> {
+pub(crate) fn side_from(side: fm_side) -> Result<Side, Fail> {
     match side {
         FM_SIDE_A => Ok(Side::A),
         FM_SIDE_B => Ok(Side::B),
@@ -355,6 +355,36 @@ pub unsafe extern "C" fn fm_match_view(
     }
 }
 
+/// The match as one side may know it, as JSON (`fm_core::SideRecord`: the scenario,
+/// every command with its events redacted for the side and the side's view hash after
+/// it, and the side's current view). It holds no seed and no hidden value: the form to
+/// give a player (play by e-mail), where `fm_match_save` is referee material.
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+/// `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_export(
+    m: *const fm_match,
+    side: fm_side,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let side = side_from(side)?;
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_json(&h.game().export(side))?);
+            Ok(())
+        })
+    }
+}
+
 /// The events that opened the game (turn start, marker allotment, first phase), as a
 /// JSON array.
 ///
@@ -382,6 +412,9 @@ pub unsafe extern "C" fn fm_match_opening_events(
 
 /// Saves the match as JSON: the scenario, the seed and the log of every command with
 /// its events and state hash. `fm_match_load` restores it.
+///
+/// Referee material: the seed gives every future roll and the events every hidden
+/// value. Give a player `fm_match_export` instead.
 ///
 /// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
 ///

@@ -2,6 +2,12 @@
 //! request per line in, one JSON reply per line out. [`Server`] holds at most one
 //! match and answers requests; `examples/serve.rs` connects it to stdin and stdout.
 //!
+//! Two kinds of client: the **owner** (requests without `"seat"`), the referee, who
+//! sees everything (full state, saves, state hashes); and **seats**, each bound to one
+//! side by a token the owner asks for (`{"cmd":"seat","side":"a"}`). A request that
+//! carries `"seat"` is answered only with what that side may know: its own view, its
+//! redacted events, view hashes, and commands only when the decision is its own.
+//!
 //! ```
 //! use fm::protocol::Server;
 //! let mut s = Server::new();
@@ -73,10 +79,21 @@ impl From<fm_core::MatchError> for ProtoError {
 
 type Result<T> = std::result::Result<T, ProtoError>;
 
-/// A protocol session: at most one match at a time.
+/// A protocol session: at most one match at a time, and the seats bound to its sides.
 #[derive(Default)]
 pub struct Server {
     game: Option<Match>,
+    /// Seat tokens of the current match and the side each is bound to.
+    seats: Vec<(String, Side)>,
+    /// Tokens handed out so far (feeds the token generator).
+    issued: u64,
+}
+
+/// Who is asking: the owner (the referee) or the seat of one side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Asker {
+    Owner,
+    Seat(Side),
 }
 
 /// Fields each request may carry besides `cmd` and `id`.
@@ -84,7 +101,8 @@ fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
     Some(match cmd {
         "new" => &["scenario", "scenario_json", "seed"],
         "apply" => &["command"],
-        "view" => &["side"],
+        "view" | "seat" | "export" => &["side"],
+        "log" => &["since"],
         "load" => &["save"],
         "hello" | "scenarios" | "legal" | "pending" | "state" | "save" | "undo" | "quit" => &[],
         _ => return None,
@@ -244,15 +262,31 @@ impl Server {
         let Some(allowed) = allowed_fields(cmd) else {
             return Err(ProtoError::protocol(format!(
                 "unknown cmd '{cmd}' (known: hello, scenarios, new, apply, legal, pending, \
-                 state, view, save, load, undo, quit)"
+                 state, view, seat, export, log, save, load, undo, quit)"
             )));
         };
         for k in obj.keys() {
-            if k != "cmd" && k != "id" && !allowed.contains(&k.as_str()) {
+            if k != "cmd" && k != "id" && k != "seat" && !allowed.contains(&k.as_str()) {
                 return Err(ProtoError::protocol(format!(
                     "unknown field '{k}' for cmd '{cmd}'"
                 )));
             }
+        }
+        let asker = match obj.get("seat") {
+            None => Asker::Owner,
+            Some(Value::String(t)) => match self.seats.iter().find(|(tok, _)| tok == t) {
+                Some((_, side)) => Asker::Seat(*side),
+                None => {
+                    return Err(ProtoError::new(
+                        "seat",
+                        "unknown seat token (seats end when the owner starts or loads a match)",
+                    ))
+                }
+            },
+            Some(_) => return Err(ProtoError::protocol("\"seat\" must be a string")),
+        };
+        if let Asker::Seat(side) = asker {
+            return self.dispatch_seat(cmd, obj, side).map(|b| (b, false));
         }
         let body = match cmd {
             "hello" => Body::new()
@@ -271,12 +305,29 @@ impl Server {
                     .with("hash", &hash_hex(g.state().hash()))?
             }
             "view" => {
-                let side = match obj.get("side") {
-                    Some(Value::String(s)) if s == "a" => Side::A,
-                    Some(Value::String(s)) if s == "b" => Side::B,
-                    _ => return Err(ProtoError::protocol("view needs \"side\": \"a\" or \"b\"")),
-                };
-                Body::new().with("view", &self.current()?.view(side))?
+                let side = side_field(obj, "view")?;
+                let g = self.current()?;
+                Body::new()
+                    .with("view", &g.view(side))?
+                    .with("hash", &hash_hex(g.view_hash(side)))?
+            }
+            "seat" => {
+                let side = side_field(obj, "seat")?;
+                self.current()?;
+                let token = self.new_token(side);
+                self.seats.push((token.clone(), side));
+                Body::new().with("seat", &token)?.with("side", &side)?
+            }
+            "export" => {
+                let side = side_field(obj, "export")?;
+                Body::new().with("export", &self.current()?.export(side))?
+            }
+            "log" => {
+                let g = self.current()?;
+                let from = since(obj, g.log().len())?;
+                Body::new()
+                    .with("log", &g.log()[from..])?
+                    .with("count", &g.log().len())?
             }
             "save" => Body::new().with_raw("save", self.current()?.save()),
             "load" => {
@@ -285,6 +336,7 @@ impl Server {
                     .ok_or_else(|| ProtoError::protocol("load needs \"save\""))?;
                 let text = json_or_string(save)?;
                 let m = Match::load(&text)?;
+                self.seats.clear();
                 let body = Body::new()
                     .with("loaded", &m.log().len())?
                     .with("pending", &m.pending())?
@@ -339,6 +391,7 @@ impl Server {
             }
         };
         let m = Match::new(Arc::new(sc), seed);
+        self.seats.clear();
         let body = Body::new()
             .with("events", m.opening_events())?
             .with("pending", &m.pending())?
@@ -349,14 +402,7 @@ impl Server {
 
     fn apply(&mut self, obj: &Map<String, Value>) -> Result<Body> {
         let g = self.game.as_mut().ok_or_else(no_match)?;
-        let v = obj
-            .get("command")
-            .ok_or_else(|| ProtoError::protocol("apply needs \"command\""))?;
-        let cmd: Command = match v {
-            Value::String(s) => serde_json::from_str(s),
-            other => Command::deserialize(other),
-        }
-        .map_err(|e| ProtoError::new("input", format!("command JSON: {e}")))?;
+        let cmd = parse_command(obj)?;
         let events = serde_json::to_string(g.apply(&cmd)?)
             .map_err(|e| ProtoError::new("internal", format!("cannot serialize: {e}")))?;
         Body::new()
@@ -364,6 +410,160 @@ impl Server {
             .with("pending", &g.pending())?
             .with("hash", &hash_hex(g.state().hash()))
     }
+}
+
+impl Server {
+    /// A seat token: 128 bits from the process's hash keys (randomly keyed by the
+    /// standard library) and a counter, so tokens cannot be guessed from one another.
+    fn new_token(&mut self, side: Side) -> String {
+        use std::hash::{BuildHasher, Hasher};
+        self.issued += 1;
+        let word = |salt: u64| {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(self.issued);
+            h.write_u64(salt);
+            h.finish()
+        };
+        let (x, y) = (word(1), word(2));
+        format!("{side}-{x:016x}{y:016x}")
+    }
+
+    /// A request from the seat of `side`: only what `side` may know.
+    fn dispatch_seat(&mut self, cmd: &str, obj: &Map<String, Value>, side: Side) -> Result<Body> {
+        let refuse = |what: &str| {
+            Err(ProtoError::new(
+                "seat",
+                format!("a seat may not {what}: that is the owner's (the referee's) request"),
+            ))
+        };
+        match cmd {
+            "hello" => Body::new()
+                .with("engine", "fm")?
+                .with("version", env!("CARGO_PKG_VERSION"))?
+                .with("protocol", &PROTOCOL_VERSION),
+            "scenarios" => Body::new().with("scenarios", &Scenario::builtin_names()),
+            "pending" => Body::new().with("pending", &self.current()?.pending()),
+            "legal" => {
+                let g = self.current()?;
+                let mine = deciding(&g.pending()) == Some(side);
+                let legal = if mine { g.legal_commands() } else { Vec::new() };
+                Body::new().with("legal", &legal)
+            }
+            "view" => {
+                if let Some(v) = obj.get("side") {
+                    if side_field(obj, "view")? != side {
+                        return Err(ProtoError::new(
+                            "seat",
+                            format!("this seat is side {side}'s; it may not view {v}"),
+                        ));
+                    }
+                }
+                let g = self.current()?;
+                Body::new()
+                    .with("view", &g.view(side))?
+                    .with("hash", &hash_hex(g.view_hash(side)))
+            }
+            "export" => {
+                if obj.get("side").is_some() && side_field(obj, "export")? != side {
+                    return Err(ProtoError::new(
+                        "seat",
+                        format!("this seat is side {side}'s; it may export only its own record"),
+                    ));
+                }
+                Body::new().with("export", &self.current()?.export(side))
+            }
+            "log" => {
+                let g = self.current()?;
+                let from = since(obj, g.log().len())?;
+                let mut entries = g.export(side).log;
+                let tail = entries.split_off(from);
+                Body::new()
+                    .with("log", &tail)?
+                    .with("count", &g.log().len())
+            }
+            "apply" => {
+                let g = self.game.as_mut().ok_or_else(no_match)?;
+                let deciding_side = deciding(&g.pending());
+                if deciding_side != Some(side) {
+                    return Err(ProtoError::new(
+                        "seat",
+                        match deciding_side {
+                            Some(o) => format!("it is side {o}'s decision, not side {side}'s"),
+                            None => "the game is over".to_string(),
+                        },
+                    ));
+                }
+                let cmd = parse_command(obj)?;
+                let events: Vec<fm_core::Event> = g
+                    .apply(&cmd)?
+                    .iter()
+                    .map(|e| e.redacted_for(side))
+                    .collect();
+                Body::new()
+                    .with("events", &events)?
+                    .with("pending", &g.pending())?
+                    .with("hash", &hash_hex(g.view_hash(side)))
+            }
+            "new" | "load" => refuse("start or load a match"),
+            "state" => refuse("see the full state"),
+            "save" => refuse("save (a save holds the seed and every hidden value)"),
+            "undo" => refuse("undo"),
+            "seat" => refuse("hand out seats"),
+            "quit" => refuse("stop the server"),
+            _ => unreachable!("allowed_fields knows every cmd"),
+        }
+    }
+}
+
+/// The side whose decision it is, if any.
+fn deciding(p: &fm_core::Pending) -> Option<Side> {
+    use fm_core::Pending as P;
+    match p {
+        P::GameOver { .. } => None,
+        P::Setup { side }
+        | P::Phase { side, .. }
+        | P::SupportFire { side, .. }
+        | P::ChooseLoss { side, .. }
+        | P::Retreat { side, .. }
+        | P::LostBattalion { side }
+        | P::ArtilleryRetreat { side, .. }
+        | P::Advance { side, .. }
+        | P::FireSupport { side } => Some(*side),
+    }
+}
+
+fn side_field(obj: &Map<String, Value>, cmd: &str) -> Result<Side> {
+    match obj.get("side") {
+        Some(Value::String(s)) if s == "a" => Ok(Side::A),
+        Some(Value::String(s)) if s == "b" => Ok(Side::B),
+        _ => Err(ProtoError::protocol(format!(
+            "{cmd} needs \"side\": \"a\" or \"b\""
+        ))),
+    }
+}
+
+/// The `since` field of `log`: a command index, 0 to the log's length.
+fn since(obj: &Map<String, Value>, len: usize) -> Result<usize> {
+    match obj.get("since") {
+        None => Ok(0),
+        Some(v) => match v.as_u64() {
+            Some(n) if n as usize <= len => Ok(n as usize),
+            _ => Err(ProtoError::protocol(format!(
+                "\"since\" must be a command index from 0 to {len}"
+            ))),
+        },
+    }
+}
+
+fn parse_command(obj: &Map<String, Value>) -> Result<Command> {
+    let v = obj
+        .get("command")
+        .ok_or_else(|| ProtoError::protocol("apply needs \"command\""))?;
+    match v {
+        Value::String(s) => serde_json::from_str(s),
+        other => Command::deserialize(other),
+    }
+    .map_err(|e| ProtoError::new("input", format!("command JSON: {e}")))
 }
 
 fn scenario_error(e: fm_core::ScenarioError) -> ProtoError {
@@ -459,5 +659,90 @@ mod tests {
         assert_eq!(v["view"]["side"], "b");
         let r = s.handle_line(r#"{"cmd":"quit"}"#).expect("reply");
         assert!(r.quit);
+    }
+
+    /// Seats (issue 13: hidden information): a seat sees only its side's view, its
+    /// redacted events and view hashes, and may act only on its own decisions.
+    #[test]
+    fn seats_see_only_their_side() {
+        let mut s = Server::new();
+        let owner = ask(&mut s, r#"{"cmd":"new","scenario":"vimy-ridge","seed":5}"#);
+        let owner_hash = owner["hash"].as_str().unwrap().to_string();
+        let a = ask(&mut s, r#"{"cmd":"seat","side":"a"}"#)["seat"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let b = ask(&mut s, r#"{"cmd":"seat","side":"b"}"#)["seat"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(a.starts_with("a-") && b.starts_with("b-") && a != b);
+        let g = s.game().unwrap().clone();
+        // Views and hashes: the seat's own, never the referee's.
+        let va = ask(&mut s, &json!({"cmd":"view","seat":a}).to_string());
+        assert_eq!(va["view"], serde_json::to_value(g.view(Side::A)).unwrap());
+        assert_eq!(va["hash"], format!("{:016x}", g.view_hash(Side::A)));
+        assert_ne!(va["hash"], owner_hash);
+        let e = ask(
+            &mut s,
+            &json!({"cmd":"view","side":"b","seat":a}).to_string(),
+        );
+        assert_eq!(e["error"]["rule"], "seat");
+        for cmd in ["state", "save", "undo", "quit"] {
+            let e = ask(&mut s, &json!({"cmd":cmd,"seat":a}).to_string());
+            assert_eq!(e["error"]["rule"], "seat", "{cmd}: {e}");
+        }
+        let e = ask(
+            &mut s,
+            &json!({"cmd":"seat","side":"b","seat":a}).to_string(),
+        );
+        assert_eq!(e["error"]["rule"], "seat");
+        let e = ask(&mut s, r#"{"cmd":"view","seat":"b-0000"}"#);
+        assert_eq!(e["error"]["rule"], "seat");
+        // The opening allotments: each seat's log shows only its own values.
+        let pending = g.pending();
+        let (mine, theirs) = match deciding(&pending) {
+            Some(Side::A) => (a.clone(), b.clone()),
+            _ => (b.clone(), a.clone()),
+        };
+        let l = ask(&mut s, &json!({"cmd":"legal","seat":theirs}).to_string());
+        assert_eq!(l["legal"], json!([]));
+        let l = ask(&mut s, &json!({"cmd":"legal","seat":mine}).to_string());
+        let first = l["legal"][0].clone();
+        let e = ask(
+            &mut s,
+            &json!({"cmd":"apply","command":first,"seat":theirs}).to_string(),
+        );
+        assert_eq!(e["error"]["rule"], "seat");
+        let v = ask(
+            &mut s,
+            &json!({"cmd":"apply","command":first,"seat":mine}).to_string(),
+        );
+        let side = if mine == a { Side::A } else { Side::B };
+        let g = s.game().unwrap().clone();
+        assert_eq!(v["hash"], format!("{:016x}", g.view_hash(side)));
+        let redacted: Vec<fm_core::Event> = g.log()[0]
+            .events
+            .iter()
+            .map(|e| e.redacted_for(side))
+            .collect();
+        assert_eq!(v["events"], serde_json::to_value(&redacted).unwrap());
+        let log = ask(
+            &mut s,
+            &json!({"cmd":"log","since":0,"seat":theirs}).to_string(),
+        );
+        assert_eq!(log["count"], 1);
+        let other = side.other();
+        assert_eq!(
+            log["log"],
+            serde_json::to_value(&g.export(other).log).unwrap()
+        );
+        let ex = ask(&mut s, &json!({"cmd":"export","seat":theirs}).to_string());
+        assert_eq!(ex["export"], serde_json::to_value(g.export(other)).unwrap());
+        assert!(!ex.to_string().contains("\"seed\""));
+        // A new match ends the seats.
+        ask(&mut s, r#"{"cmd":"new","scenario":"system-demo"}"#);
+        let e = ask(&mut s, &json!({"cmd":"pending","seat":a}).to_string());
+        assert_eq!(e["error"]["rule"], "seat");
     }
 }

@@ -252,3 +252,37 @@ fn debug_builds_refuse_freed_handles() {
         assert_eq!(fm_match_free(m), fm_status::FM_INVALID_HANDLE);
     }
 }
+
+/// Hidden information through the C API: the view hash is the side's, the state hash
+/// the referee's; an export carries no seed and the side's redacted events.
+#[test]
+fn view_hash_and_export_are_per_side() {
+    let mut m = null_mut();
+    // SAFETY: valid pointers.
+    assert_eq!(
+        unsafe { fm_match_new(c"vimy-ridge".as_ptr(), 5, &mut m) },
+        OK
+    );
+    let rust = fm_core::Match::new_builtin("vimy-ridge", 5).unwrap();
+    for (side, s) in [(FM_SIDE_A, fm_core::Side::A), (FM_SIDE_B, fm_core::Side::B)] {
+        let mut h = 0u64;
+        // SAFETY: a live handle and a valid out-pointer.
+        assert_eq!(unsafe { fm_match_view_hash(m, side, &mut h) }, OK);
+        assert_eq!(h, rust.view_hash(s));
+        assert_ne!(h, hash(m), "the view hash is not the state hash");
+        let mut out = null_mut();
+        // SAFETY: as above.
+        assert_eq!(unsafe { fm_match_export(m, side, &mut out) }, OK);
+        let text = take(out);
+        let r: fm_core::SideRecord = serde_json::from_str(&text).unwrap();
+        assert_eq!(r, rust.export(s));
+        assert!(!text.contains("\"seed\""));
+    }
+    let mut h = 0u64;
+    // SAFETY: a live handle; an out-of-range side is refused.
+    assert_eq!(
+        unsafe { fm_match_view_hash(m, 7, &mut h) },
+        fm_status::FM_INVALID_ARGUMENT
+    );
+    free(m);
+}

@@ -529,9 +529,30 @@ impl PyMatch {
     }
 
     /// `State.hash()`: a 64-bit hash of the whole state, the same on every platform.
+    /// Referee material: it covers every hidden value, so a player who sees it can test
+    /// guesses of them; show a player `view_hash(side)`.
     #[getter]
     fn hash(&self) -> u64 {
         self.m.state().hash()
+    }
+
+    /// The 64-bit hash of one side's view: the same for every state that side cannot
+    /// tell apart; the hash to show a player.
+    fn view_hash(&self, side: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let s = side_from_py(self.scenario(), side)?;
+        Ok(self.m.view_hash(s))
+    }
+
+    /// The match as one side may know it, as a dict (no seed, no hidden value: the
+    /// scenario, every command with its events redacted for the side and the side's
+    /// view hash after it, and its current view). Give this, not `save()`, to a player.
+    fn export<'py>(
+        &self,
+        py: Python<'py>,
+        side: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let s = side_from_py(self.scenario(), side)?;
+        to_py(py, &self.m.export(s))
     }
 
     /// Whether the game is over.

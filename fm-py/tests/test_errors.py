@@ -57,7 +57,16 @@ def test_scenario_errors(tmp_path: pathlib.Path) -> None:
     assert "no-such-scenario" in str(info.value) and isinstance(info.value, ValueError)
     with pytest.raises(fm.ScenarioError) as info:
         fm.Scenario('{"id": 1')
-    assert info.value.path.startswith("line")
+    assert info.value.path == "id" and "line 1 column" in info.value.message
+    # One-line JSON (json.dumps): the error names the JSON path, not a column.
+    data = fm.Scenario("system-demo").to_dict()
+    del data["units"][3]["side"]
+    with pytest.raises(fm.ScenarioError) as info:
+        fm.Scenario(json.dumps(data))
+    assert info.value.path == "units[3].side"
+    with pytest.raises(fm.ScenarioError) as info:
+        fm.Match(data)
+    assert info.value.path == "units[3].side"
     data = fm.Scenario("system-demo").to_dict()
     data["units"][3]["start"] = {"hex": "9999"}
     with pytest.raises(fm.ScenarioError) as info:

@@ -102,3 +102,21 @@ def test_suez_fire_support_is_hidden_from_both_sides() -> None:
     revealed = [e for e in m.events() if isinstance(e, fm.events.FireSupportRevealed)]
     assert revealed and all(mk["value"] is not None for mk in revealed[-1].markers)
     assert all(e.redacted_for("a") == e for e in revealed)
+
+
+def test_view_hash_and_export_are_a_sides_own() -> None:
+    """Vimy Ridge 16.0: the opponent's secret allotment reaches no per-side query;
+    `hash` is the referee's, `view_hash` and `export` a player's."""
+    m = fm.Match("vimy-ridge", seed=5)
+    for side in ("a", "b"):
+        other = "b" if side == "a" else "a"
+        assert m.view_hash(side) != m.hash
+        rec = m.export(side)
+        assert "seed" not in rec and rec["side"] == side
+        assert rec["view"] == m.view(side) and rec["view_hash"] == f"{m.view_hash(side):016x}"
+        for e in rec["opening"]:
+            if e["type"] == "support_allotted" and e["side"] == other:
+                assert e.get("values") is None
+        v = m.view(side)["support"][other]
+        assert v["available"] is None
+        assert v["unrevealed_count"] <= len(v["unrevealed"])

@@ -97,6 +97,7 @@ static void null_handles(void) {
     EXPECT_STATUS(fm_match_legal_commands(NULL, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_state(NULL, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_view(NULL, FM_SIDE_A, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_export(NULL, FM_SIDE_A, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_opening_events(NULL, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_save(NULL, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_undo(NULL, &b), FM_NULL_ARGUMENT);
@@ -147,6 +148,8 @@ static void null_arguments(void) {
     EXPECT_STATUS(fm_match_legal_commands(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_state(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_view(m, FM_SIDE_A, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_export(m, FM_SIDE_A, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_view_hash(m, FM_SIDE_A, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_save(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_undo(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_legal_count(m, NULL), FM_NULL_ARGUMENT);
@@ -235,6 +238,7 @@ static void bad_inputs(void) {
 
     /* A side out of range, an unknown status code. */
     EXPECT_STATUS(fm_match_view(m, 7, &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_export(m, 7, &s), FM_INVALID_ARGUMENT);
     const char *name = NULL;
     EXPECT_STATUS(fm_status_name(999, &name), FM_INVALID_ARGUMENT);
     EXPECT(name == NULL);
