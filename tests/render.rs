@@ -351,6 +351,22 @@ fn options_and_escaping() {
 }
 
 #[test]
+fn hex_sizes_are_clamped_and_nan_is_the_default() {
+    let m = Match::new(Arc::new(Scenario::builtin("system-demo").unwrap()), 1);
+    let at = |hex_size: f64| {
+        let opts = RenderOptions {
+            hex_size,
+            ..RenderOptions::default()
+        };
+        render_svg(m.scenario(), m.state(), &opts)
+    };
+    assert_eq!(at(f64::NAN), at(RenderOptions::default().hex_size));
+    assert!(!at(f64::NAN).contains("NaN"));
+    assert_eq!(at(1.0), at(fm_core::render::MIN_HEX_SIZE));
+    assert_eq!(at(f64::INFINITY), at(fm_core::render::MAX_HEX_SIZE));
+}
+
+#[test]
 fn hexes_tile_with_odd_columns_half_a_hex_lower() {
     let m = Match::new_builtin("system-demo", 1).unwrap();
     let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());

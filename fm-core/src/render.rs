@@ -62,11 +62,17 @@ pub struct MapMarker {
     pub label: String,
 }
 
+/// The smallest [`RenderOptions::hex_size`]: a smaller size is drawn at this one.
+pub const MIN_HEX_SIZE: f64 = 10.0;
+/// The largest [`RenderOptions::hex_size`]: a larger size is drawn at this one.
+pub const MAX_HEX_SIZE: f64 = 200.0;
+
 /// Rendering options. `RenderOptions::default()` is what the Python `Match` and the
 /// `play` example use.
 #[derive(Clone, Debug)]
 pub struct RenderOptions {
-    /// Hex size: centre to corner, in pixels (default 40).
+    /// Hex size: centre to corner, in pixels (default 40), [`MIN_HEX_SIZE`] to
+    /// [`MAX_HEX_SIZE`] (clamped; NaN is the default).
     pub hex_size: f64,
     /// Print each hex's id (default true).
     pub hex_ids: bool,
@@ -747,7 +753,12 @@ fn describe_pending(sc: &Scenario, p: &Pending) -> String {
 /// Each unit on the map is one `<g class="unit" data-unit="…">` element.
 pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderOptions) -> String {
     let snap = Snap::of(board.into());
-    let s = opts.hex_size.clamp(10.0, 200.0);
+    // NaN (which `clamp` keeps) is the default size.
+    let s = if opts.hex_size.is_nan() {
+        RenderOptions::default().hex_size
+    } else {
+        opts.hex_size.clamp(MIN_HEX_SIZE, MAX_HEX_SIZE)
+    };
     let hh = s * 3f64.sqrt() / 2.0;
     let (mut cmin, mut cmax, mut rmin, mut rmax) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
     for h in &sc.hexes {

@@ -309,71 +309,213 @@ impl<'py> ser::SerializeStructVariant for VariantMapSer<'py> {
     }
 }
 
+/// The deepest nesting of lists and dicts that Python data read as JSON data may have
+/// (commands, events and scenarios given as dicts): 128, the bound serde_json's own
+/// parser puts on JSON text, so that a dict and its JSON text are held to the same
+/// limit. Deeper data is refused with `fm.ProtocolError` (never a stack overflow).
+pub const MAX_JSON_DEPTH: usize = 128;
+
+/// The largest input accepted, in bytes: a save or scenario file (read no further than
+/// this), JSON text, or Python data read as JSON data (counted as a lower bound of its
+/// JSON text: each value one byte plus the UTF-8 length of its strings and keys).
+/// 64 MiB, about a hundred times the longest save of a random game of a built-in
+/// scenario.
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
+
+/// `MAX_INPUT_BYTES` for messages.
+pub fn max_input_text() -> String {
+    format!("{} MiB", MAX_INPUT_BYTES >> 20)
+}
+
+/// A step of the path from the top of a Python value to one inside it.
+enum Seg<'py> {
+    Key(Bound<'py, PyString>),
+    Index(usize),
+}
+
+/// The walk of [`to_json_value`]: the path so far (for messages, formatted only on an
+/// error), the containers on it (to detect a cycle) and the size budget left.
+struct Walk<'py> {
+    path: Vec<Seg<'py>>,
+    open: Vec<*mut pyo3::ffi::PyObject>,
+    budget: usize,
+}
+
+impl<'py> Walk<'py> {
+    /// `what` followed by the path: `command.path[2]` (the middle of a long path left
+    /// out: `command.path[0][0][0]…[0][0][0]`).
+    fn at(&self, what: &str) -> String {
+        let mut s = what.to_string();
+        let n = self.path.len();
+        for (k, seg) in self.path.iter().enumerate() {
+            if n > 8 && (3..n - 3).contains(&k) {
+                if k == 3 {
+                    s.push('…');
+                }
+                continue;
+            }
+            match seg {
+                Seg::Key(k) => {
+                    let k = k.to_str().unwrap_or("?");
+                    s.push('.');
+                    // A long key would swamp the message.
+                    match k.char_indices().nth(40) {
+                        Some((i, _)) => {
+                            s.push_str(&k[..i]);
+                            s.push('…');
+                        }
+                        None => s.push_str(k),
+                    }
+                }
+                Seg::Index(i) => s.push_str(&format!("[{i}]")),
+            }
+        }
+        s
+    }
+
+    fn spend(&mut self, n: usize, what: &str) -> Result<(), String> {
+        match self.budget.checked_sub(n) {
+            Some(b) => {
+                self.budget = b;
+                Ok(())
+            }
+            None => Err(format!(
+                "{what}: too large (more than {} as JSON)",
+                max_input_text()
+            )),
+        }
+    }
+
+    /// Enters a container: refuses a cycle (the container is already open on the path)
+    /// and nesting deeper than [`MAX_JSON_DEPTH`].
+    fn enter(&mut self, obj: &Bound<'py, PyAny>, what: &str) -> Result<(), String> {
+        let p = obj.as_ptr();
+        if self.open.contains(&p) {
+            return Err(format!(
+                "{}: a {} that contains itself (a reference cycle) cannot be read as JSON data",
+                self.at(what),
+                type_name(obj)
+            ));
+        }
+        if self.open.len() >= MAX_JSON_DEPTH {
+            return Err(format!(
+                "{}: nested more than {MAX_JSON_DEPTH} levels deep (the limit of JSON data)",
+                self.at(what)
+            ));
+        }
+        self.open.push(p);
+        Ok(())
+    }
+
+    fn value(&mut self, obj: &Bound<'py, PyAny>, what: &str) -> Result<serde_json::Value, String> {
+        use serde_json::Value;
+        self.spend(1, what)?;
+        if obj.is_none() {
+            return Ok(Value::Null);
+        }
+        if let Ok(b) = obj.cast::<PyBool>() {
+            return Ok(Value::Bool(b.is_true()));
+        }
+        if obj.is_instance_of::<PyInt>() {
+            if let Ok(v) = obj.extract::<i64>() {
+                return Ok(Value::from(v));
+            }
+            if let Ok(v) = obj.extract::<u64>() {
+                return Ok(Value::from(v));
+            }
+            return Err(format!("{}: integer out of range", self.at(what)));
+        }
+        if let Ok(f) = obj.cast::<PyFloat>() {
+            return serde_json::Number::from_f64(f.value())
+                .map(Value::Number)
+                .ok_or_else(|| format!("{}: {} is not a JSON number", self.at(what), f.value()));
+        }
+        if let Ok(s) = obj.cast::<PyString>() {
+            let s = s.to_str().map_err(|e| format!("{}: {e}", self.at(what)))?;
+            self.spend(s.len(), what)?;
+            return Ok(Value::String(s.to_string()));
+        }
+        if let Ok(d) = obj.cast::<PyDict>() {
+            self.enter(obj, what)?;
+            let mut m = serde_json::Map::new();
+            for (k, v) in d.iter() {
+                let ks = match k.cast_into::<PyString>() {
+                    Ok(ks) => ks,
+                    Err(e) => {
+                        return Err(format!(
+                            "{}: keys must be strings, not {}",
+                            self.at(what),
+                            type_name(&e.into_inner())
+                        ))
+                    }
+                };
+                let key = ks
+                    .to_str()
+                    .map_err(|e| format!("{}: {e}", self.at(what)))?
+                    .to_string();
+                self.spend(key.len(), what)?;
+                self.path.push(Seg::Key(ks));
+                let inner = self.value(&v, what)?;
+                self.path.pop();
+                m.insert(key, inner);
+            }
+            self.open.pop();
+            return Ok(Value::Object(m));
+        }
+        let items: Option<Vec<Bound<'py, PyAny>>> = if let Ok(l) = obj.cast::<PyList>() {
+            Some(l.iter().collect())
+        } else if let Ok(t) = obj.cast::<PyTuple>() {
+            Some(t.iter().collect())
+        } else {
+            None
+        };
+        if let Some(items) = items {
+            self.enter(obj, what)?;
+            let mut out = Vec::with_capacity(items.len());
+            for (i, x) in items.iter().enumerate() {
+                self.path.push(Seg::Index(i));
+                out.push(self.value(x, what)?);
+                self.path.pop();
+            }
+            self.open.pop();
+            return Ok(Value::Array(out));
+        }
+        Err(format!(
+            "{}: a {} cannot be read as JSON data",
+            self.at(what),
+            type_name(obj)
+        ))
+    }
+}
+
 /// Reads a Python object (None, bool, int, float, str, dict with str keys, list or
-/// tuple, nested) as JSON data. `what` names the value in error messages.
+/// tuple, nested at most [`MAX_JSON_DEPTH`] deep, at most [`MAX_INPUT_BYTES`] in all)
+/// as JSON data. `what` names the value in error messages, which give the path to the
+/// offending value (`command.path[2]`). A container that contains itself is refused,
+/// not followed. Linear in the size of the data.
 pub fn to_json_value(obj: &Bound<'_, PyAny>, what: &str) -> Result<serde_json::Value, String> {
-    use serde_json::Value;
-    if obj.is_none() {
-        return Ok(Value::Null);
+    Walk {
+        path: Vec::new(),
+        open: Vec::new(),
+        budget: MAX_INPUT_BYTES,
     }
-    if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
+    .value(obj, what)
+}
+
+/// Refuses text longer than [`MAX_INPUT_BYTES`].
+pub fn check_text_size(len: usize, what: &str) -> Result<(), String> {
+    if len > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{what}: too large ({len} bytes; the limit is {})",
+            max_input_text()
+        ));
     }
-    if obj.is_instance_of::<PyInt>() {
-        if let Ok(v) = obj.extract::<i64>() {
-            return Ok(Value::from(v));
-        }
-        if let Ok(v) = obj.extract::<u64>() {
-            return Ok(Value::from(v));
-        }
-        return Err(format!("{what}: integer out of range"));
-    }
-    if let Ok(f) = obj.cast::<PyFloat>() {
-        return serde_json::Number::from_f64(f.value())
-            .map(Value::Number)
-            .ok_or_else(|| format!("{what}: {} is not a JSON number", f.value()));
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return s
-            .to_str()
-            .map(|s| Value::String(s.to_string()))
-            .map_err(|e| format!("{what}: {e}"));
-    }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        let mut m = serde_json::Map::new();
-        for (k, v) in d.iter() {
-            let Ok(ks) = k.cast::<PyString>() else {
-                return Err(format!(
-                    "{what}: keys must be strings, not {}",
-                    type_name(&k)
-                ));
-            };
-            let ks = ks.to_str().map_err(|e| format!("{what}: {e}"))?.to_string();
-            let inner = to_json_value(&v, &format!("{what}.{ks}"))?;
-            m.insert(ks, inner);
-        }
-        return Ok(Value::Object(m));
-    }
-    if let Ok(l) = obj.cast::<PyList>() {
-        return l
-            .iter()
-            .enumerate()
-            .map(|(i, x)| to_json_value(&x, &format!("{what}[{i}]")))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array);
-    }
-    if let Ok(t) = obj.cast::<PyTuple>() {
-        return t
-            .iter()
-            .enumerate()
-            .map(|(i, x)| to_json_value(&x, &format!("{what}[{i}]")))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array);
-    }
-    Err(format!(
-        "{what}: a {} cannot be read as JSON data",
-        type_name(obj)
-    ))
+    Ok(())
+}
+
+/// Text without a leading UTF-8 byte-order mark (some editors write one).
+pub fn strip_bom(s: &str) -> &str {
+    s.strip_prefix('\u{feff}').unwrap_or(s)
 }
 
 /// The Python type name of an object, for messages.

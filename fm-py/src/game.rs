@@ -1,15 +1,22 @@
 //! `fm.Scenario` and `fm.Match`.
 
-use crate::convert::{to_json_value, to_py, type_name};
+use crate::args::{
+    as_int, describe, int_text, markers_arg, not_an_int, opt_str_list, os_error, read_text_file,
+    seed_arg, str_list, ReadError,
+};
+use crate::convert::{check_text_size, strip_bom, to_json_value, to_py, type_name};
 use crate::errors::{match_error, protocol_error, rule_error, scenario_error};
 use crate::objects::{command_from_py, command_obj, events_list, PyCommand, PyLogEntry, PyPending};
 use fm_core::{Hex, MapMarker, RenderOptions, Scenario, Side, UnitId};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
-/// `"a"` / `"b"` (also `0` / `1`, or the side's name in the scenario).
+/// What a side argument accepts, for messages.
+const SIDE_FORMS: &str = "\"a\" or \"b\", 0 or 1, or a side's name in the scenario";
+
+/// `"a"` / `"b"` (either case).
 pub fn side_arg(s: &str) -> PyResult<Side> {
     match s {
         "a" | "A" => Ok(Side::A),
@@ -20,31 +27,67 @@ pub fn side_arg(s: &str) -> PyResult<Side> {
     }
 }
 
-/// Reads a side from a str ("a", "b" or a side name) or an int (0, 1).
-pub fn side_from_py(sc: &Scenario, obj: &Bound<'_, PyAny>) -> PyResult<Side> {
-    if let Ok(i) = obj.extract::<i64>() {
-        return match i {
-            0 => Ok(Side::A),
-            1 => Ok(Side::B),
-            _ => Err(PyValueError::new_err(format!(
-                "side index {i} is not 0 or 1"
-            ))),
-        };
-    }
-    let s: String = obj.extract()?;
-    if let Ok(side) = side_arg(&s) {
-        return Ok(side);
-    }
-    for side in Side::BOTH {
-        if sc.side_name(side).eq_ignore_ascii_case(&s) {
+/// Reads a side: a str (`"a"`, `"b"`, or with a scenario a side's name, any case) or an
+/// int (`0`, `1`; also a numpy integer). A bool (`True` is an int in Python, and would
+/// silently mean side b) or any other type is a `TypeError` naming the accepted forms.
+pub fn side_from_py(sc: Option<&Scenario>, obj: &Bound<'_, PyAny>) -> PyResult<Side> {
+    let forms = if sc.is_some() {
+        SIDE_FORMS
+    } else {
+        "\"a\" or \"b\", or 0 or 1"
+    };
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_str()?;
+        if let Ok(side) = side_arg(s) {
             return Ok(side);
         }
+        if let Some(sc) = sc {
+            for side in Side::BOTH {
+                if sc.side_name(side).eq_ignore_ascii_case(s) {
+                    return Ok(side);
+                }
+            }
+            return Err(PyValueError::new_err(format!(
+                "unknown side {s:?} (sides: \"a\" = {}, \"b\" = {})",
+                sc.side_name(Side::A),
+                sc.side_name(Side::B)
+            )));
+        }
+        return Err(PyValueError::new_err(format!(
+            "unknown side {s:?} (a side is {forms})"
+        )));
     }
-    Err(PyValueError::new_err(format!(
-        "unknown side {s:?} (sides: \"a\" = {}, \"b\" = {})",
-        sc.side_name(Side::A),
-        sc.side_name(Side::B)
-    )))
+    let Some(i) = as_int(obj) else {
+        return Err(PyTypeError::new_err(format!(
+            "a side is {forms}, not {}",
+            describe(obj)
+        )));
+    };
+    match i.extract::<i64>() {
+        Ok(0) => Ok(Side::A),
+        Ok(1) => Ok(Side::B),
+        _ => Err(PyValueError::new_err(format!(
+            "side index {} is not 0 or 1",
+            int_text(&i)
+        ))),
+    }
+}
+
+/// A scenario error about the whole input (no JSON path).
+fn whole_scenario_error(message: String) -> PyErr {
+    scenario_error(&fm_core::ScenarioError {
+        path: String::new(),
+        message,
+    })
+}
+
+/// Parses scenario JSON text (at most `MAX_INPUT_BYTES`, a leading byte-order mark
+/// ignored).
+fn scenario_from_text(text: &str) -> PyResult<Arc<Scenario>> {
+    check_text_size(text.len(), "scenario JSON").map_err(whole_scenario_error)?;
+    Scenario::from_json(strip_bom(text))
+        .map(Arc::new)
+        .map_err(|e| scenario_error(&e))
 }
 
 /// Loads a scenario from a built-in name, a path, or JSON text.
@@ -70,11 +113,8 @@ pub fn load_scenario(source: &Bound<'_, PyAny>) -> PyResult<Arc<Scenario>> {
             type_name(source)
         )));
     };
-    let t = text.trim_start();
-    if t.starts_with('{') {
-        return Scenario::from_json(&text)
-            .map(Arc::new)
-            .map_err(|e| scenario_error(&e));
+    if strip_bom(&text).trim_start().starts_with('{') {
+        return scenario_from_text(&text);
     }
     if Scenario::builtin_names().contains(&text.as_str()) {
         return Scenario::builtin(&text)
@@ -85,22 +125,17 @@ pub fn load_scenario(source: &Bound<'_, PyAny>) -> PyResult<Arc<Scenario>> {
     if p.is_file() {
         return read_scenario_file(p);
     }
-    Err(scenario_error(&fm_core::ScenarioError {
-        path: String::new(),
-        message: format!(
-            "'{text}' is neither a built-in scenario ({}) nor a file",
-            Scenario::builtin_names().join(", ")
-        ),
-    }))
+    Err(whole_scenario_error(format!(
+        "'{}' is neither a built-in scenario ({}) nor a file",
+        text.chars().take(200).collect::<String>(),
+        Scenario::builtin_names().join(", ")
+    )))
 }
 
+/// Reads a scenario file: at most `MAX_INPUT_BYTES` (so an endless file is refused,
+/// not read until memory runs out).
 fn read_scenario_file(p: &std::path::Path) -> PyResult<Arc<Scenario>> {
-    let text = std::fs::read_to_string(p).map_err(|e| {
-        scenario_error(&fm_core::ScenarioError {
-            path: String::new(),
-            message: format!("cannot read {}: {e}", p.display()),
-        })
-    })?;
+    let text = read_text_file(p).map_err(|e| whole_scenario_error(e.message(p)))?;
     Scenario::from_json(&text)
         .map(Arc::new)
         .map_err(|e| scenario_error(&e))
@@ -246,38 +281,91 @@ impl PyMatch {
     }
 }
 
+/// The bounds of `svg(hex_size=...)`: the renderer's own (`fm_core::render`), which
+/// would otherwise clamp a value outside them silently (and let NaN through).
+const HEX_SIZE_RANGE: (f64, f64) = (fm_core::render::MIN_HEX_SIZE, fm_core::render::MAX_HEX_SIZE);
+
 fn render_options(
     hex_size: f64,
     hex_ids: bool,
     panel: bool,
-    highlight: Option<Vec<String>>,
-    markers: Option<Vec<(String, String, String)>>,
+    highlight: Option<&Bound<'_, PyAny>>,
+    markers: Option<&Bound<'_, PyAny>>,
     title: Option<String>,
 ) -> PyResult<RenderOptions> {
+    let (lo, hi) = HEX_SIZE_RANGE;
+    if !(lo..=hi).contains(&hex_size) {
+        return Err(PyValueError::new_err(format!(
+            "hex_size must be a number of pixels from {lo} to {hi}, not {hex_size}"
+        )));
+    }
     let hex =
         |s: &str| -> PyResult<Hex> { s.parse::<Hex>().map_err(|e| protocol_error(e.to_string())) };
+    let mut marks = Vec::new();
+    if let Some(ms) = markers.filter(|m| !m.is_none()) {
+        let wanted = "markers must be a list of (hex, kind, label) tuples of str";
+        if ms.is_instance_of::<PyString>() || ms.is_instance_of::<PyDict>() {
+            return Err(PyTypeError::new_err(format!(
+                "{wanted}, not a {}",
+                type_name(ms)
+            )));
+        }
+        let items: Vec<Bound<'_, PyAny>> = ms
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("{wanted}, not a {}", type_name(ms))))?
+            .collect::<PyResult<_>>()?;
+        for (i, m) in items.iter().enumerate() {
+            let parts = str_list(m, &format!("markers[{i}]"), "str")
+                .ok()
+                .filter(|p| p.len() == 3)
+                .ok_or_else(|| {
+                    PyTypeError::new_err(format!(
+                        "markers[{i}] must be a (hex, kind, label) tuple of three str, not {}",
+                        m.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+            let [h, kind, label]: [String; 3] = parts
+                .try_into()
+                .map_err(|_| PyTypeError::new_err(format!("markers[{i}] must have three items")))?;
+            marks.push(MapMarker {
+                hex: hex(&h)?,
+                kind,
+                label,
+            });
+        }
+    }
     Ok(RenderOptions {
         hex_size,
         hex_ids,
         panel,
         title,
-        highlight: highlight
-            .unwrap_or_default()
+        highlight: opt_str_list(highlight, "highlight", "hex id")?
             .iter()
             .map(|s| hex(s))
             .collect::<PyResult<_>>()?,
-        markers: markers
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(h, kind, label)| {
-                Ok(MapMarker {
-                    hex: hex(&h)?,
-                    kind,
-                    label,
-                })
-            })
-            .collect::<PyResult<_>>()?,
+        markers: marks,
     })
+}
+
+/// The `fm.RuleError` for a query naming a unit the scenario does not have (the same
+/// rule and message as a command naming it).
+fn check_unit(sc: &Scenario, unit: &str) -> PyResult<UnitId> {
+    let id = UnitId::new(unit);
+    if sc.unit_index(&id).is_none() {
+        return Err(rule_error(&fm_core::RuleError::new(
+            "input",
+            format!("unknown unit '{unit}'"),
+        )));
+    }
+    Ok(id)
+}
+
+/// An action index: an int (or numpy integer), not a bool. `Ok(None)` for an int
+/// outside the action space's type (negative, or past 2**64), which no command has.
+fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<usize>, String)> {
+    let i = as_int(action).ok_or_else(|| not_an_int(action, "an action index"))?;
+    let text = int_text(&i);
+    Ok((i.extract::<usize>().ok(), text))
 }
 
 #[pymethods]
@@ -285,8 +373,10 @@ impl PyMatch {
     /// Starts a match. `scenario`: a built-in name (`fm.scenarios()`), a path to a
     /// scenario file, scenario JSON text, a dict, or an `fm.Scenario`.
     #[new]
-    #[pyo3(signature = (scenario = None, seed = 0))]
-    fn new(scenario: Option<&Bound<'_, PyAny>>, seed: u64) -> PyResult<Self> {
+    /// `seed`: an int in 0..2**64-1 (`ValueError` outside it).
+    #[pyo3(signature = (scenario = None, seed = None), text_signature = "(scenario=None, seed=0)")]
+    fn new(scenario: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = seed_arg(seed, 0)?;
         let sc = match scenario {
             Some(s) => load_scenario(s)?,
             None => Arc::new(Scenario::builtin("system-demo").map_err(|e| scenario_error(&e))?),
@@ -354,9 +444,11 @@ impl PyMatch {
         PyList::new(py, v)
     }
 
-    /// The legal commands that concern one unit.
+    /// The legal commands that concern one unit. Raises `fm.RuleError` (rule
+    /// `"input"`) for a unit the scenario does not have.
     fn legal_commands_for<'py>(&self, py: Python<'py>, unit: &str) -> PyResult<Bound<'py, PyList>> {
-        let cmds = fm_core::legal_commands_for(self.scenario(), self.m.state(), &UnitId::new(unit));
+        let id = check_unit(self.scenario(), unit)?;
+        let cmds = fm_core::legal_commands_for(self.scenario(), self.m.state(), &id);
         let mut v = Vec::with_capacity(cmds.len());
         for c in &cmds {
             v.push(command_obj(py, c)?);
@@ -416,12 +508,19 @@ impl PyMatch {
         self.last_apply_ns
     }
 
-    /// Applies the command with this action index (see `legal_actions`).
-    fn apply_action<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyList>> {
-        let Ok(action) = usize::try_from(action) else {
+    /// Applies the command with this action index (see `legal_actions`). Raises
+    /// `fm.RuleError` (rule `"input"`) for any int that is no command here, negative
+    /// or huge included; `TypeError` for a bool or a non-int.
+    fn apply_action<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (index, text) = action_arg(action)?;
+        let Some(action) = index else {
             return Err(rule_error(&fm_core::RuleError::new(
                 "input",
-                format!("action index {action} has no command here"),
+                format!("action index {text} has no command here"),
             )));
         };
         match self.m.apply_index(action) {
@@ -456,9 +555,14 @@ impl PyMatch {
         ))
     }
 
-    /// The command an action index stands for here, or `None`.
-    fn command_of<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Ok(action) = usize::try_from(action) else {
+    /// The command an action index stands for here, or `None` (for any int that is no
+    /// command here, negative or huge included; `TypeError` for a bool or a non-int).
+    fn command_of<'py>(
+        &self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let (Some(action), _) = action_arg(action)? else {
             return Ok(None);
         };
         match fm_core::index_to_command(self.scenario(), self.m.state(), action) {
@@ -480,26 +584,40 @@ impl PyMatch {
     }
 
     /// Where a unit can move this phase: `[{"hex", "cost", "path", "stop", "occupied"}]`.
+    /// Raises `fm.RuleError` (rule `"input"`) for a unit the scenario does not have.
     fn reachable<'py>(&self, py: Python<'py>, unit: &str) -> PyResult<Bound<'py, PyAny>> {
-        let r = fm_core::reachable(self.scenario(), self.m.state(), &UnitId::new(unit));
+        let id = check_unit(self.scenario(), unit)?;
+        let r = fm_core::reachable(self.scenario(), self.m.state(), &id);
         to_py(py, &r)
     }
 
     /// Exact probabilities of every result of a proposed attack (`units` non-empty) or
     /// bombardment (`units` empty), as `side` (default: the side to move) knows them.
-    #[pyo3(signature = (hex, units = Vec::new(), attacker_markers = 0, defender_markers = 0, side = None))]
+    #[pyo3(
+        signature = (hex, units = None, attacker_markers = None, defender_markers = None, side = None),
+        text_signature = "($self, hex, units=None, attacker_markers=0, defender_markers=0, side=None)"
+    )]
     fn odds<'py>(
         &self,
         py: Python<'py>,
         hex: &str,
-        units: Vec<String>,
-        attacker_markers: u8,
-        defender_markers: u8,
+        units: Option<&Bound<'py, PyAny>>,
+        attacker_markers: Option<&Bound<'py, PyAny>>,
+        defender_markers: Option<&Bound<'py, PyAny>>,
         side: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let units = opt_str_list(units, "units", "unit id")?;
+        let attacker_markers = match attacker_markers {
+            Some(m) => markers_arg(m, "attacker_markers")?,
+            None => 0,
+        };
+        let defender_markers = match defender_markers {
+            Some(m) => markers_arg(m, "defender_markers")?,
+            None => 0,
+        };
         let side = match side {
-            Some(s) => side_from_py(self.scenario(), s)?,
-            None => self.m.pending().side().unwrap_or(self.m.state().active),
+            Some(s) if !s.is_none() => side_from_py(Some(self.scenario()), s)?,
+            _ => self.m.pending().side().unwrap_or(self.m.state().active),
         };
         let p = fm_core::AttackProposal {
             hex: hex
@@ -524,7 +642,7 @@ impl PyMatch {
 
     /// The state as one side may see it (face-down markers of the other side hidden).
     fn view<'py>(&self, py: Python<'py>, side: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let s = side_from_py(self.scenario(), side)?;
+        let s = side_from_py(Some(self.scenario()), side)?;
         to_py(py, &self.m.view(s))
     }
 
@@ -638,33 +756,53 @@ impl PyMatch {
         self.m.undo()
     }
 
-    /// The match as JSON (scenario, seed and log); also written to `path` if given.
+    /// The match as JSON (scenario, seed and log); also written to `path` if given (an
+    /// `OSError` naming the path if it cannot be written).
     #[pyo3(signature = (path = None))]
     fn save(&self, path: Option<std::path::PathBuf>) -> PyResult<String> {
         let s = self.m.save();
         if let Some(p) = path {
-            std::fs::write(&p, &s)?;
+            std::fs::write(&p, &s).map_err(|e| os_error(&e, &p))?;
         }
         Ok(s)
     }
 
-    /// Loads a saved match from JSON text or a path, replaying and verifying every
-    /// command. Raises `fm.SaveError` naming the first command that diverges.
+    /// Loads a saved match from JSON text (a str starting with `{`, or bytes; a
+    /// leading UTF-8 byte-order mark is ignored) or a path (str or `os.PathLike`),
+    /// replaying and verifying every command. Raises `fm.SaveError` naming the first
+    /// command that diverges, `fm.ProtocolError` for malformed JSON or a save larger
+    /// than 64 MiB (a file is read no further), `OSError` naming the path of a file that
+    /// cannot be read.
     #[staticmethod]
     fn load(source: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
+        let read = |p: &std::path::Path| -> PyResult<String> {
+            read_text_file(p).map_err(|e| match &e {
+                ReadError::Io(io) => os_error(io, p),
+                other => protocol_error(format!("save file: {}", other.message(p))),
+            })
+        };
         let text: String = if let Ok(s) = source.cast::<PyString>() {
             let s = s.to_str()?;
-            if s.trim_start().starts_with('{') {
-                s.to_string()
+            let body = strip_bom(s);
+            if body.trim_start().starts_with('{') {
+                check_text_size(body.len(), "save file").map_err(protocol_error)?;
+                body.to_string()
             } else {
-                std::fs::read_to_string(s)?
+                read(std::path::Path::new(s))?
             }
         } else if let Ok(b) = source.cast::<PyBytes>() {
-            String::from_utf8(b.as_bytes().to_vec())
-                .map_err(|e| protocol_error(format!("save file: {e}")))?
-        } else {
+            let b = b.as_bytes();
+            check_text_size(b.len(), "save file").map_err(protocol_error)?;
+            let b = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
+            String::from_utf8(b.to_vec()).map_err(|e| protocol_error(format!("save file: {e}")))?
+        } else if source.hasattr("__fspath__")? {
             let p: std::path::PathBuf = source.extract()?;
-            std::fs::read_to_string(p)?
+            read(&p)?
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "Match.load takes save JSON text (str or bytes) or a path (str or os.PathLike), not {}",
+                type_name(source)
+            )));
         };
         let m = fm_core::Match::load(&text).map_err(|e| match_error(&e))?;
         Ok(PyMatch {
@@ -679,6 +817,9 @@ impl PyMatch {
     }
 
     /// The board as SVG: the full state, or `side`'s view of it.
+    /// `hex_size`: pixels from a hex's centre to a corner, 10 to 200 (`ValueError`
+    /// outside, NaN included); `highlight`: a list of hex ids; `markers`: a list of
+    /// `(hex, kind, label)` tuples.
     #[pyo3(signature = (side = None, *, hex_size = 40.0, hex_ids = true, panel = true, highlight = None, markers = None, title = None))]
     #[allow(clippy::too_many_arguments)]
     fn svg(
@@ -687,14 +828,14 @@ impl PyMatch {
         hex_size: f64,
         hex_ids: bool,
         panel: bool,
-        highlight: Option<Vec<String>>,
-        markers: Option<Vec<(String, String, String)>>,
+        highlight: Option<&Bound<'_, PyAny>>,
+        markers: Option<&Bound<'_, PyAny>>,
         title: Option<String>,
     ) -> PyResult<String> {
         let opts = render_options(hex_size, hex_ids, panel, highlight, markers, title)?;
-        Ok(match side {
+        Ok(match side.filter(|s| !s.is_none()) {
             Some(s) => {
-                let v = self.m.view(side_from_py(self.scenario(), s)?);
+                let v = self.m.view(side_from_py(Some(self.scenario()), s)?);
                 fm_core::render_svg(self.scenario(), &v, &opts)
             }
             None => fm_core::render_svg(self.scenario(), self.m.state(), &opts),
@@ -714,7 +855,7 @@ impl PyMatch {
         py: Python<'py>,
         side: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-        let s = side_from_py(self.scenario(), side)?;
+        let s = side_from_py(Some(self.scenario()), side)?;
         let (board, feats) = crate::obs::encode(self.scenario(), &self.m.view(s));
         let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
         Ok((

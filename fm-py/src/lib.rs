@@ -12,6 +12,7 @@
 //!   (defined in `fm/_errors.py`); a Rust panic surfaces as pyo3's `PanicException`,
 //!   never as a crash.
 
+mod args;
 mod convert;
 mod errors;
 mod game;
@@ -38,21 +39,35 @@ fn scenarios() -> Vec<&'static str> {
 /// "winners"}`. Game `g` uses match seed `seed + g` and agent seed
 /// `(seed + g) ^ 0x9e3779b97f4a7c15`, as the `play` example does, so the results equal
 /// `cargo run --example play -- --seed SEED --games GAMES`. `threads` > 1 splits the
-/// games over that many threads (same results).
+/// games over that many threads (same results; at most 64, 0 is 1). `seed` is an int
+/// in 0..2**64-1, `games` and `threads` non-negative ints (`ValueError` otherwise).
 #[pyfunction]
-#[pyo3(signature = (scenario = None, games = 1, seed = 0, threads = 1))]
+// `None` also means the default; the signature shows the defaults themselves.
+#[pyo3(
+    signature = (scenario = None, games = None, seed = None, threads = None),
+    text_signature = "(scenario=None, games=1, seed=0, threads=1)"
+)]
 fn play_random<'py>(
     py: Python<'py>,
     scenario: Option<&Bound<'py, PyAny>>,
-    games: u64,
-    seed: u64,
-    threads: usize,
+    games: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let games = match games {
+        Some(g) => args::count_arg(g, "games", u64::MAX)?,
+        None => 1,
+    };
+    let seed = args::seed_arg(seed, 0)?;
+    let threads = match threads {
+        Some(t) => args::count_arg(t, "threads", u64::MAX)?,
+        None => 1,
+    };
     let sc = match scenario {
         Some(s) => load_scenario(s)?,
         None => Arc::new(Scenario::builtin("system-demo").map_err(|e| errors::scenario_error(&e))?),
     };
-    let threads = threads.clamp(1, 64) as u64;
+    let threads = threads.clamp(1, 64);
     type GameResult = Result<(Option<Side>, u64), String>;
     let run = move || -> Result<(Vec<Option<Side>>, u64, f64), String> {
         let start = Instant::now();
@@ -70,31 +85,30 @@ fn play_random<'py>(
             }
             Ok((m.winner(), n))
         };
+        // Each thread plays a contiguous range of games and collects its own results
+        // (nothing is allocated up front for `games`, which may be huge).
         let results: Vec<GameResult> = if threads == 1 {
             (0..games).map(play).collect()
         } else {
-            let mut out: Vec<Option<GameResult>> = (0..games).map(|_| None).collect();
+            let per = games.div_ceil(threads).max(1);
             std::thread::scope(|s| {
-                let chunks: Vec<_> = out
-                    .chunks_mut(games.div_ceil(threads).max(1) as usize)
-                    .enumerate()
-                    .map(|(k, chunk)| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|k| {
                         let play = &play;
-                        let base = k as u64 * games.div_ceil(threads).max(1);
-                        s.spawn(move || {
-                            for (j, slot) in chunk.iter_mut().enumerate() {
-                                *slot = Some(play(base + j as u64));
-                            }
-                        })
+                        let start = k.saturating_mul(per).min(games);
+                        let end = start.saturating_add(per).min(games);
+                        s.spawn(move || (start..end).map(play).collect::<Vec<GameResult>>())
                     })
                     .collect();
-                for c in chunks {
-                    c.join().expect("a game thread panicked");
+                let mut out = Vec::new();
+                for h in handles {
+                    match h.join() {
+                        Ok(v) => out.extend(v),
+                        Err(_) => out.push(Err("a game thread panicked".to_string())),
+                    }
                 }
-            });
-            out.into_iter()
-                .map(|r| r.expect("every game was played"))
-                .collect()
+                out
+            })
         };
         let mut winners = Vec::with_capacity(results.len());
         let mut commands = 0;
@@ -147,9 +161,11 @@ fn hash_event(h: &mut Fnv, e: &Event) {
 #[pyfunction]
 fn rust_playthrough_hash(
     scenario: &Bound<'_, PyAny>,
-    seed: u64,
-    steps: usize,
+    seed: &Bound<'_, PyAny>,
+    steps: &Bound<'_, PyAny>,
 ) -> PyResult<(u64, usize, u64)> {
+    let seed = args::seed_arg(Some(seed), 0)?;
+    let steps = args::count_arg(steps, "steps", usize::MAX as u64)? as usize;
     let sc = load_scenario(scenario)?;
     let mut m = fm_core::Match::new(sc, seed);
     let mut h = Fnv::new();
@@ -255,6 +271,8 @@ fn command<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py
 fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_JSON_DEPTH", convert::MAX_JSON_DEPTH)?;
+    m.add("MAX_INPUT_BYTES", convert::MAX_INPUT_BYTES)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(play_random, m)?)?;
     m.add_function(wrap_pyfunction!(rust_playthrough_hash, m)?)?;

@@ -6,8 +6,10 @@
 //! `fm.events.UnitMoved`), so `isinstance` works; a variant these bindings do not know
 //! yet (a newer engine's exclusive rules) comes back as the base class.
 
-use crate::convert::{to_json_value, to_py, type_name};
+use crate::args::{markers_arg, str_list};
+use crate::convert::{check_text_size, strip_bom, to_json_value, to_py, type_name};
 use crate::errors::protocol_error;
+use crate::game::side_from_py;
 use fm_core::{Command, Event, Hex, Pending, UnitId};
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
@@ -211,8 +213,23 @@ fn hex_arg(s: &str, what: &str) -> PyResult<Hex> {
         .map_err(|e: fm_core::HexParseError| protocol_error(format!("{what}: {e}")))
 }
 
-fn hexes_arg(v: Vec<String>, what: &str) -> PyResult<Vec<Hex>> {
-    v.iter().map(|s| hex_arg(s, what)).collect()
+/// A list of hex ids (`TypeError` for a bare str, which would be a list of
+/// characters, or anything but a list or tuple of str; `fm.ProtocolError` for a
+/// malformed id).
+fn hexes_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Hex>> {
+    str_list(obj, what, "hex id")?
+        .iter()
+        .map(|s| hex_arg(s, what))
+        .collect()
+}
+
+/// A list of unit ids (`TypeError` for a bare str or anything but a list or tuple of
+/// str).
+fn units_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<UnitId>> {
+    Ok(str_list(obj, what, "unit id")?
+        .iter()
+        .map(|u| UnitId::new(u))
+        .collect())
 }
 
 /// `place`: put a unit in its set-up zone (3.0).
@@ -236,10 +253,10 @@ pub struct Move;
 #[pymethods]
 impl Move {
     #[new]
-    fn new(unit: &str, path: Vec<String>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(unit: &str, path: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyClassInitializer::from(PyCommand::new(Command::Move {
             unit: UnitId::new(unit),
-            path: hexes_arg(path, "path")?,
+            path: hexes_arg(path, "Move() path")?,
         }))
         .add_subclass(Move))
     }
@@ -251,10 +268,10 @@ pub struct Bombard;
 #[pymethods]
 impl Bombard {
     #[new]
-    fn new(hex: &str, markers: u8) -> PyResult<PyClassInitializer<Self>> {
+    fn new(hex: &str, markers: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyClassInitializer::from(PyCommand::new(Command::Bombard {
             hex: hex_arg(hex, "hex")?,
-            markers,
+            markers: markers_arg(markers, "markers")?,
         }))
         .add_subclass(Bombard))
     }
@@ -266,10 +283,10 @@ pub struct Attack;
 #[pymethods]
 impl Attack {
     #[new]
-    fn new(hex: &str, units: Vec<String>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(hex: &str, units: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyClassInitializer::from(PyCommand::new(Command::Attack {
             hex: hex_arg(hex, "hex")?,
-            units: units.iter().map(|u| UnitId::new(u)).collect(),
+            units: units_arg(units, "Attack() units")?,
         }))
         .add_subclass(Attack))
     }
@@ -307,16 +324,19 @@ pub struct Retreat;
 #[pymethods]
 impl Retreat {
     #[new]
-    #[pyo3(signature = (unit, path, displace = Vec::new()))]
+    #[pyo3(signature = (unit, path, displace = None))]
     fn new(
         unit: &str,
-        path: Vec<String>,
-        displace: Vec<String>,
+        path: &Bound<'_, PyAny>,
+        displace: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyClassInitializer::from(PyCommand::new(Command::Retreat {
             unit: UnitId::new(unit),
-            path: hexes_arg(path, "path")?,
-            displace: hexes_arg(displace, "displace")?,
+            path: hexes_arg(path, "Retreat() path")?,
+            displace: match displace {
+                Some(d) if !d.is_none() => hexes_arg(d, "Retreat() displace")?,
+                _ => Vec::new(),
+            },
         }))
         .add_subclass(Retreat))
     }
@@ -375,11 +395,11 @@ pub struct Rebuild;
 #[pymethods]
 impl Rebuild {
     #[new]
-    fn new(units: Vec<String>) -> PyClassInitializer<Self> {
-        PyClassInitializer::from(PyCommand::new(Command::Rebuild {
-            units: units.iter().map(|u| UnitId::new(u)).collect(),
+    fn new(units: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        Ok(PyClassInitializer::from(PyCommand::new(Command::Rebuild {
+            units: units_arg(units, "Rebuild() units")?,
         }))
-        .add_subclass(Rebuild)
+        .add_subclass(Rebuild))
     }
 }
 
@@ -421,10 +441,10 @@ pub struct Artillery;
 impl Artillery {
     #[new]
     #[pyo3(signature = (hex, markers, gas = false))]
-    fn new(hex: &str, markers: u8, gas: bool) -> PyResult<PyClassInitializer<Self>> {
+    fn new(hex: &str, markers: &Bound<'_, PyAny>, gas: bool) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyClassInitializer::from(PyCommand::new(Command::Artillery {
             hex: hex_arg(hex, "hex")?,
-            markers,
+            markers: markers_arg(markers, "markers")?,
             gas,
         }))
         .add_subclass(Artillery))
@@ -613,7 +633,9 @@ pub fn command_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Command> {
         return parse_command_value(v, "invalid command");
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let v: serde_json::Value = serde_json::from_str(s.to_str()?)
+        let s = s.to_str()?;
+        check_text_size(s.len(), "command JSON").map_err(protocol_error)?;
+        let v: serde_json::Value = serde_json::from_str(strip_bom(s))
             .map_err(|e| protocol_error(format!("invalid command JSON: {e}")))?;
         return parse_command_value(v, "invalid command JSON");
     }
@@ -639,7 +661,9 @@ impl PyEvent {
     #[staticmethod]
     fn from_dict<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let ev: Event = if let Ok(s) = data.cast::<PyString>() {
-            serde_json::from_str(s.to_str()?)
+            let s = s.to_str()?;
+            check_text_size(s.len(), "event JSON").map_err(protocol_error)?;
+            serde_json::from_str(strip_bom(s))
                 .map_err(|e| protocol_error(format!("invalid event JSON: {e}")))?
         } else {
             let v = to_json_value(data, "event").map_err(protocol_error)?;
@@ -676,10 +700,14 @@ impl PyEvent {
         attr_names(&cached(py, &self.cache, &self.ev)?, "type")
     }
 
-    /// This event as `side` may see it: the other side's face-down marker values and
-    /// allotments removed.
-    fn redacted_for<'py>(&self, py: Python<'py>, side: &str) -> PyResult<Bound<'py, PyAny>> {
-        event_obj(py, &self.ev.redacted_for(crate::game::side_arg(side)?))
+    /// This event as `side` (`"a"` or `"b"`, or `0` or `1`) may see it: the other
+    /// side's face-down marker values and allotments removed.
+    fn redacted_for<'py>(
+        &self,
+        py: Python<'py>,
+        side: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        event_obj(py, &self.ev.redacted_for(side_from_py(None, side)?))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -882,7 +910,9 @@ impl PyPending {
 
 // ---------------------------------------------------------------- log entries
 
-/// One applied command, its events and the state hash after them.
+/// One applied command, its events and the state hash after them. Immutable (a copy of
+/// the match's record): entries compare equal when command, events and hash are equal,
+/// and are hashable.
 #[pyclass(module = "fm", name = "LogEntry", frozen)]
 pub struct PyLogEntry {
     pub entry: fm_core::LogEntry,
@@ -921,6 +951,22 @@ impl PyLogEntry {
             self.entry.events.len(),
             self.entry.hash
         ))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyLogEntry>() {
+            Ok(o) => o.get().entry == self.entry,
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.entry.command.hash(&mut h);
+        self.entry.events.hash(&mut h);
+        self.entry.hash.hash(&mut h);
+        h.finish()
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

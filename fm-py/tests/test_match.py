@@ -343,3 +343,17 @@ def test_observation_bytes(moving: fm.Match) -> None:
     c, h, w = moving.scenario.observation_shape
     assert len(board) == 4 * c * h * w
     assert len(feats) == 4 * len(fm.FEATURE_NAMES)
+
+
+def test_log_entries_compare_by_value_and_hash(moving: fm.Match) -> None:
+    a, b = moving.log, moving.log
+    assert a[0] is not b[0] and a[0] == b[0] and hash(a[0]) == hash(b[0])
+    assert a == fm.Match.load(moving.save()).log
+    assert a[0] != a[1] and a[0] != a[0].to_dict() and a[0] != a[0].command
+    assert len({*a, *b}) == 2
+    # Equal means equal fields: an entry of another match with the same command, events
+    # and hash is equal; the next command's entry is not.
+    twin = moving.clone()
+    moving.apply(fm.Done())
+    twin.apply(fm.Done())
+    assert moving.log[-1] == twin.log[-1] and moving.log[-1] not in a

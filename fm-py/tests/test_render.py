@@ -69,3 +69,27 @@ def test_render_options() -> None:
     values = {e.get("data-value") for e in root.iter() if e.get("class") == "marker"}
     assert {"BR", "AIR"} <= values
     assert "A &lt;title&gt;" in svg
+
+
+def test_render_options_are_checked() -> None:
+    import math
+
+    import pytest
+
+    m = fm.Match("system-demo", seed=1)
+    for bad in (math.nan, math.inf, -math.inf, -1.0, 0.0, 9.99, 200.5, 1e9):
+        with pytest.raises(ValueError, match="hex_size must be a number of pixels from 10"):
+            m.svg(hex_size=bad)
+    for ok in (10, 10.0, 200, 57.5):
+        assert 'width="NaN"' not in m.svg(hex_size=ok)
+    with pytest.raises(TypeError, match="highlight must be a list of hex ids"):
+        m.svg(highlight="0505")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"highlight\[0\] must be a hex id"):
+        m.svg(highlight=[505])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"markers\[0\] must be a \(hex, kind, label\)"):
+        m.svg(markers=[("0606", "breach")])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="markers must be a list"):
+        m.svg(markers="0606")  # type: ignore[arg-type]
+    with pytest.raises(fm.ProtocolError):
+        m.svg(highlight=["01-01"])
+    assert m.svg(highlight=("0505",), markers=(("0606", "breach", "BR"),)).count('class="highlight"') == 1

@@ -120,3 +120,27 @@ def test_view_hash_and_export_are_a_sides_own() -> None:
         v = m.view(side)["support"][other]
         assert v["available"] is None
         assert v["unrevealed_count"] <= len(v["unrevealed"])
+
+
+def test_side_arguments_refuse_bools_and_other_types() -> None:
+    import numpy as np
+    import pytest
+
+    m = fm.Match("system-demo", seed=1)
+    assert m.view("b") == m.view(1) == m.view("Red") == m.view("B") == m.view(np.int64(1))
+    assert m.view("a") == m.view(0) == m.view("blue")
+    for bad in (True, False):
+        for f in (m.view, m.observation_bytes, m.svg, lambda s: m.odds("0805", side=s)):
+            with pytest.raises(TypeError, match=r'a side is "a" or "b".*not a bool'):
+                f(bad)
+        with pytest.raises(TypeError, match="not a bool"):
+            m.opening_events[0].redacted_for(bad)
+    for other in (1.0, None, b"a", ["a"]):
+        with pytest.raises(TypeError, match='a side is "a" or "b"'):
+            m.view(other)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="side index 2"):
+        m.view(2)
+    with pytest.raises(ValueError, match='unknown side "c"'):
+        m.view("c")
+    e = m.opening_events[0]
+    assert e.redacted_for(0) == e.redacted_for("a")

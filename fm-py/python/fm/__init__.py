@@ -16,6 +16,8 @@ from __future__ import annotations
 from fm._errors import ProtocolError, RuleError, SaveError, ScenarioError
 from fm._fm import (
     FEATURE_NAMES,
+    MAX_INPUT_BYTES,
+    MAX_JSON_DEPTH,
     Advance,
     AirUnit,
     Artillery,
@@ -63,6 +65,8 @@ __all__ = [
     "Kress",
     "LogEntry",
     "LostBattalion",
+    "MAX_INPUT_BYTES",
+    "MAX_JSON_DEPTH",
     "Match",
     "Move",
     "Pending",

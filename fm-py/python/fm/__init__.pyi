@@ -1,7 +1,7 @@
 """Type stubs of the fm module (Python bindings of the Fire & Movement rules engine)."""
 
 import os
-from typing import Any, Iterator, Literal, Mapping, Sequence, TypeAlias, TypedDict
+from typing import Any, Iterator, Literal, Mapping, SupportsIndex, TypeAlias, TypedDict
 
 from fm import events as events
 from fm._errors import ProtocolError as ProtocolError
@@ -12,12 +12,25 @@ from fm.events import Event as Event
 
 __version__: str
 FEATURE_NAMES: list[str]
+MAX_JSON_DEPTH: int
+"""The deepest nesting of lists and dicts accepted where Python data is read as JSON
+(commands, events, scenarios as dicts): 128, serde_json's bound on JSON text. Deeper
+data, or a container that contains itself, raises :class:`ProtocolError`."""
+MAX_INPUT_BYTES: int
+"""The largest save or scenario file, JSON text or Python data read as JSON accepted,
+in bytes (64 MiB; a file is read no further)."""
 
 SideName: TypeAlias = Literal["a", "b"]
 """A side: ``"a"`` (listed first in the scenario) or ``"b"``."""
 
-SideArg: TypeAlias = str | int
-"""A side argument: ``"a"``/``"b"``, ``0``/``1``, or the side's name in the scenario."""
+SideArg: TypeAlias = str | SupportsIndex
+"""A side argument: ``"a"``/``"b"``, ``0``/``1`` (also numpy integers), or the side's
+name in the scenario. A ``bool`` (an ``int`` to type checkers) raises ``TypeError`` at
+run time."""
+
+StrList: TypeAlias = list[str] | tuple[str, ...]
+"""A list (or tuple) of hex or unit ids. Not a bare ``str``: ``fm.Move(u, "0405")``
+raises ``TypeError`` (write ``["0405"]``)."""
 
 JsonDict: TypeAlias = dict[str, Any]
 
@@ -128,7 +141,7 @@ class Move(Command):
 
     unit: str
     path: list[str]
-    def __init__(self, unit: str, path: Sequence[str]) -> None: ...
+    def __init__(self, unit: str, path: StrList) -> None: ...
 
 class Bombard(Command):
     """``bombard``: bombard the enemy unit in a hex with 1 or 2 markers (8.1.2)."""
@@ -142,7 +155,7 @@ class Attack(Command):
 
     hex: str
     units: list[str]
-    def __init__(self, hex: str, units: Sequence[str]) -> None: ...
+    def __init__(self, hex: str, units: StrList) -> None: ...
 
 class SupportFire(Command):
     """``support_fire``: commit a marker or pass (8.2.1(b))."""
@@ -162,7 +175,9 @@ class Retreat(Command):
     unit: str
     path: list[str]
     displace: list[str]
-    def __init__(self, unit: str, path: Sequence[str], displace: Sequence[str] = ...) -> None: ...
+    def __init__(
+        self, unit: str, path: StrList, displace: StrList | None = None
+    ) -> None: ...
 
 class StiffResistance(Command):
     """``stiff_resistance``: hold and lose a step instead of retreating (8.4)."""
@@ -190,7 +205,7 @@ class Rebuild(Command):
     """``rebuild``: restore a step to depleted units (Meuse Argonne 11.3, 11.6)."""
 
     units: list[str]
-    def __init__(self, units: Sequence[str]) -> None: ...
+    def __init__(self, units: StrList) -> None: ...
 
 class BreakDown(Command):
     """``break_down``: break a three-step division into brigades (Meuse Argonne 13.2)."""
@@ -240,7 +255,8 @@ class Done(Command):
     def __init__(self) -> None: ...
 
 class LogEntry:
-    """One applied command, its events and the state hash after them."""
+    """One applied command, its events and the state hash after them. Immutable:
+    entries are equal when command, events and hash are, and hashable."""
 
     @property
     def command(self) -> Command: ...
@@ -249,12 +265,15 @@ class LogEntry:
     @property
     def hash(self) -> int: ...
     def to_dict(self) -> JsonDict: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
     def __iter__(self) -> Iterator[Any]: ...
 
 class Match:
     """A running game: scenario, state, seeded generator and log."""
 
-    def __init__(self, scenario: ScenarioSource | None = None, seed: int = 0) -> None: ...
+    def __init__(self, scenario: ScenarioSource | None = None, seed: int = 0) -> None:
+        """``seed``: an int in 0..2**64-1 (``ValueError`` outside it)."""
     @property
     def scenario(self) -> Scenario: ...
     @property
@@ -270,19 +289,27 @@ class Match:
     @property
     def to_move(self) -> SideName | None: ...
     def legal_commands(self) -> list[Command]: ...
-    def legal_commands_for(self, unit: str) -> list[Command]: ...
+    def legal_commands_for(self, unit: str) -> list[Command]:
+        """The legal commands that concern one unit; :class:`RuleError` (rule
+        ``"input"``) for a unit the scenario does not have."""
     def apply(self, command: CommandLike) -> list[Event]: ...
-    def apply_action(self, action: int) -> list[Event]: ...
+    def apply_action(self, action: SupportsIndex) -> list[Event]:
+        """Applies the command with this action index; :class:`RuleError` (rule
+        ``"input"``) for any int that is no command here (negative or huge too)."""
     def legal_actions(self) -> list[int]: ...
     def legal_action_mask(self) -> bytes: ...
     def action_of(self, command: CommandLike) -> int | None: ...
-    def command_of(self, action: int) -> Command | None: ...
+    def command_of(self, action: SupportsIndex) -> Command | None:
+        """The command an action index stands for here; ``None`` for any int that is
+        none (negative or huge too)."""
     def explain(self, command: CommandLike) -> RuleError | None: ...
-    def reachable(self, unit: str) -> list[JsonDict]: ...
+    def reachable(self, unit: str) -> list[JsonDict]:
+        """Where a unit can move this phase; :class:`RuleError` (rule ``"input"``) for
+        a unit the scenario does not have."""
     def odds(
         self,
         hex: str,
-        units: Sequence[str] = ...,
+        units: StrList | None = None,
         attacker_markers: int = 0,
         defender_markers: int = 0,
         side: SideArg | None = None,
@@ -313,7 +340,11 @@ class Match:
     def undo(self) -> bool: ...
     def save(self, path: str | os.PathLike[str] | None = None) -> str: ...
     @staticmethod
-    def load(source: str | bytes | os.PathLike[str]) -> Match: ...
+    def load(source: str | bytes | os.PathLike[str]) -> Match:
+        """Loads a save: JSON text (a str starting with ``{``, or bytes; a leading
+        byte-order mark is ignored) or a path. :class:`SaveError` if it does not
+        replay, :class:`ProtocolError` if malformed or larger than
+        :data:`MAX_INPUT_BYTES`, ``OSError`` (naming the path) if unreadable."""
     def svg(
         self,
         side: SideArg | None = None,
@@ -321,13 +352,14 @@ class Match:
         hex_size: float = 40.0,
         hex_ids: bool = True,
         panel: bool = True,
-        highlight: Sequence[str] | None = None,
-        markers: Sequence[tuple[str, str, str]] | None = None,
+        highlight: StrList | None = None,
+        markers: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...] | None = None,
         title: str | None = None,
     ) -> str:
         """The board as an SVG document: the full state, or ``side``'s view (the other
-        side's face-down markers as "?"). ``highlight``: hexes to outline; ``markers``:
-        extra ``(hex, kind, label)`` chips, kind ``"breach"``, ``"aircraft"``,
-        ``"support"`` or anything else."""
+        side's face-down markers as "?"). ``hex_size``: pixels from a hex's centre to a
+        corner, 10 to 200 (``ValueError`` outside, NaN included). ``highlight``: hexes to
+        outline; ``markers``: extra ``(hex, kind, label)`` chips, kind ``"breach"``,
+        ``"aircraft"``, ``"support"`` or anything else."""
     def _repr_svg_(self) -> str: ...
     def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]: ...

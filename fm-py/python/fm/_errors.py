@@ -11,7 +11,10 @@ class RuleError(ValueError):
     ``rule`` is the rule number it breaks (``"5.2(d)"``, ``"8.2.1(b)"``); ``"4.1"`` marks
     a command out of sequence (or any command once the game is over) and ``"input"`` a
     command naming an unknown unit, a hex off the map or an action index that means
-    nothing here. ``message`` says what is wrong, with the offending values.
+    nothing here (any int: negative and huge ones too), and a per-unit query
+    (``Match.reachable``, ``Match.legal_commands_for``, ``Match.odds``) naming a unit
+    the scenario does not have. ``message`` says what is wrong, with the offending
+    values.
     """
 
     rule: str
@@ -27,8 +30,8 @@ class RuleError(ValueError):
 
 
 class ScenarioError(ValueError):
-    """A scenario failed to load: unknown name, unreadable file, malformed JSON, or data
-    that breaks the scenario schema. ``path`` is the JSON path of the first problem
+    """A scenario failed to load: unknown name, unreadable file (or one larger than
+    ``fm.MAX_INPUT_BYTES``), malformed JSON, or data that breaks the scenario schema. ``path`` is the JSON path of the first problem
     (``"units[3].start.hex"``; empty when it concerns the whole input)."""
 
     path: str
@@ -45,8 +48,10 @@ class ScenarioError(ValueError):
 
 class ProtocolError(ValueError):
     """Malformed input: a command that is not in the documented JSON form (missing or
-    unknown ``type``, unknown field, wrong value type, bad hex id), or a save file that
-    is not valid JSON of the save format."""
+    unknown ``type``, unknown field, wrong value type, bad hex id), a save file that is
+    not valid JSON of the save format, or Python data that cannot be JSON: nested
+    deeper than ``fm.MAX_JSON_DEPTH``, containing itself, or larger than
+    ``fm.MAX_INPUT_BYTES`` (as are JSON text and save files)."""
 
     message: str
 

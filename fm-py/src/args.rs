@@ -1,0 +1,213 @@
+//! Reading Python arguments with clear errors: integers (indices, seeds, counts), lists
+//! of strings, files. pyo3's own extraction errors (`OverflowError` for a negative
+//! seed, "Can't extract `str` to `Vec`") name Rust types; these name the parameter and
+//! what it accepts.
+
+use crate::convert::{max_input_text, type_name, MAX_INPUT_BYTES};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
+use std::io::Read;
+use std::path::Path;
+
+/// An integer argument as a Python int: an `int` (not a `bool`) or an object with
+/// `__index__` (a numpy integer). `None` for anything else.
+pub fn as_int<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyInt>> {
+    if obj.is_instance_of::<PyBool>() {
+        return None;
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        return Some(i.clone());
+    }
+    let py = obj.py();
+    // SAFETY: PyNumber_Index returns a new reference or NULL with an exception set.
+    let r = unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyNumber_Index(obj.as_ptr())) };
+    match r {
+        Ok(i) => i.cast_into::<PyInt>().ok(),
+        Err(_) => None,
+    }
+}
+
+/// The `TypeError` for an argument that should be an int.
+pub fn not_an_int(obj: &Bound<'_, PyAny>, what: &str) -> PyErr {
+    PyTypeError::new_err(format!("{what} must be an int, not {}", describe(obj)))
+}
+
+/// The decimal text of a Python int, for messages.
+pub fn int_text(i: &Bound<'_, PyInt>) -> String {
+    i.str()
+        .map(|s| s.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// A seed: an int in 0..=2**64-1 (`ValueError` naming the range otherwise; `TypeError`
+/// for a bool or a non-int). `None` is `default`.
+pub fn seed_arg(obj: Option<&Bound<'_, PyAny>>, default: u64) -> PyResult<u64> {
+    let Some(obj) = obj else {
+        return Ok(default);
+    };
+    if obj.is_none() {
+        return Ok(default);
+    }
+    let i = as_int(obj).ok_or_else(|| not_an_int(obj, "seed"))?;
+    i.extract::<u64>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "seed must be in 0..2**64-1 (0 to {}), not {}",
+            u64::MAX,
+            int_text(&i)
+        ))
+    })
+}
+
+/// A count or size: an int in `0..=max` (`ValueError` naming the range otherwise).
+pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
+    let i = as_int(obj).ok_or_else(|| not_an_int(obj, what))?;
+    match i.extract::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ if max == u64::MAX => Err(PyValueError::new_err(format!(
+            "{what} must be a non-negative int, not {}",
+            int_text(&i)
+        ))),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} must be in 0..={max}, not {}",
+            int_text(&i)
+        ))),
+    }
+}
+
+/// How an unexpected argument is named in a message: `None`, `a bool (True)`, `a float`.
+pub fn describe(obj: &Bound<'_, PyAny>) -> String {
+    if obj.is_none() {
+        "None".into()
+    } else if obj.is_instance_of::<PyBool>() {
+        format!(
+            "a bool ({})",
+            obj.repr().map(|r| r.to_string()).unwrap_or_default()
+        )
+    } else {
+        format!("a {}", type_name(obj))
+    }
+}
+
+/// A marker count, 0 to 255 (`fm.ProtocolError` outside, as for a command's dict form;
+/// the rules decide which counts are legal).
+pub fn markers_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u8> {
+    let i = as_int(obj).ok_or_else(|| not_an_int(obj, what))?;
+    i.extract::<u8>().map_err(|_| {
+        crate::errors::protocol_error(format!(
+            "{what}: {} is not a marker count (0 to 255)",
+            int_text(&i)
+        ))
+    })
+}
+
+/// A list of strings: a `list` or `tuple` (or another sequence) of `str`. A bare `str`
+/// (a sequence of characters), `bytes` or anything else is a `TypeError` naming the
+/// parameter `what` and the items expected (`item`: "hex id", "unit id").
+pub fn str_list(obj: &Bound<'_, PyAny>, what: &str, item: &str) -> PyResult<Vec<String>> {
+    let wanted = || format!("{what} must be a list of {item}s (str)");
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "{}, not a single {}: write [{}]",
+            wanted(),
+            type_name(obj),
+            obj.repr().map(|r| r.to_string()).unwrap_or_default()
+        )));
+    }
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.cast::<PyList>() {
+        l.iter().collect()
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        t.iter().collect()
+    } else if let Ok(s) = obj.cast::<pyo3::types::PySequence>() {
+        s.try_iter()?.collect::<PyResult<_>>()?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{}, not {}",
+            wanted(),
+            type_name(obj)
+        )));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| match x.cast::<PyString>() {
+            Ok(s) => Ok(s.to_str()?.to_string()),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "{what}[{i}] must be a {item} (str), not {}",
+                type_name(x)
+            ))),
+        })
+        .collect()
+}
+
+/// An optional list of strings (`None`: empty).
+pub fn opt_str_list(
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    item: &str,
+) -> PyResult<Vec<String>> {
+    match obj {
+        Some(o) if !o.is_none() => str_list(o, what, item),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// Why a file could not be read.
+pub enum ReadError {
+    Io(std::io::Error),
+    /// Larger than [`MAX_INPUT_BYTES`].
+    TooLarge,
+    NotUtf8(std::string::FromUtf8Error),
+}
+
+impl ReadError {
+    /// A message naming the file.
+    pub fn message(&self, p: &Path) -> String {
+        match self {
+            ReadError::Io(e) => format!("cannot read {}: {e}", p.display()),
+            ReadError::TooLarge => format!(
+                "{} is larger than {} (the limit of a save or scenario file)",
+                p.display(),
+                max_input_text()
+            ),
+            ReadError::NotUtf8(e) => format!("{} is not UTF-8 text: {e}", p.display()),
+        }
+    }
+}
+
+/// Reads a text file of at most [`MAX_INPUT_BYTES`] (reading no more than one byte
+/// past the limit, so that an endless file such as `/dev/zero` is refused, not read
+/// until memory runs out), without a leading byte-order mark.
+pub fn read_text_file(p: &Path) -> Result<String, ReadError> {
+    let f = std::fs::File::open(p).map_err(ReadError::Io)?;
+    let mut buf = Vec::new();
+    f.take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(ReadError::Io)?;
+    if buf.len() > MAX_INPUT_BYTES {
+        return Err(ReadError::TooLarge);
+    }
+    if buf.starts_with(b"\xef\xbb\xbf") {
+        buf.drain(..3);
+    }
+    String::from_utf8(buf).map_err(ReadError::NotUtf8)
+}
+
+/// A Python `OSError` for an I/O error on `p` (`FileNotFoundError` etc. by errno), with
+/// `filename` set, so that the message names the file.
+pub fn os_error(e: &std::io::Error, p: &Path) -> PyErr {
+    let name = p.to_string_lossy().into_owned();
+    match e.raw_os_error() {
+        Some(code) => {
+            let text = e.to_string();
+            let suffix = format!(" (os error {code})");
+            let strerror = text.strip_suffix(&suffix).unwrap_or(&text).to_string();
+            // OSError(errno, strerror, filename) builds the errno's subclass.
+            PyOSError::new_err((code, strerror, name))
+        }
+        None => PyOSError::new_err(format!("{name}: {e}")),
+    }
+}
