@@ -43,6 +43,11 @@ fn malformed_json_reports_line_and_column() {
     let e = Scenario::from_json("{\"id\": 3}").unwrap_err();
     assert_eq!(e.path, "id");
     assert!(e.message.contains("invalid type"), "{e}");
+    let e = Scenario::from_json(r#"{"id": "x""#).unwrap_err();
+    assert!(!e.path.contains('?'), "{e}");
+    assert!(e.message.contains("line 1 column"), "{e}");
+    let e = Scenario::from_json(r#"{"id": "x", "map": {"hexes": [{"id": "0101", "#).unwrap_err();
+    assert_eq!(e.path, "map.hexes[0]", "{e}");
     let e = Scenario::from_json(&format!("{} []", demo_json())).unwrap_err();
     assert!(e.message.contains("trailing characters"), "{e}");
 }

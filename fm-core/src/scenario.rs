@@ -715,8 +715,13 @@ impl ScenarioData {
 /// A serde error with its path; a missing field's path ends in the field's name.
 fn path_error<E: fmt::Display>(e: serde_path_to_error::Error<E>) -> ScenarioError {
     let mut path = e.path().to_string();
-    if path == "." {
-        path.clear();
+    // An unknown segment ("?", e.g. where malformed JSON stopped the parser) ends what
+    // is known of the path; serde's message then gives the line and column.
+    if let Some(q) = path.find('?') {
+        path.truncate(q);
+    }
+    while path.ends_with('.') {
+        path.pop();
     }
     let message = e.inner().to_string();
     if let Some(field) = message

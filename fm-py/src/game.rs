@@ -657,7 +657,7 @@ impl PyMatch {
     /// The 64-bit hash of one side's view: the same for every state that side cannot
     /// tell apart; the hash to show a player.
     fn view_hash(&self, side: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let s = side_from_py(self.scenario(), side)?;
+        let s = side_from_py(Some(self.scenario()), side)?;
         Ok(self.m.view_hash(s))
     }
 
@@ -669,7 +669,7 @@ impl PyMatch {
         py: Python<'py>,
         side: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let s = side_from_py(self.scenario(), side)?;
+        let s = side_from_py(Some(self.scenario()), side)?;
         to_py(py, &self.m.export(s))
     }
 
