@@ -2865,6 +2865,60 @@ fn rule_combat_odds_fixed_differential_each_die_row_one_sixth() {
 
 /// Odds over the attacker's two random draws from [1, 2, 3] (sums 3, 4, 5 equally
 /// likely): differential +1, +2 or +3 against a base of 4 - 6.
+/// `combat_odds` asks only what the rules allow: at most two markers a side in a
+/// ground combat (8.2.1(b)), no more than the side holds, two on a hex per player turn
+/// in a bombardment (8.1). More is refused, never enumerated (issue 13: a 40-marker
+/// pool at 10 markers took 19.7 s).
+#[test]
+fn rule_8_2_1_b_combat_odds_refuses_more_markers_than_the_rules_allow() {
+    let big: Vec<u8> = (0..40).map(|i| i % 6 + 1).collect();
+    let sc = small()
+        .mobile("a1", A, 4, 4, 6, "0201")
+        .leg("b1", B, 1, 6, 4, "0202")
+        .support(&big, &[1], 40, 1)
+        .build();
+    let s = start(&sc);
+    let ask = |am: u8, dm: u8| {
+        combat_odds(
+            &sc,
+            &s,
+            A,
+            &AttackProposal {
+                hex: h("0202"),
+                units: ids(&["a1"]),
+                attacker_markers: am,
+                defender_markers: dm,
+            },
+        )
+    };
+    let e = ask(10, 0).unwrap_err();
+    assert_eq!(e.rule, "8.2.1(b)");
+    assert!(
+        e.message
+            .contains("may commit 2 more marker(s) here (0 placed, 40 held), not 10"),
+        "{e}"
+    );
+    assert_eq!(
+        ask(0, 2).unwrap_err().rule,
+        "8.2.1(b)",
+        "the defender holds one"
+    );
+    assert!(ask(2, 1).is_ok());
+    let e = combat_odds(
+        &sc,
+        &s,
+        A,
+        &AttackProposal {
+            hex: h("0202"),
+            units: vec![],
+            attacker_markers: 3,
+            defender_markers: 0,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "8.1");
+}
+
 #[test]
 fn rule_combat_odds_over_marker_draws_match_hand_computation() {
     let sc = small()
