@@ -216,12 +216,51 @@ fn rule_3_0_play_begins_only_when_all_units_are_placed() {
     assert_eq!(s.pending(), Pending::Setup { side: Side::A });
 }
 
+/// 3.0(b): zones of one side may share hexes, and a placement that would leave a unit
+/// still to be placed without room is refused (set-up never dead-ends): here "wide"
+/// (0101, 0102) and "narrow" (0101) share 0101, which only the "narrow" unit needs.
+#[test]
+fn rule_3_0_b_placement_leaving_another_unit_no_room_refused() {
+    let mut t = Tiny::new(4, 2)
+        .leg("a1", Side::A, 1, 1, 1, "0101")
+        .with_last(in_zone("wide"))
+        .leg("a2", Side::A, 1, 1, 1, "0101")
+        .with_last(in_zone("narrow"));
+    t.data.setup.order = vec![Side::A];
+    t.data
+        .setup
+        .zones
+        .insert("wide".into(), vec![h("0101"), h("0102")]);
+    t.data.setup.zones.insert("narrow".into(), vec![h("0101")]);
+    let sc = t.build();
+    let mut s = start(&sc);
+    let e = refused(&sc, &s, place("a1", "0101"));
+    assert_eq!(
+        e.to_string(),
+        "3.0(b): placing a1 in 0101 would leave 1 unit of zone 'narrow' without room"
+    );
+    assert_eq!(
+        legal_commands(&sc, &s),
+        vec![place("a1", "0102"), place("a2", "0101")]
+    );
+    go(&sc, &mut s, place("a2", "0101"));
+    go(&sc, &mut s, place("a1", "0102"));
+    assert_eq!(
+        s.pending(),
+        Pending::Phase {
+            side: Side::A,
+            phase: Phase::Movement
+        }
+    );
+}
+
 #[test]
 fn rule_3_0_placement_on_prohibited_terrain_refused() {
     let mut t = Tiny::new(4, 2)
         .terrain("0102", &["sea"])
         .leg("a1", Side::A, 1, 1, 1, "0101")
         .with_last(in_zone("west"));
+    t.data.setup.order = vec![Side::A];
     t.data
         .setup
         .zones
@@ -1724,5 +1763,66 @@ fn reachable_paths_are_accepted_by_apply_at_their_cost() {
                 r.hex
             );
         }
+    }
+}
+
+/// 5.1-5.4: every step of a move costs at least the cheapest terrain or road cost, so
+/// no move is longer than the largest MA over it (here 3 MP at ½ MP a road hexside: 6
+/// hexes). A longer path is refused before it is walked; so are the other lists a
+/// command carries beyond what the scenario allows (retreats farther than the map,
+/// more displacements or listed units than there are units), whatever is pending.
+#[test]
+fn rule_5_1_over_long_command_lists_are_refused_first() {
+    let sc = board().leg("a1", Side::A, 1, 1, 3, "0101").build();
+    assert_eq!(sc.max_path(), 6);
+    let s = start(&sc);
+    let e = refused(&sc, &s, mv("a1", &["0102"; 7]));
+    assert_eq!(
+        e.to_string(),
+        "5.2(c): a path of 7 hexes is longer than any move in this scenario can be (at most 6: \
+         the largest movement allowance over the cheapest step cost)"
+    );
+    // Within the bound the move is priced step by step as before.
+    assert_eq!(rule_of(&sc, &s, mv("a1", &["0102"; 6])), "5.1");
+    let e = refused(
+        &sc,
+        &s,
+        Command::Retreat {
+            unit: u("a1"),
+            path: vec![h("0102"); 31],
+            displace: Vec::new(),
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "8.3: a retreat of 31 hexes is longer than the map: each hex of a retreat is farther \
+         from the combat"
+    );
+    let e = refused(
+        &sc,
+        &s,
+        Command::Retreat {
+            unit: u("a1"),
+            path: vec![h("0102")],
+            displace: vec![h("0103"); 3],
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "8.3.1: 3 displacements but the scenario has 2 units: each displaces one unit"
+    );
+    for cmd in [
+        Command::Attack {
+            hex: h("0102"),
+            units: vec![u("a1"); 3],
+        },
+        Command::Rebuild {
+            units: vec![u("a1"); 3],
+        },
+    ] {
+        assert_eq!(
+            refused(&sc, &s, cmd).to_string(),
+            "input: 3 units listed but the scenario has 2: a unit is listed twice"
+        );
     }
 }

@@ -1370,6 +1370,46 @@ fn rule_16_0_one_rail_move_per_phase() {
     );
 }
 
+/// 16.0 "contiguous rail hexes": a rail path may not come back to a hex (one bouncing
+/// between two rail hexes was accepted at 0 MP, however long). A path longer than any
+/// move in the scenario can be (here the 40 hexes of the map, each entered once) is
+/// refused before it is walked, citing 5.2(c).
+#[test]
+fn rule_16_0_a_rail_path_does_not_revisit_a_hex() {
+    let sc = rail_map().cp("c1", "0805").build();
+    let mut s = start(&sc);
+    until(&sc, &mut s, B, Phase::Movement, &mut no_rng());
+    let e = refused(&sc, &s, mv("b1", &["0302", "0402", "0302", "0402"]));
+    assert_eq!(
+        e.to_string(),
+        "16.0: b1 enters 0302 twice: a rail move follows contiguous rail hexes without coming back"
+    );
+    assert_eq!(sc.max_path(), 40);
+    let bounce: Vec<&str> = ["0302", "0402"].repeat(500_000);
+    let t = std::time::Instant::now();
+    let e = refused(&sc, &s, mv("b1", &bounce));
+    assert_eq!(
+        e.to_string(),
+        "5.2(c): a path of 1000000 hexes is longer than any move in this scenario can be (at \
+         most 40: the largest movement allowance over the cheapest step cost, or each hex once \
+         by rail, 16.0)"
+    );
+    assert!(t.elapsed().as_millis() < 500, "{:?}", t.elapsed());
+    // Just over the bound the walk stops at the first revisit.
+    let e = refused(&sc, &s, mv("b1", &bounce[..41]));
+    assert_eq!(e.rule, "5.2(c)", "{e}");
+    let e = refused(&sc, &s, mv("b1", &bounce[..40]));
+    assert_eq!(e.rule, "16.0", "{e}");
+    // The listing never offers a revisiting path, and the rail move itself still works.
+    for p in moves_of(&legal_commands(&sc, &s), "b1") {
+        let mut seen = p.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), p.len(), "{p:?}");
+    }
+    play(&sc, &mut s, mv("b1", &RAIL), &mut no_rng());
+}
+
 /// 16.0: a path that is also a legal normal move is a normal move (it pays its MP and
 /// leaves the rail move to another unit); the armored train's moves do not count.
 #[test]
@@ -1585,12 +1625,13 @@ fn rule_17_1_set_up_placements_keep_the_limits() {
 /// 0501 holds `in_0501`; 0601 and 0701 are empty.
 fn retreat_line(in_0501: usize) -> (Scenario, State) {
     let mut b = suez(7, 1);
+    // The sides' set-up zones are apart (validation): the British west of 0301.
     b.tiny.data.setup = SetupData {
         order: vec![B, A],
-        zones: [(
-            "line".to_string(),
-            (1..=7).map(|c| Hex::new(c, 1)).collect(),
-        )]
+        zones: [
+            ("br".to_string(), (1..=2).map(|c| Hex::new(c, 1)).collect()),
+            ("cp".to_string(), (3..=7).map(|c| Hex::new(c, 1)).collect()),
+        ]
         .into_iter()
         .collect(),
     };
@@ -1599,11 +1640,10 @@ fn retreat_line(in_0501: usize) -> (Scenario, State) {
     placements.extend([("g1", "0501"), ("g2", "0501"), ("g3", "0501")][..in_0501].iter());
     for (unit, hex) in &placements {
         b = if unit.starts_with('b') {
-            b.br(unit, "52nd Division", hex)
+            zoned(b.br(unit, "52nd Division", hex), "br")
         } else {
-            b.cp(unit, hex)
+            zoned(b.cp(unit, hex), "cp")
         };
-        b = zoned(b, "line");
     }
     let sc = b.build();
     let mut s = start(&sc);

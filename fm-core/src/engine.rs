@@ -119,12 +119,67 @@ pub fn apply(
     Ok(ctx.events)
 }
 
-/// Names unknown units and off-grid hexes before any rule is considered.
+/// Names unknown units and off-grid hexes before any rule is considered. Lists in a
+/// command are bounded first, so an over-long one is refused before it is walked:
+/// a `move` path by [`Scenario::max_path`], a retreat path by the map (each hex is
+/// farther from the combat), displacements and unit lists by the order of battle (a
+/// unit appears once).
 fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
     let unit = |u: &UnitId| match sc.unit_index(u) {
         Some(_) => Ok(()),
         None => refuse("input", format!("unknown unit '{u}'")),
     };
+    let units_bound = |us: &[UnitId]| {
+        if us.len() > sc.units.len() {
+            return refuse(
+                "input",
+                format!(
+                    "{} units listed but the scenario has {}: a unit is listed twice",
+                    us.len(),
+                    sc.units.len()
+                ),
+            );
+        }
+        Ok(())
+    };
+    match cmd {
+        Command::Move { path, .. } if path.len() > sc.max_path() => {
+            let rail = if crate::suez_1916::params(sc).is_some() {
+                ", or each hex once by rail, 16.0"
+            } else {
+                ""
+            };
+            return refuse(
+                "5.2(c)",
+                format!(
+                    "a path of {} hexes is longer than any move in this scenario can be (at most {}: the largest movement allowance over the cheapest step cost{rail})",
+                    path.len(),
+                    sc.max_path()
+                ),
+            );
+        }
+        Command::Retreat { path, .. } if path.len() > sc.hexes.len() => {
+            return refuse(
+                "8.3",
+                format!(
+                    "a retreat of {} hexes is longer than the map: each hex of a retreat is farther from the combat",
+                    path.len()
+                ),
+            );
+        }
+        Command::Retreat { displace, .. } if displace.len() > sc.units.len() => {
+            return refuse(
+                "8.3.1",
+                format!(
+                    "{} displacements but the scenario has {} units: each displaces one unit",
+                    displace.len(),
+                    sc.units.len()
+                ),
+            );
+        }
+        Command::Attack { units, .. } | Command::Rebuild { units } => units_bound(units)?,
+        _ => {}
+    }
     let on_map = |rule: &'static str| {
         move |h: &crate::hex::Hex| match sc.hex_index(*h) {
             Some(_) => Ok(()),
@@ -268,7 +323,7 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
     }
 }
 
-fn describe(p: &crate::state::Pending) -> String {
+pub(crate) fn describe(p: &crate::state::Pending) -> String {
     use crate::state::Pending as P;
     match p {
         P::Setup { side } => format!("side {side} to place units"),

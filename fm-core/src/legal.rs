@@ -159,18 +159,56 @@ fn setup_for(
         return;
     };
     for &h in &sc.zones[z] {
-        let hex = sc.hex_at(h);
-        if (s.unit_at(hex).is_none() || crate::suez_1916::may_stack(sc, s, i, hex))
-            && crate::movement::enter_cost(sc, d.tags, 0, h).is_some()
-            && crate::meuse_argonne::check_placement(sc, s, i, hex).is_ok()
-            && crate::suez_1916::check_placement(sc, s, i, hex).is_ok()
-            && crate::vimy_ridge::placement_allowed(sc, s, i, hex, cache)
-        {
+        if may_place(sc, s, i, h, cache) {
             out.push(Command::Place {
                 unit: u.id.clone(),
-                hex,
+                hex: sc.hex_at(h),
             });
         }
+    }
+}
+
+/// Whether `place` would accept unit `i` (waiting, of the side setting up) on hex `h`
+/// of its zone.
+fn may_place(
+    sc: &Scenario,
+    s: &State,
+    i: usize,
+    h: u16,
+    cache: &mut crate::vimy_ridge::PlacementCache,
+) -> bool {
+    let hex = sc.hex_at(h);
+    (s.unit_at(hex).is_none() || crate::suez_1916::may_stack(sc, s, i, hex))
+        && crate::movement::enter_cost(sc, sc.units[i].tags, 0, h).is_some()
+        && crate::meuse_argonne::check_placement(sc, s, i, hex).is_ok()
+        && crate::suez_1916::check_placement(sc, s, i, hex).is_ok()
+        && crate::vimy_ridge::placement_allowed(sc, s, i, hex, cache)
+        && crate::playable::strands_others(sc, s, i, h).is_none()
+}
+
+/// Whether [`legal_commands`] would list anything, stopping at the first command found
+/// (a set-up listing can run to tens of thousands of placements): scenario validation
+/// asks this of every opening.
+pub(crate) fn has_legal_command(sc: &Scenario, s: &State) -> bool {
+    match s.pending() {
+        Pending::GameOver { .. } => false,
+        // `done` is always legal in a phase.
+        Pending::Phase { .. } => true,
+        Pending::Setup { side } => {
+            let mut cache = Default::default();
+            (0..s.units.len()).any(|i| {
+                let d = &sc.units[i].data;
+                match &d.start {
+                    StartData::Zone(z) if s.units[i].loc == Location::ToPlace && d.side == side => {
+                        sc.zones[z]
+                            .iter()
+                            .any(|&h| may_place(sc, s, i, h, &mut cache))
+                    }
+                    _ => false,
+                }
+            })
+        }
+        _ => !legal_commands(sc, s).is_empty(),
     }
 }
 

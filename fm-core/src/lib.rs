@@ -42,6 +42,7 @@ pub mod meuse_argonne;
 mod movement;
 mod mp;
 mod odds;
+mod playable;
 pub mod render;
 mod retreat;
 mod scenario;

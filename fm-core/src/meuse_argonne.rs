@@ -16,7 +16,7 @@ use crate::event::Event;
 use crate::hex::Hex;
 use crate::ids::{Side, SidePair, UnitId};
 use crate::mp::Mp;
-use crate::scenario::{Phase, RuleSet, Scenario};
+use crate::scenario::{Phase, RuleSet, Scenario, ScenarioError};
 use crate::state::{CombatKind, CombatStage, Location, State};
 use serde::{Deserialize, Serialize};
 
@@ -86,6 +86,74 @@ pub fn params(sc: &Scenario) -> Option<&MeuseArgonneParams> {
         RuleSet::MeuseArgonne(p) => Some(p),
         _ => None,
     }
+}
+
+/// Checks every hex, unit, terrain and CRT line the parameters name, with the JSON
+/// path of the first that does not fit (as Vimy Ridge's and Suez 1916's checks do).
+pub(crate) fn validate(sc: &Scenario, p: &MeuseArgonneParams) -> Result<(), ScenarioError> {
+    let at = |name: &str| format!("rules.meuse-argonne.{name}");
+    let fail = |path: String, message: String| Err(ScenarioError { path, message });
+    sc.check_param_hex(&at("sedan"), p.sedan)?;
+    sc.check_param_hexes(&at("stellung_line"), &p.stellung_line)?;
+    sc.check_param_hexes(&at("allied_replacement_entry"), &p.allied_replacement_entry)?;
+    sc.check_param_hexes(&at("german_replacement_entry"), &p.german_replacement_entry)?;
+    // 13.1: the three-step divisions are four US divisions.
+    for (j, id) in p.three_step_divisions.iter().enumerate() {
+        let path = at(&format!("three_step_divisions[{j}]"));
+        sc.check_param_unit(&path, id, ALLIES)?;
+        if p.three_step_divisions[..j].contains(id) {
+            return fail(path, format!("'{id}' is listed twice"));
+        }
+    }
+    // 13.1-13.2: brigade chits are US units and never a division themselves; one
+    // listed twice would be handed out twice by a breakdown.
+    for (j, id) in p.brigades.iter().enumerate() {
+        let path = at(&format!("brigades[{j}]"));
+        sc.check_param_unit(&path, id, ALLIES)?;
+        if p.brigades[..j].contains(id) {
+            return fail(path, format!("'{id}' is listed twice"));
+        }
+        if p.three_step_divisions.contains(id) {
+            return fail(path, format!("'{id}' is also a three-step division"));
+        }
+    }
+    for (j, m) in p.bombardment_modifiers.iter().enumerate() {
+        let path = at(&format!("bombardment_modifiers[{j}].terrain"));
+        sc.check_param_terrain(&path, &m.terrain, false)?;
+    }
+    let lists = [
+        ("trench_terrains", &p.trench_terrains),
+        ("fortress_terrains", &p.fortress_terrains),
+        ("forest_terrains", &p.forest_terrains),
+    ];
+    for (name, ids) in lists {
+        for (j, id) in ids.iter().enumerate() {
+            sc.check_param_terrain(&at(&format!("{name}[{j}]")), id, false)?;
+        }
+    }
+    sc.check_param_terrain(
+        &at("fortification_terrain"),
+        &p.fortification_terrain,
+        false,
+    )?;
+    sc.check_param_terrain(&at("woods_terrain"), &p.woods_terrain, false)?;
+    if sc.crt.line_index(&p.lost_battalion_line).is_none() {
+        return fail(
+            at("lost_battalion_line"),
+            format!("unknown CRT line '{}'", p.lost_battalion_line),
+        );
+    }
+    if p.artillery.len() > sc.data.turns.len() {
+        return fail(
+            at("artillery"),
+            format!(
+                "{} entries for {} turns",
+                p.artillery.len(),
+                sc.data.turns.len()
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// Whether a hex carries unbreached German works (14.2, 17.6).

@@ -571,6 +571,206 @@ pub struct ScenarioData {
 /// Most columns a CRT grid may have (the printed tables have 12).
 const MAX_CRT_COLUMNS: usize = 64;
 
+// Size limits. Every query's cost grows with the scenario (a move listing is one
+// cheapest-path search per unit over the map, a set-up listing one check per unit and
+// hex of its zone), so a scenario is refused beyond these. Each sits comfortably above
+// the largest built-in scenario (in brackets) and keeps the worst-case listing at the
+// limit within a fraction of a second (`tests/scenario_validation.rs`
+// `scenarios_at_the_limits_load_and_list_quickly`).
+
+/// Most hexes a map may have [1656: Suez 1916, 36 x 46]: 50 x 50.
+pub const MAX_HEXES: usize = 2500;
+/// Most hexsides carrying features [581: Meuse Argonne]: a map of [`MAX_HEXES`] has
+/// fewer than three hexsides a hex.
+pub const MAX_HEXSIDES: usize = 3 * MAX_HEXES;
+/// Most units in the order of battle [77: Meuse Argonne].
+pub const MAX_UNITS: usize = 250;
+/// Most turns on the turn track [24: Meuse Argonne]. Phases with nothing to do pass by
+/// themselves, so a whole game of them stays well within the sequence's pass limit.
+pub const MAX_TURNS: usize = 100;
+/// Most hex terrain types, and most hexside feature types [14 and 9: system-demo]:
+/// terrain is held as 64-bit sets.
+pub const MAX_TERRAIN_TYPES: usize = 64;
+/// Most terrain lines on the CRT [14: Meuse Argonne].
+pub const MAX_CRT_LINES: usize = 64;
+/// Most set-up zones [9: Suez 1916].
+pub const MAX_ZONES: usize = 64;
+/// Most set-up placements to choose from: the sum over the units that set up in a zone
+/// of the hexes of their zone, which bounds a set-up listing [34,791: Vimy Ridge, whose
+/// first German listing has 23,715 commands].
+pub const MAX_SETUP_CHOICES: usize = 100_000;
+/// Most markers in a side's support fire mix, and in each exclusive-rule marker list
+/// (Suez 1916 pools) [11: the Suez Central Powers pool].
+pub const MAX_MARKERS: usize = 64;
+/// Most victory conditions [3: system-demo].
+pub const MAX_VICTORY_CONDITIONS: usize = 64;
+/// Most tags a unit may carry (tags are held as a 64-bit set) [2: Suez 1916].
+pub const MAX_UNIT_TAGS: usize = 64;
+
+fn over_limit<T>(
+    path: impl Into<String>,
+    n: usize,
+    what: &str,
+    max: usize,
+    of: &str,
+) -> Result<T, ScenarioError> {
+    err(
+        path,
+        format!("{n} {what}, more than the {max} {of} may have"),
+    )
+}
+
+/// Refuses a scenario beyond the size limits before any table is built, so that the
+/// cost of loading, and of every later query, stays bounded.
+fn check_limits(data: &ScenarioData) -> Result<(), ScenarioError> {
+    let sc = "a scenario";
+    let m = &data.map;
+    if m.hexes.len() > MAX_HEXES {
+        return over_limit("map.hexes", m.hexes.len(), "hexes", MAX_HEXES, sc);
+    }
+    if m.hexsides.len() > MAX_HEXSIDES {
+        return over_limit(
+            "map.hexsides",
+            m.hexsides.len(),
+            "hexsides",
+            MAX_HEXSIDES,
+            sc,
+        );
+    }
+    for (i, h) in m.hexes.iter().enumerate() {
+        if h.terrain.len() > MAX_TERRAIN_TYPES {
+            let p = format!("map.hexes[{i}].terrain");
+            return over_limit(
+                p,
+                h.terrain.len(),
+                "terrain types",
+                MAX_TERRAIN_TYPES,
+                "a hex",
+            );
+        }
+    }
+    for (i, s) in m.hexsides.iter().enumerate() {
+        if s.features.len() > MAX_TERRAIN_TYPES {
+            let p = format!("map.hexsides[{i}].features");
+            return over_limit(
+                p,
+                s.features.len(),
+                "features",
+                MAX_TERRAIN_TYPES,
+                "a hexside",
+            );
+        }
+    }
+    for side in Side::BOTH {
+        let e = m.friendly_edges.get(side);
+        if e.len() > MAX_HEXES {
+            let p = format!("map.friendly_edges.{side}");
+            return over_limit(p, e.len(), "hexes", MAX_HEXES, "a list of hexes");
+        }
+        let mk = data.support_markers.get(side);
+        if mk.len() > MAX_MARKERS {
+            let p = format!("support_markers.{side}");
+            return over_limit(p, mk.len(), "markers", MAX_MARKERS, "a side");
+        }
+    }
+    let t = &data.terrain;
+    if t.hex.len() > MAX_TERRAIN_TYPES {
+        return over_limit(
+            "terrain.hex",
+            t.hex.len(),
+            "terrain types",
+            MAX_TERRAIN_TYPES,
+            sc,
+        );
+    }
+    if t.hexside.len() > MAX_TERRAIN_TYPES {
+        let n = t.hexside.len();
+        return over_limit(
+            "terrain.hexside",
+            n,
+            "hexside features",
+            MAX_TERRAIN_TYPES,
+            sc,
+        );
+    }
+    if data.crt.lines.len() > MAX_CRT_LINES {
+        return over_limit(
+            "crt.lines",
+            data.crt.lines.len(),
+            "lines",
+            MAX_CRT_LINES,
+            "a CRT",
+        );
+    }
+    if data.units.len() > MAX_UNITS {
+        return over_limit("units", data.units.len(), "units", MAX_UNITS, sc);
+    }
+    for (i, u) in data.units.iter().enumerate() {
+        if u.tags.len() > MAX_UNIT_TAGS {
+            let p = format!("units[{i}].tags");
+            return over_limit(p, u.tags.len(), "tags", MAX_UNIT_TAGS, "a unit");
+        }
+        if let StartData::Reinforcement { entry, .. } = &u.start {
+            if entry.len() > MAX_HEXES {
+                let p = format!("units[{i}].start.reinforcement.entry");
+                return over_limit(p, entry.len(), "hexes", MAX_HEXES, "a list of hexes");
+            }
+        }
+    }
+    if data.turns.len() > MAX_TURNS {
+        return over_limit("turns", data.turns.len(), "turns", MAX_TURNS, sc);
+    }
+    let z = &data.setup.zones;
+    if z.len() > MAX_ZONES {
+        return over_limit("setup.zones", z.len(), "set-up zones", MAX_ZONES, sc);
+    }
+    for (name, hs) in z {
+        if hs.len() > MAX_HEXES {
+            let p = format!("setup.zones.{name}");
+            return over_limit(p, hs.len(), "hexes", MAX_HEXES, "a list of hexes");
+        }
+    }
+    let choices: usize = data
+        .units
+        .iter()
+        .filter_map(|u| match &u.start {
+            StartData::Zone(name) => z.get(name).map(Vec::len),
+            _ => None,
+        })
+        .sum();
+    if choices > MAX_SETUP_CHOICES {
+        return err(
+            "setup.zones",
+            format!(
+                "{choices} set-up placements (each unit that sets up in a zone times the \
+                 hexes of its zone), more than the {MAX_SETUP_CHOICES} a scenario may have"
+            ),
+        );
+    }
+    let v = &data.victory.conditions;
+    if v.len() > MAX_VICTORY_CONDITIONS {
+        let n = v.len();
+        return over_limit(
+            "victory.conditions",
+            n,
+            "conditions",
+            MAX_VICTORY_CONDITIONS,
+            sc,
+        );
+    }
+    for (i, c) in v.iter().enumerate() {
+        if let VictoryCondition::HoldAtEnd { hexes, .. }
+        | VictoryCondition::EnterHex { hexes, .. } = c
+        {
+            if hexes.len() > MAX_HEXES {
+                let p = format!("victory.conditions[{i}].hexes");
+                return over_limit(p, hexes.len(), "hexes", MAX_HEXES, "a list of hexes");
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks the grid's shape and derives each line's labels, naming a line that runs
 /// off the grid.
 fn validate_crt(c: &CrtData) -> Result<Vec<CrtLine>, ScenarioError> {
@@ -677,6 +877,38 @@ fn validate_crt(c: &CrtData) -> Result<Vec<CrtLine>, ScenarioError> {
         });
     }
     Ok(out)
+}
+
+/// 3.0(a): the exclusive rules say who sets up first. When units set up in zones,
+/// `setup.order` lists every side that has such units, each once; a side with none may
+/// be listed too (it is skipped). Without zone units the order is not used.
+fn check_setup_order(data: &ScenarioData) -> Result<(), ScenarioError> {
+    let order = &data.setup.order;
+    for (i, side) in order.iter().enumerate() {
+        if order[..i].contains(side) {
+            return err(
+                format!("setup.order[{i}]"),
+                format!("side {side} is listed twice"),
+            );
+        }
+    }
+    for side in Side::BOTH {
+        let first = data
+            .units
+            .iter()
+            .position(|u| u.side == side && matches!(u.start, StartData::Zone(_)));
+        if let (Some(k), false) = (first, order.contains(&side)) {
+            return err(
+                "setup.order",
+                format!(
+                    "side {side} has units to set up (units[{k}], '{}') but is not in the \
+                     set-up order (3.0(a))",
+                    data.units[k].id
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 impl ScenarioData {
@@ -855,6 +1087,10 @@ pub struct Scenario {
     pub zones: BTreeMap<String, Vec<u16>>,
     /// Bit sets of terrain types with special effects, precomputed.
     pub masks: TerrainMasks,
+    /// The most hexes a legal `move` path can have here (see [`Scenario::max_path`]).
+    max_path: usize,
+    /// Each zone's hexes sorted, for [`Scenario::in_zone`].
+    zone_sorted: BTreeMap<String, Vec<u16>>,
     grid: Vec<u16>,
     objectives: Vec<Hex>,
     unit_ids: HashMap<UnitId, u16>,
@@ -904,10 +1140,8 @@ impl Scenario {
     /// # Errors
     /// A [`ScenarioError`] naming the JSON path of the first invalid value.
     pub fn from_data(data: ScenarioData) -> Result<Scenario, ScenarioError> {
+        check_limits(&data)?;
         let t = &data.terrain;
-        if t.hex.len() > 64 || t.hexside.len() > 64 {
-            return err("terrain", "at most 64 hex and 64 hexside terrain types");
-        }
         // CRT.
         let c = &data.crt;
         let crt_lines = validate_crt(c)?;
@@ -936,6 +1170,15 @@ impl Scenario {
                     format!("duplicate terrain '{}'", h.id),
                 );
             }
+            // 5.4: a base cost of 0 would let a unit enter hex after hex for nothing,
+            // without end; additive features write "+0".
+            if h.cost == MoveCost::Cost(Mp::ZERO) {
+                return err(
+                    format!("terrain.hex[{i}].move"),
+                    "a hex costs at least some MP to enter (5.4): a cost of 0 would let \
+                     a unit move without limit (an additive feature writes \"+0\")",
+                );
+            }
             hex_line.push(lookup_line(
                 format!("terrain.hex[{i}].crt_line"),
                 &h.crt_line,
@@ -954,21 +1197,52 @@ impl Scenario {
                 format!("terrain.hexside[{i}].crt_line"),
                 &h.crt_line,
             )?);
+            // 5.4.1: a road replaces every other cost, so a road of 0 MP would be
+            // free movement without end.
+            if h.road == Some(Mp::ZERO) {
+                return err(
+                    format!("terrain.hexside[{i}].road"),
+                    "a road costs at least some MP to cross (5.4.1): 0 would let a unit \
+                     move without limit",
+                );
+            }
+            if let Some((tag, _)) = h.road_for_tags.iter().find(|(_, c)| **c == Mp::ZERO) {
+                return err(
+                    format!("terrain.hexside[{i}].road_for_tags.{tag}"),
+                    "a road costs at least some MP to cross (5.4.1): 0 would let a unit \
+                     move without limit",
+                );
+            }
         }
+        // 8.2.2: a bridge counts as the river-type feature it crosses. One level only:
+        // a bridge over itself, over another bridge, or over a feature with no
+        // every-attacker test would never apply as the rules mean.
         let mut bridge_of = Vec::new();
         for (i, h) in t.hexside.iter().enumerate() {
-            bridge_of.push(match &h.bridge_over {
-                None => None,
-                Some(b) => match side_idx.get(b.as_str()) {
-                    Some(j) => Some(*j),
-                    None => {
-                        return err(
-                            format!("terrain.hexside[{i}].bridge_over"),
-                            format!("unknown hexside feature '{b}'"),
-                        )
-                    }
-                },
-            });
+            let Some(b) = &h.bridge_over else {
+                bridge_of.push(None);
+                continue;
+            };
+            let path = format!("terrain.hexside[{i}].bridge_over");
+            let Some(&j) = side_idx.get(b.as_str()) else {
+                return err(path, format!("unknown hexside feature '{b}'"));
+            };
+            if j == i {
+                return err(path, format!("'{b}' cannot bridge itself"));
+            }
+            if t.hexside[j].bridge_over.is_some() {
+                return err(
+                    path,
+                    format!("'{b}' is itself a bridge: a bridge crosses a river-type feature, not another bridge (8.2.2)"),
+                );
+            }
+            if !t.hexside[j].all_attackers {
+                return err(
+                    path,
+                    format!("'{b}' is not a river-type feature (`all_attackers`): a bridge crosses a river or ditch (8.2.2)"),
+                );
+            }
+            bridge_of.push(Some(j));
         }
         // Tags.
         let mut tag_names: Vec<String> = Vec::new();
@@ -1123,13 +1397,26 @@ impl Scenario {
         // Set-up zones.
         let mut zones = BTreeMap::new();
         for (name, hs) in &data.setup.zones {
+            // 3.0(b): units are placed in a zone's hexes, so an empty zone, or one
+            // that lists a hex twice (counting it twice in `playable`'s room check),
+            // is a mistake.
+            if hs.is_empty() {
+                return err(format!("setup.zones.{name}"), "the zone has no hexes");
+            }
             let mut v = Vec::new();
+            let mut listed = HashSet::new();
             for (j, h) in hs.iter().enumerate() {
                 let i = idx_of(*h);
                 if i == NO_HEX {
                     return err(
                         format!("setup.zones.{name}[{j}]"),
                         format!("hex {h} is not on the map"),
+                    );
+                }
+                if !listed.insert(i) {
+                    return err(
+                        format!("setup.zones.{name}[{j}]"),
+                        format!("hex {h} is listed twice"),
                     );
                 }
                 v.push(i);
@@ -1234,6 +1521,7 @@ impl Scenario {
                 commando,
             });
         }
+        check_setup_order(&data)?;
         // Turn track and start.
         if data.turns.is_empty() {
             return err("turns", "the turn track is empty");
@@ -1302,6 +1590,8 @@ impl Scenario {
             data,
             objectives: Vec::new(),
             masks: TerrainMasks::default(),
+            max_path: 0,
+            zone_sorted: BTreeMap::new(),
         };
         let bits = |f: &dyn Fn(usize) -> bool, n: usize| {
             (0..n).filter(|i| f(*i)).fold(0u64, |m, i| m | 1 << i)
@@ -1342,8 +1632,82 @@ impl Scenario {
             sc.masks.hill = ids(&p.hill_terrains);
             sc.masks.town_village = ids(&p.town_village_terrains);
         }
+        if let RuleSet::MeuseArgonne(p) = &sc.data.rules {
+            crate::meuse_argonne::validate(&sc, p)?;
+        }
         sc.objectives = sc.objective_hexes();
+        sc.max_path = sc.longest_move();
+        sc.zone_sorted = sc
+            .zones
+            .iter()
+            .map(|(z, v)| {
+                let mut v = v.clone();
+                v.sort_unstable();
+                (z.clone(), v)
+            })
+            .collect();
+        crate::playable::check(&sc)?;
         Ok(sc)
+    }
+
+    /// An upper bound on the hexes of a legal `move` path, so that an over-long one is
+    /// refused before it is walked: every step of a normal move costs at least the
+    /// cheapest terrain or road cost (none is 0, 5.4), so no move is longer than the
+    /// largest movement allowance (Suez 1916 15.1: doubled at Zero Hour) over that cost;
+    /// a Suez 1916 rail move (16.0) enters each hex at most once.
+    fn longest_move(&self) -> usize {
+        let t = &self.data.terrain;
+        let cheapest = t
+            .hex
+            .iter()
+            .filter_map(|h| match h.cost {
+                MoveCost::Cost(c) => Some(c),
+                _ => None,
+            })
+            .chain(t.hexside.iter().filter_map(|f| f.road))
+            .chain(
+                t.hexside
+                    .iter()
+                    .flat_map(|f| f.road_for_tags.values().copied()),
+            )
+            .min()
+            .map_or(0, |m| m.sixths());
+        let factor = match &self.data.rules {
+            RuleSet::Suez1916(p) => p.surprise_movement_factor.max(1) as u32,
+            _ => 1,
+        };
+        let ma = self
+            .units
+            .iter()
+            .flat_map(|u| u.data.steps.iter().map(|v| v.movement as u32))
+            .max()
+            .unwrap_or(0);
+        // No positive cost at all (every terrain prohibited): no normal move.
+        let normal = Mp::whole(ma * factor)
+            .sixths()
+            .checked_div(cheapest)
+            .unwrap_or(0) as usize;
+        let rail = match &self.data.rules {
+            RuleSet::Suez1916(_) => self.hexes.len(),
+            _ => 0,
+        };
+        normal.max(rail)
+    }
+
+    /// Whether hex index `hex` is in set-up zone `zone` (a binary search: set-up
+    /// checks ask this for every unit and hex of a listing).
+    pub fn in_zone(&self, zone: &str, hex: u16) -> bool {
+        self.zone_sorted
+            .get(zone)
+            .is_some_and(|v| v.binary_search(&hex).is_ok())
+    }
+
+    /// The most hexes a legal `move` path can have in this scenario: the largest
+    /// movement allowance over the cheapest step cost, or, under Suez 1916 rail
+    /// movement (16.0), every hex once. `apply` refuses a longer path (5.2(c)) before
+    /// walking it.
+    pub fn max_path(&self) -> usize {
+        self.max_path
     }
 
     /// Serializes the scenario back to JSON (the data it was loaded from).
@@ -1395,6 +1759,10 @@ impl Scenario {
     /// Checks that every hex of an exclusive-rule parameter is on the map; `path` names
     /// the parameter in errors ("rules.suez-1916.rail_hexes[3]").
     pub(crate) fn check_param_hexes(&self, path: &str, hexes: &[Hex]) -> Result<(), ScenarioError> {
+        // Listings scan these lists, so they are bounded like the scenario's own.
+        if hexes.len() > MAX_HEXES {
+            return over_limit(path, hexes.len(), "hexes", MAX_HEXES, "a list of hexes");
+        }
         match hexes
             .iter()
             .enumerate()
@@ -1402,6 +1770,32 @@ impl Scenario {
         {
             Some((j, h)) => err(format!("{path}[{j}]"), format!("hex {h} is not on the map")),
             None => Ok(()),
+        }
+    }
+
+    /// Checks that a one-hex exclusive-rule parameter is on the map.
+    pub(crate) fn check_param_hex(&self, path: &str, hex: Hex) -> Result<(), ScenarioError> {
+        match self.hex_index(hex) {
+            Some(_) => Ok(()),
+            None => err(path, format!("hex {hex} is not on the map")),
+        }
+    }
+
+    /// Checks that an exclusive-rule parameter names a unit of the scenario owned by
+    /// `side`; returns its index.
+    pub(crate) fn check_param_unit(
+        &self,
+        path: &str,
+        id: &UnitId,
+        side: Side,
+    ) -> Result<usize, ScenarioError> {
+        match self.unit_index(id) {
+            None => err(path, format!("unknown unit '{id}'")),
+            Some(i) if self.units[i as usize].data.side != side => err(
+                path,
+                format!("'{id}' is a side {} unit, not side {side}", side.other()),
+            ),
+            Some(i) => Ok(i as usize),
         }
     }
 

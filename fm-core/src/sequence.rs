@@ -12,13 +12,9 @@ use crate::ids::{Side, UnitId};
 use crate::scenario::{Phase, StartData};
 use crate::state::{CombatStage, Location};
 
-fn setup_order(ctx: &Ctx) -> Vec<Side> {
-    let o = &ctx.sc.data.setup.order;
-    if o.is_empty() {
-        vec![Side::A, Side::B]
-    } else {
-        o.clone()
-    }
+/// 3.0(a): validation makes the order list every side with units to place, once.
+fn setup_order<'a>(ctx: &Ctx<'a>) -> &'a [Side] {
+    &ctx.sc.data.setup.order
 }
 
 fn has_units_to_place(ctx: &Ctx, side: Side) -> bool {
@@ -233,7 +229,7 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
     let Some(hi) = ctx.sc.hex_index(hex) else {
         return refuse("input", format!("{hex} is off the map"));
     };
-    if !ctx.sc.zones[zone].contains(&hi) {
+    if !ctx.sc.in_zone(zone, hi) {
         return refuse(
             "3.0(b)",
             format!("{hex} is outside {unit}'s set-up zone '{zone}'"),
@@ -253,6 +249,9 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
     crate::meuse_argonne::check_placement(ctx.sc, &ctx.s, i, hex)?;
     crate::vimy_ridge::check_placement(ctx.sc, &ctx.s, i, hex)?;
     crate::suez_1916::check_placement(ctx.sc, &ctx.s, i, hex)?;
+    if let Some(why) = crate::playable::strands_others(ctx.sc, &ctx.s, i, hi) {
+        return refuse("3.0(b)", why);
+    }
     ctx.emit(Event::UnitPlaced {
         unit: unit.clone(),
         hex,

@@ -263,10 +263,7 @@ pub(crate) fn validate(sc: &Scenario, p: &Suez1916Params) -> Result<(), Scenario
     let at = |name: &str| format!("rules.suez-1916.{name}");
     let victory: Vec<Hex> = p.victory_hexes.iter().map(|v| v.hex).collect();
     sc.check_param_hexes(&at("victory_hexes"), &victory)?;
-    sc.check_param_hexes(
-        &at("pelusium_station"),
-        std::slice::from_ref(&p.pelusium_station),
-    )?;
+    sc.check_param_hex(&at("pelusium_station"), p.pelusium_station)?;
     sc.check_param_hexes(&at("canal_crossing"), &p.canal_crossing)?;
     sc.check_param_hexes(&at("rail_hexes"), &p.rail_hexes)?;
     sc.check_param_hexes(&at("reinforcement_entry"), &p.reinforcement_entry)?;
@@ -291,6 +288,53 @@ pub(crate) fn validate(sc: &Scenario, p: &Suez1916Params) -> Result<(), Scenario
                     )
                 }
             }
+        }
+    }
+    // 13.3: the armored train moves only along the railroad, so it starts on it.
+    for (k, u) in sc.units.iter().enumerate() {
+        if !has_tag(sc, k, &p.armored_train_tag) {
+            continue;
+        }
+        match &u.data.start {
+            StartData::Hex(h) if !p.rail_hexes.contains(h) => {
+                return Err(ScenarioError {
+                    path: format!("units[{k}].start.hex"),
+                    message: format!(
+                        "{h} is not a railroad hex: the armored train starts on the railroad (13.3)"
+                    ),
+                })
+            }
+            StartData::Zone(z) if !sc.zones[z].iter().any(|&x| p.rail_hexes.contains(&sc.hex_at(x))) => {
+                return Err(ScenarioError {
+                    path: format!("units[{k}].start.zone"),
+                    message: format!(
+                        "zone '{z}' has no railroad hex: the armored train sets up on the railroad (13.3)"
+                    ),
+                })
+            }
+            _ => {}
+        }
+    }
+    // Fire support listings and draws scan the pools: bounded like a side's mix.
+    let pools = [
+        ("british_pool", &p.british_pool),
+        ("british_set_aside", &p.british_set_aside),
+        ("central_powers_pool", &p.central_powers_pool),
+        (
+            "central_powers_reinforcement_markers",
+            &p.central_powers_reinforcement_markers,
+        ),
+    ];
+    for (name, markers) in pools {
+        if markers.len() > crate::scenario::MAX_MARKERS {
+            return fail(
+                name,
+                format!(
+                    "{} markers, more than the {} a marker list may have",
+                    markers.len(),
+                    crate::scenario::MAX_MARKERS
+                ),
+            );
         }
     }
     if p.result_levels.is_empty() {
@@ -353,6 +397,22 @@ pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> bool
             .all(|&o| formation(sc, o) == formation(sc, unit))
 }
 
+/// 17.1 at set-up: how many units of `side` hex `hex` can take at most (`None`
+/// outside these rules: one unit a hex). British stacks must also be of one division,
+/// which depends on the units and is left to the placement checks.
+pub(crate) fn setup_room(sc: &Scenario, side: Side, hex: u16) -> Option<u8> {
+    let p = params(sc)?;
+    if sc.hexes[hex as usize].terrain & sc.masks.marsh != 0 {
+        return Some(1);
+    }
+    Some((*p.stacking_limit.get(side)).max(1))
+}
+
+/// 13.3 at set-up: whether the armored train may be placed on `hex`.
+pub(crate) fn train_may_set_up(sc: &Scenario, hex: Hex) -> bool {
+    params(sc).is_some_and(|p| p.rail_hexes.contains(&hex))
+}
+
 /// Set-up: the armored train is placed on a railroad hex (13.3), and stacks keep 17.1.
 /// A placement is also refused when it would leave another unit of the side waiting to
 /// be placed with no hex of its zone to go to (single-hex zones such as Dueidar overlap
@@ -363,9 +423,9 @@ pub(crate) fn check_placement(
     unit: usize,
     hex: Hex,
 ) -> Result<(), RuleError> {
-    if params(sc).is_none() {
+    let Some(p) = params(sc) else {
         return Ok(());
-    }
+    };
     basic_placement(sc, s, unit, hex)?;
     let Some(hi) = sc.hex_index(hex) else {
         return Ok(());
@@ -381,9 +441,34 @@ pub(crate) fn check_placement(
                 && s.units[v].loc == Location::ToPlace
                 && sc.units[v].data.side == side
                 && matches!(&sc.units[v].data.start,
-                    StartData::Zone(z) if Some(z) == own_zone || sc.zones[z].contains(&hi))
+                    StartData::Zone(z) if Some(z) == own_zone || sc.in_zone(z, hi))
         })
         .collect();
+    if waiting.is_empty() {
+        return Ok(());
+    }
+    // Listings ask this for every unit and hex of a zone, so the common case is kept
+    // cheap: an empty, enterable hex of the zone other than `hex` is open to any
+    // waiting unit but the train (entering from off the map, tags change no cost), and
+    // is looked for once per zone.
+    let mut held = vec![false; sc.hexes.len()];
+    for u in &s.units {
+        if let Some(i) = u.hex().and_then(|h| sc.hex_index(h)) {
+            held[i as usize] = true;
+        }
+    }
+    let empty_in = |z: &str| {
+        sc.zones[z].iter().any(|&x| {
+            x != hi && !held[x as usize] && crate::movement::enter_cost(sc, 0, 0, x).is_some()
+        })
+    };
+    let own_empty = own_zone.map(|z| empty_in(z));
+    let mut empty_other: BTreeMap<&str, bool> = BTreeMap::new();
+    let train_bit = sc
+        .tag_names
+        .iter()
+        .position(|t| *t == p.armored_train_tag)
+        .map_or(0, |b| 1u64 << b);
     // Placing `unit` changes only `hex`: a waiting unit with another open hex of its
     // zone is unaffected, so the state is copied only for one that has none.
     let mut after: Option<State> = None;
@@ -391,6 +476,13 @@ pub(crate) fn check_placement(
         let StartData::Zone(z) = &sc.units[v].data.start else {
             continue;
         };
+        let empty = match own_empty {
+            Some(e) if Some(z) == own_zone => e,
+            _ => *empty_other.entry(z.as_str()).or_insert_with(|| empty_in(z)),
+        };
+        if empty && sc.units[v].tags & train_bit == 0 {
+            continue;
+        }
         let open = |st: &State, x: u16| {
             crate::movement::enter_cost(sc, sc.units[v].tags, 0, x).is_some()
                 && basic_placement(sc, st, v, sc.hex_at(x)).is_ok()
@@ -627,6 +719,9 @@ pub(crate) fn check_rail(
     if ezoc[cur as usize] {
         return refuse("16.0", format!("{id} starts in an enemy ZOC"));
     }
+    // 16.0 "contiguous rail hexes": a path that comes back to a hex is not a path, and
+    // refusing it at once bounds the walk by the map, whatever the path's length.
+    let mut entered = vec![false; sc.hexes.len()];
     for h in path {
         let Some(to) = sc.hex_index(*h) else {
             return refuse("5.2(f)", format!("{h} is off the map"));
@@ -651,6 +746,12 @@ pub(crate) fn check_rail(
         }
         if *h == from {
             return refuse("5.1", format!("{id} re-enters its starting hex {h}"));
+        }
+        if std::mem::replace(&mut entered[to as usize], true) {
+            return refuse(
+                "16.0",
+                format!("{id} enters {h} twice: a rail move follows contiguous rail hexes without coming back"),
+            );
         }
         cur = to;
     }

@@ -819,7 +819,7 @@ pub(crate) fn validate(sc: &Scenario, p: &VimyRidgeParams) -> Result<(), Scenari
     sc.check_param_hexes(&at("petit_vimy"), &p.petit_vimy)?;
     sc.check_param_hexes(&at("vimy"), &p.vimy)?;
     sc.check_param_hexes(&at("allied_trench_hexes"), &p.allied_trench_hexes)?;
-    sc.check_param_hexes(&at("supply_hex"), std::slice::from_ref(&p.supply_hex))?;
+    sc.check_param_hex(&at("supply_hex"), p.supply_hex)?;
     if !p.petit_vimy.contains(&p.supply_hex) {
         return fail(
             "supply_hex",
