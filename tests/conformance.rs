@@ -241,6 +241,9 @@ struct Golden {
     /// FNV-1a 64 of the serde_json serialization of the full event list (opening
     /// events, then every command's events), as 16 hex digits.
     event_log_fnv1a64: String,
+    /// `State::hash` at the end, 16 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    final_state_hash: Option<String>,
     /// For information only (not compared): how the game ended.
     outcome: Option<Outcome>,
 }
@@ -254,8 +257,9 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-fn golden_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/system-demo-seed1.json")
+fn golden_path(scenario: &str, seed: u64) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../tests/golden/{scenario}-seed{seed}.json"))
 }
 
 /// system-demo, match seed 1, random agent on `rng_from_seed(1000)`: compared with
@@ -263,8 +267,31 @@ fn golden_path() -> PathBuf {
 /// `FM_BLESS=1` is set (see the top of this file).
 #[test]
 fn golden_system_demo_seed1() {
-    let (seed, agent_seed) = (1, 1000);
-    let mut m = Match::new_builtin("system-demo", seed).expect("built-in scenario");
+    golden("system-demo", 1, 1000);
+}
+
+/// Meuse Argonne, match seed 1, agent seed 1000 (`tests/golden/meuse-argonne-seed1.json`).
+#[test]
+fn golden_meuse_argonne_seed1() {
+    golden("meuse-argonne", 1, 1000);
+}
+
+/// Vimy Ridge, match seed 1, agent seed 1000 (`tests/golden/vimy-ridge-seed1.json`).
+#[test]
+fn golden_vimy_ridge_seed1() {
+    golden("vimy-ridge", 1, 1000);
+}
+
+/// Suez 1916, match seed 1, agent seed 1000 (`tests/golden/suez-1916-seed1.json`).
+#[test]
+fn golden_suez_1916_seed1() {
+    golden("suez-1916", 1, 1000);
+}
+
+/// Plays `scenario` with the random agent and compares the whole event log (and the
+/// final state hash) with its golden record.
+fn golden(scenario: &str, seed: u64, agent_seed: u64) {
+    let mut m = Match::new_builtin(scenario, seed).expect("built-in scenario");
     let mut rng = rng_from_seed(agent_seed);
     while !m.is_over() {
         assert!(m.log().len() < MAX_COMMANDS, "no end");
@@ -278,15 +305,16 @@ fn golden_system_demo_seed1() {
         .collect();
     let bytes = serde_json::to_vec(&events).expect("events serialize");
     let got = Golden {
-        scenario: "system-demo".into(),
+        scenario: scenario.into(),
         seed,
         agent_seed,
         commands: m.log().len(),
         events: events.len(),
         event_log_fnv1a64: format!("{:016x}", fnv1a64(&bytes)),
+        final_state_hash: Some(format!("{:016x}", m.state().hash())),
         outcome: m.state().outcome.clone(),
     };
-    let path = golden_path();
+    let path = golden_path(scenario, seed);
     let bless = std::env::var("FM_BLESS").is_ok_and(|v| v == "1");
     if bless || !path.exists() {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("create tests/golden");
@@ -302,20 +330,26 @@ fn golden_system_demo_seed1() {
                 FM_BLESS=1 cargo test --test conformance golden";
     assert_eq!(
         (want.scenario.as_str(), want.seed, want.agent_seed),
-        ("system-demo", seed, agent_seed),
+        (scenario, seed, agent_seed),
         "{}: golden record is for another game",
         path.display()
     );
     assert_eq!(
         got.commands, want.commands,
-        "system-demo seed 1: number of commands differs from the golden record; {hint}"
+        "{scenario} seed {seed}: number of commands differs from the golden record; {hint}"
     );
     assert_eq!(
         got.events, want.events,
-        "system-demo seed 1: number of events differs from the golden record; {hint}"
+        "{scenario} seed {seed}: number of events differs from the golden record; {hint}"
     );
     assert_eq!(
         got.event_log_fnv1a64, want.event_log_fnv1a64,
-        "system-demo seed 1: event log hash differs from the golden record; {hint}"
+        "{scenario} seed {seed}: event log hash differs from the golden record; {hint}"
     );
+    if want.final_state_hash.is_some() {
+        assert_eq!(
+            got.final_state_hash, want.final_state_hash,
+            "{scenario} seed {seed}: final state hash differs from the golden record; {hint}"
+        );
+    }
 }
