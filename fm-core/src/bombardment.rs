@@ -21,10 +21,10 @@ pub(crate) fn room(ctx_bombarded: Option<&u8>) -> u8 {
 /// 8.1.2: declare a bombardment of the enemy unit in `hex` with `markers` markers.
 pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleError> {
     let sc = ctx.sc;
-    if let Some(e) = crate::suez_1916::bombard_refusal(sc, &ctx.s) {
+    if let Some(e) = sc.rules().bombard_refusal(sc, &ctx.s) {
         return Err(e);
     }
-    if crate::artillery::game(sc).is_some() {
+    if sc.rules().artillery_replaces_bombardment() {
         return refuse(
             "17.1",
             "artillery bombardment (command `artillery`) replaces the system bombardment",

@@ -34,6 +34,7 @@ pub fn defender_line(
         .unit_at(sc.hex_at(hex))
         .map(|i| sc.units[i].data.side)
         .unwrap_or(s.active.other());
+    let rules = sc.rules();
     let mut cands: Vec<usize> = Vec::new();
     let info = &sc.hexes[hex as usize];
     let mut m = info.terrain;
@@ -41,7 +42,7 @@ pub fn defender_line(
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
         if let Some(l) = sc.hex_line[i] {
-            if crate::meuse_argonne::terrain_counts(sc, s, hex, i, defender) {
+            if rules.terrain_counts(sc, s, hex, i, defender) {
                 cands.push(l);
             }
         }
@@ -81,9 +82,7 @@ pub fn defender_line(
             if crossed & (1 << f) == 0 || suppressed & (1 << f) != 0 {
                 continue;
             }
-            if crate::vimy_ridge::hexside_line_denied(sc, hex, f)
-                || crate::suez_1916::hexside_line_denied(sc, f, defender)
-            {
+            if rules.hexside_line_denied(sc, hex, f, defender) {
                 continue;
             }
             let river_type = group & (1 << f) != 0;
@@ -117,7 +116,7 @@ pub(crate) fn crt_reading(
     shift: i8,
 ) -> (usize, usize) {
     let line = attackers
-        .and_then(|_| crate::meuse_argonne::forced_line(sc, s))
+        .and_then(|_| sc.rules().forced_line(sc, s))
         .unwrap_or_else(|| defender_line(sc, s, hex, attackers, differential, shift));
     let col = sc
         .crt
@@ -154,7 +153,7 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
     if u.attacked {
         return refuse("8.2", format!("{} has already attacked this phase", u.id));
     }
-    crate::vimy_ridge::night_refusal(sc, s, "attack")?;
+    sc.rules().activity_refusal(sc, s, "attack")?;
     if s.phase == Phase::MobileCombat {
         if d.kind != UnitKind::Mobile {
             return refuse(
@@ -213,8 +212,8 @@ pub(crate) fn check_attack_units(
     if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == s.active) {
         return refuse("8.2", format!("{hex} holds no enemy unit"));
     }
-    // Vimy Ridge 18.3: another division may attack the same unit again.
-    let again = crate::vimy_ridge::params(sc).is_some();
+    // Exclusive rules may allow a second attack (Vimy Ridge 18.3: by another division).
+    let again = sc.rules().repeat_attacks();
     for &d in &defenders {
         if s.units[d].defended && !again {
             return refuse(
@@ -250,14 +249,10 @@ pub(crate) fn check_attack_units(
         }
         idx.push(i);
     }
-    crate::vimy_ridge::check_attack(sc, s, &defenders, &idx)?;
+    sc.rules().check_attack(sc, s, &defenders, &idx)?;
     // A stack attacks as one unit (Meuse Argonne 13.2: stacked brigades; Suez 1916
     // 17.3: stacked units attack together).
-    let rule = if crate::suez_1916::params(sc).is_some() {
-        "17.3"
-    } else {
-        "13.2"
-    };
+    let rule = sc.rules().stack_attack_rule();
     for &i in &idx {
         let h = s.units[i].hex().expect("on map");
         for o in s.units_at(h) {
@@ -288,7 +283,7 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
         );
     }
     let (defenders, _) = check_attack_units(sc, &ctx.s, hex, units)?;
-    crate::suez_1916::check_free_attack(sc, &ctx.s, hex)?;
+    sc.rules().check_free_attack(sc, &ctx.s, hex)?;
     ctx.emit(Event::AttackDeclared {
         hex,
         defenders: defenders
@@ -308,7 +303,7 @@ pub(crate) fn proceed(ctx: &mut Ctx) {
         return;
     }
     let kind = c.kind;
-    if crate::meuse_argonne::offer_lost_battalion(ctx) {
+    if ctx.sc.rules().before_roll(ctx) {
         return;
     }
     match kind {
@@ -361,7 +356,7 @@ pub(crate) fn ground_totals(
         .iter()
         .map(|&i| {
             let printed = sc.units[i].values(s.units[i].steps).defense as i32;
-            crate::vimy_ridge::defense(sc, hex, printed) * if fort { 2 } else { 1 }
+            sc.rules().defense(sc, hex, printed) * if fort { 2 } else { 1 }
         })
         .sum();
     d += def_markers.iter().map(|&v| v as i32).sum::<i32>();
@@ -404,7 +399,7 @@ fn resolve_ground(ctx: &mut Ctx) {
         .iter()
         .filter_map(|&i| ctx.s.units[i].hex().and_then(|h| sc.hex_index(h)))
         .collect();
-    let shift = crate::suez_1916::column_shift(sc, &ctx.s, c.hex);
+    let shift = sc.rules().column_shift(sc, &ctx.s, c.hex);
     let (line, col) = crt_reading(sc, &ctx.s, hi, Some(&att_hexes), diff, shift);
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
@@ -426,7 +421,7 @@ fn resolve_ground(ctx: &mut Ctx) {
     match result {
         // Suez 1916 CRT key: "the owning player always chooses which units will be
         // depleted", the defender first.
-        CrtResult::Ex if crate::suez_1916::params(sc).is_some() && defenders.len() > 1 => {
+        CrtResult::Ex if sc.rules().owners_choose_exchange() && defenders.len() > 1 => {
             ctx.emit(Event::LossRequired {
                 side: att_side.other(),
                 candidates: defenders,
@@ -563,7 +558,7 @@ pub(crate) fn eliminate(ctx: &mut Ctx, unit: &UnitId) {
     };
     let hex = ctx.s.units[i as usize].hex();
     ctx.emit(Event::UnitEliminated { unit: unit.clone() });
-    crate::meuse_argonne::after_elimination(ctx, i as usize, hex);
+    ctx.sc.rules().after_elimination(ctx, i as usize, hex);
 }
 
 pub(crate) fn end(ctx: &mut Ctx) {

@@ -211,7 +211,8 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                         Some(r) => r.path,
                         // Suez 1916 16.0: a rail move.
                         None => {
-                            crate::suez_1916::rail_moves(sc, s, u)
+                            sc.rules()
+                                .extra_moves(sc, s, u)
                                 .into_iter()
                                 .find(|(h, _)| *h == hex)?
                                 .1
@@ -240,8 +241,8 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                     if s.units[u].id != unit {
                         return None;
                     }
-                    let target = crate::artillery::retreat_target(sc, &unit, &stacked);
-                    crate::artillery::retreat_hexes(sc, s, &target)
+                    sc.rules()
+                        .artillery_retreat_hexes(sc, s, &unit, &stacked)
                         .into_iter()
                         .map(|h| crate::retreat::RetreatOption {
                             path: vec![h],

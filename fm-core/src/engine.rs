@@ -144,11 +144,7 @@ fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
     };
     match cmd {
         Command::Move { path, .. } if path.len() > sc.max_path() => {
-            let rail = if crate::suez_1916::params(sc).is_some() {
-                ", or each hex once by rail, 16.0"
-            } else {
-                ""
-            };
+            let rail = sc.rules().path_bound_note();
             return refuse(
                 "5.2(c)",
                 format!(
@@ -229,24 +225,21 @@ fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
 fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
     use crate::state::Pending as P;
     check_input(ctx.sc, cmd)?;
+    let rules = ctx.sc.rules();
     let pending = ctx.s.pending();
     match (cmd, &pending) {
         (Command::Place { unit, hex }, P::Setup { .. }) => crate::sequence::place(ctx, unit, *hex),
         (Command::Bombard { hex, markers }, P::FireSupport { .. }) => {
-            crate::suez_1916::place_markers(ctx, *hex, *markers)
+            rules.place_fire_support(ctx, *hex, *markers)
         }
         (Command::AirUnit { hex, observe }, P::FireSupport { .. }) => {
-            crate::suez_1916::place_air(ctx, *hex, *observe)
+            rules.air_unit(ctx, *hex, *observe)
         }
         (Command::Attack { hex, units }, P::FireSupport { .. }) => {
-            crate::suez_1916::announce(ctx, *hex, units)
+            rules.announce_attack(ctx, *hex, units)
         }
-        (Command::Kress { hex }, P::FireSupport { .. } | P::Phase { .. }) => {
-            crate::suez_1916::assign_kress(ctx, *hex)
-        }
-        (Command::AirUnit { hex, observe }, P::Phase { .. }) => {
-            crate::suez_1916::place_air(ctx, *hex, *observe)
-        }
+        (Command::Kress { hex }, P::FireSupport { .. } | P::Phase { .. }) => rules.kress(ctx, *hex),
+        (Command::AirUnit { hex, observe }, P::Phase { .. }) => rules.air_unit(ctx, *hex, *observe),
         (Command::Move { unit, path }, P::Phase { .. }) => {
             crate::movement::apply_move(ctx, unit, path)
         }
@@ -279,41 +272,22 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
             crate::retreat::advance(ctx, unit, *to)
         }
         (Command::Retreat { unit, path, .. }, P::ArtilleryRetreat { .. }) => {
-            crate::artillery::artillery_retreat(ctx, unit, path)
+            rules.artillery_retreat(ctx, unit, path)
         }
         (Command::StiffResistance { unit }, P::ArtilleryRetreat { .. }) => {
-            crate::artillery::accept_hits(ctx, unit)
+            rules.accept_hits(ctx, unit)
         }
         (Command::LostBattalion { declare }, P::LostBattalion { .. }) => {
-            crate::meuse_argonne::lost_battalion(ctx, *declare)
+            rules.lost_battalion(ctx, *declare)
         }
         (Command::Replace { unit, hex, full }, P::Phase { .. }) => {
-            if crate::vimy_ridge::params(ctx.sc).is_some() {
-                crate::vimy_ridge::replace(ctx, unit, *hex, *full)
-            } else if *full {
-                refuse(
-                    "11.3",
-                    "replacements arrive at the strength the rules fix (no `full` choice)",
-                )
-            } else {
-                crate::meuse_argonne::replace(ctx, unit, *hex)
-            }
+            rules.replace(ctx, unit, *hex, *full)
         }
-        (Command::Rebuild { units }, P::Phase { .. }) => {
-            if crate::vimy_ridge::params(ctx.sc).is_some() {
-                crate::vimy_ridge::rebuild(ctx, units)
-            } else {
-                crate::meuse_argonne::rebuild(ctx, units)
-            }
-        }
-        (Command::BreakDown { unit }, P::Phase { .. }) => {
-            crate::meuse_argonne::break_down(ctx, unit)
-        }
-        (Command::PlaceAircraft { hex }, P::Phase { .. }) => {
-            crate::artillery::place_aircraft(ctx, *hex)
-        }
+        (Command::Rebuild { units }, P::Phase { .. }) => rules.rebuild(ctx, units),
+        (Command::BreakDown { unit }, P::Phase { .. }) => rules.break_down(ctx, unit),
+        (Command::PlaceAircraft { hex }, P::Phase { .. }) => rules.place_aircraft(ctx, *hex),
         (Command::Artillery { hex, markers, gas }, P::Phase { .. }) => {
-            crate::artillery::artillery(ctx, *hex, *markers, *gas)
+            rules.artillery(ctx, *hex, *markers, *gas)
         }
         (Command::Done, _) => crate::sequence::done(ctx),
         (_, p) => refuse(

@@ -623,7 +623,7 @@ impl State {
                     let i = self.idx(sc, d);
                     self.units[i].defended = true;
                 }
-                if crate::vimy_ridge::params(sc).is_some() {
+                if sc.rules().records_attacking_formation() {
                     // 18.3: remember which division attacked, for a second attack.
                     if let Some(i) = attackers.first().and_then(|a| sc.unit_index(a)) {
                         let div = &sc.units[i as usize].data.formation;
@@ -975,7 +975,7 @@ impl State {
                 if *observe {
                     self.ex.air_observe = Some(*hex);
                 } else {
-                    let side = crate::suez_1916::CENTRAL_POWERS;
+                    let side = sc.rules().air_unit_side();
                     if side == self.active {
                         *self.bombarded.entry(*hex).or_insert(0) += 1;
                     }

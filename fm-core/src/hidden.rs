@@ -69,7 +69,7 @@ pub fn resample_hidden(sc: &Scenario, s: &State, side: Side, rng: &mut dyn RngCo
         })
         .unwrap_or_default();
     let held = t.support.get(o).available.len() + face_down.len();
-    let mut values: Vec<u8> = if crate::vimy_ridge::random_allotment(sc, t.turn, o) {
+    let mut values: Vec<u8> = if sc.rules().random_allotment(sc, t.turn, o) {
         let mut pool = sc.data.support_markers.get(o).clone();
         let mut revealed: Vec<u8> = t.support.get(o).used.clone();
         if let Some(c) = &t.combat {

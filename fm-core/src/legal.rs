@@ -42,28 +42,25 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             out.push(Command::Done);
             match phase {
                 Phase::Movement | Phase::MobileMovement => {
-                    out.extend(crate::meuse_argonne::movement_extras(sc, s));
-                    out.extend(crate::vimy_ridge::movement_extras(sc, s));
-                    out.extend(crate::artillery::aircraft_commands(sc, s));
+                    out.extend(sc.rules().phase_commands(sc, s));
                     for i in 0..s.units.len() {
                         moves_for(sc, s, i, &mut out);
                     }
                 }
                 Phase::Bombardment => {
                     bombardments(sc, s, side, &mut out);
-                    out.extend(crate::artillery::artillery_commands(sc, s));
+                    out.extend(sc.rules().phase_commands(sc, s));
                 }
                 Phase::Combat | Phase::MobileCombat => {
-                    out.extend(crate::suez_1916::kress_commands(sc, s));
+                    out.extend(sc.rules().phase_commands(sc, s));
                     attacks(sc, s, side, &mut out)
                 }
                 _ => {}
             }
         }
-        Pending::FireSupport { side } => out = crate::suez_1916::fire_commands(sc, s, side),
+        Pending::FireSupport { side } => out = sc.rules().fire_support_commands(sc, s, side),
         Pending::SupportFire { side, .. } => {
-            if !s.support.get(side).available.is_empty()
-                && !crate::vimy_ridge::support_barred(sc, s, side)
+            if !s.support.get(side).available.is_empty() && !sc.rules().support_barred(sc, s, side)
             {
                 out.push(Command::SupportFire { commit: true });
             }
@@ -85,8 +82,7 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             out.push(Command::LostBattalion { declare: true });
         }
         Pending::ArtilleryRetreat { unit, stacked, .. } => {
-            let target = crate::artillery::retreat_target(sc, &unit, &stacked);
-            for h in crate::artillery::retreat_hexes(sc, s, &target) {
+            for h in sc.rules().artillery_retreat_hexes(sc, s, &unit, &stacked) {
                 out.push(Command::Retreat {
                     unit: unit.clone(),
                     path: vec![h],
@@ -147,7 +143,7 @@ fn setup_for(
     s: &State,
     i: usize,
     side: Side,
-    cache: &mut crate::vimy_ridge::PlacementCache,
+    cache: &mut crate::exclusive::PlacementCache,
     out: &mut Vec<Command>,
 ) {
     let u = &s.units[i];
@@ -175,14 +171,12 @@ fn may_place(
     s: &State,
     i: usize,
     h: u16,
-    cache: &mut crate::vimy_ridge::PlacementCache,
+    cache: &mut crate::exclusive::PlacementCache,
 ) -> bool {
     let hex = sc.hex_at(h);
-    (s.unit_at(hex).is_none() || crate::suez_1916::may_stack(sc, s, i, hex))
+    (s.unit_at(hex).is_none() || sc.rules().may_stack(sc, s, i, hex))
         && crate::movement::enter_cost(sc, sc.units[i].tags, 0, h).is_some()
-        && crate::meuse_argonne::check_placement(sc, s, i, hex).is_ok()
-        && crate::suez_1916::check_placement(sc, s, i, hex).is_ok()
-        && crate::vimy_ridge::placement_allowed(sc, s, i, hex, cache)
+        && sc.rules().placement_listed(sc, s, i, hex, cache)
         && crate::playable::strands_others(sc, s, i, h).is_none()
 }
 
@@ -224,7 +218,7 @@ fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
         }
     }
     // Suez 1916 16.0: rail moves to hexes a normal move cannot reach.
-    for (hex, path) in crate::suez_1916::rail_moves(sc, s, i) {
+    for (hex, path) in sc.rules().extra_moves(sc, s, i) {
         if !ends.contains(&hex) {
             out.push(Command::Move {
                 unit: s.units[i].id.clone(),
@@ -236,7 +230,7 @@ fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
 
 fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
     let avail = s.support.get(side).available.len() as u8;
-    if avail == 0 || crate::artillery::game(sc).is_some() {
+    if avail == 0 || sc.rules().artillery_replaces_bombardment() {
         return;
     }
     for (i, u) in s.units.iter().enumerate() {
@@ -269,7 +263,7 @@ fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
         }
         seen.push(h);
         // Suez 1916 18.1: a bombarded hex takes only its announced attack.
-        if crate::suez_1916::check_free_attack(sc, s, h).is_err() {
+        if sc.rules().check_free_attack(sc, s, h).is_err() {
             continue;
         }
         for units in attack_sets(sc, s, side, h) {
@@ -292,7 +286,7 @@ pub(crate) fn attack_sets(
         return out;
     }
     // Vimy Ridge 18.3: a unit already attacked may be attacked by another division.
-    let again = crate::vimy_ridge::params(sc).is_some();
+    let again = sc.rules().repeat_attacks();
     if !again && defenders.iter().any(|&d| s.units[d].defended) {
         return out;
     }
@@ -327,7 +321,7 @@ pub(crate) fn attack_sets(
                 .iter()
                 .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
                 .collect();
-            if crate::vimy_ridge::check_attack(sc, s, &defenders, &idx).is_err() {
+            if sc.rules().check_attack(sc, s, &defenders, &idx).is_err() {
                 continue;
             }
         }
@@ -375,16 +369,14 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
                     d.side == side
                         && crate::movement::may_move(sc, s, i).is_ok()
                         && reachable_idx(sc, s, i).iter().any(|r| can_end(sc, s, i, r))
-                }) || !crate::meuse_argonne::movement_extras(sc, s).is_empty()
-                    || !crate::vimy_ridge::movement_extras(sc, s).is_empty()
-                    || !crate::artillery::aircraft_commands(sc, s).is_empty()
+                }) || !sc.rules().phase_commands(sc, s).is_empty()
             }
             Phase::Bombardment => {
                 let mut v = Vec::new();
                 bombardments(sc, s, side, &mut v);
                 !v.is_empty()
                     || !s.ex.artillery_plan.is_empty()
-                    || !crate::artillery::artillery_commands(sc, s).is_empty()
+                    || !sc.rules().phase_commands(sc, s).is_empty()
             }
             Phase::Combat | Phase::MobileCombat => {
                 let mut v = Vec::new();
@@ -394,7 +386,7 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
             }
             _ => false,
         },
-        Pending::FireSupport { side } => crate::suez_1916::fire_commands(sc, s, side).len() > 1,
+        Pending::FireSupport { side } => sc.rules().fire_support_commands(sc, s, side).len() > 1,
         _ => true,
     }
 }

@@ -686,3 +686,129 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
     }
     out
 }
+
+/// Meuse Argonne's exclusive rules behind [`crate::exclusive::ExclusiveRules`]: the
+/// system rules except where 10.0-19.0 change them (works, replacements, brigades, the
+/// Lost Battalion, German combat experience, and the WWI artillery of `artillery`).
+#[derive(Debug)]
+pub(crate) struct MeuseArgonne;
+
+impl crate::exclusive::ExclusiveRules for MeuseArgonne {
+    fn prepare(&self, sc: &mut Scenario) -> Result<(), ScenarioError> {
+        let RuleSet::MeuseArgonne(p) = &sc.data.rules else {
+            return Ok(());
+        };
+        let p = p.clone();
+        let th = &sc.data.terrain.hex;
+        let ids = |v: &[String]| -> u64 {
+            (0..th.len())
+                .filter(|&i| v.contains(&th[i].id))
+                .fold(0, |m, i| m | 1 << i)
+        };
+        sc.masks.works = ids(&p.trench_terrains);
+        sc.masks.fortress = ids(&p.fortress_terrains);
+        sc.masks.forest = ids(&p.forest_terrains);
+        sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
+        sc.masks.allied_plus_one = ids(std::slice::from_ref(&p.fortification_terrain));
+        validate(sc, &p)
+    }
+    fn check_placement(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        i: usize,
+        hex: Hex,
+    ) -> Result<(), RuleError> {
+        check_placement(sc, s, i, hex)
+    }
+    fn may_stack(&self, sc: &Scenario, s: &State, i: usize, hex: Hex) -> bool {
+        may_stack(sc, s, i, hex)
+    }
+    fn enter_extra(&self, sc: &Scenario, side: Side, to: u16) -> Mp {
+        extra_enter_cost(sc, side, to)
+    }
+    fn enters_as(&self, sc: &Scenario, s: &State, i: usize) -> usize {
+        enters_as(sc, s, i)
+    }
+    fn zoc_blocked_into(&self, sc: &Scenario, s: &State, zoc_side: Side, hex: u16) -> bool {
+        zoc_blocked_into(sc, s, zoc_side, hex)
+    }
+    fn terrain_counts(&self, sc: &Scenario, s: &State, hex: u16, t: usize, side: Side) -> bool {
+        terrain_counts(sc, s, hex, t, side)
+    }
+    fn forced_line(&self, sc: &Scenario, s: &State) -> Option<usize> {
+        forced_line(sc, s)
+    }
+    fn before_roll(&self, ctx: &mut Ctx) -> bool {
+        offer_lost_battalion(ctx)
+    }
+    fn after_elimination(&self, ctx: &mut Ctx, i: usize, hex: Option<Hex>) {
+        after_elimination(ctx, i, hex)
+    }
+    fn artillery_replaces_bombardment(&self) -> bool {
+        true
+    }
+    fn may_downgrade(&self, sc: &Scenario, s: &State, i: usize, hexes: u8) -> bool {
+        may_downgrade(sc, s, i, hexes)
+    }
+    fn on_turn_start(&self, ctx: &mut Ctx) {
+        crate::artillery::on_turn_start(ctx)
+    }
+    fn on_phase_start(&self, ctx: &mut Ctx, side: Side, phase: Phase) {
+        on_phase_start(ctx, side, phase)
+    }
+    fn fire_artillery(&self, ctx: &mut Ctx) -> bool {
+        crate::artillery::fire(ctx)
+    }
+    fn phase_commands(&self, sc: &Scenario, s: &State) -> Vec<crate::command::Command> {
+        let mut out = movement_extras(sc, s);
+        out.extend(crate::artillery::aircraft_commands(sc, s));
+        out.extend(crate::artillery::artillery_commands(sc, s));
+        out
+    }
+    fn artillery_retreat_hexes(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        unit: &UnitId,
+        stacked: &[UnitId],
+    ) -> Vec<Hex> {
+        let target = crate::artillery::retreat_target(sc, unit, stacked);
+        crate::artillery::retreat_hexes(sc, s, &target)
+    }
+    fn lost_battalion(&self, ctx: &mut Ctx, declare: bool) -> Result<(), RuleError> {
+        lost_battalion(ctx, declare)
+    }
+    fn replace(&self, ctx: &mut Ctx, unit: &UnitId, hex: Hex, full: bool) -> Result<(), RuleError> {
+        if full {
+            return refuse(
+                "11.3",
+                "replacements arrive at the strength the rules fix (no `full` choice)",
+            );
+        }
+        replace(ctx, unit, hex)
+    }
+    fn rebuild(&self, ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> {
+        rebuild(ctx, units)
+    }
+    fn break_down(&self, ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+        break_down(ctx, unit)
+    }
+    fn place_aircraft(&self, ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
+        crate::artillery::place_aircraft(ctx, hex)
+    }
+    fn artillery(&self, ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
+        crate::artillery::artillery(ctx, hex, markers, gas)
+    }
+    fn artillery_retreat(
+        &self,
+        ctx: &mut Ctx,
+        unit: &UnitId,
+        path: &[Hex],
+    ) -> Result<(), RuleError> {
+        crate::artillery::artillery_retreat(ctx, unit, path)
+    }
+    fn accept_hits(&self, ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+        crate::artillery::accept_hits(ctx, unit)
+    }
+}

@@ -63,7 +63,7 @@ pub fn enter_cost(sc: &Scenario, tags: u64, side_mask: u64, to: u16) -> Option<M
         }
     }
     if let Some(r) = road {
-        return Some(r + crate::suez_1916::trench_extra(sc, side_mask));
+        return Some(r + sc.rules().hexside_extra(sc, side_mask));
     }
     Some(base + plus + side_cost)
 }
@@ -103,7 +103,7 @@ pub(crate) struct Mover<'a> {
     ma: Mp,
     occ: Vec<u16>,
     ezoc: Vec<bool>,
-    suez: Option<crate::suez_1916::Movement>,
+    suez: Option<crate::exclusive::MovementRules>,
 }
 
 /// Why a step is refused; formatted into a message only when reported.
@@ -186,7 +186,7 @@ impl<'a> Mover<'a> {
     pub(crate) fn new(sc: &'a Scenario, s: &State, unit: usize) -> Mover<'a> {
         let def = &sc.units[unit];
         let side = def.data.side;
-        let suez = crate::suez_1916::movement(sc, s, unit);
+        let suez = sc.rules().movement(sc, s, unit);
         let factor = suez.as_ref().map_or(1, |z| z.factor);
         Mover {
             sc,
@@ -250,7 +250,7 @@ impl<'a> Mover<'a> {
         let Some(cost) = enter_cost(sc, self.tags, side_mask, to) else {
             return Err(StepErr::Prohibited(to));
         };
-        let cost = cost + crate::meuse_argonne::extra_enter_cost(sc, self.side, to);
+        let cost = cost + sc.rules().enter_extra(sc, self.side, to);
         let from_ezoc = from.is_some_and(|f| self.ezoc[f as usize]);
         // Suez 1916 13.3: the armored train enters and exits EZOC freely.
         let free = self.suez.as_ref().is_some_and(|z| z.train);
@@ -469,10 +469,7 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
     if def.data.side != s.active {
         return refuse("5.2", format!("{} belongs to the side not moving", u.id));
     }
-    if s.phase == Phase::Movement {
-        crate::vimy_ridge::night_refusal(sc, s, "movement")?;
-    }
-    crate::suez_1916::move_refusal(sc, s, unit)?;
+    sc.rules().move_refusal(sc, s, unit)?;
     match s.phase {
         Phase::Movement => {}
         Phase::MobileMovement => {
@@ -526,13 +523,13 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
 fn entry_hexes(sc: &Scenario, s: &State, unit: usize) -> Vec<u16> {
     // Meuse Argonne 13.2: brigades of a division broken down before it entered use its
     // entry hexes.
-    let as_unit = crate::meuse_argonne::enters_as(sc, s, unit);
+    let as_unit = sc.rules().enters_as(sc, s, unit);
     match &sc.units[as_unit].data.start {
         crate::scenario::StartData::Reinforcement { entry, .. } => {
             entry.iter().filter_map(|h| sc.hex_index(*h)).collect()
         }
         // Suez 1916 11.5: the 27th Division enters on the east edge.
-        _ => crate::suez_1916::entry_hexes(sc, unit),
+        _ => sc.rules().entry_hexes(sc, unit),
     }
 }
 
@@ -574,26 +571,7 @@ pub(crate) fn apply_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<(
         }
         Err(e) => {
             let i = ctx.unit(unit)?;
-            if path.is_empty() || crate::suez_1916::params(ctx.sc).is_none() {
-                return Err(e);
-            }
-            if let Err(rail) = crate::suez_1916::check_rail(ctx.sc, &ctx.s, i, path) {
-                // A path wholly along the railroad was meant as a rail move.
-                return Err(if crate::suez_1916::along_rail(ctx.sc, &ctx.s, i, path) {
-                    rail
-                } else {
-                    e
-                });
-            }
-            let from = ctx.s.units[i].hex();
-            ctx.emit(Event::RailMovement { unit: unit.clone() });
-            ctx.emit(Event::UnitMoved {
-                unit: unit.clone(),
-                from,
-                path: path.to_vec(),
-                mp: Mp::ZERO,
-            });
-            Ok(())
+            ctx.sc.rules().other_move(ctx, i, unit, path, e)
         }
     }
 }
@@ -680,16 +658,11 @@ fn normal_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<Event, Rule
 
 /// The rule a refused stack breaks: 5.3, or Suez 1916 17.1 which replaces it.
 pub(crate) fn stacking_rule(sc: &Scenario) -> &'static str {
-    if crate::suez_1916::params(sc).is_some() {
-        "17.1"
-    } else {
-        "5.3"
-    }
+    sc.rules().stacking_rule()
 }
 
 /// Whether unit `unit` may end a move stacked with the friendly units in `hex`
 /// (exclusive rules only: Meuse Argonne 13.2 brigades, Suez 1916 17.1).
 pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> bool {
-    crate::meuse_argonne::may_stack(sc, s, unit, hex)
-        || crate::suez_1916::may_stack(sc, s, unit, hex)
+    sc.rules().may_stack(sc, s, unit, hex)
 }

@@ -236,7 +236,7 @@ pub fn combat_odds(
             let shift = if bombard {
                 0
             } else {
-                crate::suez_1916::column_shift(sc, s, p.hex)
+                sc.rules().column_shift(sc, s, p.hex)
             };
             let (_, col) =
                 crt_reading(sc, s, hi, (!bombard).then_some(&att_hexes[..]), diff, shift);

@@ -95,7 +95,7 @@ fn hex_room(sc: &Scenario, side: Side, h: u16, held: &[Vec<Side>]) -> i64 {
     if here.iter().any(|s| *s != side) {
         return 0;
     }
-    let room = crate::suez_1916::setup_room(sc, side, h).unwrap_or(1) as i64;
+    let room = sc.rules().setup_room(sc, side, h).unwrap_or(1) as i64;
     (room - here.len() as i64).max(0)
 }
 
@@ -103,7 +103,7 @@ fn hex_room(sc: &Scenario, side: Side, h: u16, held: &[Vec<Side>]) -> i64 {
 /// Suez 1916 armored train takes only railroad hexes (13.3).
 fn group(sc: &Scenario, unit: usize) -> Option<(&str, bool)> {
     match &sc.units[unit].data.start {
-        StartData::Zone(z) => Some((z.as_str(), crate::suez_1916::is_train(sc, unit))),
+        StartData::Zone(z) => Some((z.as_str(), sc.rules().rail_bound(sc, unit))),
         _ => None,
     }
 }
@@ -153,7 +153,7 @@ fn shortfall<'a>(sc: &'a Scenario, s: &State, side: Side) -> Option<Shortfall<'a
         total += n;
         flow.edge(0, 2 + g, n);
         for &h in &sc.zones[zone] {
-            if train && !crate::suez_1916::train_may_set_up(sc, sc.hex_at(h)) {
+            if train && !sc.rules().rail_hex(sc, sc.hex_at(h)) {
                 continue;
             }
             if hex_node[h as usize] == usize::MAX {
@@ -227,7 +227,7 @@ pub(crate) fn strands_others(sc: &Scenario, s: &State, unit: usize, h: u16) -> O
     // Listings ask this for every unit and hex of a zone: a hex in no other zone can
     // be shared only between the train and the rest of its zone, on the railroad.
     let other_zone = sc.zones.keys().any(|z| z != own.0 && sc.in_zone(z, h));
-    if !other_zone && !own.1 && !crate::suez_1916::train_may_set_up(sc, sc.hex_at(h)) {
+    if !other_zone && !own.1 && !sc.rules().rail_hex(sc, sc.hex_at(h)) {
         return None;
     }
     let own = Some(own);
@@ -238,7 +238,7 @@ pub(crate) fn strands_others(sc: &Scenario, s: &State, unit: usize, h: u16) -> O
             && group(sc, v).is_some_and(|(z, train)| {
                 Some((z, train)) != own
                     && sc.in_zone(z, h)
-                    && (!train || crate::suez_1916::train_may_set_up(sc, sc.hex_at(h)))
+                    && (!train || sc.rules().rail_hex(sc, sc.hex_at(h)))
             })
     });
     if !shared {

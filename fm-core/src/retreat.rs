@@ -152,11 +152,11 @@ pub fn retreat_options(
     let origin = sc.hex_index(h).expect("on map");
     occ[origin as usize] = u16::MAX;
     let mut room = vec![false; sc.hexes.len()];
-    if crate::suez_1916::params(sc).is_some() {
+    if sc.rules().stacks_by_retreat() {
         for u in &s.units {
             if let Some(x) = u.hex().and_then(|h| sc.hex_index(h)) {
                 if x != origin && occ[x as usize] != u16::MAX {
-                    room[x as usize] = crate::suez_1916::may_stack(sc, s, unit, sc.hex_at(x));
+                    room[x as usize] = sc.rules().may_stack(sc, s, unit, sc.hex_at(x));
                 }
             }
         }
@@ -169,7 +169,7 @@ pub fn retreat_options(
         tags: sc.units[unit].tags,
         origin,
         room,
-        train: crate::suez_1916::is_train(sc, unit),
+        train: sc.rules().rail_bound(sc, unit),
     };
     let all = f.paths(hexes);
     let Some(longest) = all.iter().map(|p| p.len()).max() else {
@@ -282,7 +282,7 @@ pub(crate) fn retreat_choices(
     kind: CombatKind,
 ) -> Vec<RetreatOption> {
     let opts = retreat_options(sc, s, unit, hexes, kind);
-    if !crate::meuse_argonne::may_downgrade(sc, s, unit, hexes) {
+    if !sc.rules().may_downgrade(sc, s, unit, hexes) {
         return opts;
     }
     let d1: Vec<RetreatOption> = retreat_options(sc, s, unit, 1, kind)
@@ -435,13 +435,13 @@ pub(crate) fn stiff_choice(
     if !units.contains(unit) {
         return refuse("8.4", format!("{unit} is not required to retreat"));
     }
-    crate::suez_1916::stiff_refusal(sc, c.result)?;
+    sc.rules().stiff_refusal(sc, c.result)?;
     let struck = if *side == s.active {
         &c.attackers
     } else {
         &c.defenders
     };
-    crate::suez_1916::held_by_one_step(sc, c.kind, struck, units, unit)
+    sc.rules().held_by_one_step(sc, c.kind, struck, units, unit)
 }
 
 /// 8.4: stiff resistance instead of retreating (Suez 1916 CRT key: for every unit the
@@ -465,7 +465,7 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
         return Ok(());
     }
     // Suez 1916 10.3: after an A3 or D3 retreat the owner depletes one unit.
-    if c.kind == CombatKind::Ground && crate::suez_1916::retreat_costs_step(ctx.sc, c.result) {
+    if c.kind == CombatKind::Ground && ctx.sc.rules().retreat_costs_step(ctx.sc, c.result) {
         let side = *side;
         let group = if side == ctx.s.active {
             &c.attackers
@@ -542,7 +542,7 @@ pub(crate) fn finish_retreat(ctx: &mut Ctx) {
 /// passed, 8.5), within its advance limit (Suez 1916 10.3).
 fn free_stops(sc: &Scenario, s: &State, path: &[Hex], unit: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let limit = crate::suez_1916::advance_limit(sc, unit).unwrap_or(usize::MAX);
+    let limit = sc.rules().advance_limit(sc, unit).unwrap_or(usize::MAX);
     for (k, h) in path.iter().enumerate() {
         if k > limit {
             break;
@@ -550,14 +550,14 @@ fn free_stops(sc: &Scenario, s: &State, path: &[Hex], unit: usize) -> Vec<usize>
         match s.unit_at(*h) {
             Some(o) if sc.units[o].data.side != s.active => break,
             Some(_) => {
-                if crate::suez_1916::may_stack(sc, s, unit, *h) {
+                if sc.rules().may_stack(sc, s, unit, *h) {
                     out.push(k);
                 }
             }
             None => out.push(k),
         }
     }
-    if crate::suez_1916::is_train(sc, unit) {
+    if sc.rules().rail_bound(sc, unit) {
         // 13.3: only along the railroad from the train's hex.
         let mut cur = s.units[unit].hex().and_then(|h| sc.hex_index(h));
         let mut ok = Vec::new();
@@ -611,7 +611,12 @@ pub(crate) fn advance(ctx: &mut Ctx, unit: &UnitId, to: Hex) -> Result<(), RuleE
     };
     let i = ctx.unit(unit)?;
     if !free_stops(ctx.sc, &ctx.s, &path, i).contains(&k) {
-        if crate::suez_1916::advance_limit(ctx.sc, i).is_some_and(|l| k > l) {
+        if ctx
+            .sc
+            .rules()
+            .advance_limit(ctx.sc, i)
+            .is_some_and(|l| k > l)
+        {
             return refuse(
                 "10.3",
                 format!("{unit} is not a mobile unit: it advances one hex at most"),

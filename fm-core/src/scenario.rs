@@ -497,21 +497,7 @@ pub struct VictoryData {
     pub otherwise: Option<Side>,
 }
 
-/// Which exclusive-rule set applies.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum RuleSet {
-    /// The system rules 1.0-9.0 only.
-    #[default]
-    System,
-    /// Meuse Argonne exclusive rules 10.0-19.0, with their parameters.
-    MeuseArgonne(Box<crate::meuse_argonne::MeuseArgonneParams>),
-    /// Vimy Ridge exclusive rules 10.0-21.0, with their parameters.
-    VimyRidge(Box<crate::vimy_ridge::VimyRidgeParams>),
-    /// Suez 1916 exclusive rules 10.0-20.0, with their parameters.
-    #[serde(rename = "suez-1916")]
-    Suez1916(Box<crate::suez_1916::Suez1916Params>),
-}
+pub use crate::games::RuleSet;
 
 /// Names of the two sides.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -1093,6 +1079,8 @@ pub struct Scenario {
     zone_sorted: BTreeMap<String, Vec<u16>>,
     grid: Vec<u16>,
     objectives: Vec<Hex>,
+    /// The exclusive rules `data.rules` selects (the system rules by default).
+    rules: &'static dyn crate::exclusive::ExclusiveRules,
     unit_ids: HashMap<UnitId, u16>,
 }
 
@@ -1108,6 +1096,12 @@ pub const BUILTIN: &[(&str, &str)] = &[
 ];
 
 impl Scenario {
+    /// The exclusive rules of this scenario's game (the system rules when it has none):
+    /// the one way the system-rule modules reach a game.
+    pub(crate) fn rules(&self) -> &'static dyn crate::exclusive::ExclusiveRules {
+        self.rules
+    }
+
     /// Ids of the built-in scenarios.
     pub fn builtin_names() -> Vec<&'static str> {
         BUILTIN.iter().map(|(n, _)| *n).collect()
@@ -1589,6 +1583,7 @@ impl Scenario {
             unit_ids,
             data,
             objectives: Vec::new(),
+            rules: &crate::exclusive::SystemRules,
             masks: TerrainMasks::default(),
             max_path: 0,
             zone_sorted: BTreeMap::new(),
@@ -1605,36 +1600,10 @@ impl Scenario {
             minefield: bits(&|i| ts[i].minefield, ts.len()),
             ..TerrainMasks::default()
         };
-        if let RuleSet::MeuseArgonne(p) = &sc.data.rules {
-            let ids = |v: &[String]| bits(&|i| v.contains(&th[i].id), th.len());
-            sc.masks.works = ids(&p.trench_terrains);
-            sc.masks.fortress = ids(&p.fortress_terrains);
-            sc.masks.forest = ids(&p.forest_terrains);
-            sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
-            sc.masks.allied_plus_one = ids(std::slice::from_ref(&p.fortification_terrain));
-        }
-        if let RuleSet::VimyRidge(p) = &sc.data.rules {
-            crate::vimy_ridge::validate(&sc, p)?;
-            let ids = |v: &[String]| bits(&|i| v.contains(&th[i].id), th.len());
-            sc.masks.no_mans_land = ids(std::slice::from_ref(&p.no_mans_land_terrain));
-            sc.masks.peak = ids(std::slice::from_ref(&p.peak_terrain));
-            sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
-            sc.masks.los_block = ids(&p.los_blocking_terrains);
-            sc.masks.trench_side = bits(&|i| ts[i].id == p.trench_hexside, ts.len());
-        }
-        if let RuleSet::Suez1916(p) = &sc.data.rules {
-            crate::suez_1916::validate(&sc, p)?;
-            let ids = |v: &[String]| bits(&|i| v.contains(&th[i].id), th.len());
-            sc.masks.trench_side = bits(&|i| ts[i].id == p.trench_hexside, ts.len());
-            sc.masks.canal_side = bits(&|i| ts[i].id == p.canal_hexside, ts.len());
-            sc.masks.rail_side = bits(&|i| ts[i].id == p.railroad_hexside, ts.len());
-            sc.masks.marsh = ids(std::slice::from_ref(&p.marsh_terrain));
-            sc.masks.hill = ids(&p.hill_terrains);
-            sc.masks.town_village = ids(&p.town_village_terrains);
-        }
-        if let RuleSet::MeuseArgonne(p) = &sc.data.rules {
-            crate::meuse_argonne::validate(&sc, p)?;
-        }
+        // The game's exclusive rules: their parameters and terrain sets.
+        sc.rules = crate::games::rules_for(&sc.data.rules);
+        let rules = sc.rules;
+        rules.prepare(&mut sc)?;
         sc.objectives = sc.objective_hexes();
         sc.max_path = sc.longest_move();
         sc.zone_sorted = sc

@@ -44,8 +44,7 @@ fn start_play(ctx: &mut Ctx) {
         turn: sc.data.start.turn,
     });
     crate::support_fire::allot(ctx);
-    crate::artillery::on_turn_start(ctx);
-    crate::suez_1916::on_play_start(ctx);
+    sc.rules().on_play_start(ctx);
     let phase = first_phase_from(ctx, sc.data.start.phase);
     start_phase(ctx, sc.data.first_player, phase);
 }
@@ -70,9 +69,7 @@ fn first_phase_from(ctx: &Ctx, p: Phase) -> Phase {
 
 fn start_phase(ctx: &mut Ctx, side: Side, phase: Phase) {
     ctx.emit(Event::PhaseStarted { side, phase });
-    crate::meuse_argonne::on_phase_start(ctx, side, phase);
-    crate::vimy_ridge::on_phase_start(ctx, side, phase);
-    crate::suez_1916::on_phase_start(ctx, side, phase);
+    ctx.sc.rules().on_phase_start(ctx, side, phase);
     if phase == Phase::Movement {
         let turn = ctx.s.turn;
         let arriving: Vec<UnitId> = ctx
@@ -111,8 +108,8 @@ pub(crate) fn next_phase(ctx: &mut Ctx) {
         start_phase(ctx, first.other(), ps[0]);
         return;
     }
-    // Suez 1916 12.1: checked at the end of the British player turn.
-    if crate::suez_1916::end_of_british_turn(ctx) {
+    // Exclusive rules checked when both player turns are over (Suez 1916 12.1).
+    if ctx.sc.rules().after_player_turns(ctx) {
         return;
     }
     // Game Turn End Phase.
@@ -124,15 +121,14 @@ pub(crate) fn next_phase(ctx: &mut Ctx) {
     let t = ctx.s.turn + 1;
     ctx.emit(Event::TurnStarted { turn: t });
     crate::support_fire::allot(ctx);
-    crate::artillery::on_turn_start(ctx);
-    crate::suez_1916::on_turn_start(ctx);
+    ctx.sc.rules().on_turn_start(ctx);
     start_phase(ctx, first, ps[0]);
 }
 
 /// After a command: checks instant victory, and passes phases where the active side
 /// has nothing to do, until a real decision is pending or the game is over.
 pub(crate) fn settle(ctx: &mut Ctx) {
-    crate::suez_1916::auto_activate(ctx);
+    ctx.sc.rules().after_command(ctx);
     for _ in 0..10_000 {
         if ctx.s.outcome.is_some() {
             return;
@@ -147,8 +143,9 @@ pub(crate) fn settle(ctx: &mut Ctx) {
         if ctx.s.combat.is_some() {
             return;
         }
-        // Suez 1916 18.1: the attacks announced with the bombardments come first.
-        if crate::suez_1916::run_announced(ctx) {
+        // The game's pending combat work comes first (Suez 1916 18.1: the attacks
+        // announced with the bombardments).
+        if ctx.sc.rules().continue_combat_phase(ctx) {
             continue;
         }
         if ctx.s.phase == Phase::Setup {
@@ -175,7 +172,7 @@ pub(crate) fn settle(ctx: &mut Ctx) {
         }
         if ctx.s.ex.fire_stage.is_some() {
             // Nothing left to place: the step ends by itself.
-            let _ = crate::suez_1916::fire_done(ctx);
+            let _ = ctx.sc.rules().fire_support_done(ctx);
             continue;
         }
         next_phase(ctx);
@@ -185,7 +182,7 @@ pub(crate) fn settle(ctx: &mut Ctx) {
 /// `done`: ends set-up (when every unit is placed), the current phase, or advancing.
 pub(crate) fn done(ctx: &mut Ctx) -> Result<(), RuleError> {
     if ctx.s.ex.fire_stage.is_some() {
-        return crate::suez_1916::fire_done(ctx);
+        return ctx.sc.rules().fire_support_done(ctx);
     }
     if let Some(c) = &ctx.s.combat {
         return match c.stage {
@@ -205,7 +202,7 @@ pub(crate) fn done(ctx: &mut Ctx) -> Result<(), RuleError> {
         _ => {
             // 17.2 (Meuse Argonne, Vimy Ridge): `done` rolls the artillery placed
             // this phase first.
-            if !crate::artillery::fire(ctx) {
+            if !ctx.sc.rules().fire_artillery(ctx) {
                 next_phase(ctx);
             }
             Ok(())
@@ -236,7 +233,7 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
         );
     }
     if let Some(o) = ctx.s.unit_at(hex) {
-        if !crate::suez_1916::may_stack(ctx.sc, &ctx.s, i, hex) {
+        if !ctx.sc.rules().may_stack(ctx.sc, &ctx.s, i, hex) {
             return refuse(
                 crate::movement::stacking_rule(ctx.sc),
                 format!("{hex} already holds {}", ctx.s.units[o].id),
@@ -246,9 +243,7 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
     if crate::movement::enter_cost(ctx.sc, ctx.sc.units[i].tags, 0, hi).is_none() {
         return refuse("5.2(e)", format!("{hex} is prohibited terrain"));
     }
-    crate::meuse_argonne::check_placement(ctx.sc, &ctx.s, i, hex)?;
-    crate::vimy_ridge::check_placement(ctx.sc, &ctx.s, i, hex)?;
-    crate::suez_1916::check_placement(ctx.sc, &ctx.s, i, hex)?;
+    ctx.sc.rules().check_placement(ctx.sc, &ctx.s, i, hex)?;
     if let Some(why) = crate::playable::strands_others(ctx.sc, &ctx.s, i, hi) {
         return refuse("3.0(b)", why);
     }

@@ -550,9 +550,7 @@ impl State {
             }
         }
         let mut ex = ExclusiveState::default();
-        if let Some(p) = crate::suez_1916::params(scenario) {
-            crate::suez_1916::initial(p, &mut control, &mut ex);
-        }
+        scenario.rules().initial(scenario, &mut control, &mut ex);
         State {
             turn: scenario.data.start.turn,
             phase: Phase::Setup,

@@ -531,17 +531,8 @@ fn basic_placement(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> Result<()
 // ---------------------------------------------------------------------------------
 // Movement: 11.3, 13.3, 14.1, 14.2, 15.0, 16.0, 19.0.
 
-/// What the movement rules need to know about one moving unit.
-pub(crate) struct Movement {
-    /// 14.1: the crossing hexes (indices) when the unit is British, else none.
-    pub crossing: Option<[u16; 2]>,
-    /// 13.3: moves only along railroad hexsides.
-    pub train: bool,
-    /// 19.0: Central Powers disengagement at night.
-    pub disengage: bool,
-    /// 15.1: the movement factor multiplier.
-    pub factor: u32,
-}
+/// The movement rules this module computes for a unit.
+pub(crate) type Movement = crate::exclusive::MovementRules;
 
 /// The Suez movement rules for unit `i`, if the scenario has them.
 pub(crate) fn movement(sc: &Scenario, s: &State, i: usize) -> Option<Movement> {
@@ -1614,4 +1605,213 @@ pub(crate) fn trench_extra(sc: &Scenario, side_mask: u64) -> crate::mp::Mp {
         }
     }
     extra
+}
+
+/// Suez 1916's exclusive rules behind [`crate::exclusive::ExclusiveRules`]: the system
+/// rules except where 10.0-20.0 change them (the key's A3/D3 and D2/A1/A2, one-hex
+/// advances, activation, reinforcement rolls, victory, Kress, the armored train, the
+/// canal, owner-only trenches, surprise, rail movement, stacking, fire support from
+/// daily pools, the air unit, night).
+#[derive(Debug)]
+pub(crate) struct Suez1916;
+
+impl crate::exclusive::ExclusiveRules for Suez1916 {
+    fn prepare(&self, sc: &mut Scenario) -> Result<(), ScenarioError> {
+        let RuleSet::Suez1916(p) = &sc.data.rules else {
+            return Ok(());
+        };
+        let p = p.clone();
+        validate(sc, &p)?;
+        let (th, ts) = (&sc.data.terrain.hex, &sc.data.terrain.hexside);
+        let ids = |v: &[String]| -> u64 {
+            (0..th.len())
+                .filter(|&i| v.contains(&th[i].id))
+                .fold(0, |m, i| m | 1 << i)
+        };
+        let side = |id: &str| -> u64 {
+            (0..ts.len())
+                .filter(|&i| ts[i].id == id)
+                .fold(0, |m, i| m | 1 << i)
+        };
+        sc.masks.trench_side = side(&p.trench_hexside);
+        sc.masks.canal_side = side(&p.canal_hexside);
+        sc.masks.rail_side = side(&p.railroad_hexside);
+        sc.masks.marsh = ids(std::slice::from_ref(&p.marsh_terrain));
+        sc.masks.hill = ids(&p.hill_terrains);
+        sc.masks.town_village = ids(&p.town_village_terrains);
+        Ok(())
+    }
+    fn initial(&self, sc: &Scenario, control: &mut BTreeMap<Hex, Side>, ex: &mut ExclusiveState) {
+        if let Some(p) = params(sc) {
+            initial(p, control, ex);
+        }
+    }
+    fn setup_room(&self, sc: &Scenario, side: Side, hex: u16) -> Option<u8> {
+        setup_room(sc, side, hex)
+    }
+    fn rail_bound(&self, sc: &Scenario, i: usize) -> bool {
+        is_train(sc, i)
+    }
+    fn rail_hex(&self, sc: &Scenario, hex: Hex) -> bool {
+        train_may_set_up(sc, hex)
+    }
+    fn check_placement(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        i: usize,
+        hex: Hex,
+    ) -> Result<(), RuleError> {
+        check_placement(sc, s, i, hex)
+    }
+    fn may_stack(&self, sc: &Scenario, s: &State, i: usize, hex: Hex) -> bool {
+        may_stack(sc, s, i, hex)
+    }
+    fn stacks_by_retreat(&self) -> bool {
+        true
+    }
+    fn stacking_rule(&self) -> &'static str {
+        "17.1"
+    }
+    fn stack_attack_rule(&self) -> &'static str {
+        "17.3"
+    }
+    fn movement(&self, sc: &Scenario, s: &State, i: usize) -> Option<Movement> {
+        movement(sc, s, i)
+    }
+    fn hexside_extra(&self, sc: &Scenario, side_mask: u64) -> crate::mp::Mp {
+        trench_extra(sc, side_mask)
+    }
+    fn move_refusal(&self, sc: &Scenario, s: &State, i: usize) -> Result<(), RuleError> {
+        move_refusal(sc, s, i)
+    }
+    fn entry_hexes(&self, sc: &Scenario, i: usize) -> Vec<u16> {
+        entry_hexes(sc, i)
+    }
+    fn extra_moves(&self, sc: &Scenario, s: &State, i: usize) -> Vec<(Hex, Vec<Hex>)> {
+        rail_moves(sc, s, i)
+    }
+    fn other_move(
+        &self,
+        ctx: &mut Ctx,
+        i: usize,
+        unit: &UnitId,
+        path: &[Hex],
+        system_error: RuleError,
+    ) -> Result<(), RuleError> {
+        if path.is_empty() {
+            return Err(system_error);
+        }
+        if let Err(rail) = check_rail(ctx.sc, &ctx.s, i, path) {
+            // A path wholly along the railroad was meant as a rail move.
+            return Err(if along_rail(ctx.sc, &ctx.s, i, path) {
+                rail
+            } else {
+                system_error
+            });
+        }
+        let from = ctx.s.units[i].hex();
+        ctx.emit(Event::RailMovement { unit: unit.clone() });
+        ctx.emit(Event::UnitMoved {
+            unit: unit.clone(),
+            from,
+            path: path.to_vec(),
+            mp: crate::mp::Mp::ZERO,
+        });
+        Ok(())
+    }
+    fn path_bound_note(&self) -> &'static str {
+        ", or each hex once by rail, 16.0"
+    }
+    fn hexside_line_denied(
+        &self,
+        sc: &Scenario,
+        _hex: u16,
+        feature: usize,
+        defender: Side,
+    ) -> bool {
+        hexside_line_denied(sc, feature, defender)
+    }
+    fn column_shift(&self, sc: &Scenario, s: &State, hex: Hex) -> i8 {
+        column_shift(sc, s, hex)
+    }
+    fn check_free_attack(&self, sc: &Scenario, s: &State, hex: Hex) -> Result<(), RuleError> {
+        check_free_attack(sc, s, hex)
+    }
+    fn owners_choose_exchange(&self) -> bool {
+        true
+    }
+    fn bombard_refusal(&self, sc: &Scenario, s: &State) -> Option<RuleError> {
+        bombard_refusal(sc, s)
+    }
+    fn replaces_allotment(&self) -> bool {
+        true
+    }
+    fn stiff_refusal(&self, sc: &Scenario, result: Option<CrtResult>) -> Result<(), RuleError> {
+        stiff_refusal(sc, result)
+    }
+    fn held_by_one_step(
+        &self,
+        sc: &Scenario,
+        kind: crate::state::CombatKind,
+        struck: &[UnitId],
+        waiting: &[UnitId],
+        unit: &UnitId,
+    ) -> Result<Vec<UnitId>, RuleError> {
+        held_by_one_step(sc, kind, struck, waiting, unit)
+    }
+    fn retreat_costs_step(&self, sc: &Scenario, result: Option<CrtResult>) -> bool {
+        retreat_costs_step(sc, result)
+    }
+    fn advance_limit(&self, sc: &Scenario, i: usize) -> Option<usize> {
+        advance_limit(sc, i)
+    }
+    fn on_play_start(&self, ctx: &mut Ctx) {
+        on_play_start(ctx)
+    }
+    fn on_turn_start(&self, ctx: &mut Ctx) {
+        on_turn_start(ctx)
+    }
+    fn on_phase_start(&self, ctx: &mut Ctx, side: Side, phase: Phase) {
+        on_phase_start(ctx, side, phase)
+    }
+    fn after_player_turns(&self, ctx: &mut Ctx) -> bool {
+        end_of_british_turn(ctx)
+    }
+    fn after_command(&self, ctx: &mut Ctx) {
+        auto_activate(ctx)
+    }
+    fn continue_combat_phase(&self, ctx: &mut Ctx) -> bool {
+        run_announced(ctx)
+    }
+    fn fire_support_done(&self, ctx: &mut Ctx) -> Result<(), RuleError> {
+        fire_done(ctx)
+    }
+    fn phase_commands(&self, sc: &Scenario, s: &State) -> Vec<Command> {
+        kress_commands(sc, s)
+    }
+    fn fire_support_commands(&self, sc: &Scenario, s: &State, side: Side) -> Vec<Command> {
+        fire_commands(sc, s, side)
+    }
+    fn place_fire_support(&self, ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleError> {
+        place_markers(ctx, hex, markers)
+    }
+    fn air_unit(&self, ctx: &mut Ctx, hex: Hex, observe: bool) -> Result<(), RuleError> {
+        place_air(ctx, hex, observe)
+    }
+    fn announce_attack(&self, ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), RuleError> {
+        announce(ctx, hex, units)
+    }
+    fn air_unit_side(&self) -> Side {
+        CENTRAL_POWERS
+    }
+    fn kress(&self, ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
+        assign_kress(ctx, hex)
+    }
+    fn instant(&self, sc: &Scenario, s: &State, _events: &[Event]) -> Option<(Side, String)> {
+        instant(sc, s)
+    }
+    fn final_result(&self, sc: &Scenario, s: &State) -> Option<(Option<Side>, String)> {
+        final_result(sc, s)
+    }
 }

@@ -23,8 +23,7 @@ pub fn next_step(sc: &Scenario, s: &State, from: u8) -> u8 {
             } else {
                 s.active.other()
             };
-            !s.support.get(side).available.is_empty()
-                && !crate::vimy_ridge::support_barred(sc, s, side)
+            !s.support.get(side).available.is_empty() && !sc.rules().support_barred(sc, s, side)
         })
         .unwrap_or(4)
 }
@@ -32,8 +31,8 @@ pub fn next_step(sc: &Scenario, s: &State, from: u8) -> u8 {
 /// 7.1: allot each side its markers for the turn that has just started.
 pub(crate) fn allot(ctx: &mut Ctx) {
     let sc = ctx.sc;
-    // Suez 1916 18.0 replaces the allotment with daily pools (`suez_1916`).
-    if crate::suez_1916::params(sc).is_some() {
+    // Exclusive rules may replace the allotment (Suez 1916 18.0: daily pools).
+    if sc.rules().replaces_allotment() {
         return;
     }
     let turn = &sc.data.turns[(ctx.s.turn - 1) as usize];
@@ -41,7 +40,7 @@ pub(crate) fn allot(ctx: &mut Ctx) {
         let mut pool = sc.data.support_markers.get(side).clone();
         pool.sort_unstable();
         let n = (*turn.support.get(side) as usize).min(pool.len());
-        if crate::vimy_ridge::random_allotment(sc, ctx.s.turn, side) {
+        if sc.rules().random_allotment(sc, ctx.s.turn, side) {
             // Vimy Ridge 16.0: a short allotment is drawn at random, not lowest first.
             let mut drawn = Vec::with_capacity(n);
             for _ in 0..n {
@@ -87,7 +86,7 @@ pub(crate) fn decide(ctx: &mut Ctx, commit: bool) -> Result<(), RuleError> {
         ctx.s.active.other()
     };
     if commit {
-        if crate::vimy_ridge::support_barred(ctx.sc, &ctx.s, side) {
+        if ctx.sc.rules().support_barred(ctx.sc, &ctx.s, side) {
             return refuse(
                 "18.2",
                 format!("no Allied support fire in La Folie Woods ({})", c.hex),

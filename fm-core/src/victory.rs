@@ -20,10 +20,7 @@ fn has_forces(sc: &Scenario, s: &State, side: Side) -> bool {
 /// or having passed through one in `events` (Meuse Argonne 12.1: "even if only
 /// temporarily"), or annihilation.
 pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Option<(Side, String)> {
-    if let Some(w) = crate::vimy_ridge::instant(sc, s, events) {
-        return Some(w);
-    }
-    if let Some(w) = crate::suez_1916::instant(sc, s) {
+    if let Some(w) = sc.rules().instant(sc, s, events) {
         return Some(w);
     }
     for c in &sc.data.victory.conditions {
@@ -80,10 +77,7 @@ pub(crate) fn entered<'a>(
 
 /// The result at the end of the last turn.
 pub fn final_result(sc: &Scenario, s: &State) -> (Option<Side>, String) {
-    if let Some(r) = crate::vimy_ridge::final_result(sc, s) {
-        return r;
-    }
-    if let Some(r) = crate::suez_1916::final_result(sc, s) {
+    if let Some(r) = sc.rules().final_result(sc, s) {
         return r;
     }
     for c in &sc.data.victory.conditions {

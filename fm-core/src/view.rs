@@ -121,7 +121,7 @@ pub fn view(sc: &Scenario, s: &State, side: Side) -> View {
             }
         }
         let count = unrevealed.len() as u8;
-        if who != side && crate::vimy_ridge::random_allotment(sc, s.turn, who) {
+        if who != side && sc.rules().random_allotment(sc, s.turn, who) {
             // 16.0: the allotment is a secret random draw from the mix; what the viewer
             // knows is the mix less every marker revealed this game turn.
             let mut pool = sc.data.support_markers.get(who).clone();

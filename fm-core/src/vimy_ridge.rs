@@ -864,3 +864,172 @@ pub(crate) fn validate(sc: &Scenario, p: &VimyRidgeParams) -> Result<(), Scenari
     }
     Ok(())
 }
+
+/// Vimy Ridge's exclusive rules behind [`crate::exclusive::ExclusiveRules`]: the system
+/// rules except where 10.0-21.0 change them (night turns, replacements, No Man's Land,
+/// trench hexsides, the random allotment, La Folie Woods, divisional integrity, the
+/// German set-up order, and the WWI artillery of `artillery`).
+#[derive(Debug)]
+pub(crate) struct VimyRidge;
+
+impl crate::exclusive::ExclusiveRules for VimyRidge {
+    fn prepare(&self, sc: &mut Scenario) -> Result<(), ScenarioError> {
+        let RuleSet::VimyRidge(p) = &sc.data.rules else {
+            return Ok(());
+        };
+        let p = p.clone();
+        validate(sc, &p)?;
+        let (th, ts) = (&sc.data.terrain.hex, &sc.data.terrain.hexside);
+        let ids = |v: &[String]| -> u64 {
+            (0..th.len())
+                .filter(|&i| v.contains(&th[i].id))
+                .fold(0, |m, i| m | 1 << i)
+        };
+        let side_bits = (0..ts.len())
+            .filter(|&i| ts[i].id == p.trench_hexside)
+            .fold(0u64, |m, i| m | 1 << i);
+        sc.masks.no_mans_land = ids(std::slice::from_ref(&p.no_mans_land_terrain));
+        sc.masks.peak = ids(std::slice::from_ref(&p.peak_terrain));
+        sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
+        sc.masks.los_block = ids(&p.los_blocking_terrains);
+        sc.masks.trench_side = side_bits;
+        Ok(())
+    }
+    fn check_placement(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        i: usize,
+        hex: Hex,
+    ) -> Result<(), RuleError> {
+        check_placement(sc, s, i, hex)
+    }
+    fn placement_listed(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        i: usize,
+        hex: Hex,
+        cache: &mut crate::exclusive::PlacementCache,
+    ) -> bool {
+        let mine = cache
+            .0
+            .get_or_insert_with(|| Box::new(PlacementCache::default()))
+            .downcast_mut::<PlacementCache>();
+        match mine {
+            Some(c) => placement_allowed(sc, s, i, hex, c),
+            None => placement_allowed(sc, s, i, hex, &mut PlacementCache::default()),
+        }
+    }
+    fn move_refusal(&self, sc: &Scenario, s: &State, _i: usize) -> Result<(), RuleError> {
+        if s.phase == Phase::Movement {
+            night_refusal(sc, s, "movement")?;
+        }
+        Ok(())
+    }
+    fn activity_refusal(&self, sc: &Scenario, s: &State, what: &str) -> Result<(), RuleError> {
+        night_refusal(sc, s, what)
+    }
+    fn zoc_needs_holders(&self) -> bool {
+        true
+    }
+    fn zoc_blocked_across(
+        &self,
+        sc: &Scenario,
+        zoc_side: Side,
+        side_mask: u64,
+        occupant: Option<Side>,
+    ) -> bool {
+        trench_blocks_zoc(sc, zoc_side, side_mask, occupant)
+    }
+    fn hexside_line_denied(
+        &self,
+        sc: &Scenario,
+        hex: u16,
+        feature: usize,
+        _defender: Side,
+    ) -> bool {
+        hexside_line_denied(sc, hex, feature)
+    }
+    fn defense(&self, sc: &Scenario, hex: u16, printed: i32) -> i32 {
+        defense(sc, hex, printed)
+    }
+    fn repeat_attacks(&self) -> bool {
+        true
+    }
+    fn check_attack(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        defenders: &[usize],
+        attackers: &[usize],
+    ) -> Result<(), RuleError> {
+        check_attack(sc, s, defenders, attackers)
+    }
+    fn records_attacking_formation(&self) -> bool {
+        true
+    }
+    fn artillery_replaces_bombardment(&self) -> bool {
+        true
+    }
+    fn random_allotment(&self, sc: &Scenario, turn: u16, side: Side) -> bool {
+        random_allotment(sc, turn, side)
+    }
+    fn support_barred(&self, sc: &Scenario, s: &State, side: Side) -> bool {
+        support_barred(sc, s, side)
+    }
+    fn on_turn_start(&self, ctx: &mut Ctx) {
+        crate::artillery::on_turn_start(ctx)
+    }
+    fn on_phase_start(&self, ctx: &mut Ctx, side: Side, phase: Phase) {
+        on_phase_start(ctx, side, phase)
+    }
+    fn fire_artillery(&self, ctx: &mut Ctx) -> bool {
+        crate::artillery::fire(ctx)
+    }
+    fn phase_commands(&self, sc: &Scenario, s: &State) -> Vec<Command> {
+        let mut out = movement_extras(sc, s);
+        out.extend(crate::artillery::aircraft_commands(sc, s));
+        out.extend(crate::artillery::artillery_commands(sc, s));
+        out
+    }
+    fn artillery_retreat_hexes(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        unit: &UnitId,
+        stacked: &[UnitId],
+    ) -> Vec<Hex> {
+        let target = crate::artillery::retreat_target(sc, unit, stacked);
+        crate::artillery::retreat_hexes(sc, s, &target)
+    }
+    fn replace(&self, ctx: &mut Ctx, unit: &UnitId, hex: Hex, full: bool) -> Result<(), RuleError> {
+        replace(ctx, unit, hex, full)
+    }
+    fn rebuild(&self, ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> {
+        rebuild(ctx, units)
+    }
+    fn place_aircraft(&self, ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
+        crate::artillery::place_aircraft(ctx, hex)
+    }
+    fn artillery(&self, ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
+        crate::artillery::artillery(ctx, hex, markers, gas)
+    }
+    fn artillery_retreat(
+        &self,
+        ctx: &mut Ctx,
+        unit: &UnitId,
+        path: &[Hex],
+    ) -> Result<(), RuleError> {
+        crate::artillery::artillery_retreat(ctx, unit, path)
+    }
+    fn accept_hits(&self, ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
+        crate::artillery::accept_hits(ctx, unit)
+    }
+    fn instant(&self, sc: &Scenario, s: &State, events: &[Event]) -> Option<(Side, String)> {
+        instant(sc, s, events)
+    }
+    fn final_result(&self, sc: &Scenario, s: &State) -> Option<(Option<Side>, String)> {
+        final_result(sc, s)
+    }
+}

@@ -33,7 +33,8 @@ pub(crate) fn occupancy(sc: &Scenario, s: &State) -> Vec<u16> {
 pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
     let mut z = vec![false; sc.hexes.len()];
     // Vimy Ridge 14.2 needs to know who holds the hex across a trench hexside.
-    let held: Vec<Option<Side>> = if crate::vimy_ridge::params(sc).is_some() {
+    let rules = sc.rules();
+    let held: Vec<Option<Side>> = if rules.zoc_needs_holders() {
         occupancy(sc, s)
             .iter()
             .map(|&u| (u != u16::MAX).then(|| sc.units[u as usize].data.side))
@@ -57,16 +58,11 @@ pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
             if sc.hexes[n as usize].terrain & sc.masks.zoc_block_hex != 0 {
                 continue;
             }
-            if crate::meuse_argonne::zoc_blocked_into(sc, s, def.data.side, n) {
+            if rules.zoc_blocked_into(sc, s, def.data.side, n) {
                 continue;
             }
             if !held.is_empty()
-                && crate::vimy_ridge::trench_blocks_zoc(
-                    sc,
-                    def.data.side,
-                    info.sides[d],
-                    held[n as usize],
-                )
+                && rules.zoc_blocked_across(sc, def.data.side, info.sides[d], held[n as usize])
             {
                 continue;
             }
