@@ -1,15 +1,15 @@
 //! [`Match`]: a scenario, its state, a seeded generator and the log of commands and
 //! events, with JSON save/load that verifies itself on replay, and undo.
 
-use crate::command::Command;
-use crate::engine::{apply, new_game};
 use crate::error::RuleError;
-use crate::event::Event;
+use crate::fm::command::Command;
+use crate::fm::engine::{apply, new_game};
+use crate::fm::event::Event;
+use crate::fm::legal::legal_commands;
+use crate::fm::scenario::{Scenario, ScenarioData, ScenarioError};
+use crate::fm::state::{Pending, State};
+use crate::fm::view::{view, View};
 use crate::ids::Side;
-use crate::legal::legal_commands;
-use crate::scenario::{Scenario, ScenarioData, ScenarioError};
-use crate::state::{Pending, State};
-use crate::view::{view, View};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -176,7 +176,7 @@ impl Match {
     /// # Errors
     /// A [`RuleError`] if the index means nothing here or the command is illegal.
     pub fn apply_index(&mut self, idx: usize) -> Result<&[Event], RuleError> {
-        match crate::encoding::index_to_command(&self.scenario, &self.state, idx) {
+        match crate::fm::encoding::index_to_command(&self.scenario, &self.state, idx) {
             Some(c) => self.apply(&c),
             None => Err(RuleError::new(
                 "input",

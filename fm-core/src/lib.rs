@@ -22,64 +22,42 @@
 //! println!("{:?}", m.state().outcome);
 //! ```
 
-pub mod agents;
-mod artillery;
-mod bombardment;
-mod combat;
-mod command;
-mod crt;
-mod encoding;
-mod engine;
+// The layout: `fm` is the Fire & Movement system (its rule modules, and the games on it
+// in `fm::games`); `game` (the match, its log and save format), `error` and `ids` are
+// independent of any rules system.
 mod error;
-mod event;
-mod exclusive;
+pub mod fm;
 mod game;
-mod games;
-mod hex;
-mod hidden;
 mod ids;
-mod legal;
-pub mod los;
-pub mod meuse_argonne;
-mod movement;
-mod mp;
-mod odds;
-mod playable;
-pub mod render;
-mod retreat;
-mod scenario;
-mod sequence;
-mod state;
-pub mod suez_1916;
-mod support_fire;
-mod victory;
-mod view;
-pub mod vimy_ridge;
-pub mod zoc;
 
-pub use artillery::observed;
-pub use combat::defender_line;
-pub use command::Command;
-pub use crt::{ColumnLabel, Crt, CrtLine, CrtResult};
-pub use encoding::{action_space_size, command_to_index, index_to_command, legal_indices};
-pub use engine::{apply, explain, new_game};
+// The public paths of the crate before the layout (`fm_core::zoc`, `fm_core::suez_1916`,
+// …) keep working.
+pub use fm::games::{meuse_argonne, suez_1916, vimy_ridge};
+pub use fm::{agents, los, render, zoc};
+
 pub use error::RuleError;
-pub use event::Event;
+pub use fm::combat::defender_line;
+pub use fm::command::Command;
+pub use fm::crt::{ColumnLabel, Crt, CrtLine, CrtResult};
+pub use fm::encoding::{action_space_size, command_to_index, index_to_command, legal_indices};
+pub use fm::engine::{apply, explain, new_game};
+pub use fm::event::Event;
+pub use fm::games::artillery::observed;
+pub use fm::hex::{Hex, HexParseError, Layout};
+pub use fm::hidden::resample_hidden;
+pub use fm::legal::{legal_commands, legal_commands_for};
+pub use fm::movement::{enter_cost, reachable, Reach, StopReason};
+pub use fm::mp::{Mp, MpParseError};
+pub use fm::odds::{combat_odds, AttackProposal, Odds};
+pub use fm::render::{render_svg, Board, MapMarker, RenderOptions};
+pub use fm::retreat::{retreat_options, RetreatOption};
+pub use fm::scenario::*;
+pub use fm::state::*;
+pub use fm::support_fire::next_step;
+pub use fm::victory::{final_result, instant};
+pub use fm::view::{view, PoolView, SupportView, View};
 pub use game::{LogEntry, Match, MatchError, SavedMatch, SideEntry, SideRecord};
-pub use hex::{Hex, HexParseError, Layout};
-pub use hidden::resample_hidden;
 pub use ids::{Side, SidePair, UnitId};
-pub use legal::{legal_commands, legal_commands_for};
-pub use movement::{enter_cost, reachable, Reach, StopReason};
-pub use mp::{Mp, MpParseError};
-pub use odds::{combat_odds, AttackProposal, Odds};
-pub use render::{render_svg, Board, MapMarker, RenderOptions};
-pub use retreat::{retreat_options, RetreatOption};
-pub use scenario::*;
-pub use state::*;
-pub use support_fire::next_step;
-pub use victory::{final_result, instant};
-pub use view::{view, PoolView, SupportView, View};
 
 /// A seeded generator of the kind [`Match`] uses (xoshiro256++).
 pub fn rng_from_seed(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {

@@ -3,15 +3,15 @@
 //! passing through but never ending on friendly units, EZOC stops and costs, and the
 //! cheapest-path search behind `reachable` and legal move listing.
 
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::mp::Mp;
+use crate::fm::scenario::{MoveCost, Phase, Scenario, UnitKind, NO_HEX};
+use crate::fm::state::{Location, State};
+use crate::fm::zoc::{ezoc_map, occupancy};
 use crate::ids::{Side, UnitId};
-use crate::mp::Mp;
-use crate::scenario::{MoveCost, Phase, Scenario, UnitKind, NO_HEX};
-use crate::state::{Location, State};
-use crate::zoc::{ezoc_map, occupancy};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -103,7 +103,7 @@ pub(crate) struct Mover<'a> {
     ma: Mp,
     occ: Vec<u16>,
     ezoc: Vec<bool>,
-    suez: Option<crate::exclusive::MovementRules>,
+    suez: Option<crate::fm::exclusive::MovementRules>,
 }
 
 /// Why a step is refused; formatted into a message only when reported.
@@ -525,7 +525,7 @@ fn entry_hexes(sc: &Scenario, s: &State, unit: usize) -> Vec<u16> {
     // entry hexes.
     let as_unit = sc.rules().enters_as(sc, s, unit);
     match &sc.units[as_unit].data.start {
-        crate::scenario::StartData::Reinforcement { entry, .. } => {
+        crate::fm::scenario::StartData::Reinforcement { entry, .. } => {
             entry.iter().filter_map(|h| sc.hex_index(*h)).collect()
         }
         // Suez 1916 11.5: the 27th Division enters on the east edge.

@@ -4,11 +4,11 @@
 //! `State` is plain data: `Clone + Eq + Serialize + Deserialize`, with a platform-stable
 //! [`State::hash`]. It changes only by folding [`Event`](crate::Event)s into it.
 
-use crate::crt::CrtResult;
-use crate::hex::Hex;
+use crate::fm::crt::CrtResult;
+use crate::fm::hex::Hex;
+use crate::fm::mp::Mp;
+use crate::fm::scenario::{Phase, Scenario, StartData};
 use crate::ids::{Side, SidePair, UnitId};
-use crate::mp::Mp;
-use crate::scenario::{Phase, Scenario, StartData};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};

@@ -16,9 +16,9 @@
 //! every query a side can reach must give the same answer on the resampled state.
 //! Search over information sets (ISMCTS) uses it the same way.
 
+use crate::fm::scenario::Scenario;
+use crate::fm::state::State;
 use crate::ids::Side;
-use crate::scenario::Scenario;
-use crate::state::State;
 use rand_core::RngCore;
 
 /// A uniform index below `n` (rejection sampling: no modulo bias).

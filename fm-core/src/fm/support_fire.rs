@@ -5,12 +5,12 @@
 //! draws one at random from the side's allotment and places it face down (7.2); the
 //! value is hidden from the opponent until 8.2.1(b)'s reveal.
 
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::scenario::Scenario;
+use crate::fm::state::{CombatStage, State};
 use crate::ids::Side;
-use crate::scenario::Scenario;
-use crate::state::{CombatStage, State};
 
 /// The first commitment step at or after `from` whose side still has a marker to
 /// place and may place it (Vimy Ridge 18.2: no Allied support fire in La Folie Woods);

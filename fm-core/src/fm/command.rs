@@ -1,7 +1,7 @@
 //! Commands: what a player (or agent) asks the engine to do. Tagged JSON:
 //! `{"type":"move","unit":"blue-1","path":["0203","0204"]}`.
 
-use crate::hex::Hex;
+use crate::fm::hex::Hex;
 use crate::ids::UnitId;
 use serde::{Deserialize, Serialize};
 

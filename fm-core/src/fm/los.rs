@@ -26,7 +26,7 @@
 //! shared by three hexes and a segment through a corner must not count as crossing the
 //! hexes it only touches.
 
-use crate::hex::{Hex, Layout};
+use crate::fm::hex::{Hex, Layout};
 
 const SQRT3: f64 = 1.732_050_807_568_877_2;
 /// Centre-to-hexside distance of a hex of circumradius 1.

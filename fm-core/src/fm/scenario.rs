@@ -5,10 +5,10 @@
 //! becomes a [`Scenario`] only through [`Scenario::from_data`], which checks every
 //! cross-reference and names the JSON path of the first problem it finds.
 
-use crate::crt::{ColumnLabel, Crt, CrtLine, CrtResult};
-use crate::hex::{Hex, Layout};
+use crate::fm::crt::{ColumnLabel, Crt, CrtLine, CrtResult};
+use crate::fm::hex::{Hex, Layout};
+use crate::fm::mp::Mp;
 use crate::ids::{Side, SidePair, UnitId};
-use crate::mp::Mp;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -215,7 +215,7 @@ pub struct CrtData {
 }
 
 /// A terrain line of the CRT as written in JSON: its labels read the grid from the
-/// left, starting over grid column `first_column` (see [`crate::crt`]).
+/// left, starting over grid column `first_column` (see [`crate::fm::crt`]).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CrtLineData {
@@ -497,7 +497,7 @@ pub struct VictoryData {
     pub otherwise: Option<Side>,
 }
 
-pub use crate::games::RuleSet;
+pub use crate::fm::games::RuleSet;
 
 /// Names of the two sides.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -1080,25 +1080,31 @@ pub struct Scenario {
     grid: Vec<u16>,
     objectives: Vec<Hex>,
     /// The exclusive rules `data.rules` selects (the system rules by default).
-    rules: &'static dyn crate::exclusive::ExclusiveRules,
+    rules: &'static dyn crate::fm::exclusive::ExclusiveRules,
     unit_ids: HashMap<UnitId, u16>,
 }
 
 /// The built-in scenarios, by id.
 pub const BUILTIN: &[(&str, &str)] = &[
-    ("system-demo", include_str!("../scenarios/system-demo.json")),
+    (
+        "system-demo",
+        include_str!("../../scenarios/system-demo.json"),
+    ),
     (
         "meuse-argonne",
-        include_str!("../scenarios/meuse-argonne.json"),
+        include_str!("../../scenarios/meuse-argonne.json"),
     ),
-    ("vimy-ridge", include_str!("../scenarios/vimy-ridge.json")),
-    ("suez-1916", include_str!("../scenarios/suez-1916.json")),
+    (
+        "vimy-ridge",
+        include_str!("../../scenarios/vimy-ridge.json"),
+    ),
+    ("suez-1916", include_str!("../../scenarios/suez-1916.json")),
 ];
 
 impl Scenario {
     /// The exclusive rules of this scenario's game (the system rules when it has none):
     /// the one way the system-rule modules reach a game.
-    pub(crate) fn rules(&self) -> &'static dyn crate::exclusive::ExclusiveRules {
+    pub(crate) fn rules(&self) -> &'static dyn crate::fm::exclusive::ExclusiveRules {
         self.rules
     }
 
@@ -1583,7 +1589,7 @@ impl Scenario {
             unit_ids,
             data,
             objectives: Vec::new(),
-            rules: &crate::exclusive::SystemRules,
+            rules: &crate::fm::exclusive::SystemRules,
             masks: TerrainMasks::default(),
             max_path: 0,
             zone_sorted: BTreeMap::new(),
@@ -1601,7 +1607,7 @@ impl Scenario {
             ..TerrainMasks::default()
         };
         // The game's exclusive rules: their parameters and terrain sets.
-        sc.rules = crate::games::rules_for(&sc.data.rules);
+        sc.rules = crate::fm::games::rules_for(&sc.data.rules);
         let rules = sc.rules;
         rules.prepare(&mut sc)?;
         sc.objectives = sc.objective_hexes();
@@ -1615,7 +1621,7 @@ impl Scenario {
                 (z.clone(), v)
             })
             .collect();
-        crate::playable::check(&sc)?;
+        crate::fm::playable::check(&sc)?;
         Ok(sc)
     }
 

@@ -1,10 +1,10 @@
 //! Victory (the game-turn end of 4.1 and each scenario's victory conditions): instant
 //! conditions checked after every command, hold-at-end conditions after the last turn.
 
-use crate::hex::Hex;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{Scenario, VictoryCondition};
+use crate::fm::state::{Location, State};
 use crate::ids::{Side, UnitId};
-use crate::scenario::{Scenario, VictoryCondition};
-use crate::state::{Location, State};
 
 fn has_forces(sc: &Scenario, s: &State, side: Side) -> bool {
     s.units.iter().enumerate().any(|(i, u)| {
@@ -19,7 +19,11 @@ fn has_forces(sc: &Scenario, s: &State, side: Side) -> bool {
 /// An instant win, if one has happened: a unit standing on an enter-hex objective,
 /// or having passed through one in `events` (Meuse Argonne 12.1: "even if only
 /// temporarily"), or annihilation.
-pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Option<(Side, String)> {
+pub fn instant(
+    sc: &Scenario,
+    s: &State,
+    events: &[crate::fm::event::Event],
+) -> Option<(Side, String)> {
     if let Some(w) = sc.rules().instant(sc, s, events) {
         return Some(w);
     }
@@ -55,11 +59,11 @@ pub fn instant(sc: &Scenario, s: &State, events: &[crate::event::Event]) -> Opti
 /// `hexes` (even in passing), and that hex.
 pub(crate) fn entered<'a>(
     sc: &Scenario,
-    events: &'a [crate::event::Event],
+    events: &'a [crate::fm::event::Event],
     side: Side,
     hexes: &[Hex],
 ) -> Option<(&'a UnitId, Hex)> {
-    use crate::event::Event;
+    use crate::fm::event::Event;
     events.iter().find_map(|e| {
         let (unit, path) = match e {
             Event::UnitMoved { unit, path, .. }

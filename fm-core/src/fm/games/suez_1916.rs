@@ -17,15 +17,15 @@
 //! they support, resolved unit by unit on the CRT by strength alone, the air unit) and
 //! 19.0 night. Column shifts (Kress, surprise, night) are applied in `combat`.
 
-use crate::command::Command;
-use crate::crt::CrtResult;
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::command::Command;
+use crate::fm::crt::CrtResult;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{Phase, RuleSet, Scenario, ScenarioError, StartData, UnitKind, NO_HEX};
+use crate::fm::state::{ExclusiveState, Location, State};
 use crate::ids::{Side, SidePair, UnitId};
-use crate::scenario::{Phase, RuleSet, Scenario, ScenarioError, StartData, UnitKind, NO_HEX};
-use crate::state::{ExclusiveState, Location, State};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -326,13 +326,13 @@ pub(crate) fn validate(sc: &Scenario, p: &Suez1916Params) -> Result<(), Scenario
         ),
     ];
     for (name, markers) in pools {
-        if markers.len() > crate::scenario::MAX_MARKERS {
+        if markers.len() > crate::fm::scenario::MAX_MARKERS {
             return fail(
                 name,
                 format!(
                     "{} markers, more than the {} a marker list may have",
                     markers.len(),
-                    crate::scenario::MAX_MARKERS
+                    crate::fm::scenario::MAX_MARKERS
                 ),
             );
         }
@@ -459,7 +459,7 @@ pub(crate) fn check_placement(
     }
     let empty_in = |z: &str| {
         sc.zones[z].iter().any(|&x| {
-            x != hi && !held[x as usize] && crate::movement::enter_cost(sc, 0, 0, x).is_some()
+            x != hi && !held[x as usize] && crate::fm::movement::enter_cost(sc, 0, 0, x).is_some()
         })
     };
     let own_empty = own_zone.map(|z| empty_in(z));
@@ -484,7 +484,7 @@ pub(crate) fn check_placement(
             continue;
         }
         let open = |st: &State, x: u16| {
-            crate::movement::enter_cost(sc, sc.units[v].tags, 0, x).is_some()
+            crate::fm::movement::enter_cost(sc, sc.units[v].tags, 0, x).is_some()
                 && basic_placement(sc, st, v, sc.hex_at(x)).is_ok()
         };
         if sc.zones[z].iter().any(|&x| x != hi && open(s, x)) {
@@ -532,7 +532,7 @@ fn basic_placement(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> Result<()
 // Movement: 11.3, 13.3, 14.1, 14.2, 15.0, 16.0, 19.0.
 
 /// The movement rules this module computes for a unit.
-pub(crate) type Movement = crate::exclusive::MovementRules;
+pub(crate) type Movement = crate::fm::exclusive::MovementRules;
 
 /// The Suez movement rules for unit `i`, if the scenario has them.
 pub(crate) fn movement(sc: &Scenario, s: &State, i: usize) -> Option<Movement> {
@@ -597,7 +597,7 @@ fn may_rail(sc: &Scenario, s: &State, i: usize) -> bool {
         && s.phase == Phase::Movement
         && !is_train(sc, i)
         && s.ex.rail_moves < p.rail_moves_per_phase
-        && crate::movement::may_move(sc, s, i).is_ok()
+        && crate::fm::movement::may_move(sc, s, i).is_ok()
         && s.units[i].hex().is_some_and(|h| p.rail_hexes.contains(&h))
 }
 
@@ -610,11 +610,11 @@ pub(crate) fn rail_moves(sc: &Scenario, s: &State, i: usize) -> Vec<(Hex, Vec<He
     let start = sc
         .hex_index(s.units[i].hex().expect("on a rail hex"))
         .expect("on map");
-    let ezoc = crate::zoc::ezoc_map(sc, s, side);
+    let ezoc = crate::fm::zoc::ezoc_map(sc, s, side);
     if ezoc[start as usize] {
         return Vec::new();
     }
-    let occ = crate::zoc::occupancy(sc, s);
+    let occ = crate::fm::zoc::occupancy(sc, s);
     let mut prev = vec![NO_HEX; sc.hexes.len()];
     let mut seen = vec![false; sc.hexes.len()];
     seen[start as usize] = true;
@@ -697,7 +697,7 @@ pub(crate) fn check_rail(
             "the British have already moved a unit by rail this phase",
         );
     }
-    crate::movement::may_move(sc, s, i)?;
+    crate::fm::movement::may_move(sc, s, i)?;
     let Some(from) = s.units[i].hex() else {
         return refuse("16.0", format!("{id} is not on the map"));
     };
@@ -705,7 +705,7 @@ pub(crate) fn check_rail(
         return refuse("16.0", format!("{id} does not start on a railroad hex"));
     }
     let side = sc.units[i].data.side;
-    let ezoc = crate::zoc::ezoc_map(sc, s, side);
+    let ezoc = crate::fm::zoc::ezoc_map(sc, s, side);
     let mut cur = sc.hex_index(from).expect("on map");
     if ezoc[cur as usize] {
         return refuse("16.0", format!("{id} starts in an enemy ZOC"));
@@ -1034,7 +1034,7 @@ pub(crate) fn fire_commands(sc: &Scenario, s: &State, side: Side) -> Vec<Command
             if s.ex.announced.iter().any(|a| a.hex == h) {
                 continue;
             }
-            for units in crate::legal::attack_sets(sc, s, side, h) {
+            for units in crate::fm::legal::attack_sets(sc, s, side, h) {
                 if units.iter().all(|u| !announced_unit(s, u)) {
                     out.push(Command::Attack { hex: h, units });
                 }
@@ -1209,7 +1209,7 @@ pub(crate) fn announce(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), 
             );
         }
     }
-    crate::combat::check_attack_units(ctx.sc, &ctx.s, hex, units)?;
+    crate::fm::combat::check_attack_units(ctx.sc, &ctx.s, hex, units)?;
     ctx.emit(Event::AttackAnnounced {
         hex,
         units: units.to_vec(),
@@ -1271,7 +1271,7 @@ fn bombard_hex(ctx: &mut Ctx, side: Side, hex: Hex, strength: i32) {
             activate(ctx, i);
         }
         // 18.4: the markers' strength is the differential on the hex's terrain line.
-        let (line, col) = crate::combat::crt_reading(sc, &ctx.s, hi, None, strength, 0);
+        let (line, col) = crate::fm::combat::crt_reading(sc, &ctx.s, hi, None, strength, 0);
         let die = ctx.d6();
         let result = sc.crt.result(col, die);
         let hit = matches!(
@@ -1290,7 +1290,7 @@ fn bombard_hex(ctx: &mut Ctx, side: Side, hex: Hex, strength: i32) {
             hit,
         });
         if hit {
-            crate::combat::lose_step(ctx, &unit);
+            crate::fm::combat::lose_step(ctx, &unit);
         }
     }
 }
@@ -1317,7 +1317,7 @@ pub(crate) fn run_announced(ctx: &mut Ctx) -> bool {
         .filter(|u| {
             sc.unit_index(u).is_some_and(|i| {
                 let i = i as usize;
-                crate::combat::may_attack(sc, &ctx.s, i).is_ok()
+                crate::fm::combat::may_attack(sc, &ctx.s, i).is_ok()
                     && ctx.s.units[i]
                         .hex()
                         .is_some_and(|h| sc.layout().adjacent(h, a.hex))
@@ -1345,11 +1345,11 @@ pub(crate) fn run_announced(ctx: &mut Ctx) -> bool {
             .into_iter()
             .filter(|u| {
                 let i = sc.unit_index(u).expect("known unit") as usize;
-                crate::retreat::may_advance_to(sc, &ctx.s, i, &[a.hex], 0)
+                crate::fm::retreat::may_advance_to(sc, &ctx.s, i, &[a.hex], 0)
             })
             .collect();
         if movers.is_empty() {
-            crate::combat::end(ctx);
+            crate::fm::combat::end(ctx);
         } else {
             ctx.emit(Event::AdvanceOffered {
                 path: vec![a.hex],
@@ -1357,7 +1357,7 @@ pub(crate) fn run_announced(ctx: &mut Ctx) -> bool {
             });
         }
     } else {
-        crate::combat::proceed(ctx);
+        crate::fm::combat::proceed(ctx);
     }
     true
 }
@@ -1383,7 +1383,7 @@ pub(crate) fn kress_commands(sc: &Scenario, s: &State) -> Vec<Command> {
 fn kress_target(sc: &Scenario, s: &State, hex: Hex) -> bool {
     s.ex.announced.iter().any(|a| a.hex == hex)
         || (!s.bombarded.contains_key(&hex)
-            && !crate::legal::attack_sets(sc, s, CENTRAL_POWERS, hex).is_empty())
+            && !crate::fm::legal::attack_sets(sc, s, CENTRAL_POWERS, hex).is_empty())
 }
 
 /// 13.1: Kress assists the attack on `hex` this combat phase.
@@ -1477,13 +1477,13 @@ pub(crate) fn stiff_refusal(sc: &Scenario, result: Option<CrtResult>) -> Result<
 /// unit). A3 / D3 are refused before this (`stiff_refusal`).
 pub(crate) fn held_by_one_step(
     sc: &Scenario,
-    kind: crate::state::CombatKind,
+    kind: crate::fm::state::CombatKind,
     struck: &[UnitId],
     waiting: &[UnitId],
     unit: &UnitId,
 ) -> Result<Vec<UnitId>, RuleError> {
     // 18.4: fire support never retreats, so only ground combat reaches a retreat here.
-    if params(sc).is_none() || kind != crate::state::CombatKind::Ground {
+    if params(sc).is_none() || kind != crate::fm::state::CombatKind::Ground {
         return Ok(Vec::new());
     }
     if let Some(gone) = struck.iter().find(|u| !waiting.contains(u)) {
@@ -1591,14 +1591,15 @@ pub(crate) fn hexside_line_denied(sc: &Scenario, feature: usize, defender: Side)
 
 /// 14.2: the trench's +1 MP even where a track or railroad crosses the trench hexside
 /// ("regardless of direction"); 0 elsewhere.
-pub(crate) fn trench_extra(sc: &Scenario, side_mask: u64) -> crate::mp::Mp {
-    let mut extra = crate::mp::Mp::ZERO;
+pub(crate) fn trench_extra(sc: &Scenario, side_mask: u64) -> crate::fm::mp::Mp {
+    let mut extra = crate::fm::mp::Mp::ZERO;
     if side_mask & sc.masks.trench_side == 0 || params(sc).is_none() {
         return extra;
     }
     for (i, f) in sc.data.terrain.hexside.iter().enumerate() {
         if side_mask & sc.masks.trench_side & (1 << i) != 0 {
-            if let crate::scenario::MoveCost::Plus(c) | crate::scenario::MoveCost::Cost(c) = f.cost
+            if let crate::fm::scenario::MoveCost::Plus(c) | crate::fm::scenario::MoveCost::Cost(c) =
+                f.cost
             {
                 extra += c;
             }
@@ -1607,7 +1608,7 @@ pub(crate) fn trench_extra(sc: &Scenario, side_mask: u64) -> crate::mp::Mp {
     extra
 }
 
-/// Suez 1916's exclusive rules behind [`crate::exclusive::ExclusiveRules`]: the system
+/// Suez 1916's exclusive rules behind [`crate::fm::exclusive::ExclusiveRules`]: the system
 /// rules except where 10.0-20.0 change them (the key's A3/D3 and D2/A1/A2, one-hex
 /// advances, activation, reinforcement rolls, victory, Kress, the armored train, the
 /// canal, owner-only trenches, surprise, rail movement, stacking, fire support from
@@ -1615,7 +1616,7 @@ pub(crate) fn trench_extra(sc: &Scenario, side_mask: u64) -> crate::mp::Mp {
 #[derive(Debug)]
 pub(crate) struct Suez1916;
 
-impl crate::exclusive::ExclusiveRules for Suez1916 {
+impl crate::fm::exclusive::ExclusiveRules for Suez1916 {
     fn prepare(&self, sc: &mut Scenario) -> Result<(), ScenarioError> {
         let RuleSet::Suez1916(p) = &sc.data.rules else {
             return Ok(());
@@ -1679,7 +1680,7 @@ impl crate::exclusive::ExclusiveRules for Suez1916 {
     fn movement(&self, sc: &Scenario, s: &State, i: usize) -> Option<Movement> {
         movement(sc, s, i)
     }
-    fn hexside_extra(&self, sc: &Scenario, side_mask: u64) -> crate::mp::Mp {
+    fn hexside_extra(&self, sc: &Scenario, side_mask: u64) -> crate::fm::mp::Mp {
         trench_extra(sc, side_mask)
     }
     fn move_refusal(&self, sc: &Scenario, s: &State, i: usize) -> Result<(), RuleError> {
@@ -1716,7 +1717,7 @@ impl crate::exclusive::ExclusiveRules for Suez1916 {
             unit: unit.clone(),
             from,
             path: path.to_vec(),
-            mp: crate::mp::Mp::ZERO,
+            mp: crate::fm::mp::Mp::ZERO,
         });
         Ok(())
     }
@@ -1753,7 +1754,7 @@ impl crate::exclusive::ExclusiveRules for Suez1916 {
     fn held_by_one_step(
         &self,
         sc: &Scenario,
-        kind: crate::state::CombatKind,
+        kind: crate::fm::state::CombatKind,
         struck: &[UnitId],
         waiting: &[UnitId],
         unit: &UnitId,

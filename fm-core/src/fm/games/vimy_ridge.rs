@@ -9,15 +9,15 @@
 //! integrity, 19.1 the German set-up order. The scenario data covers 11.1-11.2, 11.5, 15.1-15.2,
 //! 19.2, 20.1-20.3 (set-up zones and order, start, no reinforcements).
 
-use crate::command::Command;
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::command::Command;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::games::meuse_argonne::TerrainModifier;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{Phase, RuleSet, Scenario, ScenarioError, StartData};
+use crate::fm::state::{Location, State};
 use crate::ids::{Side, SidePair, UnitId};
-use crate::meuse_argonne::TerrainModifier;
-use crate::scenario::{Phase, RuleSet, Scenario, ScenarioError, StartData};
-use crate::state::{Location, State};
 use serde::{Deserialize, Serialize};
 
 /// A division of either side, with the colour that marks it on the counters (18.3).
@@ -230,9 +230,11 @@ pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
         .filter(|o| l.distance(**o, hex) <= p.observation_range as u32)
         .any(|o| {
             if terrain(*o, sc.masks.peak) {
-                crate::los::line_of_sight(l, *o, hex, &exists, &|h| terrain(h, sc.masks.peak))
+                crate::fm::los::line_of_sight(l, *o, hex, &exists, &|h| terrain(h, sc.masks.peak))
             } else {
-                crate::los::line_of_sight(l, *o, hex, &exists, &|h| terrain(h, sc.masks.los_block))
+                crate::fm::los::line_of_sight(l, *o, hex, &exists, &|h| {
+                    terrain(h, sc.masks.los_block)
+                })
             }
         })
 }
@@ -278,12 +280,12 @@ pub fn replacement_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex> {
     let Some(p) = params(sc) else {
         return Vec::new();
     };
-    let ezoc = crate::zoc::ezoc_map(sc, s, side);
-    let occ = crate::zoc::occupancy(sc, s);
+    let ezoc = crate::fm::zoc::ezoc_map(sc, s, side);
+    let occ = crate::fm::zoc::occupancy(sc, s);
     let ok = |i: u16| {
         occ[i as usize] == u16::MAX
             && !ezoc[i as usize]
-            && crate::movement::enter_cost(sc, 0, 0, i).is_some()
+            && crate::fm::movement::enter_cost(sc, 0, 0, i).is_some()
     };
     if side == ALLIES {
         return p
@@ -303,7 +305,7 @@ pub fn replacement_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex> {
                     let n = info.neighbors[d];
                     info.sides[d] & sc.masks.trench_side != 0
                         && !no_mans_land(sc, i)
-                        && (n == crate::scenario::NO_HEX || !no_mans_land(sc, n))
+                        && (n == crate::fm::scenario::NO_HEX || !no_mans_land(sc, n))
                 })
         })
         .map(|i| sc.hex_at(i))
@@ -385,7 +387,7 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
             ),
         );
     }
-    crate::combat::rebuild_units(ctx, units, rule, |ctx, i, _| {
+    crate::fm::combat::rebuild_units(ctx, units, rule, |ctx, i, _| {
         if ctx.s.units[i].moved {
             return refuse(
                 rule,
@@ -499,12 +501,12 @@ impl Setup {
                 _ => {}
             }
         }
-        let occ = crate::zoc::occupancy(sc, s);
+        let occ = crate::fm::zoc::occupancy(sc, s);
         let mut free: Vec<i32> = match zone {
             Some(z) => sc.zones[z]
                 .iter()
                 .filter(|&&hi| occ[hi as usize] == u16::MAX)
-                .filter(|&&hi| crate::movement::enter_cost(sc, 0, 0, hi).is_some())
+                .filter(|&&hi| crate::fm::movement::enter_cost(sc, 0, 0, hi).is_some())
                 .map(|&hi| y2(sc, sc.hex_at(hi)))
                 .collect(),
             None => Vec::new(),
@@ -798,7 +800,7 @@ pub(crate) fn instant(sc: &Scenario, s: &State, events: &[Event]) -> Option<(Sid
     if held {
         return None;
     }
-    let (unit, h) = crate::victory::entered(sc, events, ALLIES, &p.vimy)?;
+    let (unit, h) = crate::fm::victory::entered(sc, events, ALLIES, &p.vimy)?;
     Some((
         ALLIES,
         format!("{unit} entered Vimy ({h}) with Petit Vimy free of Germans"),
@@ -865,14 +867,14 @@ pub(crate) fn validate(sc: &Scenario, p: &VimyRidgeParams) -> Result<(), Scenari
     Ok(())
 }
 
-/// Vimy Ridge's exclusive rules behind [`crate::exclusive::ExclusiveRules`]: the system
+/// Vimy Ridge's exclusive rules behind [`crate::fm::exclusive::ExclusiveRules`]: the system
 /// rules except where 10.0-21.0 change them (night turns, replacements, No Man's Land,
 /// trench hexsides, the random allotment, La Folie Woods, divisional integrity, the
 /// German set-up order, and the WWI artillery of `artillery`).
 #[derive(Debug)]
 pub(crate) struct VimyRidge;
 
-impl crate::exclusive::ExclusiveRules for VimyRidge {
+impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
     fn prepare(&self, sc: &mut Scenario) -> Result<(), ScenarioError> {
         let RuleSet::VimyRidge(p) = &sc.data.rules else {
             return Ok(());
@@ -910,7 +912,7 @@ impl crate::exclusive::ExclusiveRules for VimyRidge {
         s: &State,
         i: usize,
         hex: Hex,
-        cache: &mut crate::exclusive::PlacementCache,
+        cache: &mut crate::fm::exclusive::PlacementCache,
     ) -> bool {
         let mine = cache
             .0
@@ -979,18 +981,18 @@ impl crate::exclusive::ExclusiveRules for VimyRidge {
         support_barred(sc, s, side)
     }
     fn on_turn_start(&self, ctx: &mut Ctx) {
-        crate::artillery::on_turn_start(ctx)
+        crate::fm::games::artillery::on_turn_start(ctx)
     }
     fn on_phase_start(&self, ctx: &mut Ctx, side: Side, phase: Phase) {
         on_phase_start(ctx, side, phase)
     }
     fn fire_artillery(&self, ctx: &mut Ctx) -> bool {
-        crate::artillery::fire(ctx)
+        crate::fm::games::artillery::fire(ctx)
     }
     fn phase_commands(&self, sc: &Scenario, s: &State) -> Vec<Command> {
         let mut out = movement_extras(sc, s);
-        out.extend(crate::artillery::aircraft_commands(sc, s));
-        out.extend(crate::artillery::artillery_commands(sc, s));
+        out.extend(crate::fm::games::artillery::aircraft_commands(sc, s));
+        out.extend(crate::fm::games::artillery::artillery_commands(sc, s));
         out
     }
     fn artillery_retreat_hexes(
@@ -1000,8 +1002,8 @@ impl crate::exclusive::ExclusiveRules for VimyRidge {
         unit: &UnitId,
         stacked: &[UnitId],
     ) -> Vec<Hex> {
-        let target = crate::artillery::retreat_target(sc, unit, stacked);
-        crate::artillery::retreat_hexes(sc, s, &target)
+        let target = crate::fm::games::artillery::retreat_target(sc, unit, stacked);
+        crate::fm::games::artillery::retreat_hexes(sc, s, &target)
     }
     fn replace(&self, ctx: &mut Ctx, unit: &UnitId, hex: Hex, full: bool) -> Result<(), RuleError> {
         replace(ctx, unit, hex, full)
@@ -1010,10 +1012,10 @@ impl crate::exclusive::ExclusiveRules for VimyRidge {
         rebuild(ctx, units)
     }
     fn place_aircraft(&self, ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
-        crate::artillery::place_aircraft(ctx, hex)
+        crate::fm::games::artillery::place_aircraft(ctx, hex)
     }
     fn artillery(&self, ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
-        crate::artillery::artillery(ctx, hex, markers, gas)
+        crate::fm::games::artillery::artillery(ctx, hex, markers, gas)
     }
     fn artillery_retreat(
         &self,
@@ -1021,10 +1023,10 @@ impl crate::exclusive::ExclusiveRules for VimyRidge {
         unit: &UnitId,
         path: &[Hex],
     ) -> Result<(), RuleError> {
-        crate::artillery::artillery_retreat(ctx, unit, path)
+        crate::fm::games::artillery::artillery_retreat(ctx, unit, path)
     }
     fn accept_hits(&self, ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
-        crate::artillery::accept_hits(ctx, unit)
+        crate::fm::games::artillery::accept_hits(ctx, unit)
     }
     fn instant(&self, sc: &Scenario, s: &State, events: &[Event]) -> Option<(Side, String)> {
         instant(sc, s, events)

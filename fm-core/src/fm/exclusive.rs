@@ -2,22 +2,22 @@
 //! trait ([`ExclusiveRules`]). Every method's default is the system rule (v8, 1.0-9.0);
 //! a game's module implements the trait and overrides only what its exclusive rules
 //! change. The scenario's `rules` picks the implementation once, at load
-//! (`crate::games::rules_for`), and the system-rule modules reach it only through
+//! (`crate::fm::games::rules_for`), and the system-rule modules reach it only through
 //! [`crate::Scenario::rules`].
 //!
 //! **Architecture invariant:** no system-rule module names a game module; the games are
 //! reached through this trait alone (checked by `tests/architecture.rs`).
 
-use crate::command::Command;
-use crate::crt::CrtResult;
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::command::Command;
+use crate::fm::crt::CrtResult;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::mp::Mp;
+use crate::fm::scenario::{Phase, Scenario, ScenarioError};
+use crate::fm::state::{CombatKind, ExclusiveState, State};
 use crate::ids::{Side, UnitId};
-use crate::mp::Mp;
-use crate::scenario::{Phase, Scenario, ScenarioError};
-use crate::state::{CombatKind, ExclusiveState, State};
 use std::collections::BTreeMap;
 
 /// How a game changes one unit's movement (Suez 1916 13.3, 14.1, 15.1, 19.0): what the

@@ -2,9 +2,9 @@
 //! ZOC, the hexside blocks it (e.g. Suez water) or the hex's terrain refuses it.
 //! Friendly units never negate an enemy ZOC (6.0, 8.3).
 
+use crate::fm::scenario::{Scenario, NO_HEX};
+use crate::fm::state::{Location, State};
 use crate::ids::Side;
-use crate::scenario::{Scenario, NO_HEX};
-use crate::state::{Location, State};
 
 /// Which unit (scenario index) stands on each hex, `u16::MAX` for none.
 pub(crate) fn occupancy(sc: &Scenario, s: &State) -> Vec<u16> {

@@ -3,14 +3,14 @@
 //! from [`Event::redacted_for`], which hides the opponent's face-down marker values
 //! (rule 7.2: markers are placed face down).
 
-use crate::crt::CrtResult;
-use crate::hex::Hex;
-use crate::ids::{Side, UnitId};
-use crate::mp::Mp;
-use crate::scenario::{Phase, Scenario};
-use crate::state::{
+use crate::fm::crt::CrtResult;
+use crate::fm::hex::Hex;
+use crate::fm::mp::Mp;
+use crate::fm::scenario::{Phase, Scenario};
+use crate::fm::state::{
     Combat, CombatKind, CombatStage, CommittedMarker, Location, LossReason, Outcome, State,
 };
+use crate::ids::{Side, UnitId};
 use serde::{Deserialize, Serialize};
 
 /// Something that happened. Tagged JSON: `{"type": "unit_moved", …}`.
@@ -430,7 +430,7 @@ pub enum Event {
     /// Suez 1916 18.1: every marker placed this combat phase is turned face up.
     FireSupportRevealed {
         /// The markers, in the order placed.
-        markers: Vec<crate::state::FirePlacement>,
+        markers: Vec<crate::fm::state::FirePlacement>,
     },
     /// Suez 1916 18.4: a bombardment resolved against one unit of the hex: the markers'
     /// strength on the hex's terrain line, one die per unit; D2, D3 and De cost a step.
@@ -657,7 +657,7 @@ impl State {
                     lost_battalion: None,
                 };
                 self.combat = Some(c);
-                let n = crate::support_fire::next_step(sc, self, 0);
+                let n = crate::fm::support_fire::next_step(sc, self, 0);
                 if let Some(c) = self.combat.as_mut() {
                     c.stage = CombatStage::Support { step: n };
                 }
@@ -665,7 +665,7 @@ impl State {
             Event::SupportCommitted { side, step, value } => {
                 let v = value.expect("full event stream carries marker values");
                 remove_one(&mut self.support.get_mut(*side).available, v);
-                let next = step.map(|s| crate::support_fire::next_step(sc, self, s + 1));
+                let next = step.map(|s| crate::fm::support_fire::next_step(sc, self, s + 1));
                 let c = self.combat.as_mut().expect("marker committed to a combat");
                 c.markers.push(CommittedMarker {
                     side: *side,
@@ -677,7 +677,7 @@ impl State {
                 }
             }
             Event::SupportPassed { step, .. } => {
-                let n = crate::support_fire::next_step(sc, self, step + 1);
+                let n = crate::fm::support_fire::next_step(sc, self, step + 1);
                 if let Some(c) = self.combat.as_mut() {
                     c.stage = CombatStage::Support { step: n };
                 }
@@ -817,11 +817,14 @@ impl State {
                         p.markers += markers;
                         p.gas |= gas;
                     }
-                    None => self.ex.artillery_plan.push(crate::state::ArtilleryPlan {
-                        hex: *hex,
-                        markers: *markers,
-                        gas: *gas,
-                    }),
+                    None => self
+                        .ex
+                        .artillery_plan
+                        .push(crate::fm::state::ArtilleryPlan {
+                            hex: *hex,
+                            markers: *markers,
+                            gas: *gas,
+                        }),
                 }
             }
             Event::ArtilleryFiring { hex, defenders, .. } => {
@@ -959,7 +962,7 @@ impl State {
                 if *side == self.active {
                     *self.bombarded.entry(*hex).or_insert(0) += 1;
                 }
-                self.ex.fire_plan.push(crate::state::FirePlacement {
+                self.ex.fire_plan.push(crate::fm::state::FirePlacement {
                     side: *side,
                     hex: *hex,
                     value: Some(v),
@@ -979,7 +982,7 @@ impl State {
                     if side == self.active {
                         *self.bombarded.entry(*hex).or_insert(0) += 1;
                     }
-                    self.ex.fire_plan.push(crate::state::FirePlacement {
+                    self.ex.fire_plan.push(crate::fm::state::FirePlacement {
                         side,
                         hex: *hex,
                         value: Some(*strength),
@@ -988,7 +991,7 @@ impl State {
                 }
             }
             Event::AttackAnnounced { hex, units } => {
-                self.ex.announced.push(crate::state::AnnouncedAttack {
+                self.ex.announced.push(crate::fm::state::AnnouncedAttack {
                     hex: *hex,
                     units: units.clone(),
                 });

@@ -3,15 +3,15 @@
 //! hexsides), the 8.1.3 results that do nothing, friendly fire on (A), and
 //! bombardment retreat (8.1.5, in `retreat`).
 
-use crate::combat::{attacker_loss, end, reveal};
-use crate::crt::CrtResult;
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::combat::{attacker_loss, end, reveal};
+use crate::fm::crt::CrtResult;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::Phase;
+use crate::fm::state::{CombatKind, Location, LossReason};
 use crate::ids::UnitId;
-use crate::scenario::Phase;
-use crate::state::{CombatKind, Location, LossReason};
 
 /// Markers that may still bombard `hex` this player turn (8.1: at most two).
 pub(crate) fn room(ctx_bombarded: Option<&u8>) -> u8 {
@@ -89,7 +89,7 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleEr
         markers,
     });
     for _ in 0..markers {
-        let v = crate::support_fire::draw(ctx, side);
+        let v = crate::fm::support_fire::draw(ctx, side);
         ctx.emit(Event::SupportCommitted {
             side,
             step: None,
@@ -125,7 +125,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
         })
         .sum();
     let diff = a - d;
-    let (line, col) = crate::combat::crt_reading(sc, &ctx.s, hi, None, diff, 0);
+    let (line, col) = crate::fm::combat::crt_reading(sc, &ctx.s, hi, None, diff, 0);
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
     let side = ctx.s.active;
@@ -165,7 +165,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
     match result {
         CrtResult::De => {
             for u in &c.defenders {
-                crate::combat::eliminate(ctx, u);
+                crate::fm::combat::eliminate(ctx, u);
             }
             end(ctx);
         }

@@ -10,10 +10,10 @@
 //! property tests resample everything a side cannot know ([`crate::resample_hidden`])
 //! and check that nothing it can reach changes.
 
-use crate::hex::Hex;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{Phase, Scenario};
+use crate::fm::state::{Combat, ExclusiveState, Outcome, Pending, State, UnitState};
 use crate::ids::{Side, SidePair};
-use crate::scenario::{Phase, Scenario};
-use crate::state::{Combat, ExclusiveState, Outcome, Pending, State, UnitState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -194,7 +194,7 @@ impl View {
     /// (the no-leak tests check it); [`State::hash`] is the referee's, covering hidden
     /// values too, and must not reach a player.
     pub fn hash(&self) -> u64 {
-        let mut h = crate::state::StableHasher::new();
+        let mut h = crate::fm::state::StableHasher::new();
         std::hash::Hash::hash(self, &mut h);
         std::hash::Hasher::finish(&h)
     }

@@ -6,14 +6,14 @@
 //! the view says they come from (its allotment under 7.1, its whole unrevealed mix under
 //! Vimy Ridge 16.0's random allotment).
 
-use crate::combat::{crt_reading, ground_totals};
-use crate::crt::CrtResult;
 use crate::error::{refuse, RuleError};
-use crate::hex::Hex;
+use crate::fm::combat::{crt_reading, ground_totals};
+use crate::fm::crt::CrtResult;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::Scenario;
+use crate::fm::state::{CombatKind, Location, State};
+use crate::fm::view::view;
 use crate::ids::{Side, UnitId};
-use crate::scenario::Scenario;
-use crate::state::{CombatKind, Location, State};
-use crate::view::view;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -10,14 +10,14 @@
 //! bombardment/combat of turn 1, Sedan as an instant-win hex) covers 11.1-11.2, 11.4-11.7,
 //! 12.1, 15.1-15.2 and 19.0.
 
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::mp::Mp;
+use crate::fm::scenario::{Phase, RuleSet, Scenario, ScenarioError};
+use crate::fm::state::{CombatKind, CombatStage, Location, State};
 use crate::ids::{Side, SidePair, UnitId};
-use crate::mp::Mp;
-use crate::scenario::{Phase, RuleSet, Scenario, ScenarioError};
-use crate::state::{CombatKind, CombatStage, Location, State};
 use serde::{Deserialize, Serialize};
 
 /// A terrain-dependent bombardment die modifier (Artillery Bombardment Modifiers).
@@ -199,7 +199,7 @@ fn is_brigade(sc: &Scenario, unit: usize) -> bool {
 }
 
 /// 13.2: two or three brigades may share a hex (never with a division).
-pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: crate::hex::Hex) -> bool {
+pub(crate) fn may_stack(sc: &Scenario, s: &State, unit: usize, hex: crate::fm::hex::Hex) -> bool {
     if !is_brigade(sc, unit) {
         return false;
     }
@@ -281,7 +281,7 @@ pub(crate) fn replacement_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex
         &p.german_replacement_entry
     };
     let allied_zoc = if side == GERMANS {
-        crate::zoc::ezoc_map(sc, s, GERMANS)
+        crate::fm::zoc::ezoc_map(sc, s, GERMANS)
     } else {
         Vec::new()
     };
@@ -292,7 +292,7 @@ pub(crate) fn replacement_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex
         .filter(|h| side == ALLIES || sc.hex_index(*h).is_some_and(|i| !allied_zoc[i as usize]))
         .filter(|h| {
             sc.hex_index(*h)
-                .is_some_and(|i| crate::movement::enter_cost(sc, 0, 0, i).is_some())
+                .is_some_and(|i| crate::fm::movement::enter_cost(sc, 0, 0, i).is_some())
         })
         .collect()
 }
@@ -394,7 +394,7 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
             ),
         );
     }
-    crate::combat::rebuild_units(ctx, units, rule, |ctx, i, h| {
+    crate::fm::combat::rebuild_units(ctx, units, rule, |ctx, i, h| {
         if in_forest(ctx.sc, h) {
             return refuse(
                 rule,
@@ -579,7 +579,7 @@ pub(crate) fn lost_battalion(ctx: &mut Ctx, declare: bool) -> Result<(), RuleErr
         _ => return refuse("18.1", "the Lost Battalion may be declared only after an Allied attack on a woods hex, before the roll"),
     }
     ctx.emit(Event::LostBattalionDeclared { declared: declare });
-    crate::combat::proceed(ctx);
+    crate::fm::combat::proceed(ctx);
     Ok(())
 }
 
@@ -616,7 +616,7 @@ pub(crate) fn check_placement(
     if params(sc).is_none() {
         return Ok(());
     }
-    if matches!(&sc.units[unit].data.start, crate::scenario::StartData::Zone(z) if z == "german-reserve")
+    if matches!(&sc.units[unit].data.start, crate::fm::scenario::StartData::Zone(z) if z == "german-reserve")
     {
         let l = sc.layout();
         if s.units
@@ -633,8 +633,8 @@ pub(crate) fn check_placement(
 }
 
 /// Commands besides moves the phasing side can give in its movement phase.
-pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::Command> {
-    use crate::command::Command;
+pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::fm::command::Command> {
+    use crate::fm::command::Command;
     let mut out = Vec::new();
     let Some(p) = params(sc) else { return out };
     let side = s.active;
@@ -687,13 +687,13 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::command::C
     out
 }
 
-/// Meuse Argonne's exclusive rules behind [`crate::exclusive::ExclusiveRules`]: the
+/// Meuse Argonne's exclusive rules behind [`crate::fm::exclusive::ExclusiveRules`]: the
 /// system rules except where 10.0-19.0 change them (works, replacements, brigades, the
 /// Lost Battalion, German combat experience, and the WWI artillery of `artillery`).
 #[derive(Debug)]
 pub(crate) struct MeuseArgonne;
 
-impl crate::exclusive::ExclusiveRules for MeuseArgonne {
+impl crate::fm::exclusive::ExclusiveRules for MeuseArgonne {
     fn prepare(&self, sc: &mut Scenario) -> Result<(), ScenarioError> {
         let RuleSet::MeuseArgonne(p) = &sc.data.rules else {
             return Ok(());
@@ -752,18 +752,18 @@ impl crate::exclusive::ExclusiveRules for MeuseArgonne {
         may_downgrade(sc, s, i, hexes)
     }
     fn on_turn_start(&self, ctx: &mut Ctx) {
-        crate::artillery::on_turn_start(ctx)
+        crate::fm::games::artillery::on_turn_start(ctx)
     }
     fn on_phase_start(&self, ctx: &mut Ctx, side: Side, phase: Phase) {
         on_phase_start(ctx, side, phase)
     }
     fn fire_artillery(&self, ctx: &mut Ctx) -> bool {
-        crate::artillery::fire(ctx)
+        crate::fm::games::artillery::fire(ctx)
     }
-    fn phase_commands(&self, sc: &Scenario, s: &State) -> Vec<crate::command::Command> {
+    fn phase_commands(&self, sc: &Scenario, s: &State) -> Vec<crate::fm::command::Command> {
         let mut out = movement_extras(sc, s);
-        out.extend(crate::artillery::aircraft_commands(sc, s));
-        out.extend(crate::artillery::artillery_commands(sc, s));
+        out.extend(crate::fm::games::artillery::aircraft_commands(sc, s));
+        out.extend(crate::fm::games::artillery::artillery_commands(sc, s));
         out
     }
     fn artillery_retreat_hexes(
@@ -773,8 +773,8 @@ impl crate::exclusive::ExclusiveRules for MeuseArgonne {
         unit: &UnitId,
         stacked: &[UnitId],
     ) -> Vec<Hex> {
-        let target = crate::artillery::retreat_target(sc, unit, stacked);
-        crate::artillery::retreat_hexes(sc, s, &target)
+        let target = crate::fm::games::artillery::retreat_target(sc, unit, stacked);
+        crate::fm::games::artillery::retreat_hexes(sc, s, &target)
     }
     fn lost_battalion(&self, ctx: &mut Ctx, declare: bool) -> Result<(), RuleError> {
         lost_battalion(ctx, declare)
@@ -795,10 +795,10 @@ impl crate::exclusive::ExclusiveRules for MeuseArgonne {
         break_down(ctx, unit)
     }
     fn place_aircraft(&self, ctx: &mut Ctx, hex: Hex) -> Result<(), RuleError> {
-        crate::artillery::place_aircraft(ctx, hex)
+        crate::fm::games::artillery::place_aircraft(ctx, hex)
     }
     fn artillery(&self, ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Result<(), RuleError> {
-        crate::artillery::artillery(ctx, hex, markers, gas)
+        crate::fm::games::artillery::artillery(ctx, hex, markers, gas)
     }
     fn artillery_retreat(
         &self,
@@ -806,9 +806,9 @@ impl crate::exclusive::ExclusiveRules for MeuseArgonne {
         unit: &UnitId,
         path: &[Hex],
     ) -> Result<(), RuleError> {
-        crate::artillery::artillery_retreat(ctx, unit, path)
+        crate::fm::games::artillery::artillery_retreat(ctx, unit, path)
     }
     fn accept_hits(&self, ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> {
-        crate::artillery::accept_hits(ctx, unit)
+        crate::fm::games::artillery::accept_hits(ctx, unit)
     }
 }

@@ -20,11 +20,11 @@
 //! Geometry: flat-topped hexes in vertical columns, hex "CCRR" at column CC and row RR;
 //! the scenario's [`Layout`] says which columns sit half a hex lower.
 
-use crate::hex::{Hex, Layout};
+use crate::fm::hex::{Hex, Layout};
+use crate::fm::scenario::{HexsideTerrain, MoveCost, Phase, Scenario, StartData, NO_HEX};
+use crate::fm::state::{Combat, CombatStage, Location, Outcome, Pending, State, UnitState};
+use crate::fm::view::View;
 use crate::ids::{Side, SidePair, UnitId};
-use crate::scenario::{HexsideTerrain, MoveCost, Phase, Scenario, StartData, NO_HEX};
-use crate::state::{Combat, CombatStage, Location, Outcome, Pending, State, UnitState};
-use crate::view::View;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -121,7 +121,7 @@ struct Snap<'a> {
     support: [(Option<Vec<u8>>, usize, Vec<u8>); 2],
     viewer: Option<Side>,
     /// Exclusive-rule markers (full state only: views do not carry them yet).
-    ex: Option<&'a crate::state::ExclusiveState>,
+    ex: Option<&'a crate::fm::state::ExclusiveState>,
 }
 
 impl<'a> Snap<'a> {
@@ -1316,7 +1316,7 @@ fn counter(o: &mut String, sc: &Scenario, i: usize, u: &UnitState, c: (f64, f64)
         r##" text-anchor="middle" font-weight="bold" fill="#111""##,
         &vals,
     );
-    if d.kind == crate::scenario::UnitKind::Mobile {
+    if d.kind == crate::fm::scenario::UnitKind::Mobile {
         // Advance widths of DejaVu Sans Bold: digits 0.696 em, hyphen 0.415 em.
         let width = |s: &str| {
             s.chars()

@@ -7,15 +7,15 @@
 //! then displacement; then prefer ending closer to the friendly map edge (ground
 //! combat) or farther from the nearest enemy (bombardment, 8.1.5).
 
-use crate::combat::{end, join, lose_step};
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::combat::{end, join, lose_step};
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{Scenario, NO_HEX};
+use crate::fm::state::{CombatKind, CombatStage, Location, State};
+use crate::fm::zoc::{ezoc_map, occupancy};
 use crate::ids::{Side, UnitId};
-use crate::scenario::{Scenario, NO_HEX};
-use crate::state::{CombatKind, CombatStage, Location, State};
-use crate::zoc::{ezoc_map, occupancy};
 use serde::{Deserialize, Serialize};
 
 /// One legal way to carry out a retreat.
@@ -61,7 +61,7 @@ impl Finder<'_> {
         if self.train && self.sc.hexes[from as usize].sides[d] & self.sc.masks.rail_side == 0 {
             return false;
         }
-        crate::movement::enter_cost(
+        crate::fm::movement::enter_cost(
             self.sc,
             self.tags,
             self.sc.hexes[from as usize].sides[d],
@@ -346,7 +346,7 @@ pub(crate) fn retreat(
             from,
             path: Vec::new(),
         });
-        crate::combat::eliminate(ctx, unit);
+        crate::fm::combat::eliminate(ctx, unit);
         return after_retreat(ctx);
     }
     let Some(opt) = found else {
@@ -472,7 +472,7 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
         } else {
             &c.defenders
         };
-        let alive = crate::combat::on_map(ctx.sc, &ctx.s, group);
+        let alive = crate::fm::combat::on_map(ctx.sc, &ctx.s, group);
         match alive.len() {
             0 => {}
             1 => lose_step(ctx, &alive[0]),
@@ -480,7 +480,7 @@ fn after_retreat(ctx: &mut Ctx) -> Result<(), RuleError> {
                 ctx.emit(Event::LossRequired {
                     side,
                     candidates: alive,
-                    reason: crate::state::LossReason::AfterRetreat,
+                    reason: crate::fm::state::LossReason::AfterRetreat,
                 });
                 return Ok(());
             }

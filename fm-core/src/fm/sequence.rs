@@ -4,13 +4,13 @@
 //! mid-turn starts. Phases in which the active side has nothing to do but finish are
 //! started and passed automatically.
 
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{Phase, StartData};
+use crate::fm::state::{CombatStage, Location};
 use crate::ids::{Side, UnitId};
-use crate::scenario::{Phase, StartData};
-use crate::state::{CombatStage, Location};
 
 /// 3.0(a): validation makes the order list every side with units to place, once.
 fn setup_order<'a>(ctx: &Ctx<'a>) -> &'a [Side] {
@@ -43,7 +43,7 @@ fn start_play(ctx: &mut Ctx) {
     ctx.emit(Event::TurnStarted {
         turn: sc.data.start.turn,
     });
-    crate::support_fire::allot(ctx);
+    crate::fm::support_fire::allot(ctx);
     sc.rules().on_play_start(ctx);
     let phase = first_phase_from(ctx, sc.data.start.phase);
     start_phase(ctx, sc.data.first_player, phase);
@@ -114,13 +114,13 @@ pub(crate) fn next_phase(ctx: &mut Ctx) {
     }
     // Game Turn End Phase.
     if ctx.s.turn >= ctx.sc.turn_count() {
-        let (winner, reason) = crate::victory::final_result(ctx.sc, &ctx.s);
+        let (winner, reason) = crate::fm::victory::final_result(ctx.sc, &ctx.s);
         ctx.emit(Event::GameOver { winner, reason });
         return;
     }
     let t = ctx.s.turn + 1;
     ctx.emit(Event::TurnStarted { turn: t });
-    crate::support_fire::allot(ctx);
+    crate::fm::support_fire::allot(ctx);
     ctx.sc.rules().on_turn_start(ctx);
     start_phase(ctx, first, ps[0]);
 }
@@ -133,7 +133,7 @@ pub(crate) fn settle(ctx: &mut Ctx) {
         if ctx.s.outcome.is_some() {
             return;
         }
-        if let Some((winner, reason)) = crate::victory::instant(ctx.sc, &ctx.s, &ctx.events) {
+        if let Some((winner, reason)) = crate::fm::victory::instant(ctx.sc, &ctx.s, &ctx.events) {
             ctx.emit(Event::GameOver {
                 winner: Some(winner),
                 reason,
@@ -167,7 +167,7 @@ pub(crate) fn settle(ctx: &mut Ctx) {
             }
             continue;
         }
-        if crate::legal::has_action(ctx.sc, &ctx.s) {
+        if crate::fm::legal::has_action(ctx.sc, &ctx.s) {
             return;
         }
         if ctx.s.ex.fire_stage.is_some() {
@@ -235,16 +235,16 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
     if let Some(o) = ctx.s.unit_at(hex) {
         if !ctx.sc.rules().may_stack(ctx.sc, &ctx.s, i, hex) {
             return refuse(
-                crate::movement::stacking_rule(ctx.sc),
+                crate::fm::movement::stacking_rule(ctx.sc),
                 format!("{hex} already holds {}", ctx.s.units[o].id),
             );
         }
     }
-    if crate::movement::enter_cost(ctx.sc, ctx.sc.units[i].tags, 0, hi).is_none() {
+    if crate::fm::movement::enter_cost(ctx.sc, ctx.sc.units[i].tags, 0, hi).is_none() {
         return refuse("5.2(e)", format!("{hex} is prohibited terrain"));
     }
     ctx.sc.rules().check_placement(ctx.sc, &ctx.s, i, hex)?;
-    if let Some(why) = crate::playable::strands_others(ctx.sc, &ctx.s, i, hi) {
+    if let Some(why) = crate::fm::playable::strands_others(ctx.sc, &ctx.s, i, hi) {
         return refuse("3.0(b)", why);
     }
     ctx.emit(Event::UnitPlaced {

@@ -2,13 +2,13 @@
 //! decision (moves as destination + cheapest legal path). Property-tested against
 //! `apply` in `tests/properties.rs`.
 
-use crate::combat::{can_attack_across, may_attack};
-use crate::command::Command;
+use crate::fm::combat::{can_attack_across, may_attack};
+use crate::fm::command::Command;
+use crate::fm::movement::reachable_idx;
+use crate::fm::retreat::advance_targets;
+use crate::fm::scenario::{Phase, Scenario, StartData};
+use crate::fm::state::{Location, Pending, State};
 use crate::ids::{Side, UnitId};
-use crate::movement::reachable_idx;
-use crate::retreat::advance_targets;
-use crate::scenario::{Phase, Scenario, StartData};
-use crate::state::{Location, Pending, State};
 
 /// Every legal command for the pending decision, in a stable order. `done` comes
 /// first wherever it is legal. Empty when the game is over.
@@ -143,7 +143,7 @@ fn setup_for(
     s: &State,
     i: usize,
     side: Side,
-    cache: &mut crate::exclusive::PlacementCache,
+    cache: &mut crate::fm::exclusive::PlacementCache,
     out: &mut Vec<Command>,
 ) {
     let u = &s.units[i];
@@ -171,13 +171,13 @@ fn may_place(
     s: &State,
     i: usize,
     h: u16,
-    cache: &mut crate::exclusive::PlacementCache,
+    cache: &mut crate::fm::exclusive::PlacementCache,
 ) -> bool {
     let hex = sc.hex_at(h);
     (s.unit_at(hex).is_none() || sc.rules().may_stack(sc, s, i, hex))
-        && crate::movement::enter_cost(sc, sc.units[i].tags, 0, h).is_some()
+        && crate::fm::movement::enter_cost(sc, sc.units[i].tags, 0, h).is_some()
         && sc.rules().placement_listed(sc, s, i, hex, cache)
-        && crate::playable::strands_others(sc, s, i, h).is_none()
+        && crate::fm::playable::strands_others(sc, s, i, h).is_none()
 }
 
 /// Whether [`legal_commands`] would list anything, stopping at the first command found
@@ -238,7 +238,7 @@ fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
             continue;
         }
         let Location::Map(h) = u.loc else { continue };
-        let room = crate::bombardment::room(s.bombarded.get(&h)).min(avail);
+        let room = crate::fm::bombardment::room(s.bombarded.get(&h)).min(avail);
         for n in 1..=room {
             out.push(Command::Bombard { hex: h, markers: n });
         }
@@ -247,8 +247,13 @@ fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
 
 /// Whether a unit may end its move on a reached hex (5.3; stacks where exclusive
 /// rules allow them).
-pub(crate) fn can_end(sc: &Scenario, s: &State, unit: usize, r: &crate::movement::Reach) -> bool {
-    !r.occupied || crate::movement::may_stack(sc, s, unit, r.hex)
+pub(crate) fn can_end(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    r: &crate::fm::movement::Reach,
+) -> bool {
+    !r.occupied || crate::fm::movement::may_stack(sc, s, unit, r.hex)
 }
 
 fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
@@ -278,7 +283,7 @@ pub(crate) fn attack_sets(
     sc: &Scenario,
     s: &State,
     side: Side,
-    h: crate::hex::Hex,
+    h: crate::fm::hex::Hex,
 ) -> Vec<Vec<UnitId>> {
     let mut out = Vec::new();
     let defenders = s.units_at(h);
@@ -296,7 +301,7 @@ pub(crate) fn attack_sets(
     let mut groups: Vec<Vec<UnitId>> = Vec::new();
     for d in 0..6 {
         let n = sc.hexes[hi as usize].neighbors[d];
-        if n == crate::scenario::NO_HEX {
+        if n == crate::fm::scenario::NO_HEX {
             continue;
         }
         let here = s.units_at(sc.hex_at(n));
@@ -335,11 +340,11 @@ fn retreats_for(
     s: &State,
     u: &UnitId,
     hexes: u8,
-    kind: crate::state::CombatKind,
+    kind: crate::fm::state::CombatKind,
     out: &mut Vec<Command>,
 ) {
     let Some(i) = sc.unit_index(u) else { return };
-    let opts = crate::retreat::retreat_choices(sc, s, i as usize, hexes, kind);
+    let opts = crate::fm::retreat::retreat_choices(sc, s, i as usize, hexes, kind);
     if opts.is_empty() {
         out.push(Command::Retreat {
             unit: u.clone(),
@@ -354,7 +359,7 @@ fn retreats_for(
             displace: o.displace,
         });
     }
-    if crate::retreat::stiff_choice(sc, s, u).is_ok() {
+    if crate::fm::retreat::stiff_choice(sc, s, u).is_ok() {
         out.push(Command::StiffResistance { unit: u.clone() });
     }
 }
@@ -367,7 +372,7 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
                 (0..s.units.len()).any(|i| {
                     let d = &sc.units[i].data;
                     d.side == side
-                        && crate::movement::may_move(sc, s, i).is_ok()
+                        && crate::fm::movement::may_move(sc, s, i).is_ok()
                         && reachable_idx(sc, s, i).iter().any(|r| can_end(sc, s, i, r))
                 }) || !sc.rules().phase_commands(sc, s).is_empty()
             }

@@ -8,17 +8,17 @@
 //! one-hex retreat (Meuse Argonne), one hit at most and no bombardment of La Folie Woods
 //! (Vimy Ridge) — is asked of the game modules through [`Game`].
 
-use crate::combat::{end, lose_step};
-use crate::command::Command;
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::combat::{end, lose_step};
+use crate::fm::command::Command;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::games::meuse_argonne::{self as ma, MeuseArgonneParams};
+use crate::fm::games::vimy_ridge::{self as vr, VimyRidgeParams};
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{Phase, RuleSet, Scenario};
+use crate::fm::state::{CombatKind, CombatStage, Location, State};
 use crate::ids::{Side, SidePair, UnitId};
-use crate::meuse_argonne::{self as ma, MeuseArgonneParams};
-use crate::scenario::{Phase, RuleSet, Scenario};
-use crate::state::{CombatKind, CombatStage, Location, State};
-use crate::vimy_ridge::{self as vr, VimyRidgeParams};
 
 /// The rule set whose artillery is in play.
 #[derive(Clone, Copy)]
@@ -247,7 +247,7 @@ pub(crate) fn fire(ctx: &mut Ctx) -> bool {
 fn fire_next(ctx: &mut Ctx) {
     while ctx.s.combat.is_none() && ctx.s.outcome.is_none() {
         let Some(plan) = ctx.s.ex.artillery_plan.first().cloned() else {
-            crate::sequence::next_phase(ctx);
+            crate::fm::sequence::next_phase(ctx);
             return;
         };
         fire_hex(ctx, plan.hex, plan.markers, plan.gas);
@@ -347,7 +347,7 @@ fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
 /// stack within the three-brigade limit).
 pub(crate) fn retreat_hexes(sc: &Scenario, s: &State, units: &[usize]) -> Vec<Hex> {
     let one_hex = |i: usize| -> Vec<Hex> {
-        crate::retreat::retreat_options(sc, s, i, 1, CombatKind::Bombardment)
+        crate::fm::retreat::retreat_options(sc, s, i, 1, CombatKind::Bombardment)
             .into_iter()
             .filter(|o| o.path.len() == 1 && !o.loses_step && o.displace.is_empty())
             .map(|o| o.path[0])

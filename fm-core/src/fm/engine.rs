@@ -5,12 +5,12 @@
 //! emitted so later checks see their effect. The caller's state is never touched; the
 //! events are returned for the caller to fold (or to log, filter, replay).
 
-use crate::command::Command;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
+use crate::fm::command::Command;
+use crate::fm::event::Event;
+use crate::fm::scenario::Scenario;
+use crate::fm::state::State;
 use crate::ids::UnitId;
-use crate::scenario::Scenario;
-use crate::state::State;
 use rand_core::RngCore;
 
 pub(crate) struct Ctx<'a> {
@@ -74,8 +74,8 @@ impl<'a> Ctx<'a> {
 /// ```
 pub fn new_game(sc: &Scenario, rng: &mut dyn RngCore) -> (State, Vec<Event>) {
     let mut ctx = Ctx::new(sc, State::initial(sc), rng);
-    crate::sequence::begin(&mut ctx);
-    crate::sequence::settle(&mut ctx);
+    crate::fm::sequence::begin(&mut ctx);
+    crate::fm::sequence::settle(&mut ctx);
     (ctx.s, ctx.events)
 }
 
@@ -115,7 +115,7 @@ pub fn apply(
     }
     let mut ctx = Ctx::new(sc, state.clone(), rng);
     dispatch(&mut ctx, cmd)?;
-    crate::sequence::settle(&mut ctx);
+    crate::fm::sequence::settle(&mut ctx);
     Ok(ctx.events)
 }
 
@@ -177,7 +177,7 @@ fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
         _ => {}
     }
     let on_map = |rule: &'static str| {
-        move |h: &crate::hex::Hex| match sc.hex_index(*h) {
+        move |h: &crate::fm::hex::Hex| match sc.hex_index(*h) {
             Some(_) => Ok(()),
             None => refuse(rule, format!("{h} is off the map")),
         }
@@ -223,12 +223,14 @@ fn check_input(sc: &Scenario, cmd: &Command) -> Result<(), RuleError> {
 }
 
 fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
-    use crate::state::Pending as P;
+    use crate::fm::state::Pending as P;
     check_input(ctx.sc, cmd)?;
     let rules = ctx.sc.rules();
     let pending = ctx.s.pending();
     match (cmd, &pending) {
-        (Command::Place { unit, hex }, P::Setup { .. }) => crate::sequence::place(ctx, unit, *hex),
+        (Command::Place { unit, hex }, P::Setup { .. }) => {
+            crate::fm::sequence::place(ctx, unit, *hex)
+        }
         (Command::Bombard { hex, markers }, P::FireSupport { .. }) => {
             rules.place_fire_support(ctx, *hex, *markers)
         }
@@ -241,21 +243,21 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
         (Command::Kress { hex }, P::FireSupport { .. } | P::Phase { .. }) => rules.kress(ctx, *hex),
         (Command::AirUnit { hex, observe }, P::Phase { .. }) => rules.air_unit(ctx, *hex, *observe),
         (Command::Move { unit, path }, P::Phase { .. }) => {
-            crate::movement::apply_move(ctx, unit, path)
+            crate::fm::movement::apply_move(ctx, unit, path)
         }
         (Command::Bombard { hex, markers }, P::Phase { .. }) => {
-            crate::bombardment::declare(ctx, *hex, *markers)
+            crate::fm::bombardment::declare(ctx, *hex, *markers)
         }
         (Command::Attack { hex, units }, P::Phase { .. }) => {
-            crate::combat::declare(ctx, *hex, units)
+            crate::fm::combat::declare(ctx, *hex, units)
         }
         (Command::SupportFire { commit }, P::SupportFire { .. }) => {
-            crate::support_fire::decide(ctx, *commit)?;
-            crate::combat::proceed(ctx);
+            crate::fm::support_fire::decide(ctx, *commit)?;
+            crate::fm::combat::proceed(ctx);
             Ok(())
         }
         (Command::ChooseLoss { unit }, P::ChooseLoss { .. }) => {
-            crate::combat::choose_loss(ctx, unit)
+            crate::fm::combat::choose_loss(ctx, unit)
         }
         (
             Command::Retreat {
@@ -264,12 +266,12 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
                 displace,
             },
             P::Retreat { .. },
-        ) => crate::retreat::retreat(ctx, unit, path, displace),
+        ) => crate::fm::retreat::retreat(ctx, unit, path, displace),
         (Command::StiffResistance { unit }, P::Retreat { .. }) => {
-            crate::retreat::stiff_resistance(ctx, unit)
+            crate::fm::retreat::stiff_resistance(ctx, unit)
         }
         (Command::Advance { unit, to }, P::Advance { .. }) => {
-            crate::retreat::advance(ctx, unit, *to)
+            crate::fm::retreat::advance(ctx, unit, *to)
         }
         (Command::Retreat { unit, path, .. }, P::ArtilleryRetreat { .. }) => {
             rules.artillery_retreat(ctx, unit, path)
@@ -289,7 +291,7 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
         (Command::Artillery { hex, markers, gas }, P::Phase { .. }) => {
             rules.artillery(ctx, *hex, *markers, *gas)
         }
-        (Command::Done, _) => crate::sequence::done(ctx),
+        (Command::Done, _) => crate::fm::sequence::done(ctx),
         (_, p) => refuse(
             "4.1",
             format!("out of sequence: the game waits for {}", describe(p)),
@@ -297,8 +299,8 @@ fn dispatch(ctx: &mut Ctx, cmd: &Command) -> Result<(), RuleError> {
     }
 }
 
-pub(crate) fn describe(p: &crate::state::Pending) -> String {
-    use crate::state::Pending as P;
+pub(crate) fn describe(p: &crate::fm::state::Pending) -> String {
+    use crate::fm::state::Pending as P;
     match p {
         P::Setup { side } => format!("side {side} to place units"),
         P::Phase { side, phase } => format!("side {side} in the {phase}"),

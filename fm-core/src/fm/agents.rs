@@ -1,9 +1,9 @@
 //! Simple agents for tests, benchmarks and examples.
 
-use crate::command::Command;
-use crate::legal::legal_commands;
-use crate::scenario::Scenario;
-use crate::state::State;
+use crate::fm::command::Command;
+use crate::fm::legal::legal_commands;
+use crate::fm::scenario::Scenario;
+use crate::fm::state::State;
 use rand_core::RngCore;
 
 /// A uniformly random legal command, or `None` when the game is over.

@@ -6,9 +6,9 @@
 //! keeps the room: a placement that would leave a unit still to be placed no hex is
 //! refused.
 
+use crate::fm::scenario::{Scenario, ScenarioError, StartData};
+use crate::fm::state::{Location, Pending, State};
 use crate::ids::Side;
-use crate::scenario::{Scenario, ScenarioError, StartData};
-use crate::state::{Location, Pending, State};
 use std::collections::BTreeMap;
 
 pub(crate) fn check(sc: &Scenario) -> Result<(), ScenarioError> {
@@ -88,7 +88,7 @@ fn zones_apart(sc: &Scenario) -> Result<(), ScenarioError> {
 /// (5.2(e)) or held by the other side; else one (5.3), or the exclusive stacking limit
 /// (Suez 1916 17.1), less the side's units already there.
 fn hex_room(sc: &Scenario, side: Side, h: u16, held: &[Vec<Side>]) -> i64 {
-    if crate::movement::enter_cost(sc, 0, 0, h).is_none() {
+    if crate::fm::movement::enter_cost(sc, 0, 0, h).is_none() {
         return 0;
     }
     let here = &held[h as usize];
@@ -274,8 +274,8 @@ fn plural(n: i64, what: &str) -> String {
 /// ones included, which [`room`] does not model.
 fn first_decision(sc: &Scenario) -> Result<(), ScenarioError> {
     let mut rng = crate::rng_from_seed(0);
-    let (s, _) = crate::engine::new_game(sc, &mut rng);
-    if s.outcome.is_some() || crate::legal::has_legal_command(sc, &s) {
+    let (s, _) = crate::fm::engine::new_game(sc, &mut rng);
+    if s.outcome.is_some() || crate::fm::legal::has_legal_command(sc, &s) {
         return Ok(());
     }
     match s.pending() {
@@ -284,7 +284,9 @@ fn first_decision(sc: &Scenario) -> Result<(), ScenarioError> {
                 .units
                 .iter()
                 .zip(&s.units)
-                .filter(|(d, u)| d.data.side == side && u.loc == crate::state::Location::ToPlace)
+                .filter(|(d, u)| {
+                    d.data.side == side && u.loc == crate::fm::state::Location::ToPlace
+                })
                 .filter_map(|(d, _)| match &d.data.start {
                     StartData::Zone(z) => Some((d.data.id.as_str(), z.as_str())),
                     _ => None,
@@ -304,7 +306,7 @@ fn first_decision(sc: &Scenario) -> Result<(), ScenarioError> {
             "start",
             format!(
                 "the game opens waiting for {} with no legal command",
-                crate::engine::describe(&p)
+                crate::fm::engine::describe(&p)
             ),
         ),
     }

@@ -28,12 +28,12 @@
 //! AU = RF + U·H, KR = AU + 2H. Indices
 //! depend only on the scenario, never on the state, so they are stable across a game.
 
-use crate::command::Command;
-use crate::hex::Hex;
-use crate::legal::legal_commands;
-use crate::movement::reachable_idx;
-use crate::scenario::{Scenario, NO_HEX};
-use crate::state::{Pending, State};
+use crate::fm::command::Command;
+use crate::fm::hex::Hex;
+use crate::fm::legal::legal_commands;
+use crate::fm::movement::reachable_idx;
+use crate::fm::scenario::{Scenario, NO_HEX};
+use crate::fm::state::{Pending, State};
 
 struct Layout {
     h: usize,
@@ -206,7 +206,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                 Pending::Phase { .. } => {
                     let path = match reachable_idx(sc, s, u)
                         .into_iter()
-                        .find(|r| r.hex == hex && crate::legal::can_end(sc, s, u, r))
+                        .find(|r| r.hex == hex && crate::fm::legal::can_end(sc, s, u, r))
                     {
                         Some(r) => r.path,
                         // Suez 1916 16.0: a rail move.
@@ -233,7 +233,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
             let kind = s.combat.as_ref()?.kind;
             let opts = match s.pending() {
                 Pending::Retreat { hexes, .. } => {
-                    crate::retreat::retreat_choices(sc, s, u, hexes, kind)
+                    crate::fm::retreat::retreat_choices(sc, s, u, hexes, kind)
                 }
                 // Meuse Argonne 17.5: only the unit that names the target (a lone unit
                 // or a brigade stack) retreats, into a hex open to the whole target.
@@ -244,7 +244,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                     sc.rules()
                         .artillery_retreat_hexes(sc, s, &unit, &stacked)
                         .into_iter()
-                        .map(|h| crate::retreat::RetreatOption {
+                        .map(|h| crate::fm::retreat::RetreatOption {
                             path: vec![h],
                             displace: Vec::new(),
                             loses_step: false,

@@ -2,14 +2,14 @@
 //! terrain line (8.2.2, rivers and bridges), fortifications (8.2.3), the die roll and
 //! the results, with owner choices for step losses.
 
-use crate::crt::CrtResult;
-use crate::engine::Ctx;
 use crate::error::{refuse, RuleError};
-use crate::event::Event;
-use crate::hex::Hex;
+use crate::fm::crt::CrtResult;
+use crate::fm::engine::Ctx;
+use crate::fm::event::Event;
+use crate::fm::hex::Hex;
+use crate::fm::scenario::{MoveCost, Phase, Scenario, UnitKind};
+use crate::fm::state::{CombatKind, CombatStage, Location, LossReason, State};
 use crate::ids::UnitId;
-use crate::scenario::{MoveCost, Phase, Scenario, UnitKind};
-use crate::state::{CombatKind, CombatStage, Location, LossReason, State};
 
 /// The CRT line used against a defender in hex `hex` (8.2.2): the in-hex terrain
 /// lines, plus hexside lines that apply to this attack (river-type lines only if every
@@ -308,7 +308,7 @@ pub(crate) fn proceed(ctx: &mut Ctx) {
     }
     match kind {
         CombatKind::Ground => resolve_ground(ctx),
-        CombatKind::Bombardment => crate::bombardment::resolve(ctx),
+        CombatKind::Bombardment => crate::fm::bombardment::resolve(ctx),
     }
 }
 
@@ -594,7 +594,7 @@ pub(crate) fn choose_loss(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError>
     lose_step(ctx, unit);
     match reason {
         LossReason::ExchangeDefender => attacker_loss(ctx, attackers, LossReason::Exchange),
-        LossReason::AfterRetreat => crate::retreat::finish_retreat(ctx),
+        LossReason::AfterRetreat => crate::fm::retreat::finish_retreat(ctx),
         LossReason::Exchange | LossReason::AttackerStep => end(ctx),
     }
     Ok(())
