@@ -36,6 +36,7 @@ mod game;
 mod hex;
 mod hidden;
 mod ids;
+pub mod json;
 mod legal;
 pub mod los;
 pub mod meuse_argonne;
@@ -62,7 +63,10 @@ pub use encoding::{action_space_size, command_to_index, index_to_command, legal_
 pub use engine::{apply, explain, new_game};
 pub use error::RuleError;
 pub use event::Event;
-pub use game::{LogEntry, Match, MatchError, SavedMatch, SideEntry, SideRecord};
+pub use game::{
+    LogEntry, Match, MatchError, SavedMatch, SideEntry, SideRecord, MAX_LOG_ENTRIES,
+    MAX_SAVE_BYTES, SAVE_FORMAT,
+};
 pub use hex::{Hex, HexParseError, Layout};
 pub use hidden::resample_hidden;
 pub use ids::{Side, SidePair, UnitId};
