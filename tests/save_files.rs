@@ -247,8 +247,8 @@ fn size_and_log_length_are_bounded() {
     let big = format!("{}{}", v, " ".repeat(MAX_SAVE_BYTES));
     let e = quickly("bytes", || Match::load(&big).unwrap_err().to_string());
     assert!(e.contains("too large"), "{e}");
-    // A million-entry log fits in 3 MB as `{}` entries, and is refused by the value
-    // budget of the strict parser; 60,000 entries by the log limit, before replay.
+    // A million-entry log fits in 3 MB as `{}` entries, and is refused by the cost
+    // budget of the strict parser; 50,001 entries by the log limit, before replay.
     for n in [1_000_000usize, MAX_LOG_ENTRIES + 1] {
         let mut w = v.clone();
         w["log"] = json!("HOLE");
@@ -257,13 +257,13 @@ fn size_and_log_length_are_bounded() {
         assert!(text.len() <= MAX_SAVE_BYTES);
         let e = quickly("log", || Match::load(&text).unwrap_err().to_string());
         assert!(
-            e.contains("too many JSON values") || e.contains("the limit is 50000"),
+            e.contains("too large once parsed") || e.contains("the limit is 50000"),
             "{n}: {e}"
         );
     }
-    // A huge event (a 4 MB unit id): read, then refused by the replay of its command.
+    // A huge event (a 3 MB unit id): read, then refused by the replay of its command.
     let mut w = v.clone();
-    w["log"][0]["events"][0]["unit"] = json!("x".repeat(4 << 20));
+    w["log"][0]["events"][0]["unit"] = json!("x".repeat(3 << 20));
     let e = quickly("event", || {
         Match::load(&w.to_string()).unwrap_err().to_string()
     });

@@ -34,11 +34,12 @@ pub struct LogEntry {
 /// are refused with a message saying how to recover them.
 pub const SAVE_FORMAT: u32 = 2;
 
-/// The longest save text [`Match::load`] reads, in bytes: 8 MiB. The longest
+/// The longest save text [`Match::load`] reads, in bytes: 4 MiB. The longest
 /// legitimate save we know of, a whole random game of Meuse Argonne (1,662 commands),
-/// is about 500 KB; the limit is sixteen times that, and bounds the time and memory a
-/// load can take whatever the file holds.
-pub const MAX_SAVE_BYTES: usize = 8 << 20;
+/// is about 500 KB; the limit is eight times that, and bounds the time and memory a
+/// load can take whatever the file holds (with [`crate::json::MAX_JSON_COST`], which a
+/// save of this size and the usual content just fits).
+pub const MAX_SAVE_BYTES: usize = 4 << 20;
 
 /// The most commands a save's log may hold: 50,000, thirty times the 1,662 of the
 /// longest random game of a built-in scenario. A longer log is refused before any

@@ -1,11 +1,11 @@
 //! Strict JSON for untrusted input (save files, and the bindings' requests): every
-//! object is checked for duplicate keys and the whole document for its number of
-//! values.
+//! object is checked for duplicate keys and the whole document for the memory its
+//! parsed tree would take.
 //!
 //! `serde_json` keeps the last of two equal keys (`{"seed":1,"seed":2}` reads as
-//! seed 2) and builds a tree of any size the text allows: a 16 MiB line of `0,`
-//! becomes 8 million values, 256 MiB of memory. Both are refused here with an error
-//! naming the problem. Nesting stays limited to serde_json's 128 levels.
+//! seed 2) and builds a tree of any size the text allows: 8 MB of `{"a":[]},` becomes
+//! 900,000 objects, some 600 MB of memory. Both are refused here with an error naming
+//! the problem. Nesting stays limited to serde_json's 128 levels.
 //!
 //! ```
 //! use fm_core::json::parse_strict;
@@ -19,49 +19,62 @@ use serde_json::{Map, Number, Value};
 use std::cell::Cell;
 use std::fmt;
 
-/// The most JSON values (objects, arrays, strings, numbers, booleans and nulls, each
-/// counted once) a strictly parsed document may hold. The largest legitimate input,
-/// the save of a whole random game of Meuse Argonne (1,662 commands), holds about
-/// 46,000; the largest built-in scenario about 12,800. A million is twenty times the
-/// former and keeps the parsed tree within some 100 MB whatever the text.
-pub const MAX_JSON_VALUES: usize = 1_000_000;
+/// The largest cost of a strictly parsed document ([`Budget`]): 2,000,000 units of 32
+/// bytes, about 64 MB of parsed tree. The largest legitimate input, the save of a whole
+/// random game of Meuse Argonne (1,581 to 1,662 commands, ~500 KB), costs about
+/// 223,000 (its ~44,000 values are mostly small objects); the largest built-in
+/// scenario about 63,000. The limit is nine times the former, and a save of
+/// `MAX_SAVE_BYTES` (4 MiB) of such content fits it.
+pub const MAX_JSON_COST: usize = 2_000_000;
 
 /// Parses JSON text strictly: duplicate keys in any object are refused, and so is a
-/// document of more than [`MAX_JSON_VALUES`] values or nested deeper than 128 levels.
+/// document costing more than [`MAX_JSON_COST`] or nested deeper than 128 levels.
 ///
 /// # Errors
 /// serde_json's error (with line and column) for malformed JSON, a duplicate key or
-/// too many values.
+/// too large a document.
 pub fn parse_strict(text: &str) -> Result<Value, serde_json::Error> {
-    let budget = Budget::new(MAX_JSON_VALUES);
+    let budget = Budget::new(MAX_JSON_COST);
     let mut de = serde_json::Deserializer::from_str(text);
     let v = StrictValue::new(&budget).deserialize(&mut de)?;
     de.end()?;
     Ok(v)
 }
 
-/// The number of values a parse may still create, shared by every [`StrictValue`]
-/// seed of one document.
+/// What a parse may still allocate, shared by every [`StrictValue`] seed of one
+/// document, in units of 32 bytes (the size of a `serde_json::Value`): each value costs
+/// 1, each string and key 1 more per 32 bytes, and each object 20 more per eleven
+/// members (a `BTreeMap` node is some 630 bytes even for one member), so the cost
+/// follows the memory of the tree rather than the length of the text.
 #[derive(Debug)]
 pub struct Budget(Cell<usize>);
 
+/// Cost of one `BTreeMap` node (up to eleven members).
+const NODE_COST: usize = 20;
+
 impl Budget {
-    /// A budget of `max` values.
+    /// A budget of `max` units.
     pub fn new(max: usize) -> Budget {
         Budget(Cell::new(max))
     }
 
-    /// Takes one value from the budget.
-    fn take<E: de::Error>(&self) -> Result<(), E> {
-        match self.0.get().checked_sub(1) {
+    /// Takes `cost` units from the budget.
+    fn take<E: de::Error>(&self, cost: usize) -> Result<(), E> {
+        match self.0.get().checked_sub(cost) {
             Some(left) => {
                 self.0.set(left);
                 Ok(())
             }
             None => Err(E::custom(format_args!(
-                "too many JSON values (the limit is {MAX_JSON_VALUES})"
+                "the JSON document is too large once parsed (more than {MAX_JSON_COST} \
+                 units of 32 bytes)"
             ))),
         }
+    }
+
+    /// A value and its text of `len` bytes (strings, keys).
+    fn take_text<E: de::Error>(&self, len: usize) -> Result<(), E> {
+        self.take(1 + len / 32)
     }
 }
 
@@ -96,33 +109,33 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
-        self.budget.take()?;
+        self.budget.take(1)?;
         Ok(Value::Bool(v))
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
-        self.budget.take()?;
+        self.budget.take(1)?;
         Ok(Value::Number(v.into()))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-        self.budget.take()?;
+        self.budget.take(1)?;
         Ok(Value::Number(v.into()))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        self.budget.take()?;
+        self.budget.take(1)?;
         // serde_json never yields a non-finite number from text; a NaN from another
         // deserializer becomes null, as `Value::from(f64)` does.
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        self.budget.take()?;
+        self.budget.take_text(v.len())?;
         Ok(Value::String(v.to_owned()))
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
-        self.budget.take()?;
+        self.budget.take_text(v.len())?;
         Ok(Value::String(v))
     }
     fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        self.budget.take()?;
+        self.budget.take(1)?;
         Ok(Value::Null)
     }
     fn visit_none<E: de::Error>(self) -> Result<Value, E> {
@@ -133,7 +146,7 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        self.budget.take()?;
+        self.budget.take(1)?;
         let mut out = Vec::new();
         while let Some(v) = seq.next_element_seed(self)? {
             out.push(v);
@@ -142,9 +155,13 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        self.budget.take()?;
+        self.budget.take(1)?;
         let mut out = Map::new();
         while let Some(k) = map.next_key::<String>()? {
+            if out.len() % 11 == 0 {
+                self.budget.take(NODE_COST)?;
+            }
+            self.budget.take_text(k.len())?;
             if out.contains_key(&k) {
                 return Err(de::Error::custom(format_args!(
                     "duplicate key {}",
@@ -251,11 +268,18 @@ mod tests {
 
     #[test]
     fn the_value_budget_and_the_nesting_limit_hold() {
-        let many = format!("[{}0]", "0,".repeat(MAX_JSON_VALUES));
+        let many = format!("[{}0]", "0,".repeat(MAX_JSON_COST));
         let e = parse_strict(&many).unwrap_err();
-        assert!(e.to_string().contains("too many JSON values"), "{e}");
-        let just = format!("[{}0]", "0,".repeat(MAX_JSON_VALUES - 2));
+        assert!(e.to_string().contains("too large once parsed"), "{e}");
+        let just = format!("[{}0]", "0,".repeat(MAX_JSON_COST - 2));
         assert!(parse_strict(&just).is_ok());
+        // Small objects cost what their nodes take: 23 units each here (the object, its
+        // node, its key and its value).
+        let n = (MAX_JSON_COST - 2) / 23;
+        let objects = format!("[{}0]", r#"{"a":0},"#.repeat(n));
+        assert!(parse_strict(&objects).is_ok());
+        let objects = format!("[{}0]", r#"{"a":0},"#.repeat(n + 1));
+        assert!(parse_strict(&objects).is_err());
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let e = parse_strict(&deep).unwrap_err();
         assert!(e.to_string().contains("recursion limit"), "{e}");
