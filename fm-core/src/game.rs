@@ -17,6 +17,7 @@ use std::sync::Arc;
 /// One applied command, the events it caused (die rolls and draws included) and the
 /// state hash after it.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LogEntry {
     /// The command.
     pub command: Command,
@@ -28,6 +29,23 @@ pub struct LogEntry {
     pub hash: u64,
 }
 
+/// The save format [`Match::save`] writes and [`Match::load`] reads; any other is
+/// refused. Format 2 added [`SavedMatch::seed_check`]; format 1 saves (which lack it)
+/// are refused with a message saying how to recover them.
+pub const SAVE_FORMAT: u32 = 2;
+
+/// The longest save text [`Match::load`] reads, in bytes: 4 MiB. The longest
+/// legitimate save we know of, a whole random game of Meuse Argonne (1,662 commands),
+/// is about 500 KB; the limit is eight times that, and bounds the time and memory a
+/// load can take whatever the file holds (with [`crate::json::MAX_JSON_COST`], which a
+/// save of this size and the usual content just fits).
+pub const MAX_SAVE_BYTES: usize = 4 << 20;
+
+/// The most commands a save's log may hold: 50,000, thirty times the 1,662 of the
+/// longest random game of a built-in scenario. A longer log is refused before any
+/// replay.
+pub const MAX_LOG_ENTRIES: usize = 50_000;
+
 /// A saved match: the scenario, the seed and the log.
 ///
 /// **A save is referee material.** It holds the generator's seed (so every future die
@@ -35,13 +53,20 @@ pub struct LogEntry {
 /// allotment): whoever holds it knows everything either side may not. Give a player
 /// [`Match::export`] instead.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SavedMatch {
-    /// Save format version.
+    /// Save format version ([`SAVE_FORMAT`]).
     pub format: u32,
     /// The scenario data.
     pub scenario: ScenarioData,
     /// Seed of the match's generator.
     pub seed: u64,
+    /// The first output of a generator seeded with `seed` (16 hex digits): checked on
+    /// load, so that a seed edited before the first random event (which the replay
+    /// alone cannot notice) is refused. It detects edits, not forgery: anyone with fm
+    /// can compute it for another seed.
+    #[serde(with = "hex_u64")]
+    pub seed_check: u64,
     /// State hash after the opening events (16 hex digits).
     #[serde(with = "hex_u64")]
     pub opening_hash: u64,
@@ -201,12 +226,14 @@ impl Match {
         true
     }
 
-    /// Serializes the match (scenario, seed and log) as JSON.
+    /// Serializes the match (scenario, seed and log) as JSON, in save format
+    /// [`SAVE_FORMAT`].
     pub fn save(&self) -> String {
         let s = SavedMatch {
-            format: 1,
+            format: SAVE_FORMAT,
             scenario: self.scenario.data.clone(),
             seed: self.seed,
+            seed_check: seed_check(self.seed),
             opening_hash: State::hash(&self.opening_state()),
             log: self.log.clone(),
         };
@@ -270,12 +297,36 @@ impl Match {
     /// Loads a saved match, replaying every command and checking each recorded event
     /// and state hash.
     ///
+    /// The save must be exactly what [`Match::save`] writes, up to JSON layout and key
+    /// order: format [`SAVE_FORMAT`], no unknown or duplicate key anywhere, hashes as 16
+    /// lowercase hex digits, every log entry in the form `save` writes, at most
+    /// [`MAX_SAVE_BYTES`] of text and [`MAX_LOG_ENTRIES`] commands, a scenario claiming
+    /// a built-in id equal to that built-in ([`ScenarioData::check_builtin_id`]), and a
+    /// `seed_check` that matches the seed. A refused save changes nothing.
+    ///
     /// # Errors
-    /// Malformed JSON, an invalid scenario, or [`MatchError::Diverged`] naming the first
-    /// command whose replay differs from the record.
+    /// [`MatchError::Json`] for text that is not such a save (the message names the
+    /// JSON path), [`MatchError::Scenario`] for an invalid scenario or one that is not
+    /// the built-in it claims to be, or [`MatchError::Diverged`] for a seed that does
+    /// not match its check, or naming the first command whose replay differs from the
+    /// record.
     pub fn load(json: &str) -> Result<Match, MatchError> {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let saved: SavedMatch = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        if json.len() > MAX_SAVE_BYTES {
+            return Err(MatchError::Json(format!(
+                "too large ({} bytes; the limit is {MAX_SAVE_BYTES} bytes)",
+                json.len()
+            )));
+        }
+        let value = crate::json::parse_strict(json).map_err(|e| MatchError::Json(e.to_string()))?;
+        check_format(&value)?;
+        if let Some(n) = value.get("log").and_then(|l| l.as_array()).map(Vec::len) {
+            if n > MAX_LOG_ENTRIES {
+                return Err(MatchError::Json(format!(
+                    "log: {n} commands; the limit is {MAX_LOG_ENTRIES}"
+                )));
+            }
+        }
+        let saved: SavedMatch = serde_path_to_error::deserialize(&value).map_err(|e| {
             let path = e.path().to_string();
             if path == "." {
                 MatchError::Json(e.inner().to_string())
@@ -283,8 +334,25 @@ impl Match {
                 MatchError::Json(format!("{path}: {}", e.inner()))
             }
         })?;
-        de.end().map_err(|e| MatchError::Json(e.to_string()))?;
+        // Events ignore unknown fields when read (docs/protocol.md), and a field-less
+        // command cannot refuse them: compare the log with the form `save` writes, so
+        // that nothing in a save is silently dropped.
+        let written =
+            serde_json::to_value(&saved.log).map_err(|e| MatchError::Json(format!("log: {e}")))?;
+        if let Some(d) = crate::json::first_difference(&written, &value["log"], "log") {
+            return Err(MatchError::Json(format!("{d} (not the form save writes)")));
+        }
+        drop(value);
         let sc = Arc::new(Scenario::from_data(saved.scenario)?);
+        sc.data.check_builtin_id()?;
+        if seed_check(saved.seed) != saved.seed_check {
+            return Err(MatchError::Diverged {
+                index: None,
+                message: "`seed_check` does not match `seed`: the seed was changed after \
+                          the save was written"
+                    .into(),
+            });
+        }
         let mut m = Match::new(sc, saved.seed);
         if m.state.hash() != saved.opening_hash {
             return Err(MatchError::Diverged {
@@ -361,15 +429,52 @@ impl Match {
     }
 }
 
-/// Serde helper: a `u64` as a 16-digit lowercase hex string.
+/// The check value of a seed: the first output of the generator it seeds.
+fn seed_check(seed: u64) -> u64 {
+    rand_core::RngCore::next_u64(&mut crate::rng_from_seed(seed))
+}
+
+/// Refuses a save of another format before its shape is read, so that an old save
+/// gets a message about its format rather than about a missing field.
+fn check_format(v: &serde_json::Value) -> Result<(), MatchError> {
+    let Some(obj) = v.as_object() else {
+        return Err(MatchError::Json("a save file is a JSON object".into()));
+    };
+    match obj.get("format") {
+        None => Err(MatchError::Json("missing field `format`".into())),
+        Some(f) if f.as_u64() == Some(u64::from(SAVE_FORMAT)) => Ok(()),
+        Some(f) if f.as_u64() == Some(1) => Err(MatchError::Json(format!(
+            "format: save format 1 is no longer read (this engine reads format \
+             {SAVE_FORMAT}, which adds `seed_check`); to recover the game, start a new match \
+             with the save's scenario and seed, apply the commands of its log in order and \
+             save it again"
+        ))),
+        Some(f) => Err(MatchError::Json(format!(
+            "format: {f} is not a save format this engine reads (it reads format \
+             {SAVE_FORMAT} only)"
+        ))),
+    }
+}
+
+/// Serde helper: a `u64` as a 16-digit lowercase hex string. Reading accepts exactly
+/// that form (not uppercase, a sign, or fewer or more digits), so that a hash has one
+/// spelling.
 mod hex_u64 {
     use serde::{Deserialize, Deserializer, Serializer};
     pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&format!("{v:016x}"))
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        let s = String::deserialize(d)?;
-        u64::from_str_radix(&s, 16)
-            .map_err(|_| serde::de::Error::custom(format!("'{s}' is not a 16-digit hex hash")))
+        let s = std::borrow::Cow::<str>::deserialize(d)?;
+        let lower_hex = |b: &u8| b.is_ascii_digit() || (b'a'..=b'f').contains(b);
+        if s.len() != 16 || !s.bytes().all(|b| lower_hex(&b)) {
+            let shown: String = s.chars().take(24).collect();
+            let more = if shown.len() < s.len() { "…" } else { "" };
+            return Err(serde::de::Error::custom(format!(
+                "{}{more} is not a hash: 16 lowercase hex digits expected",
+                serde_json::Value::String(shown)
+            )));
+        }
+        u64::from_str_radix(&s, 16).map_err(serde::de::Error::custom)
     }
 }

@@ -29,6 +29,7 @@ mod error;
 pub mod fm;
 mod game;
 mod ids;
+pub mod json;
 
 // The public paths of the crate before the layout (`fm_core::zoc`, `fm_core::suez_1916`,
 // …) keep working.
@@ -56,7 +57,10 @@ pub use fm::state::*;
 pub use fm::support_fire::next_step;
 pub use fm::victory::{final_result, instant};
 pub use fm::view::{view, PoolView, SupportView, View};
-pub use game::{LogEntry, Match, MatchError, SavedMatch, SideEntry, SideRecord};
+pub use game::{
+    LogEntry, Match, MatchError, SavedMatch, SideEntry, SideRecord, MAX_LOG_ENTRIES,
+    MAX_SAVE_BYTES, SAVE_FORMAT,
+};
 pub use ids::{Side, SidePair, UnitId};
 
 /// A seeded generator of the kind [`Match`] uses (xoshiro256++).

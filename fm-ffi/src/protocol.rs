@@ -8,6 +8,11 @@
 //! carries `"seat"` is answered only with what that side may know: its own view, its
 //! redacted events, view hashes, and commands only when the decision is its own.
 //!
+//! Input is read strictly: a line longer than [`MAX_LINE_BYTES`] is skipped in bounded
+//! chunks ([`read_line`]) and answered with an error, a key given twice anywhere in a
+//! request is refused (never "the last one wins"), and the `id` is repeated as the very
+//! JSON text it was sent as.
+//!
 //! ```
 //! use fm::protocol::Server;
 //! let mut s = Server::new();
@@ -19,14 +24,133 @@
 //! assert!(r.quit);
 //! ```
 
+use fm_core::json::{parse_strict, Budget, StrictValue, MAX_JSON_COST};
 use fm_core::{Command, Match, RuleError, Scenario, Side};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 /// Version of the protocol, reported by `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The longest request line the server reads, in bytes, not counting its line end:
+/// 8 MiB. The longest legitimate request we know of is a `load` of the save of a whole
+/// random game of Meuse Argonne (1,662 commands) sent as a string: about 620 KB (510 KB
+/// as an object; the largest `new`, Meuse Argonne's scenario as a pretty-printed
+/// string, is under 400 KB). The limit is thirteen times that, and twice fm-core's
+/// `MAX_SAVE_BYTES`, so every save the engine loads fits in one line, as an object or
+/// as a string. A longer line is read to its end in bounded chunks and discarded,
+/// never held whole ([`read_line`]), and gets one error reply.
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// What [`read_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line, now in the buffer without its line end (LF or CRLF; the last line of the
+    /// input may have none).
+    Line,
+    /// A line longer than the limit. It was read to its end (its LF, or the end of the
+    /// input) and thrown away; the buffer is empty. `len` is its length in bytes.
+    TooLong {
+        /// Length of the line in bytes, without its LF.
+        len: u64,
+    },
+    /// The end of the input: nothing more to read.
+    Eof,
+}
+
+/// Reads one line into `buf` (cleared first), never holding more than `limit` + 1
+/// bytes of it: a line longer than `limit` bytes (not counting its LF or CRLF) is
+/// consumed in the reader's own chunks up to its LF and discarded, so the next call
+/// starts at the next line.
+///
+/// ```
+/// use fm::protocol::{read_line, LineRead};
+/// let mut input = &b"short\r\nmuch too long\nnext"[..];
+/// let mut buf = Vec::new();
+/// assert_eq!(read_line(&mut input, &mut buf, 8).unwrap(), LineRead::Line);
+/// assert_eq!(buf, b"short");
+/// assert_eq!(read_line(&mut input, &mut buf, 8).unwrap(), LineRead::TooLong { len: 13 });
+/// assert_eq!(read_line(&mut input, &mut buf, 8).unwrap(), LineRead::Line);
+/// assert_eq!(buf, b"next");
+/// assert_eq!(read_line(&mut input, &mut buf, 8).unwrap(), LineRead::Eof);
+/// ```
+///
+/// # Errors
+/// A read error of `input` (`Interrupted` is retried).
+pub fn read_line<R: BufRead + ?Sized>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<LineRead> {
+    buf.clear();
+    // One byte more than the limit may be kept: the CR of a CRLF line end.
+    let keep = limit.saturating_add(1);
+    let mut len: u64 = 0;
+    let mut read_any = false;
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        read_any = true;
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..newline.unwrap_or(chunk.len())];
+        len += part.len() as u64;
+        if !too_long {
+            let need = buf.len() + part.len();
+            if need <= keep {
+                if need > buf.capacity() {
+                    // Grow as Vec would, but never past what may be kept.
+                    let target = need.max(buf.capacity().saturating_mul(2)).min(keep);
+                    buf.reserve_exact(target - buf.len());
+                }
+                buf.extend_from_slice(part);
+            } else {
+                too_long = true;
+                buf.clear();
+                // Give back a large buffer: the next line is most likely short.
+                buf.shrink_to(64 << 10);
+            }
+        }
+        let used = part.len() + usize::from(newline.is_some());
+        input.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    if !read_any {
+        return Ok(LineRead::Eof);
+    }
+    if !too_long && buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    if too_long || buf.len() > limit {
+        buf.clear();
+        return Ok(LineRead::TooLong { len });
+    }
+    Ok(LineRead::Line)
+}
+
+/// How [`Server::serve`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServeEnd {
+    /// A `quit` request was answered.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+    /// A reply could not be written (the reader went away).
+    OutputClosed,
+}
 
 /// One reply: the JSON line to write (without the newline), and whether the server
 /// should stop after writing it.
@@ -150,8 +274,9 @@ impl Body {
         self
     }
 
-    /// The reply line: `id` first when the request had one.
-    fn render(self, id: Option<&Value>) -> String {
+    /// The reply line: `id` first when the request had one, as the JSON text it was
+    /// sent as.
+    fn render(self, id: Option<&str>) -> String {
         let mut out = String::from("{");
         let mut first = true;
         let mut field = |out: &mut String, key: &str, value: &str| {
@@ -165,7 +290,7 @@ impl Body {
             out.push_str(value);
         };
         if let Some(id) = id {
-            field(&mut out, "id", &id.to_string());
+            field(&mut out, "id", id);
         }
         for (k, v) in &self.0 {
             field(&mut out, k, v);
@@ -193,9 +318,56 @@ impl Server {
         self.game.as_ref()
     }
 
+    /// Reads requests from `input` and writes one reply line to `output` for each line
+    /// that is not blank, until `quit`, the end of the input or a closed output. A line
+    /// longer than [`MAX_LINE_BYTES`] is skipped without being held in memory and gets
+    /// an error reply. `examples/serve.rs` runs this on stdin and stdout.
+    ///
+    /// # Errors
+    /// A read error of `input`. (A write error ends the session as
+    /// [`ServeEnd::OutputClosed`].)
+    pub fn serve<R: BufRead, W: Write>(&mut self, input: R, output: W) -> io::Result<ServeEnd> {
+        self.serve_with_limit(input, output, MAX_LINE_BYTES)
+    }
+
+    /// [`Server::serve`] with another line-length limit (for tests).
+    ///
+    /// # Errors
+    /// As [`Server::serve`].
+    pub fn serve_with_limit<R: BufRead, W: Write>(
+        &mut self,
+        mut input: R,
+        mut output: W,
+        limit: usize,
+    ) -> io::Result<ServeEnd> {
+        let mut line = Vec::new();
+        loop {
+            let reply = match read_line(&mut input, &mut line, limit)? {
+                LineRead::Eof => return Ok(ServeEnd::EndOfInput),
+                LineRead::TooLong { len } => too_long(len, limit),
+                LineRead::Line => match self.handle_bytes(&line) {
+                    Some(r) => r,
+                    None => continue,
+                },
+            };
+            if writeln!(output, "{}", reply.line)
+                .and_then(|()| output.flush())
+                .is_err()
+            {
+                return Ok(ServeEnd::OutputClosed);
+            }
+            if reply.quit {
+                return Ok(ServeEnd::Quit);
+            }
+        }
+    }
+
     /// Answers one input line given as bytes (invalid UTF-8 gets an error reply).
     /// Returns `None` for a blank line, which is ignored.
     pub fn handle_bytes(&mut self, line: &[u8]) -> Option<Reply> {
+        if line.len() > MAX_LINE_BYTES {
+            return Some(too_long(line.len() as u64, MAX_LINE_BYTES));
+        }
         match std::str::from_utf8(line) {
             Ok(s) => self.handle_line(s),
             Err(e) => Some(reply_error(
@@ -209,20 +381,18 @@ impl Server {
     /// which is ignored. Never panics: an internal error is reported as
     /// `{"error":{"rule":"panic",…}}` and discards the match.
     pub fn handle_line(&mut self, line: &str) -> Option<Reply> {
+        if line.len() > MAX_LINE_BYTES {
+            return Some(too_long(line.len() as u64, MAX_LINE_BYTES));
+        }
         let line = line.trim();
         if line.is_empty() {
             return None;
         }
-        let req: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                return Some(reply_error(
-                    None,
-                    &ProtoError::protocol(format!("the request is not JSON ({e})")),
-                ))
-            }
+        let (req, id) = match parse_request(line) {
+            Ok(r) => r,
+            Err((id, e)) => return Some(reply_error(id.as_deref(), &e)),
         };
-        let id = req.get("id");
+        let id = id.as_deref();
         match catch_unwind(AssertUnwindSafe(|| self.dispatch(&req))) {
             Ok(Ok((body, quit))) => Some(Reply {
                 line: body.render(id),
@@ -244,8 +414,8 @@ impl Server {
         self.game.as_ref().ok_or_else(no_match)
     }
 
-    fn dispatch(&mut self, req: &Value) -> Result<(Body, bool)> {
-        let Value::Object(obj) = req else {
+    fn dispatch(&mut self, req: &Option<Map<String, Value>>) -> Result<(Body, bool)> {
+        let Some(obj) = req else {
             return Err(ProtoError::protocol(
                 "a request is a JSON object with a \"cmd\" field",
             ));
@@ -381,7 +551,14 @@ impl Server {
             }
             (None, Some(v)) => {
                 let text = json_or_string(v)?;
-                Scenario::from_json(&text).map_err(scenario_error)?
+                if let Value::String(s) = v {
+                    // A scenario inside a string is read as strictly as the request.
+                    parse_strict(s)
+                        .map_err(|e| ProtoError::new("scenario", format!("scenario JSON: {e}")))?;
+                }
+                let sc = Scenario::from_json(&text).map_err(scenario_error)?;
+                sc.data.check_builtin_id().map_err(scenario_error)?;
+                sc
             }
             _ => {
                 return Err(ProtoError::protocol(
@@ -559,11 +736,13 @@ fn parse_command(obj: &Map<String, Value>) -> Result<Command> {
     let v = obj
         .get("command")
         .ok_or_else(|| ProtoError::protocol("apply needs \"command\""))?;
+    let bad = |e: serde_json::Error| ProtoError::new("input", format!("command JSON: {e}"));
     match v {
-        Value::String(s) => serde_json::from_str(s),
+        // A command inside a string is read as strictly as the request.
+        Value::String(s) => Command::deserialize(parse_strict(s).map_err(bad)?),
         other => Command::deserialize(other),
     }
-    .map_err(|e| ProtoError::new("input", format!("command JSON: {e}")))
+    .map_err(bad)
 }
 
 fn scenario_error(e: fm_core::ScenarioError) -> ProtoError {
@@ -577,7 +756,166 @@ fn no_match() -> ProtoError {
     ProtoError::protocol("no match: send \"new\" or \"load\" first")
 }
 
-fn reply_error(id: Option<&Value>, e: &ProtoError) -> Reply {
+/// The reply to a line longer than the limit.
+fn too_long(len: u64, limit: usize) -> Reply {
+    reply_error(
+        None,
+        &ProtoError::protocol(format!(
+            "the request line is {len} bytes long; the limit is {limit} bytes: it was \
+             skipped to its end"
+        )),
+    )
+}
+
+/// A request parsed strictly: its fields but `id` (`None`: JSON, but not an object),
+/// and the `id` as compact JSON text.
+type Parsed = (Option<Map<String, Value>>, Option<String>);
+
+/// Parses a request line: no key twice in any object, a parsed tree within
+/// `MAX_JSON_COST`, 128 levels of nesting (serde_json's limit). On failure, the error and the
+/// request's `id` if one can still be read (a valid JSON object with one `id` whose
+/// text is itself valid), so that even a refused request's reply can carry it.
+fn parse_request(line: &str) -> std::result::Result<Parsed, (Option<String>, ProtoError)> {
+    let budget = Budget::new(MAX_JSON_COST);
+    let mut de = serde_json::Deserializer::from_str(line);
+    let parsed = serde::Deserializer::deserialize_any(&mut de, RequestVisitor { budget: &budget })
+        .and_then(|p| de.end().map(|()| p));
+    match parsed {
+        Ok((fields, id)) => Ok((fields, id.map(|r| compact(r.get())))),
+        Err(e) => {
+            let message = match e.classify() {
+                serde_json::error::Category::Data => format!("the request is refused: {e}"),
+                _ => format!("the request is not JSON ({e})"),
+            };
+            Err((lax_id(line), ProtoError::protocol(message)))
+        }
+    }
+}
+
+/// Reads a request's top level: the `id` as raw text (checked strictly as well), every
+/// other member through [`StrictValue`]. A non-object gives no fields.
+struct RequestVisitor<'a> {
+    budget: &'a Budget,
+}
+
+impl<'de> Visitor<'de> for RequestVisitor<'_> {
+    type Value = (Option<Map<String, Value>>, Option<&'de RawValue>);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a request object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut fields = Map::new();
+        let mut id: Option<&'de RawValue> = None;
+        while let Some(k) = map.next_key::<String>()? {
+            if fields.contains_key(&k) || (k == "id" && id.is_some()) {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate key {}",
+                    Value::String(k)
+                )));
+            }
+            if k == "id" {
+                let raw: &'de RawValue = map.next_value()?;
+                let mut inner = serde_json::Deserializer::from_str(raw.get());
+                StrictValue::new(self.budget)
+                    .deserialize(&mut inner)
+                    .map_err(|e| de::Error::custom(format_args!("in \"id\": {e}")))?;
+                id = Some(raw);
+            } else {
+                let v = map.next_value_seed(StrictValue::new(self.budget))?;
+                fields.insert(k, v);
+            }
+        }
+        Ok((Some(fields), id))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok((None, None))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> std::result::Result<Self::Value, E> {
+        Ok((None, None))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> std::result::Result<Self::Value, E> {
+        Ok((None, None))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> std::result::Result<Self::Value, E> {
+        Ok((None, None))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> std::result::Result<Self::Value, E> {
+        Ok((None, None))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> std::result::Result<Self::Value, E> {
+        Ok((None, None))
+    }
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
+        Ok((None, None))
+    }
+}
+
+/// The `id` of a request that failed strict parsing, if it has exactly one and that one
+/// is valid on its own.
+fn lax_id(line: &str) -> Option<String> {
+    struct Lax;
+    impl<'de> Visitor<'de> for Lax {
+        type Value = Option<&'de RawValue>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a request object")
+        }
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            let (mut id, mut twice) = (None, false);
+            while let Some(k) = map.next_key::<String>()? {
+                if k == "id" {
+                    twice |= id.is_some();
+                    id = Some(map.next_value::<&'de RawValue>()?);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(if twice { None } else { id })
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    let id = serde::Deserializer::deserialize_map(&mut de, Lax).ok()??;
+    de.end().ok()?;
+    parse_strict(id.get()).ok()?;
+    Some(compact(id.get()))
+}
+
+/// JSON text without the whitespace outside its strings: the `id` as sent, digit for
+/// digit, but on one line (a CR inside a request's `id` must not split the reply line).
+fn compact(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn reply_error(id: Option<&str>, e: &ProtoError) -> Reply {
     let body = ErrorBody {
         rule: &e.rule,
         message: &e.message,
@@ -744,5 +1082,239 @@ mod tests {
         ask(&mut s, r#"{"cmd":"new","scenario":"system-demo"}"#);
         let e = ask(&mut s, &json!({"cmd":"pending","seat":a}).to_string());
         assert_eq!(e["error"]["rule"], "seat");
+    }
+
+    /// A reader of `n` bytes of `x` followed by `tail`, made up as it is read: an
+    /// over-long line without allocating it.
+    struct Generated {
+        left: u64,
+        tail: std::io::Cursor<Vec<u8>>,
+    }
+
+    impl std::io::Read for Generated {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                return self.tail.read(out);
+            }
+            let n = (out.len() as u64).min(self.left) as usize;
+            out[..n].fill(b'x');
+            self.left -= n as u64;
+            Ok(n)
+        }
+    }
+
+    fn lines(out: &[u8]) -> Vec<Value> {
+        std::str::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// Finding 7c: a 100 MB line gets one error reply and is never held whole; the next
+    /// line is answered normally.
+    #[test]
+    fn an_over_long_line_is_skipped_and_the_next_one_answered() {
+        let input = Generated {
+            left: 100_000_000,
+            tail: std::io::Cursor::new(b"\n{\"cmd\":\"hello\",\"id\":2}\n".to_vec()),
+        };
+        let mut out = Vec::new();
+        let end = Server::new()
+            .serve(std::io::BufReader::with_capacity(64 << 10, input), &mut out)
+            .unwrap();
+        assert_eq!(end, ServeEnd::EndOfInput);
+        let replies = lines(&out);
+        assert_eq!(replies.len(), 2, "{replies:?}");
+        assert_eq!(replies[0]["error"]["rule"], "protocol");
+        let m = replies[0]["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("100000000 bytes") && m.contains("8388608"),
+            "{m}"
+        );
+        assert_eq!(replies[1]["id"], 2);
+        assert_eq!(replies[1]["engine"], "fm");
+    }
+
+    /// The reader keeps at most limit + 1 bytes, whatever the chunking, and one reply
+    /// comes for every line that is not blank.
+    #[test]
+    fn the_line_reader_is_bounded_for_any_chunk_size() {
+        let text = b"{\"cmd\":\"hello\"}\r\n\n   \nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n\
+                     {\"cmd\":\"scenarios\"}\n{\"cmd\":\"hello\"}";
+        for cap in [1, 2, 3, 7, 16, 64, 4096] {
+            let mut r = std::io::BufReader::with_capacity(cap, &text[..]);
+            let mut buf = Vec::new();
+            let mut got = Vec::new();
+            loop {
+                let l = read_line(&mut r, &mut buf, 20).unwrap();
+                assert!(buf.capacity() <= 64 << 10 && buf.len() <= 21);
+                match l {
+                    LineRead::Eof => break,
+                    LineRead::Line => got.push(String::from_utf8(buf.clone()).unwrap()),
+                    LineRead::TooLong { len } => got.push(format!("too long {len}")),
+                }
+            }
+            assert_eq!(
+                got,
+                [
+                    "{\"cmd\":\"hello\"}",
+                    "",
+                    "   ",
+                    "too long 42",
+                    "{\"cmd\":\"scenarios\"}",
+                    "{\"cmd\":\"hello\"}"
+                ],
+                "chunk size {cap}"
+            );
+            let mut out = Vec::new();
+            let mut s = Server::new();
+            let r = std::io::BufReader::with_capacity(cap, &text[..]);
+            assert_eq!(
+                s.serve_with_limit(r, &mut out, 20).unwrap(),
+                ServeEnd::EndOfInput
+            );
+            let replies = lines(&out);
+            assert_eq!(replies.len(), 4, "chunk size {cap}: {replies:?}");
+            assert!(replies[1]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("42 bytes"));
+        }
+        // A line of exactly the limit is read, and so is one with a CR after it.
+        let mut r = &b"12345\n12345\r\n123456\n"[..];
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut r, &mut buf, 5).unwrap(), LineRead::Line);
+        assert_eq!(read_line(&mut r, &mut buf, 5).unwrap(), LineRead::Line);
+        assert_eq!(buf, b"12345");
+        assert_eq!(
+            read_line(&mut r, &mut buf, 5).unwrap(),
+            LineRead::TooLong { len: 6 }
+        );
+    }
+
+    /// Finding 9: the id comes back as the very text it was sent as.
+    #[test]
+    fn the_id_is_echoed_verbatim() {
+        let mut s = Server::new();
+        for (id, back) in [
+            (
+                "123456789012345678901234567890",
+                "123456789012345678901234567890",
+            ),
+            ("1.0", "1.0"),
+            ("-0", "-0"),
+            ("1E+2", "1E+2"),
+            ("18446744073709551616", "18446744073709551616"),
+            ("\"x\"", "\"x\""),
+            ("\"\\u00e9 \\\" \"", "\"\\u00e9 \\\" \""),
+            ("[1, 2,\t{\"a b\" : \" c \"}]", "[1,2,{\"a b\":\" c \"}]"),
+            ("[1,\r2]", "[1,2]"),
+            ("null", "null"),
+        ] {
+            for line in [
+                format!("{{\"cmd\":\"hello\",\"id\": {id} }}"),
+                format!("{{\"id\":{id},\"cmd\":\"fly\"}}"),
+            ] {
+                let r = s.handle_line(&line).unwrap().line;
+                assert!(r.starts_with(&format!("{{\"id\":{back},")), "{line} -> {r}");
+                assert!(!r.contains(['\n', '\r']), "{r}");
+                let v: Value = serde_json::from_str(&r).unwrap();
+                assert!(v.get("engine").is_some() || v.get("error").is_some());
+            }
+        }
+    }
+
+    /// Finding 9: a key given twice is refused, wherever it is; the reply still carries
+    /// the id when there is exactly one.
+    #[test]
+    fn duplicate_keys_are_refused() {
+        let mut s = Server::new();
+        let r = s.handle_line(r#"{"cmd":"hello","cmd":"quit"}"#).unwrap();
+        assert!(!r.quit);
+        let v: Value = serde_json::from_str(&r.line).unwrap();
+        assert_eq!(v["error"]["rule"], "protocol");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("duplicate key \"cmd\""),
+            "{v}"
+        );
+        ask(&mut s, r#"{"cmd":"new","scenario":"system-demo","seed":1}"#);
+        let before = s.game().unwrap().state().hash();
+        for (line, rule) in [
+            (r#"{"id":7,"cmd":"legal","cmd":"state"}"#, "protocol"),
+            (
+                r#"{"cmd":"apply","id":7,"command":{"type":"place","type":"done"}}"#,
+                "protocol",
+            ),
+            (
+                r#"{"cmd":"apply","command":{"type":"place","unit":"red-militia-bn","hex":"1104","hex":"1105"},"id":7}"#,
+                "protocol",
+            ),
+            (
+                r#"{"cmd":"apply","id":7,"command":"{\"type\":\"done\",\"type\":\"done\"}"}"#,
+                "input",
+            ),
+            (
+                r#"{"cmd":"new","id":7,"scenario_json":"{\"id\":\"x\",\"id\":\"y\"}"}"#,
+                "scenario",
+            ),
+            (
+                r#"{"cmd":"load","id":7,"save":"{\"format\":2,\"format\":2}"}"#,
+                "save",
+            ),
+            (r#"{"cmd":"hello","id":{"a":1,"a":2}}"#, "protocol"),
+            (r#"{"cmd":"hello","id":1,"id":2}"#, "protocol"),
+        ] {
+            let v = ask(&mut s, line);
+            assert_eq!(v["error"]["rule"], rule, "{line} -> {v}");
+            assert!(
+                v["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("duplicate key"),
+                "{line} -> {v}"
+            );
+            let with_id = !line.contains(r#""id":{"#) && !line.contains(r#""id":2"#);
+            assert_eq!(v.get("id").is_some(), with_id, "{line} -> {v}");
+            if with_id {
+                assert_eq!(v["id"], 7, "{line} -> {v}");
+            }
+        }
+        assert_eq!(s.game().unwrap().state().hash(), before, "nothing changed");
+    }
+
+    /// Finding 8, through serve: a scenario that claims a built-in id must be it.
+    #[test]
+    fn a_builtin_id_needs_the_builtin_data() {
+        let mut s = Server::new();
+        let mut data =
+            serde_json::to_value(&Scenario::builtin("system-demo").unwrap().data).unwrap();
+        let ok = ask(
+            &mut s,
+            &json!({"cmd":"new","scenario_json":data}).to_string(),
+        );
+        assert!(ok.get("events").is_some(), "{ok}");
+        data["units"][0]["steps"][0] = json!({"attack":99,"defense":99,"move":20});
+        let e = ask(
+            &mut s,
+            &json!({"cmd":"new","scenario_json":data}).to_string(),
+        );
+        assert_eq!(e["error"]["rule"], "scenario", "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("an id of its own"),
+            "{e}"
+        );
+        data["id"] = json!("demo-99");
+        let ok = ask(
+            &mut s,
+            &json!({"cmd":"new","scenario_json":data}).to_string(),
+        );
+        assert!(ok.get("events").is_some(), "{ok}");
     }
 }

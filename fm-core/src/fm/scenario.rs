@@ -921,6 +921,51 @@ impl ScenarioData {
         Ok(data)
     }
 
+    /// Checks that data claiming the id of a built-in scenario is that scenario: equal,
+    /// once parsed, to the built-in data (so layout, key order and accepted alternative
+    /// spellings such as `"5/2"` for `"2 1/2"` do not matter). A modified scenario must
+    /// have an id of its own, so that a save or a record naming `"system-demo"` always
+    /// means the scenario that ships under that name. Other ids pass.
+    ///
+    /// ```
+    /// use fm_core::Scenario;
+    /// let mut data = Scenario::builtin("system-demo").unwrap().data;
+    /// assert!(data.check_builtin_id().is_ok());
+    /// data.units[0].name = "Heroes".into();
+    /// let e = data.check_builtin_id().unwrap_err();
+    /// assert_eq!(e.path, "id");
+    /// assert!(e.message.contains("units[0].name"), "{e}");
+    /// data.id = "my-demo".into();
+    /// assert!(data.check_builtin_id().is_ok());
+    /// ```
+    ///
+    /// # Errors
+    /// A [`ScenarioError`] at path `id` naming the first value that differs.
+    pub fn check_builtin_id(&self) -> Result<(), ScenarioError> {
+        let Some((_, json)) = BUILTIN.iter().find(|(n, _)| *n == self.id) else {
+            return Ok(());
+        };
+        let builtin = ScenarioData::from_json(json)?;
+        if *self == builtin {
+            return Ok(());
+        }
+        let (Ok(expected), Ok(given)) =
+            (serde_json::to_value(&builtin), serde_json::to_value(self))
+        else {
+            return err("id", "the data differs from the built-in scenario's");
+        };
+        let at = crate::json::first_difference(&expected, &given, "")
+            .unwrap_or_else(|| "somewhere".to_string());
+        err(
+            "id",
+            format!(
+                "'{}' is a built-in scenario's id, but this data differs from the built-in \
+                 ({at}); a modified scenario must have an id of its own",
+                self.id
+            ),
+        )
+    }
+
     /// [`ScenarioData::from_json`] for an already parsed JSON value.
     ///
     /// # Errors

@@ -72,6 +72,11 @@ impl Serve {
         }
     }
 
+    /// The process id of the server.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends raw bytes (a line, or garbage) without waiting for a reply.
     pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
@@ -79,12 +84,19 @@ impl Serve {
         stdin.flush().expect("flush serve stdin");
     }
 
-    /// Reads one reply line, parsed as JSON.
-    pub fn read_reply(&mut self) -> Value {
+    /// Reads one reply line as text, without its LF.
+    pub fn read_line(&mut self) -> String {
         let mut line = String::new();
         let n = self.stdout.read_line(&mut line).expect("read from serve");
         assert!(n > 0, "serve closed its output");
         assert!(line.ends_with('\n'), "a reply is one full line: {line:?}");
+        line.pop();
+        line
+    }
+
+    /// Reads one reply line, parsed as JSON.
+    pub fn read_reply(&mut self) -> Value {
+        let line = self.read_line();
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("reply is not JSON ({e}): {line}"))
     }
 
