@@ -63,6 +63,18 @@
 #include <stdint.h>
 
 /**
+ * The longest request line the server reads, in bytes, not counting its line end:
+ * 8 MiB. The longest legitimate request we know of is a `load` of the save of a whole
+ * random game of Meuse Argonne (1,662 commands) sent as a string: about 620 KB (510 KB
+ * as an object; the largest `new`, Meuse Argonne's scenario as a pretty-printed
+ * string, is under 400 KB). The limit is thirteen times that, and twice fm-core's
+ * `MAX_SAVE_BYTES`, so every save the engine loads fits in one line, as an object or
+ * as a string. A longer line is read to its end in bounded chunks and discarded,
+ * never held whole ([`read_line`]), and gets one error reply.
+ */
+#define MAX_LINE_BYTES (8 << 20)
+
+/**
  * The result of every function. `FM_OK` is 0; any other value is a failure, after
  * which nothing was changed and no out-parameter was written, and
  * `fm_last_error_message` describes what went wrong.
