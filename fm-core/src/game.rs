@@ -1,40 +1,139 @@
-//! [`Match`]: a scenario, its state, a seeded generator and the log of commands and
-//! events, with JSON save/load that verifies itself on replay, and undo.
+//! The system-agnostic match layer: the [`Game`] trait a rules system implements, and
+//! [`GameMatch`] (a scenario, its state, a seeded generator and the log of commands and
+//! events, with JSON save/load that verifies itself on replay, undo, per-side views
+//! and records), generic over it. [`Match`] is the match of the Fire & Movement system.
+//! The object-safe JSON layer over it, which every binding uses, is [`crate::any`].
 
 use crate::error::RuleError;
-use crate::fm::command::Command;
-use crate::fm::engine::{apply, new_game};
-use crate::fm::event::Event;
-use crate::fm::legal::legal_commands;
-use crate::fm::scenario::{Scenario, ScenarioData, ScenarioError};
-use crate::fm::state::{Pending, State};
-use crate::fm::view::{view, View};
+use crate::fm::scenario::ScenarioError;
 use crate::ids::Side;
+use rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
 use std::sync::Arc;
+
+/// A rules system, as the match layer sees it: its types and the pure functions over
+/// them. Fire & Movement ([`crate::Fm`]) is one; a second system implements this trait
+/// and registers with [`crate::any::register`] to be reachable from every binding.
+///
+/// Contracts: `apply` is pure (it returns the events, or an error and changes
+/// nothing); `fold` of those events gives the next state; `new_game` and `apply` draw
+/// all randomness from `rng`, so a seed and the commands replay a game exactly;
+/// `legal_commands` lists exactly the commands `apply` accepts; `view` and
+/// `redacted` are what one side may know, and `view_hash` is equal for every state a
+/// side cannot tell apart; `state_hash` covers everything (the referee's). The
+/// implementing type is a marker (a unit struct); the bounds let generic records derive.
+pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
+    /// The system's name, as a scenario or save names it in `"system"`.
+    const NAME: &'static str;
+    /// A validated scenario.
+    type Scenario: Debug + Send + Sync + 'static;
+    /// A scenario as written in JSON.
+    type ScenarioData: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// The dynamic state.
+    type State: Clone + PartialEq + Debug + Serialize + Send + Sync;
+    /// A command.
+    type Command: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// An event.
+    type Event: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// The decision the game waits for.
+    type Pending: Clone + PartialEq + Debug + Serialize;
+    /// The state as one side may know it.
+    type View: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
+
+    /// The ids of the system's built-in scenarios.
+    fn builtin_names() -> Vec<&'static str>;
+    /// A built-in scenario.
+    ///
+    /// # Errors
+    /// An unknown name.
+    fn builtin(name: &str) -> Result<Self::Scenario, ScenarioError>;
+    /// Parses scenario data (not yet validated).
+    ///
+    /// # Errors
+    /// Data that does not deserialize, with its JSON path.
+    fn scenario_data_from_value(v: serde_json::Value) -> Result<Self::ScenarioData, ScenarioError>;
+    /// Validates scenario data.
+    ///
+    /// # Errors
+    /// The first invalid value, with its JSON path.
+    fn scenario(data: Self::ScenarioData) -> Result<Self::Scenario, ScenarioError>;
+    /// The data a scenario was built from.
+    fn scenario_data(sc: &Self::Scenario) -> &Self::ScenarioData;
+    /// Refuses data that claims a built-in scenario's id but differs from it (saves).
+    ///
+    /// # Errors
+    /// The mismatch.
+    fn check_builtin_id(_data: &Self::ScenarioData) -> Result<(), ScenarioError> {
+        Ok(())
+    }
+    /// The state before the opening events.
+    fn initial(sc: &Self::Scenario) -> Self::State;
+    /// Starts a game: its initial state and the events that bring it to its first
+    /// decision.
+    fn new_game(sc: &Self::Scenario, rng: &mut dyn RngCore) -> (Self::State, Vec<Self::Event>);
+    /// The events `cmd` causes, or the rule it breaks.
+    ///
+    /// # Errors
+    /// A refused command.
+    fn apply(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        cmd: &Self::Command,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<Self::Event>, RuleError>;
+    /// Folds events into the state.
+    fn fold(sc: &Self::Scenario, s: &mut Self::State, events: &[Self::Event]);
+    /// The pending decision.
+    fn pending(s: &Self::State) -> Self::Pending;
+    /// Whose decision it is (`None` once the game is over).
+    fn decider(p: &Self::Pending) -> Option<Side>;
+    /// The winner (`None` for a draw) and why, once the game is over.
+    fn outcome(s: &Self::State) -> Option<(Option<Side>, String)>;
+    /// The legal commands, in a stable order.
+    fn legal_commands(sc: &Self::Scenario, s: &Self::State) -> Vec<Self::Command>;
+    /// The state as `side` may know it.
+    fn view(sc: &Self::Scenario, s: &Self::State, side: Side) -> Self::View;
+    /// A platform-independent hash of a view.
+    fn view_hash(v: &Self::View) -> u64;
+    /// An event as `side` may see it.
+    fn redacted(e: &Self::Event, side: Side) -> Self::Event;
+    /// A platform-independent hash of the whole state (the referee's).
+    fn state_hash(s: &Self::State) -> u64;
+    /// The size of the integer action space.
+    fn action_space_size(sc: &Self::Scenario) -> usize;
+    /// The stable index of a command.
+    fn command_to_index(sc: &Self::Scenario, s: &Self::State, c: &Self::Command) -> Option<usize>;
+    /// The command an index stands for now.
+    fn index_to_command(sc: &Self::Scenario, s: &Self::State, i: usize) -> Option<Self::Command>;
+}
 
 /// One applied command, the events it caused (die rolls and draws included) and the
 /// state hash after it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LogEntry {
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, bound = "")]
+pub struct LogEntryOf<G: Game> {
     /// The command.
-    pub command: Command,
+    pub command: G::Command,
     /// Its events.
-    pub events: Vec<Event>,
-    /// [`State::hash`] after the events, written in JSON as 16 hex digits (a string, so
-    /// that double-precision JSON parsers keep it exact).
+    pub events: Vec<G::Event>,
+    /// [`Game::state_hash`] after the events, written in JSON as 16 hex digits (a
+    /// string, so that double-precision JSON parsers keep it exact).
     #[serde(with = "hex_u64")]
     pub hash: u64,
 }
 
-/// The save format [`Match::save`] writes and [`Match::load`] reads; any other is
-/// refused. Format 2 added [`SavedMatch::seed_check`]; format 1 saves (which lack it)
+/// A log entry of the Fire & Movement system.
+pub type LogEntry = LogEntryOf<crate::Fm>;
+
+/// The save format [`GameMatch::save`] writes and [`GameMatch::load`] reads; any other
+/// is refused. Format 2 added [`SavedGame::seed_check`]; format 1 saves (which lack it)
 /// are refused with a message saying how to recover them.
 pub const SAVE_FORMAT: u32 = 2;
 
-/// The longest save text [`Match::load`] reads, in bytes: 4 MiB. The longest
+/// The longest save text [`GameMatch::load`] reads, in bytes: 4 MiB. The longest
 /// legitimate save we know of, a whole random game of Meuse Argonne (1,662 commands),
 /// is about 500 KB; the limit is eight times that, and bounds the time and memory a
 /// load can take whatever the file holds (with [`crate::json::MAX_JSON_COST`], which a
@@ -51,14 +150,17 @@ pub const MAX_LOG_ENTRIES: usize = 50_000;
 /// **A save is referee material.** It holds the generator's seed (so every future die
 /// roll and draw) and the unredacted events (every face-down marker, every secret
 /// allotment): whoever holds it knows everything either side may not. Give a player
-/// [`Match::export`] instead.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SavedMatch {
+/// [`GameMatch::export`] instead.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, bound = "")]
+pub struct SavedGame<G: Game> {
     /// Save format version ([`SAVE_FORMAT`]).
     pub format: u32,
+    /// The rules system, left out for Fire & Movement (`"fm"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
     /// The scenario data.
-    pub scenario: ScenarioData,
+    pub scenario: G::ScenarioData,
     /// Seed of the match's generator.
     pub seed: u64,
     /// The first output of a generator seeded with `seed` (16 hex digits): checked on
@@ -71,46 +173,56 @@ pub struct SavedMatch {
     #[serde(with = "hex_u64")]
     pub opening_hash: u64,
     /// Commands and their events.
-    pub log: Vec<LogEntry>,
+    pub log: Vec<LogEntryOf<G>>,
 }
 
-/// One command of a [`SideRecord`]: the command (commands are public in F&M), its
+/// A saved match of the Fire & Movement system.
+pub type SavedMatch = SavedGame<crate::Fm>;
+
+/// One command of a [`SideRecordOf`]: the command (commands are public in F&M), its
 /// events as the side sees them, and the side's view hash after it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct SideEntry {
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SideEntryOf<G: Game> {
     /// The command.
-    pub command: Command,
-    /// Its events, redacted for the side ([`Event::redacted_for`]).
-    pub events: Vec<Event>,
-    /// [`View::hash`] of the side's view after the events (16 hex digits).
+    pub command: G::Command,
+    /// Its events, redacted for the side ([`Game::redacted`]).
+    pub events: Vec<G::Event>,
+    /// [`Game::view_hash`] of the side's view after the events (16 hex digits).
     #[serde(with = "hex_u64")]
     pub view_hash: u64,
 }
 
+/// A side entry of the Fire & Movement system.
+pub type SideEntry = SideEntryOf<crate::Fm>;
+
 /// A match as one side may know it, for play by e-mail and for a player's client: the
 /// scenario, the side's redacted event stream and its current view. It holds no seed
 /// and no hidden value, so it can be handed to that side's player.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SideRecord {
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, bound = "")]
+pub struct SideRecordOf<G: Game> {
     /// Record format version (1).
     pub format: u32,
     /// The side it is for.
     pub side: Side,
     /// The scenario data (public).
-    pub scenario: ScenarioData,
+    pub scenario: G::ScenarioData,
     /// The opening events, redacted for the side.
-    pub opening: Vec<Event>,
+    pub opening: Vec<G::Event>,
     /// Every command so far, its redacted events and the view hash after it.
-    pub log: Vec<SideEntry>,
+    pub log: Vec<SideEntryOf<G>>,
     /// The side's view now.
-    pub view: View,
+    pub view: G::View,
     /// Its hash (16 hex digits).
     #[serde(with = "hex_u64")]
     pub view_hash: u64,
 }
 
-/// Errors from [`Match`] operations.
+/// A side record of the Fire & Movement system.
+pub type SideRecord = SideRecordOf<crate::Fm>;
+
+/// Errors from match operations.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
     /// The scenario is invalid.
@@ -132,7 +244,17 @@ pub enum MatchError {
     },
 }
 
-/// A running game.
+/// A running game of any rules system.
+pub struct GameMatch<G: Game> {
+    scenario: Arc<G::Scenario>,
+    state: G::State,
+    rng: Xoshiro256PlusPlus,
+    seed: u64,
+    opening: Vec<G::Event>,
+    log: Vec<LogEntryOf<G>>,
+}
+
+/// A running game of the Fire & Movement system.
 ///
 /// ```
 /// use fm_core::{Command, Match};
@@ -146,22 +268,39 @@ pub enum MatchError {
 /// m.undo();
 /// assert_eq!(m.log().len(), 0);
 /// ```
-#[derive(Clone, Debug)]
-pub struct Match {
-    scenario: Arc<Scenario>,
-    state: State,
-    rng: Xoshiro256PlusPlus,
-    seed: u64,
-    opening: Vec<Event>,
-    log: Vec<LogEntry>,
+pub type Match = GameMatch<crate::Fm>;
+
+impl<G: Game> Clone for GameMatch<G> {
+    fn clone(&self) -> Self {
+        GameMatch {
+            scenario: self.scenario.clone(),
+            state: self.state.clone(),
+            rng: self.rng.clone(),
+            seed: self.seed,
+            opening: self.opening.clone(),
+            log: self.log.clone(),
+        }
+    }
 }
 
-impl Match {
+impl<G: Game> Debug for GameMatch<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameMatch")
+            .field("system", &G::NAME)
+            .field("scenario", &self.scenario)
+            .field("state", &self.state)
+            .field("seed", &self.seed)
+            .field("commands", &self.log.len())
+            .finish()
+    }
+}
+
+impl<G: Game> GameMatch<G> {
     /// Starts a match of `scenario` with a seed.
-    pub fn new(scenario: Arc<Scenario>, seed: u64) -> Match {
+    pub fn new(scenario: Arc<G::Scenario>, seed: u64) -> GameMatch<G> {
         let mut rng = crate::rng_from_seed(seed);
-        let (state, opening) = new_game(&scenario, &mut rng);
-        Match {
+        let (state, opening) = G::new_game(&scenario, &mut rng);
+        GameMatch {
             scenario,
             state,
             rng,
@@ -175,33 +314,33 @@ impl Match {
     ///
     /// # Errors
     /// Unknown scenario name.
-    pub fn new_builtin(name: &str, seed: u64) -> Result<Match, MatchError> {
-        Ok(Match::new(Arc::new(Scenario::builtin(name)?), seed))
+    pub fn new_builtin(name: &str, seed: u64) -> Result<GameMatch<G>, MatchError> {
+        Ok(GameMatch::new(Arc::new(G::builtin(name)?), seed))
     }
 
     /// Applies a command, logging it. On error nothing changes.
     ///
     /// # Errors
-    /// The [`RuleError`] from [`crate::apply`].
-    pub fn apply(&mut self, cmd: &Command) -> Result<&[Event], RuleError> {
+    /// The [`RuleError`] from [`Game::apply`].
+    pub fn apply(&mut self, cmd: &G::Command) -> Result<&[G::Event], RuleError> {
         let mut rng = self.rng.clone();
-        let events = apply(&self.scenario, &self.state, cmd, &mut rng)?;
+        let events = G::apply(&self.scenario, &self.state, cmd, &mut rng)?;
         self.rng = rng;
-        self.state.apply_events(&self.scenario, &events);
-        self.log.push(LogEntry {
+        G::fold(&self.scenario, &mut self.state, &events);
+        self.log.push(LogEntryOf {
             command: cmd.clone(),
             events,
-            hash: self.state.hash(),
+            hash: G::state_hash(&self.state),
         });
         Ok(&self.log.last().expect("just pushed").events)
     }
 
-    /// Applies the command with a stable index (see [`crate::command_to_index`]).
+    /// Applies the command with a stable index (see [`Game::command_to_index`]).
     ///
     /// # Errors
     /// A [`RuleError`] if the index means nothing here or the command is illegal.
-    pub fn apply_index(&mut self, idx: usize) -> Result<&[Event], RuleError> {
-        match crate::fm::encoding::index_to_command(&self.scenario, &self.state, idx) {
+    pub fn apply_index(&mut self, idx: usize) -> Result<&[G::Event], RuleError> {
+        match G::index_to_command(&self.scenario, &self.state, idx) {
             Some(c) => self.apply(&c),
             None => Err(RuleError::new(
                 "input",
@@ -216,9 +355,9 @@ impl Match {
         if self.log.is_empty() {
             return false;
         }
-        let mut cmds: Vec<Command> = self.log.iter().map(|e| e.command.clone()).collect();
+        let mut cmds: Vec<G::Command> = self.log.iter().map(|e| e.command.clone()).collect();
         cmds.pop();
-        let mut m = Match::new(self.scenario.clone(), self.seed);
+        let mut m = GameMatch::<G>::new(self.scenario.clone(), self.seed);
         for c in &cmds {
             m.apply(c).expect("a logged command replays");
         }
@@ -229,18 +368,19 @@ impl Match {
     /// Serializes the match (scenario, seed and log) as JSON, in save format
     /// [`SAVE_FORMAT`].
     pub fn save(&self) -> String {
-        let s = SavedMatch {
+        let s = SavedGame::<G> {
             format: SAVE_FORMAT,
-            scenario: self.scenario.data.clone(),
+            system: (G::NAME != crate::Fm::NAME).then(|| G::NAME.to_string()),
+            scenario: G::scenario_data(&self.scenario).clone(),
             seed: self.seed,
             seed_check: seed_check(self.seed),
-            opening_hash: State::hash(&self.opening_state()),
+            opening_hash: G::state_hash(&self.opening_state()),
             log: self.log.clone(),
         };
         serde_json::to_string(&s).expect("a match serializes")
     }
 
-    /// The match as `side` may know it ([`SideRecord`]): what to give that side's
+    /// The match as `side` may know it ([`SideRecordOf`]): what to give that side's
     /// player instead of a save.
     ///
     /// ```
@@ -254,55 +394,56 @@ impl Match {
     /// let text = serde_json::to_string(&r).unwrap();
     /// assert!(!text.contains("seed"));
     /// ```
-    pub fn export(&self, side: Side) -> SideRecord {
+    pub fn export(&self, side: Side) -> SideRecordOf<G> {
         let sc = &self.scenario;
         let mut s = self.opening_state();
         let log = self
             .log
             .iter()
             .map(|e| {
-                s.apply_events(sc, &e.events);
-                SideEntry {
+                G::fold(sc, &mut s, &e.events);
+                SideEntryOf {
                     command: e.command.clone(),
-                    events: e.events.iter().map(|x| x.redacted_for(side)).collect(),
-                    view_hash: view(sc, &s, side).hash(),
+                    events: e.events.iter().map(|x| G::redacted(x, side)).collect(),
+                    view_hash: G::view_hash(&G::view(sc, &s, side)),
                 }
             })
             .collect();
         let v = self.view(side);
-        SideRecord {
+        SideRecordOf {
             format: 1,
             side,
-            scenario: sc.data.clone(),
-            opening: self.opening.iter().map(|x| x.redacted_for(side)).collect(),
+            scenario: G::scenario_data(sc).clone(),
+            opening: self.opening.iter().map(|x| G::redacted(x, side)).collect(),
             log,
-            view_hash: v.hash(),
+            view_hash: G::view_hash(&v),
             view: v,
         }
     }
 
-    /// The hash of `side`'s view: what a player's client may be shown. [`State::hash`]
-    /// (`self.state().hash()`, also in every [`LogEntry`]) covers hidden values and is
-    /// the referee's.
+    /// The hash of `side`'s view: what a player's client may be shown. The state hash
+    /// ([`Game::state_hash`], also in every [`LogEntryOf`]) covers hidden values and
+    /// is the referee's.
     pub fn view_hash(&self, side: Side) -> u64 {
-        self.view(side).hash()
+        G::view_hash(&self.view(side))
     }
 
-    fn opening_state(&self) -> State {
-        let mut s = State::initial(&self.scenario);
-        s.apply_events(&self.scenario, &self.opening);
+    fn opening_state(&self) -> G::State {
+        let mut s = G::initial(&self.scenario);
+        G::fold(&self.scenario, &mut s, &self.opening);
         s
     }
 
     /// Loads a saved match, replaying every command and checking each recorded event
     /// and state hash.
     ///
-    /// The save must be exactly what [`Match::save`] writes, up to JSON layout and key
-    /// order: format [`SAVE_FORMAT`], no unknown or duplicate key anywhere, hashes as 16
-    /// lowercase hex digits, every log entry in the form `save` writes, at most
-    /// [`MAX_SAVE_BYTES`] of text and [`MAX_LOG_ENTRIES`] commands, a scenario claiming
-    /// a built-in id equal to that built-in ([`ScenarioData::check_builtin_id`]), and a
-    /// `seed_check` that matches the seed. A refused save changes nothing.
+    /// The save must be exactly what [`GameMatch::save`] writes, up to JSON layout and
+    /// key order: format [`SAVE_FORMAT`], this rules system, no unknown or duplicate key
+    /// anywhere, hashes as 16 lowercase hex digits, every log entry in the form `save`
+    /// writes, at most [`MAX_SAVE_BYTES`] of text and [`MAX_LOG_ENTRIES`] commands, a
+    /// scenario claiming a built-in id equal to that built-in
+    /// ([`Game::check_builtin_id`]), and a `seed_check` that matches the seed. A
+    /// refused save changes nothing.
     ///
     /// # Errors
     /// [`MatchError::Json`] for text that is not such a save (the message names the
@@ -310,7 +451,7 @@ impl Match {
     /// the built-in it claims to be, or [`MatchError::Diverged`] for a seed that does
     /// not match its check, or naming the first command whose replay differs from the
     /// record.
-    pub fn load(json: &str) -> Result<Match, MatchError> {
+    pub fn load(json: &str) -> Result<GameMatch<G>, MatchError> {
         if json.len() > MAX_SAVE_BYTES {
             return Err(MatchError::Json(format!(
                 "too large ({} bytes; the limit is {MAX_SAVE_BYTES} bytes)",
@@ -318,7 +459,25 @@ impl Match {
             )));
         }
         let value = crate::json::parse_strict(json).map_err(|e| MatchError::Json(e.to_string()))?;
+        Self::load_value(value)
+    }
+
+    /// [`GameMatch::load`] for a strictly parsed save.
+    ///
+    /// # Errors
+    /// As [`GameMatch::load`].
+    pub(crate) fn load_value(value: serde_json::Value) -> Result<GameMatch<G>, MatchError> {
         check_format(&value)?;
+        let system = value
+            .get("system")
+            .and_then(|v| v.as_str())
+            .unwrap_or(crate::Fm::NAME);
+        if system != G::NAME {
+            return Err(MatchError::Json(format!(
+                "system: a save of the {system:?} rules system, not {:?}",
+                G::NAME
+            )));
+        }
         if let Some(n) = value.get("log").and_then(|l| l.as_array()).map(Vec::len) {
             if n > MAX_LOG_ENTRIES {
                 return Err(MatchError::Json(format!(
@@ -326,7 +485,7 @@ impl Match {
                 )));
             }
         }
-        let saved: SavedMatch = serde_path_to_error::deserialize(&value).map_err(|e| {
+        let saved: SavedGame<G> = serde_path_to_error::deserialize(&value).map_err(|e| {
             let path = e.path().to_string();
             if path == "." {
                 MatchError::Json(e.inner().to_string())
@@ -343,8 +502,8 @@ impl Match {
             return Err(MatchError::Json(format!("{d} (not the form save writes)")));
         }
         drop(value);
-        let sc = Arc::new(Scenario::from_data(saved.scenario)?);
-        sc.data.check_builtin_id()?;
+        let sc = Arc::new(G::scenario(saved.scenario)?);
+        G::check_builtin_id(G::scenario_data(&sc))?;
         if seed_check(saved.seed) != saved.seed_check {
             return Err(MatchError::Diverged {
                 index: None,
@@ -353,8 +512,8 @@ impl Match {
                     .into(),
             });
         }
-        let mut m = Match::new(sc, saved.seed);
-        if m.state.hash() != saved.opening_hash {
+        let mut m = GameMatch::<G>::new(sc, saved.seed);
+        if G::state_hash(&m.state) != saved.opening_hash {
             return Err(MatchError::Diverged {
                 index: None,
                 message: "the opening state differs (different engine version?)".into(),
@@ -371,7 +530,7 @@ impl Match {
                     message: "events differ from the record".into(),
                 });
             }
-            if m.state.hash() != e.hash {
+            if G::state_hash(&m.state) != e.hash {
                 return Err(MatchError::Diverged {
                     index: Some(k),
                     message: "state hash differs from the record".into(),
@@ -382,16 +541,16 @@ impl Match {
     }
 
     /// The scenario.
-    pub fn scenario(&self) -> &Scenario {
+    pub fn scenario(&self) -> &G::Scenario {
         &self.scenario
     }
     /// Shared handle to the scenario.
-    pub fn scenario_arc(&self) -> Arc<Scenario> {
+    pub fn scenario_arc(&self) -> Arc<G::Scenario> {
         self.scenario.clone()
     }
     /// The current state, every hidden value included (the referee's; a player gets
-    /// [`Match::view`]).
-    pub fn state(&self) -> &State {
+    /// [`GameMatch::view`]).
+    pub fn state(&self) -> &G::State {
         &self.state
     }
     /// The seed: with it every future die roll and draw is known (the referee's).
@@ -399,33 +558,37 @@ impl Match {
         self.seed
     }
     /// The events that opened the game.
-    pub fn opening_events(&self) -> &[Event] {
+    pub fn opening_events(&self) -> &[G::Event] {
         &self.opening
     }
     /// Commands and events so far, unredacted, with state hashes (the referee's; a
-    /// player gets [`Match::export`]).
-    pub fn log(&self) -> &[LogEntry] {
+    /// player gets [`GameMatch::export`]).
+    pub fn log(&self) -> &[LogEntryOf<G>] {
         &self.log
     }
     /// Pending decision.
-    pub fn pending(&self) -> Pending {
-        self.state.pending()
+    pub fn pending(&self) -> G::Pending {
+        G::pending(&self.state)
     }
     /// Legal commands now.
-    pub fn legal_commands(&self) -> Vec<Command> {
-        legal_commands(&self.scenario, &self.state)
+    pub fn legal_commands(&self) -> Vec<G::Command> {
+        G::legal_commands(&self.scenario, &self.state)
     }
     /// The state as one side sees it.
-    pub fn view(&self, side: Side) -> View {
-        view(&self.scenario, &self.state, side)
+    pub fn view(&self, side: Side) -> G::View {
+        G::view(&self.scenario, &self.state, side)
     }
-    /// Winner, once over (`None` also for a draw: see [`State::outcome`]).
+    /// Winner, once over (`None` also for a draw: see [`GameMatch::outcome`]).
     pub fn winner(&self) -> Option<Side> {
-        self.state.outcome.as_ref().and_then(|o| o.winner)
+        G::outcome(&self.state).and_then(|o| o.0)
+    }
+    /// The winner (`None` for a draw) and why, once the game is over.
+    pub fn outcome(&self) -> Option<(Option<Side>, String)> {
+        G::outcome(&self.state)
     }
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.state.is_over()
+        G::outcome(&self.state).is_some()
     }
 }
 

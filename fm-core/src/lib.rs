@@ -57,9 +57,10 @@ pub use fm::state::*;
 pub use fm::support_fire::next_step;
 pub use fm::victory::{final_result, instant};
 pub use fm::view::{view, PoolView, SupportView, View};
+pub use fm::Fm;
 pub use game::{
-    LogEntry, Match, MatchError, SavedMatch, SideEntry, SideRecord, MAX_LOG_ENTRIES,
-    MAX_SAVE_BYTES, SAVE_FORMAT,
+    Game, GameMatch, LogEntry, LogEntryOf, Match, MatchError, SavedGame, SavedMatch, SideEntry,
+    SideEntryOf, SideRecord, SideRecordOf, MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
 };
 pub use ids::{Side, SidePair, UnitId};
 

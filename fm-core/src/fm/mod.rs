@@ -40,3 +40,108 @@ pub(crate) mod support_fire;
 pub(crate) mod victory;
 pub(crate) mod view;
 pub mod zoc;
+
+use crate::error::RuleError;
+use crate::game::Game;
+use crate::ids::Side;
+use rand_core::RngCore;
+
+/// The Fire & Movement rules system, as the system-agnostic match layer sees it
+/// ([`crate::Match`] is `GameMatch<Fm>`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Fm;
+
+impl Game for Fm {
+    const NAME: &'static str = "fm";
+    type Scenario = scenario::Scenario;
+    type ScenarioData = scenario::ScenarioData;
+    type State = state::State;
+    type Command = command::Command;
+    type Event = event::Event;
+    type Pending = state::Pending;
+    type View = view::View;
+
+    fn builtin_names() -> Vec<&'static str> {
+        scenario::Scenario::builtin_names()
+    }
+    fn builtin(name: &str) -> Result<scenario::Scenario, scenario::ScenarioError> {
+        scenario::Scenario::builtin(name)
+    }
+    fn scenario_data_from_value(
+        v: serde_json::Value,
+    ) -> Result<scenario::ScenarioData, scenario::ScenarioError> {
+        scenario::ScenarioData::from_value(v)
+    }
+    fn scenario(
+        data: scenario::ScenarioData,
+    ) -> Result<scenario::Scenario, scenario::ScenarioError> {
+        scenario::Scenario::from_data(data)
+    }
+    fn scenario_data(sc: &scenario::Scenario) -> &scenario::ScenarioData {
+        &sc.data
+    }
+    fn check_builtin_id(data: &scenario::ScenarioData) -> Result<(), scenario::ScenarioError> {
+        data.check_builtin_id()
+    }
+    fn initial(sc: &scenario::Scenario) -> state::State {
+        state::State::initial(sc)
+    }
+    fn new_game(
+        sc: &scenario::Scenario,
+        rng: &mut dyn RngCore,
+    ) -> (state::State, Vec<event::Event>) {
+        engine::new_game(sc, rng)
+    }
+    fn apply(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        cmd: &command::Command,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<event::Event>, RuleError> {
+        engine::apply(sc, s, cmd, rng)
+    }
+    fn fold(sc: &scenario::Scenario, s: &mut state::State, events: &[event::Event]) {
+        s.apply_events(sc, events)
+    }
+    fn pending(s: &state::State) -> state::Pending {
+        s.pending()
+    }
+    fn decider(p: &state::Pending) -> Option<Side> {
+        p.side()
+    }
+    fn outcome(s: &state::State) -> Option<(Option<Side>, String)> {
+        s.outcome.as_ref().map(|o| (o.winner, o.reason.clone()))
+    }
+    fn legal_commands(sc: &scenario::Scenario, s: &state::State) -> Vec<command::Command> {
+        legal::legal_commands(sc, s)
+    }
+    fn view(sc: &scenario::Scenario, s: &state::State, side: Side) -> view::View {
+        view::view(sc, s, side)
+    }
+    fn view_hash(v: &view::View) -> u64 {
+        v.hash()
+    }
+    fn redacted(e: &event::Event, side: Side) -> event::Event {
+        e.redacted_for(side)
+    }
+    fn state_hash(s: &state::State) -> u64 {
+        s.hash()
+    }
+    fn action_space_size(sc: &scenario::Scenario) -> usize {
+        encoding::action_space_size(sc)
+    }
+    fn command_to_index(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        c: &command::Command,
+    ) -> Option<usize> {
+        encoding::command_to_index(sc, s, c)
+    }
+    fn index_to_command(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        i: usize,
+    ) -> Option<command::Command> {
+        encoding::index_to_command(sc, s, i)
+    }
+}
