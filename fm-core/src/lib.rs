@@ -25,6 +25,7 @@
 // The layout: `fm` is the Fire & Movement system (its rule modules, and the games on it
 // in `fm::games`); `game` (the match, its log and save format), `error` and `ids` are
 // independent of any rules system.
+pub mod any;
 mod error;
 pub mod fm;
 mod game;

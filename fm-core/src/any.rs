@@ -1,0 +1,382 @@
+//! The object-safe, JSON-level match layer every binding uses: a scenario name or JSON
+//! in, JSON commands, events, views and saves out, for any registered rules system.
+//!
+//! [`DynMatch`] is a [`GameMatch`] of some [`Game`] behind one interface; [`new_match`]
+//! finds the system by the scenario (a built-in name, or scenario JSON naming its
+//! `"system"`, Fire & Movement when it names none) and [`load_match`] by the save. The C
+//! ABI, the Python module and `serve` are written against this layer, so a second rules
+//! system needs no new C function, Python class or serve request: [`register`] it.
+//!
+//! ```
+//! use fm_core::any::{load_match, new_match};
+//! let mut m = new_match("system-demo", 1).unwrap();
+//! assert_eq!(m.system(), "fm");
+//! let first = m.legal_json()[0].clone();
+//! let events = m.apply_json(&first).unwrap();
+//! assert!(events.as_array().is_some_and(|e| !e.is_empty()));
+//! let again = load_match(&m.save()).unwrap();
+//! assert_eq!(again.state_hash(), m.state_hash());
+//! ```
+
+use crate::error::RuleError;
+use crate::fm::scenario::ScenarioError;
+use crate::game::{Game, GameMatch, MatchError, MAX_SAVE_BYTES};
+use crate::ids::Side;
+use rand_core::RngCore;
+use serde_json::Value;
+use std::any::Any;
+use std::sync::{Arc, RwLock};
+
+/// A match of any rules system, at the level of JSON values. Every method's contract is
+/// the matching one of [`GameMatch`]; values are the JSON forms of the system's types
+/// (`docs/protocol.md` for Fire & Movement).
+pub trait DynMatch: Send + Sync + 'static {
+    /// The rules system's name ([`Game::NAME`]).
+    fn system(&self) -> &'static str;
+    /// The scenario data, as JSON.
+    fn scenario_json(&self) -> Value;
+    /// The generator's seed (the referee's).
+    fn seed(&self) -> u64;
+    /// Applies a command given as JSON; returns its events. On error nothing changes.
+    ///
+    /// # Errors
+    /// [`MatchError::Json`] for JSON that is not a command of this system (`command
+    /// JSON: …`), [`MatchError::Rule`] for a refused command.
+    fn apply_json(&mut self, command: &Value) -> Result<Value, MatchError>;
+    /// Applies the command with a stable action index; returns its events.
+    ///
+    /// # Errors
+    /// A [`RuleError`] when the index means nothing here or the command is refused.
+    fn apply_index(&mut self, index: usize) -> Result<Value, RuleError>;
+    /// The legal commands, as a JSON array, in the system's stable order.
+    fn legal_json(&self) -> Vec<Value>;
+    /// The sorted action indices of the legal commands.
+    fn legal_indices(&self) -> Vec<usize>;
+    /// The size of the action space.
+    fn action_space_size(&self) -> usize;
+    /// The command an action index stands for now, as JSON.
+    fn command_at(&self, index: usize) -> Option<Value>;
+    /// The action index of a command given as JSON, if it has one now.
+    fn index_of(&self, command: &Value) -> Option<usize>;
+    /// The pending decision, as JSON.
+    fn pending_json(&self) -> Value;
+    /// Whose decision it is (`None` once the game is over).
+    fn decider(&self) -> Option<Side>;
+    /// The whole state, as JSON (the referee's).
+    fn state_json(&self) -> Value;
+    /// The state hash (the referee's: it covers hidden values).
+    fn state_hash(&self) -> u64;
+    /// The state as `side` may know it, as JSON.
+    fn view_json(&self, side: Side) -> Value;
+    /// The hash of `side`'s view (safe to show that side).
+    fn view_hash(&self, side: Side) -> u64;
+    /// The opening events, as a JSON array (unredacted: the referee's).
+    fn opening_events_json(&self) -> Value;
+    /// The number of commands applied.
+    fn log_len(&self) -> usize;
+    /// The log from command `from` on, unredacted (the referee's), as a JSON array.
+    fn log_json(&self, from: usize) -> Value;
+    /// The log from command `from` on as `side` may know it (redacted events and view
+    /// hashes), as a JSON array.
+    fn side_log_json(&self, side: Side, from: usize) -> Value;
+    /// The last command's events, redacted for `side` when given.
+    fn last_events_json(&self, side: Option<Side>) -> Value;
+    /// The match as `side` may know it (its record), as JSON.
+    fn export_json(&self, side: Side) -> Value;
+    /// The save (the referee's).
+    fn save(&self) -> String;
+    /// Takes back the last command; false if there was none.
+    fn undo(&mut self) -> bool;
+    /// The winner (`None` for a draw) and why, once the game is over.
+    fn outcome(&self) -> Option<(Option<Side>, String)>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+    /// An independent copy (the same generator state).
+    fn clone_box(&self) -> Box<dyn DynMatch>;
+    /// Plays uniformly random legal commands (drawn from `rng`) until the game ends or
+    /// `max` commands were applied; returns how many were.
+    fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize;
+    /// The concrete match, for the system-specific extras of a binding
+    /// (`downcast_ref::<fm_core::Match>()`).
+    fn as_any(&self) -> &dyn Any;
+    /// The concrete match, mutably.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+fn to_value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
+    serde_json::to_value(v).expect("engine values serialize")
+}
+
+impl<G: Game> DynMatch for GameMatch<G> {
+    fn system(&self) -> &'static str {
+        G::NAME
+    }
+    fn scenario_json(&self) -> Value {
+        to_value(G::scenario_data(self.scenario()))
+    }
+    fn seed(&self) -> u64 {
+        GameMatch::seed(self)
+    }
+    fn apply_json(&mut self, command: &Value) -> Result<Value, MatchError> {
+        let cmd: G::Command = serde_json::from_value(command.clone())
+            .map_err(|e| MatchError::Json(format!("command JSON: {e}")))?;
+        Ok(to_value(&self.apply(&cmd)?))
+    }
+    fn apply_index(&mut self, index: usize) -> Result<Value, RuleError> {
+        Ok(to_value(&GameMatch::apply_index(self, index)?))
+    }
+    fn legal_json(&self) -> Vec<Value> {
+        self.legal_commands().iter().map(to_value).collect()
+    }
+    fn legal_indices(&self) -> Vec<usize> {
+        let (sc, s) = (self.scenario(), self.state());
+        let mut v: Vec<usize> = G::legal_commands(sc, s)
+            .iter()
+            .filter_map(|c| G::command_to_index(sc, s, c))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    fn action_space_size(&self) -> usize {
+        G::action_space_size(self.scenario())
+    }
+    fn command_at(&self, index: usize) -> Option<Value> {
+        G::index_to_command(self.scenario(), self.state(), index).map(|c| to_value(&c))
+    }
+    fn index_of(&self, command: &Value) -> Option<usize> {
+        let cmd: G::Command = serde_json::from_value(command.clone()).ok()?;
+        G::command_to_index(self.scenario(), self.state(), &cmd)
+    }
+    fn pending_json(&self) -> Value {
+        to_value(&self.pending())
+    }
+    fn decider(&self) -> Option<Side> {
+        G::decider(&self.pending())
+    }
+    fn state_json(&self) -> Value {
+        to_value(self.state())
+    }
+    fn state_hash(&self) -> u64 {
+        G::state_hash(self.state())
+    }
+    fn view_json(&self, side: Side) -> Value {
+        to_value(&self.view(side))
+    }
+    fn view_hash(&self, side: Side) -> u64 {
+        GameMatch::view_hash(self, side)
+    }
+    fn opening_events_json(&self) -> Value {
+        to_value(&self.opening_events())
+    }
+    fn log_len(&self) -> usize {
+        self.log().len()
+    }
+    fn log_json(&self, from: usize) -> Value {
+        to_value(&self.log()[from.min(self.log().len())..])
+    }
+    fn side_log_json(&self, side: Side, from: usize) -> Value {
+        let mut log = self.export(side).log;
+        to_value(&log.split_off(from.min(log.len())))
+    }
+    fn last_events_json(&self, side: Option<Side>) -> Value {
+        let events: Vec<G::Event> = match self.log().last() {
+            None => Vec::new(),
+            Some(e) => match side {
+                None => e.events.clone(),
+                Some(s) => e.events.iter().map(|x| G::redacted(x, s)).collect(),
+            },
+        };
+        to_value(&events)
+    }
+    fn export_json(&self, side: Side) -> Value {
+        to_value(&self.export(side))
+    }
+    fn save(&self) -> String {
+        GameMatch::save(self)
+    }
+    fn undo(&mut self) -> bool {
+        GameMatch::undo(self)
+    }
+    fn outcome(&self) -> Option<(Option<Side>, String)> {
+        GameMatch::outcome(self)
+    }
+    fn clone_box(&self) -> Box<dyn DynMatch> {
+        Box::new(self.clone())
+    }
+    fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize {
+        let mut n = 0;
+        while n < max && !self.is_over() {
+            let legal = self.legal_commands();
+            if legal.is_empty() {
+                break;
+            }
+            let k = (rng.next_u64() % legal.len() as u64) as usize;
+            if self.apply(&legal[k]).is_err() {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// A rules system the layer can open matches of: its name, its built-in scenarios,
+/// and how to start and load its matches.
+#[derive(Clone)]
+pub struct SystemEntry {
+    /// The system's name ([`Game::NAME`]), as scenarios and saves name it.
+    pub name: &'static str,
+    builtins: fn() -> Vec<&'static str>,
+    new_builtin: fn(&str, u64) -> Result<Box<dyn DynMatch>, MatchError>,
+    new_from: fn(Value, u64) -> Result<Box<dyn DynMatch>, MatchError>,
+    load: fn(Value) -> Result<Box<dyn DynMatch>, MatchError>,
+}
+
+impl SystemEntry {
+    /// The entry of a rules system.
+    pub fn of<G: Game>() -> SystemEntry {
+        SystemEntry {
+            name: G::NAME,
+            builtins: G::builtin_names,
+            new_builtin: |name, seed| Ok(Box::new(GameMatch::<G>::new_builtin(name, seed)?)),
+            new_from: |v, seed| {
+                let data = G::scenario_data_from_value(v)?;
+                let sc = G::scenario(data)?;
+                Ok(Box::new(GameMatch::<G>::new(Arc::new(sc), seed)))
+            },
+            load: |v| Ok(Box::new(GameMatch::<G>::load_value(v)?)),
+        }
+    }
+}
+
+static REGISTRY: RwLock<Vec<SystemEntry>> = RwLock::new(Vec::new());
+
+/// The registered systems: Fire & Movement first, then those [`register`]ed.
+fn systems_list() -> Vec<SystemEntry> {
+    let mut v = vec![SystemEntry::of::<crate::Fm>()];
+    if let Ok(r) = REGISTRY.read() {
+        v.extend(r.iter().cloned());
+    }
+    v
+}
+
+/// Registers a rules system, so that [`new_match`] and [`load_match`] (and every
+/// binding) find it by its scenarios and saves. Returns false, changing nothing, if a
+/// system of that name, or one that already has one of its built-in scenario names,
+/// is registered.
+pub fn register(system: SystemEntry) -> bool {
+    let known = systems_list();
+    let names = (system.builtins)();
+    if known
+        .iter()
+        .any(|s| s.name == system.name || (s.builtins)().iter().any(|b| names.contains(b)))
+    {
+        return false;
+    }
+    match REGISTRY.write() {
+        Ok(mut r) => {
+            r.push(system);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// The names of the registered rules systems.
+pub fn systems() -> Vec<&'static str> {
+    systems_list().iter().map(|s| s.name).collect()
+}
+
+/// The built-in scenarios of every registered system.
+pub fn builtin_scenarios() -> Vec<&'static str> {
+    systems_list().iter().flat_map(|s| (s.builtins)()).collect()
+}
+
+/// Starts a match: `scenario` is a built-in scenario's name, or scenario JSON (an
+/// object whose optional `"system"` names its rules system, Fire & Movement when
+/// absent).
+///
+/// # Errors
+/// [`MatchError::Scenario`] for an unknown name or an invalid scenario;
+/// [`MatchError::Json`] for malformed JSON or an unknown system.
+pub fn new_match(scenario: &str, seed: u64) -> Result<Box<dyn DynMatch>, MatchError> {
+    if scenario.trim_start().starts_with('{') {
+        let v = crate::json::parse_strict(scenario)
+            .map_err(|e| MatchError::Json(format!("scenario JSON: {e}")))?;
+        return new_match_value(v, seed);
+    }
+    let list = systems_list();
+    match list.iter().find(|s| (s.builtins)().contains(&scenario)) {
+        Some(s) => (s.new_builtin)(scenario, seed),
+        None => Err(MatchError::Scenario(ScenarioError {
+            path: String::new(),
+            message: format!(
+                "unknown scenario '{scenario}' (built in: {})",
+                builtin_scenarios().join(", ")
+            ),
+        })),
+    }
+}
+
+/// [`new_match`] for scenario JSON already parsed.
+///
+/// # Errors
+/// As [`new_match`].
+pub fn new_match_value(mut scenario: Value, seed: u64) -> Result<Box<dyn DynMatch>, MatchError> {
+    let system = take_system(&mut scenario, "scenario")?;
+    (find(&system)?.new_from)(scenario, seed)
+}
+
+/// Loads a save of any registered system (its `"system"`, Fire & Movement when absent),
+/// verifying it by replay ([`GameMatch::load`]).
+///
+/// # Errors
+/// As [`GameMatch::load`], and [`MatchError::Json`] for an unknown system.
+pub fn load_match(save: &str) -> Result<Box<dyn DynMatch>, MatchError> {
+    if save.len() > MAX_SAVE_BYTES {
+        return Err(MatchError::Json(format!(
+            "too large ({} bytes; the limit is {MAX_SAVE_BYTES} bytes)",
+            save.len()
+        )));
+    }
+    let v = crate::json::parse_strict(save).map_err(|e| MatchError::Json(e.to_string()))?;
+    let system = match v.get("system") {
+        None => crate::Fm::NAME.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(MatchError::Json("system: a string expected".into())),
+    };
+    (find(&system)?.load)(v)
+}
+
+fn find(system: &str) -> Result<SystemEntry, MatchError> {
+    systems_list()
+        .into_iter()
+        .find(|s| s.name == system)
+        .ok_or_else(|| {
+            MatchError::Json(format!(
+                "system: unknown rules system {system:?} (known: {})",
+                systems().join(", ")
+            ))
+        })
+}
+
+/// Removes and returns the `"system"` member of a scenario object.
+fn take_system(v: &mut Value, what: &str) -> Result<String, MatchError> {
+    let Value::Object(obj) = v else {
+        return Err(MatchError::Json(format!("{what} JSON: an object expected")));
+    };
+    match obj.remove("system") {
+        None => Ok(crate::Fm::NAME.to_string()),
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(MatchError::Json("system: a string expected".into())),
+    }
+}
