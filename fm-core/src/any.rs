@@ -229,6 +229,9 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
 }
 
+/// A new or loaded match, or why not.
+pub type Opened = Result<Box<dyn DynMatch>, MatchError>;
+
 /// A rules system the layer can open matches of: its name, its built-in scenarios,
 /// and how to start and load its matches.
 #[derive(Clone)]
@@ -236,9 +239,9 @@ pub struct SystemEntry {
     /// The system's name ([`Game::NAME`]), as scenarios and saves name it.
     pub name: &'static str,
     builtins: fn() -> Vec<&'static str>,
-    new_builtin: fn(&str, u64) -> Result<Box<dyn DynMatch>, MatchError>,
-    new_from: fn(Value, u64) -> Result<Box<dyn DynMatch>, MatchError>,
-    load: fn(Value) -> Result<Box<dyn DynMatch>, MatchError>,
+    new_builtin: fn(&str, u64) -> Opened,
+    new_from: fn(Value, u64) -> Opened,
+    load: fn(Value) -> Opened,
 }
 
 impl SystemEntry {
