@@ -94,7 +94,15 @@ thread_local! {
     static LAST_ERROR: RefCell<Option<Fail>> = const { RefCell::new(None) };
 }
 
-fn set_last_error(f: Fail) {
+fn set_last_error(mut f: Fail) {
+    // Messages quote the input, which may hold NUL (`"\u0000"` in a JSON string): a C
+    // string cannot, so the last error shows it as `\0` rather than fail to be read.
+    // (Found by the fuzz harness.)
+    for s in [&mut f.message, &mut f.rule] {
+        if s.contains('\0') {
+            *s = s.replace('\0', "\\0");
+        }
+    }
     // `try_with`: during thread teardown the slot may be gone; the status still tells.
     let _ = LAST_ERROR.try_with(|slot| {
         if let Ok(mut s) = slot.try_borrow_mut() {

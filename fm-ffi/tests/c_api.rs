@@ -237,6 +237,20 @@ fn a_refused_command_names_the_rule_and_changes_nothing() {
     free(m);
 }
 
+/// A message quoting a NUL of the input (`\u0000` in JSON) can still be read: the NUL
+/// shows as `\0`. (Found by the fuzz harness: the last error could not be copied out.)
+#[test]
+fn an_error_quoting_a_nul_can_be_read() {
+    let m = new_match(1);
+    let mut out = null_mut();
+    // SAFETY: the C API used as documented.
+    let st = unsafe { fm_match_apply(m, c"{\"type\":\"fl\\u0000y\"}".as_ptr(), &mut out) };
+    assert_eq!(st, fm_status::FM_INVALID_JSON);
+    let (msg, _) = last_error();
+    assert!(msg.contains("fl\\0y"), "{msg}");
+    free(m);
+}
+
 #[cfg(debug_assertions)]
 #[test]
 fn debug_builds_refuse_freed_handles() {
