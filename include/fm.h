@@ -14,7 +14,11 @@
  *  2. Arguments. Inputs come first, out-parameters last. Every pointer argument is
  *     required: NULL gives FM_NULL_ARGUMENT (the free functions accept NULL as a no-op).
  *     Input strings are NUL-terminated UTF-8 (else FM_INVALID_UTF8), borrowed for the
- *     duration of the call only; JSON inputs that do not parse give FM_INVALID_JSON.
+ *     duration of the call only; JSON inputs that do not parse give FM_INVALID_JSON. JSON
+ *     is read strictly: a key given twice in any object is an error (never "the last one
+ *     wins"), nesting stops at 128 levels and a parsed document at about 64 MB. A save
+ *     (fm_match_load) must be exactly what fm_match_save writes: format 2, no unknown
+ *     field, at most 4 MiB and 50,000 commands (docs/protocol.md, "Save files").
  *
  *  3. Ownership. A `char *` written to an out-parameter is a new string owned by the
  *     caller: free it with fm_string_free (never free()). A `const char *` written to an
@@ -31,7 +35,14 @@
  *  5. Panics. Every entry point catches Rust panics: none crosses into C. A panic gives
  *     FM_PANIC; if it happened while a handle was in use, that handle is poisoned and
  *     every later call on it returns FM_POISONED, except fm_match_free, which frees it.
- *     (The library must be built with panic=unwind, Cargo's default.)
+ *     (The library must be built with panic=unwind, Cargo's default.) A caught panic
+ *     prints nothing: its message and location go into the last error. To do so the
+ *     library installs, on its first call, a Rust panic hook that is silent only for
+ *     panics inside its own calls on that thread and hands any other panic to the hook
+ *     installed before it (this matters only to a Rust host sharing the library's
+ *     standard library; a hook the host installs later replaces it, and caught panics
+ *     then print again). A failed or panicking call also drops the handle's cache of
+ *     legal commands, so no later call can answer from a stale one.
  *
  *  6. Freed handles. A debug build of the library tracks its live handles and strings:
  *     passing one that was freed (or never came from fm) gives FM_INVALID_HANDLE, with no
@@ -40,10 +51,15 @@
  *     tells which build is loaded.
  *
  *  7. Threads. The library has no global mutable state apart from the per-thread last
- *     error (and, in debug builds, a locked registry of live pointers). Distinct handles
- *     are independent and may be used from different threads at the same time. A single
- *     handle must not be used by two threads at once, not even for const queries (they
- *     fill a cache): share one only behind a lock. fm_match_clone gives a thread its own.
+ *     error, the panic hook of rule 5 (and, in debug builds, a locked registry of live
+ *     pointers). Distinct handles are independent and may be used from different threads
+ *     at the same time. A single handle must not be used by two threads at once, not even
+ *     for const queries (they fill a cache): share one only behind a lock. fm_match_clone
+ *     gives a thread its own. If a call finds the handle in use by another thread anyway,
+ *     it does nothing and returns FM_BUSY (fm_match_free too: the handle is not freed);
+ *     the handle stays usable. FM_BUSY reports a bug in the caller's locking, it is not a
+ *     way to synchronise: using a handle after (or while) another thread frees it is
+ *     still undefined behaviour.
  *
  *  8. Determinism. A match is its scenario, its seed and its commands: the same three give
  *     the same events and state hashes on every platform and through every interface (this
@@ -99,7 +115,8 @@ enum fm_status
     FM_INVALID_UTF8 = 2,
     /**
      * An input string is not valid JSON, or not JSON of the expected shape (a command
-     * of an unknown type, a save file without a log, ...).
+     * of an unknown type, a save file without a log or of another format, a key given
+     * twice in any object, ...).
      */
     FM_INVALID_JSON = 3,
     /**
@@ -119,7 +136,8 @@ enum fm_status
     FM_ILLEGAL_COMMAND = 6,
     /**
      * The save file parsed, but replaying it does not give the recorded events (a
-     * different engine version, or an edited file); the message names the command.
+     * different engine version, or an edited file; also a seed that does not match
+     * its `seed_check`); the message names the command.
      */
     FM_INVALID_SAVE = 7,
     /**
@@ -157,6 +175,13 @@ enum fm_status
      * is not over). A bug in the engine or the scenario; please report it.
      */
     FM_INTERNAL_ERROR = 14,
+    /**
+     * The handle is in use by another thread at this moment: the call did nothing (the
+     * handle is fine). One handle must be used by one thread at a time; share it behind
+     * a lock, or give each thread its own with `fm_match_clone`. Detection is a
+     * courtesy, not a synchronisation: do not retry in a loop instead of locking.
+     */
+    FM_BUSY = 15,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -204,7 +229,8 @@ typedef uint32_t fm_winner;
  * Thread safety: distinct handles are fully independent and may be used from
  * different threads at the same time. One handle must not be used by two threads at
  * once (not even for the `const` queries, which fill an internal cache); share it
- * only behind a lock.
+ * only behind a lock. A call that finds the handle in use by another thread returns
+ * `FM_BUSY` without touching it.
  */
 typedef struct fm_match fm_match;
 
@@ -252,9 +278,10 @@ fm_status fm_match_new(const char *scenario,
  * Ownership: `scenario_json` is borrowed for the call. On success `*out_match` is a
  * new handle owned by the caller; free it with `fm_match_free`.
  *
- * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON),
- * `FM_INVALID_SCENARIO` (JSON, but not a valid scenario: the message names the JSON
- * path of the first problem).
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON, or a
+ * key given twice), `FM_INVALID_SCENARIO` (JSON, but not a valid scenario: the
+ * message names the JSON path of the first problem; also a scenario that claims a
+ * built-in scenario's id but differs from it: a modified scenario needs its own id).
  *
  * # Safety
  * `scenario_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid
@@ -266,14 +293,18 @@ fm_status fm_match_from_json(const char *scenario_json,
 
 /**
  * Loads a match saved with `fm_match_save`, replaying every command and checking
- * each recorded event and state hash.
+ * each recorded event and state hash. The save must be exactly what `fm_match_save`
+ * writes (save format 2, no unknown or duplicate key, at most 4 MiB and 50,000
+ * commands: docs/protocol.md, "Save files").
  *
  * Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new
  * handle owned by the caller; free it with `fm_match_free`.
  *
  * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not a save
- * file), `FM_INVALID_SCENARIO` (its scenario is invalid), `FM_INVALID_SAVE` (the
- * replay diverges from the record; the message names the first such command).
+ * file of this format, or too large; the message names the JSON path),
+ * `FM_INVALID_SCENARIO` (its scenario is invalid, or claims a built-in id with other
+ * data), `FM_INVALID_SAVE` (the seed does not match its check, or the replay
+ * diverges from the record; the message names the first such command).
  *
  * # Safety
  * `save_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
@@ -659,7 +690,8 @@ fm_status fm_last_error_message(char **out_message);
  * Copies the rule of the last error on the calling thread into a new string: the
  * rule number for `FM_ILLEGAL_COMMAND` ("5.2(d)", "4.1", "input"), otherwise a
  * category: "argument", "input" (bad command JSON or UTF-8), "scenario", "save",
- * "handle", "panic", "internal". Empty if no call on this thread has failed yet.
+ * "handle" (also for `FM_BUSY` and `FM_POISONED`), "panic", "internal". Empty if no
+ * call on this thread has failed yet.
  *
  * Ownership: `*out_rule` is owned by the caller; free it with `fm_string_free`.
  *

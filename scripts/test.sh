@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The one command that runs everything: format, lint, Rust tests and doctests, the
-# examples, a quick pass over the benchmarks, the C ABI (C/C++ examples under valgrind)
-# and the Python module (venv, wheel, mypy, pytest). Works from a fresh clone.
+# The one command that runs everything: format, lint, Rust tests and doctests (the fuzz
+# harness fm-ffi/tests/fuzz.rs included: FM_FUZZ_CASES cases per target, 256 by
+# default), the examples, a quick pass over the benchmarks, the C ABI (C/C++ examples
+# under valgrind) and the Python module (venv, wheel, mypy, pytest). Works from a fresh
+# clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== rustfmt, clippy"

@@ -145,6 +145,41 @@ fn unknown_fields_are_refused_wherever_they_are() {
         let e = refused(&bad);
         assert!(e.contains(want), "wanted {want:?} in: {e}");
     }
+    // An accepted alternative spelling is still not the form save writes: an `mp` of
+    // "6/2" for "3" is refused, where a client's command or a scenario may use it.
+    let mut m = Match::new_builtin("system-demo", 2).unwrap();
+    let mut rng = rng_from_seed(2);
+    for _ in 0..60 {
+        let c = agents::random(m.scenario(), m.state(), &mut rng).unwrap();
+        m.apply(&c).unwrap();
+    }
+    let mut v = save_value(&m);
+    let spot = v["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .find_map(|(k, e)| {
+            e["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .find_map(|(j, ev)| {
+                    let mp = ev["mp"].as_str()?;
+                    mp.parse::<u32>().ok().map(|n| (k, j, n))
+                })
+        });
+    let (k, j, n) = spot.expect("a unit moved a whole number of MP");
+    v["log"][k]["events"][j]["mp"] = json!(format!("{}/2", 2 * n));
+    let e = refused(&v);
+    assert!(
+        e.contains(&format!(
+            "log[{k}].events[{j}].mp: \"{}/2\" where \"{n}\" is expected",
+            2 * n
+        )),
+        "{e}"
+    );
     // A field-less command (`done`) cannot refuse fields by itself: the comparison with
     // the form save writes does.
     let mut m = Match::new_builtin("system-demo", 1).unwrap();

@@ -1,13 +1,15 @@
 //! The boundary machinery every entry point goes through: failures and the
-//! thread-local last error, the panic guard, handle validation (magic number, poison
+//! thread-local last error, the panic guard (with a panic hook that keeps caught
+//! panics off the host's stderr), handle validation (magic number, in-use lock, poison
 //! flag, and in debug builds a registry of live pointers), and input/output helpers.
 
 use crate::fm_match;
 use crate::fm_status::{self, *};
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{Cell, OnceCell, RefCell};
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{MutexGuard, TryLockError};
 
 /// Why a call failed: the status it returns and the (rule, message) pair stored as the
 /// thread's last error.
@@ -59,6 +61,14 @@ impl Fail {
         } else {
             "unknown panic payload".to_string()
         };
+        // Where it happened, noted by the quiet hook: the message is all a host sees of
+        // the panic, so it carries what the hook would have printed.
+        let at = PANIC_LOCATION
+            .try_with(Cell::take)
+            .ok()
+            .flatten()
+            .map(|l| format!(" at {l}"))
+            .unwrap_or_default();
         let tail = if poisoned {
             "; the match handle is now poisoned"
         } else {
@@ -67,7 +77,7 @@ impl Fail {
         Fail::new(
             FM_PANIC,
             "panic",
-            format!("internal error (panic in fm): {what}{tail}"),
+            format!("internal error (panic in fm{at}): {what}{tail}"),
         )
     }
 
@@ -84,7 +94,15 @@ thread_local! {
     static LAST_ERROR: RefCell<Option<Fail>> = const { RefCell::new(None) };
 }
 
-fn set_last_error(f: Fail) {
+fn set_last_error(mut f: Fail) {
+    // Messages quote the input, which may hold NUL (`"\u0000"` in a JSON string): a C
+    // string cannot, so the last error shows it as `\0` rather than fail to be read.
+    // (Found by the fuzz harness.)
+    for s in [&mut f.message, &mut f.rule] {
+        if s.contains('\0') {
+            *s = s.replace('\0', "\\0");
+        }
+    }
     // `try_with`: during thread teardown the slot may be gone; the status still tells.
     let _ = LAST_ERROR.try_with(|slot| {
         if let Ok(mut s) = slot.try_borrow_mut() {
@@ -101,10 +119,60 @@ pub(crate) fn last_error() -> Option<Fail> {
         .flatten()
 }
 
-/// Runs `f` behind the panic guard: a panic becomes `FM_PANIC`, a failure becomes its
-/// status; either is stored as the thread's last error. Success leaves the last error
-/// as it was.
+thread_local! {
+    /// How many boundary calls this thread is inside (they nest: `with_ref` runs inside
+    /// `run`). While above zero, the quiet hook keeps panics off stderr.
+    static AT_BOUNDARY: Cell<u32> = const { Cell::new(0) };
+    /// Where the last quiet panic happened, for its error message.
+    static PANIC_LOCATION: Cell<Option<String>> = const { Cell::new(None) };
+}
+
+/// Installs, once per process, a panic hook that stays silent for panics inside a
+/// boundary call on the current thread (they are caught and reported through the
+/// status and the last error, so printing them would only put noise on the host's
+/// stderr) and hands every other panic to the hook that was installed before, so a
+/// Rust host's own hook keeps working. A host that installs its own hook later replaces
+/// this one: caught panics then print again, and nothing else changes.
+fn install_quiet_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let quiet = AT_BOUNDARY.try_with(|d| d.get() > 0).unwrap_or(false);
+            if quiet {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}", l.file(), l.line()));
+                let _ = PANIC_LOCATION.try_with(|slot| slot.set(at));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Marks the current thread as inside a boundary call until dropped.
+struct AtBoundary;
+
+impl AtBoundary {
+    fn enter() -> AtBoundary {
+        let _ = AT_BOUNDARY.try_with(|d| d.set(d.get() + 1));
+        AtBoundary
+    }
+}
+
+impl Drop for AtBoundary {
+    fn drop(&mut self) {
+        let _ = AT_BOUNDARY.try_with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
+/// Runs `f` behind the panic guard: a panic becomes `FM_PANIC` (its message goes into
+/// the last error, not to stderr), a failure becomes its status; either is stored as
+/// the thread's last error. Success leaves the last error as it was.
 pub(crate) fn run(f: impl FnOnce() -> Result<(), Fail>) -> fm_status {
+    install_quiet_hook();
+    let _quiet = AtBoundary::enter();
     let r = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(Fail::panic(p, false)));
     match r {
         Ok(()) => FM_OK,
@@ -119,45 +187,79 @@ pub(crate) fn run(f: impl FnOnce() -> Result<(), Fail>) -> fm_status {
 /// Number stored in every live handle ("fm_match" in ASCII), zeroed on free.
 pub(crate) const MAGIC: u64 = 0x666d_5f6d_6174_6368;
 
+/// What a handle holds behind its lock: the match, the poison flag and the cache of
+/// legal action indices.
+pub(crate) struct Handle {
+    poisoned: bool,
+    game: fm_core::Match,
+    /// `fm_core::legal_indices` of the current state, computed on first use. Dropped by
+    /// every change of the match and by every failed or panicking call, so that it can
+    /// never answer for another state.
+    legal: OnceCell<Vec<usize>>,
+}
+
 impl fm_match {
     /// Boxes a match and returns the handle the caller will own.
     pub(crate) fn into_handle(game: fm_core::Match) -> *mut fm_match {
         let p = Box::into_raw(Box::new(fm_match {
             magic: MAGIC,
-            poisoned: std::cell::Cell::new(false),
-            game,
-            legal: std::cell::RefCell::new(None),
+            inner: std::sync::Mutex::new(Handle {
+                poisoned: false,
+                game,
+                legal: OnceCell::new(),
+            }),
         }));
         registry::HANDLES.add(p as usize);
         p
     }
+}
 
+impl Handle {
     pub(crate) fn game(&self) -> &fm_core::Match {
         &self.game
     }
 
     /// The match, for a change; drops the cached legal indices.
     pub(crate) fn game_mut(&mut self) -> &mut fm_core::Match {
-        *self.legal.get_mut() = None;
+        self.legal = OnceCell::new();
         &mut self.game
     }
 
     /// The legal action indices of the current state (`fm_core::legal_indices`),
     /// computed once per state.
     pub(crate) fn with_legal<R>(&self, f: impl FnOnce(&[usize]) -> R) -> R {
-        let mut cache = self.legal.borrow_mut();
-        let v = cache
-            .get_or_insert_with(|| fm_core::legal_indices(self.game.scenario(), self.game.state()));
+        let v = self
+            .legal
+            .get_or_init(|| fm_core::legal_indices(self.game.scenario(), self.game.state()));
         f(v)
     }
 }
 
-/// Validates a handle pointer: not NULL, live (debug builds), carrying the magic
-/// number, not poisoned.
+fn busy() -> Fail {
+    Fail::new(
+        FM_BUSY,
+        "handle",
+        "the match handle is in use by another thread right now; nothing was done \
+         (use one handle from one thread at a time: share it behind a lock, or \
+         fm_match_clone it)",
+    )
+}
+
+fn poisoned() -> Fail {
+    Fail::new(
+        FM_POISONED,
+        "handle",
+        "the match handle is poisoned: an earlier call on it panicked; free it",
+    )
+}
+
+/// Validates a handle pointer (not NULL, live in debug builds, carrying the magic
+/// number) and takes its lock: held by another thread gives `FM_BUSY`, a poisoned
+/// handle `FM_POISONED`.
 ///
 /// # Safety
 /// `m` is NULL or a pointer returned by this library (in release builds: not freed).
-unsafe fn check<'a>(m: *const fm_match) -> Result<&'a fm_match, Fail> {
+unsafe fn lock<'a>(m: *const fm_match) -> Result<MutexGuard<'a, Handle>, Fail> {
     if m.is_null() {
         return Err(Fail::null("the match handle"));
     }
@@ -165,69 +267,79 @@ unsafe fn check<'a>(m: *const fm_match) -> Result<&'a fm_match, Fail> {
         return Err(Fail::invalid_handle("the match handle"));
     }
     // SAFETY: non-null and, by the caller's contract (checked in debug builds), a live
-    // handle of ours.
+    // handle of ours. Only shared references to it are ever made: everything mutable
+    // is behind its mutex.
     let h = unsafe { &*m };
     if h.magic != MAGIC {
         return Err(Fail::invalid_handle("the match handle"));
     }
-    if h.poisoned.get() {
-        return Err(Fail::new(
-            FM_POISONED,
-            "handle",
-            "the match handle is poisoned: an earlier call on it panicked; free it",
-        ));
+    let g = match h.inner.try_lock() {
+        Ok(g) => g,
+        Err(TryLockError::WouldBlock) => return Err(busy()),
+        // A panic is caught inside the lock, so std's poisoning cannot happen; if it
+        // did, the handle is as good as poisoned.
+        Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
+    };
+    if g.poisoned {
+        return Err(poisoned());
     }
-    Ok(h)
+    Ok(g)
 }
 
-/// Runs `f` on a validated shared handle behind the panic guard; a panic in `f`
-/// poisons the handle.
+/// Runs `f` on a locked handle behind the panic guard. A failure drops the cached
+/// legal indices; a panic poisons the handle.
 ///
 /// # Safety
-/// As [`check`].
+/// As [`lock`].
+unsafe fn with_lock(
+    m: *const fm_match,
+    f: impl FnOnce(&mut Handle) -> Result<(), Fail>,
+) -> fm_status {
+    run(|| {
+        // SAFETY: forwarded contract.
+        let mut g = unsafe { lock(m)? };
+        match catch_unwind(AssertUnwindSafe(|| f(&mut g))) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                g.legal = OnceCell::new();
+                Err(e)
+            }
+            Err(p) => {
+                g.poisoned = true;
+                g.legal = OnceCell::new();
+                Err(Fail::panic(p, true))
+            }
+        }
+    })
+}
+
+/// Runs a query on a validated handle behind the panic guard (see [`with_lock`]).
+///
+/// # Safety
+/// As [`lock`].
 pub(crate) unsafe fn with_ref(
     m: *const fm_match,
-    f: impl FnOnce(&fm_match) -> Result<(), Fail>,
+    f: impl FnOnce(&Handle) -> Result<(), Fail>,
 ) -> fm_status {
-    run(|| {
-        // SAFETY: forwarded contract.
-        let h = unsafe { check(m)? };
-        match catch_unwind(AssertUnwindSafe(|| f(h))) {
-            Ok(r) => r,
-            Err(p) => {
-                h.poisoned.set(true);
-                Err(Fail::panic(p, true))
-            }
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { with_lock(m, |h| f(h)) }
 }
 
-/// Runs `f` on a validated exclusive handle behind the panic guard; a panic in `f`
-/// poisons the handle.
+/// Runs a change on a validated handle behind the panic guard (see [`with_lock`]).
 ///
 /// # Safety
-/// As [`check`], and no other reference to the handle is in use (the caller does not
-/// share one handle between threads without a lock).
+/// As [`lock`].
 pub(crate) unsafe fn with_mut(
     m: *mut fm_match,
-    f: impl FnOnce(&mut fm_match) -> Result<(), Fail>,
+    f: impl FnOnce(&mut Handle) -> Result<(), Fail>,
 ) -> fm_status {
-    run(|| {
-        // SAFETY: forwarded contract.
-        unsafe { check(m)? };
-        // SAFETY: validated above; exclusive by the caller's contract.
-        let h = unsafe { &mut *m };
-        match catch_unwind(AssertUnwindSafe(|| f(&mut *h))) {
-            Ok(r) => r,
-            Err(p) => {
-                h.poisoned.set(true);
-                Err(Fail::panic(p, true))
-            }
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe { with_lock(m, f) }
 }
 
-/// Frees a handle: NULL is a no-op; a poisoned handle is freed too.
+/// Frees a handle: NULL is a no-op; a poisoned handle is freed too; a handle another
+/// thread is using at this moment is not freed (`FM_BUSY`, best effort: freeing a
+/// handle in use is the caller's error).
 ///
 /// # Safety
 /// `m` is NULL or a handle returned by this library, not used again afterwards.
@@ -236,13 +348,19 @@ pub(crate) unsafe fn free_handle(m: *mut fm_match) -> fm_status {
         if m.is_null() {
             return Ok(());
         }
-        if !registry::HANDLES.remove(m as usize) {
+        if !registry::HANDLES.contains(m as usize) {
             return Err(Fail::invalid_handle("the match handle"));
         }
         // SAFETY: a live handle of ours (checked in debug builds, by contract in
         // release builds).
         unsafe {
             if (*m).magic != MAGIC {
+                return Err(Fail::invalid_handle("the match handle"));
+            }
+            if matches!((*m).inner.try_lock(), Err(TryLockError::WouldBlock)) {
+                return Err(busy());
+            }
+            if !registry::HANDLES.remove(m as usize) {
                 return Err(Fail::invalid_handle("the match handle"));
             }
             // Volatile so the store survives the deallocation that follows: a stale
@@ -386,6 +504,126 @@ pub(crate) mod registry {
         #[inline(always)]
         pub(crate) fn remove(&self, _p: usize) -> bool {
             true
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    /// Re-runs one test of this binary in a child process (with `FM_GUARD_CHILD` set)
+    /// and returns its stderr: what a host would see on its own stderr.
+    fn child_stderr(test: &str) -> String {
+        let out = Command::new(std::env::current_exe().expect("the test binary"))
+            .args([test, "--exact", "--nocapture", "--test-threads=1"])
+            .env("FM_GUARD_CHILD", "1")
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .expect("run the child");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            out.status.success(),
+            "child failed:\n{}\n{stderr}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        stderr
+    }
+
+    /// Issue 13, finding 11: a panic caught at the boundary prints nothing (its message
+    /// and location go into the last error), and a host's own panic hook still sees
+    /// every other panic.
+    #[test]
+    fn caught_panics_are_quiet_and_the_host_hook_still_runs() {
+        if std::env::var_os("FM_GUARD_CHILD").is_none() {
+            let stderr =
+                child_stderr("guard::tests::caught_panics_are_quiet_and_the_host_hook_still_runs");
+            assert_eq!(stderr, "host hook: outside fm\n");
+            return;
+        }
+        // The host's hook, installed before the library's first call.
+        std::panic::set_hook(Box::new(|info| {
+            let what = info
+                .payload()
+                .downcast_ref::<&str>()
+                .copied()
+                .unwrap_or("?");
+            eprintln!("host hook: {what}");
+        }));
+        assert_eq!(run(|| panic!("inside fm")), FM_PANIC);
+        let e = last_error().expect("a last error");
+        assert!(e.message.contains("inside fm"), "{}", e.message);
+        assert!(
+            e.message.contains("guard.rs:"),
+            "the location: {}",
+            e.message
+        );
+        // Nested boundary calls stay quiet too, and the depth returns to zero.
+        assert_eq!(run(|| Err(Fail::argument("x"))), FM_INVALID_ARGUMENT);
+        assert_eq!(
+            run(|| {
+                assert_eq!(run(|| panic!("nested")), FM_PANIC);
+                Ok(())
+            }),
+            FM_OK
+        );
+        assert_eq!(AT_BOUNDARY.with(Cell::get), 0);
+        // A panic of the host's own: its hook prints it.
+        let _ = catch_unwind(|| panic!("outside fm"));
+    }
+
+    /// A handle another thread holds is refused with FM_BUSY, untouched, and usable
+    /// once released; freeing it meanwhile is refused too.
+    #[test]
+    fn a_handle_in_use_elsewhere_is_busy() {
+        let m = fm_match::into_handle(fm_core::Match::new_builtin("system-demo", 1).unwrap());
+        struct Ptr(*mut fm_match);
+        // SAFETY (test): the pointer is only used through the library's own locking.
+        unsafe impl Send for Ptr {}
+        let p = Ptr(m);
+        // SAFETY: a live handle.
+        let guard = unsafe { (*m).inner.lock().unwrap() };
+        let st = std::thread::spawn(move || {
+            let p = p;
+            let mut n = 0usize;
+            // SAFETY: a live handle and valid out-pointers.
+            let a = unsafe { crate::fm_match_legal_count(p.0, &mut n) };
+            let e = last_error().expect("a last error");
+            // SAFETY: as above.
+            let b = unsafe { crate::fm_match_apply_legal(p.0, 0) };
+            // SAFETY: as above.
+            let c = unsafe { crate::fm_match_free(p.0) };
+            (a, b, c, n, e)
+        })
+        .join()
+        .unwrap();
+        drop(guard);
+        assert_eq!((st.0, st.1, st.2, st.3), (FM_BUSY, FM_BUSY, FM_BUSY, 0));
+        assert_eq!(st.4.rule, "handle");
+        assert!(st.4.message.contains("another thread"), "{}", st.4.message);
+        let mut n = 0usize;
+        // SAFETY: the handle is live (the busy free did nothing).
+        unsafe {
+            assert_eq!(crate::fm_match_legal_count(m, &mut n), FM_OK);
+            assert!(n > 0);
+            assert_eq!(crate::fm_match_free(m), FM_OK);
+        }
+    }
+
+    /// A failed call drops the cached legal indices (they are recomputed from the
+    /// match, never answered from an older state).
+    #[test]
+    fn a_failed_call_drops_the_cache() {
+        let m = fm_match::into_handle(fm_core::Match::new_builtin("system-demo", 1).unwrap());
+        let mut n = 0usize;
+        // SAFETY: a live handle and valid out-pointers.
+        unsafe {
+            assert_eq!(crate::fm_match_legal_count(m, &mut n), FM_OK);
+            assert!((*m).inner.lock().unwrap().legal.get().is_some());
+            assert_eq!(crate::fm_match_apply_legal(m, n), FM_INDEX_OUT_OF_RANGE);
+            assert!((*m).inner.lock().unwrap().legal.get().is_none());
+            assert_eq!(crate::fm_match_free(m), FM_OK);
         }
     }
 }

@@ -14,8 +14,11 @@
 //!   [`fm_last_error_message`] / [`fm_last_error_rule`].
 //! - Strings returned by the library are owned by the caller and freed with
 //!   [`fm_string_free`]; strings passed in are borrowed for the duration of the call.
-//! - Every entry point catches panics. A handle whose call panicked is poisoned: it
+//! - Every entry point catches panics, and no panic message reaches the host's stderr
+//!   (it goes into the last error). A handle whose call panicked is poisoned: it
 //!   answers `FM_POISONED` until freed.
+//! - One handle, one thread at a time: a call on a handle that another thread is using
+//!   right now does nothing and returns `FM_BUSY`.
 //!
 //! The Rust functions here are the C functions; Rust code should use `fm_core`
 //! directly. They are `pub` so the crate's tests can call them as C would.
@@ -57,7 +60,8 @@ pub enum fm_status {
     /// An input string is not valid UTF-8.
     FM_INVALID_UTF8 = 2,
     /// An input string is not valid JSON, or not JSON of the expected shape (a command
-    /// of an unknown type, a save file without a log, ...).
+    /// of an unknown type, a save file without a log or of another format, a key given
+    /// twice in any object, ...).
     FM_INVALID_JSON = 3,
     /// No built-in scenario has that name (see `fm_scenario_names`).
     FM_UNKNOWN_SCENARIO = 4,
@@ -69,7 +73,8 @@ pub enum fm_status {
     /// "input": unknown unit, hex off the map, action index meaning nothing here).
     FM_ILLEGAL_COMMAND = 6,
     /// The save file parsed, but replaying it does not give the recorded events (a
-    /// different engine version, or an edited file); the message names the command.
+    /// different engine version, or an edited file; also a seed that does not match
+    /// its `seed_check`); the message names the command.
     FM_INVALID_SAVE = 7,
     /// An index is past the end (`fm_match_apply_legal` with `i >= count`).
     FM_INDEX_OUT_OF_RANGE = 8,
@@ -92,6 +97,11 @@ pub enum fm_status {
     /// The engine reached a state it should not (no legal command although the game
     /// is not over). A bug in the engine or the scenario; please report it.
     FM_INTERNAL_ERROR = 14,
+    /// The handle is in use by another thread at this moment: the call did nothing (the
+    /// handle is fine). One handle must be used by one thread at a time; share it behind
+    /// a lock, or give each thread its own with `fm_match_clone`. Detection is a
+    /// courtesy, not a synchronisation: do not retry in a loop instead of locking.
+    FM_BUSY = 15,
 }
 
 /// A running match: a scenario, its state, a seeded random generator (xoshiro256++)
@@ -102,12 +112,13 @@ pub enum fm_status {
 /// Thread safety: distinct handles are fully independent and may be used from
 /// different threads at the same time. One handle must not be used by two threads at
 /// once (not even for the `const` queries, which fill an internal cache); share it
-/// only behind a lock.
+/// only behind a lock. A call that finds the handle in use by another thread returns
+/// `FM_BUSY` without touching it.
 pub struct fm_match {
     magic: u64,
-    poisoned: std::cell::Cell<bool>,
-    game: fm_core::Match,
-    legal: std::cell::RefCell<Option<Vec<usize>>>,
+    /// Taken with `try_lock` by every call: a second thread finds it held and gets
+    /// `FM_BUSY` instead of racing on the match.
+    inner: std::sync::Mutex<guard::Handle>,
 }
 
 /// A side of the game: `FM_SIDE_A` (listed first in the scenario) or `FM_SIDE_B`.

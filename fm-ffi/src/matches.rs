@@ -6,6 +6,7 @@ use crate::fm_status::{self, *};
 use crate::guard::{give_json, give_string, in_str, out_ptr, put, with_mut, with_ref, Fail};
 use crate::{fm_match, fm_side, FM_SIDE_A, FM_SIDE_B};
 use fm_core::{Command, Match, Scenario, ScenarioData, Side};
+use serde::Deserialize;
 use std::ffi::c_char;
 use std::sync::Arc;
 
@@ -19,9 +20,10 @@ pub(crate) fn scenario_error_text(e: &fm_core::ScenarioError) -> String {
     }
 }
 
-/// Parses scenario JSON, telling malformed JSON from an invalid scenario.
+/// Parses scenario JSON, telling malformed JSON (a duplicate key included) from an
+/// invalid scenario; data that claims a built-in scenario's id must be that scenario.
 pub(crate) fn scenario_from_json(json: &str) -> Result<Scenario, Fail> {
-    let value: serde_json::Value = serde_json::from_str(json)
+    let value = fm_core::json::parse_strict(json)
         .map_err(|e| Fail::new(FM_INVALID_JSON, "scenario", format!("scenario JSON: {e}")))?;
     let data = ScenarioData::from_value(value).map_err(|e| {
         Fail::new(
@@ -30,13 +32,17 @@ pub(crate) fn scenario_from_json(json: &str) -> Result<Scenario, Fail> {
             format!("scenario JSON: {}", scenario_error_text(&e)),
         )
     })?;
-    Scenario::from_data(data).map_err(|e| {
+    let invalid = |e: fm_core::ScenarioError| {
         Fail::new(
             FM_INVALID_SCENARIO,
             "scenario",
             format!("scenario: {}", scenario_error_text(&e)),
         )
-    })
+    };
+    let sc = Scenario::from_data(data).map_err(invalid)?;
+    // Else its save could not be loaded (Match::load checks the same).
+    sc.data.check_builtin_id().map_err(invalid)?;
+    Ok(sc)
 }
 
 /// A built-in scenario by id.
@@ -60,10 +66,12 @@ pub(crate) fn builtin_scenario(name: &str) -> Result<Scenario, Fail> {
     })
 }
 
-/// Parses a command.
+/// Parses a command (strictly: a key given twice is refused).
 pub(crate) fn command_from_json(json: &str) -> Result<Command, Fail> {
-    serde_json::from_str(json)
-        .map_err(|e| Fail::new(FM_INVALID_JSON, "input", format!("command JSON: {e}")))
+    let bad =
+        |e: serde_json::Error| Fail::new(FM_INVALID_JSON, "input", format!("command JSON: {e}"));
+    let value = fm_core::json::parse_strict(json).map_err(bad)?;
+    Command::deserialize(value).map_err(bad)
 }
 
 pub(crate) fn side_from(side: fm_side) -> Result<Side, Fail> {
@@ -112,9 +120,10 @@ pub unsafe extern "C" fn fm_match_new(
 /// Ownership: `scenario_json` is borrowed for the call. On success `*out_match` is a
 /// new handle owned by the caller; free it with `fm_match_free`.
 ///
-/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON),
-/// `FM_INVALID_SCENARIO` (JSON, but not a valid scenario: the message names the JSON
-/// path of the first problem).
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not JSON, or a
+/// key given twice), `FM_INVALID_SCENARIO` (JSON, but not a valid scenario: the
+/// message names the JSON path of the first problem; also a scenario that claims a
+/// built-in scenario's id but differs from it: a modified scenario needs its own id).
 ///
 /// # Safety
 /// `scenario_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid
@@ -138,14 +147,18 @@ pub unsafe extern "C" fn fm_match_from_json(
 }
 
 /// Loads a match saved with `fm_match_save`, replaying every command and checking
-/// each recorded event and state hash.
+/// each recorded event and state hash. The save must be exactly what `fm_match_save`
+/// writes (save format 2, no unknown or duplicate key, at most 4 MiB and 50,000
+/// commands: docs/protocol.md, "Save files").
 ///
 /// Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new
 /// handle owned by the caller; free it with `fm_match_free`.
 ///
 /// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (not a save
-/// file), `FM_INVALID_SCENARIO` (its scenario is invalid), `FM_INVALID_SAVE` (the
-/// replay diverges from the record; the message names the first such command).
+/// file of this format, or too large; the message names the JSON path),
+/// `FM_INVALID_SCENARIO` (its scenario is invalid, or claims a built-in id with other
+/// data), `FM_INVALID_SAVE` (the seed does not match its check, or the replay
+/// diverges from the record; the message names the first such command).
 ///
 /// # Safety
 /// `save_json` is NULL or a NUL-terminated string; `out_match` is NULL or valid for

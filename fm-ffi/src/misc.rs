@@ -48,7 +48,8 @@ pub unsafe extern "C" fn fm_last_error_message(out_message: *mut *mut c_char) ->
 /// Copies the rule of the last error on the calling thread into a new string: the
 /// rule number for `FM_ILLEGAL_COMMAND` ("5.2(d)", "4.1", "input"), otherwise a
 /// category: "argument", "input" (bad command JSON or UTF-8), "scenario", "save",
-/// "handle", "panic", "internal". Empty if no call on this thread has failed yet.
+/// "handle" (also for `FM_BUSY` and `FM_POISONED`), "panic", "internal". Empty if no
+/// call on this thread has failed yet.
 ///
 /// Ownership: `*out_rule` is owned by the caller; free it with `fm_string_free`.
 ///
@@ -95,6 +96,7 @@ pub unsafe extern "C" fn fm_status_name(status: u32, out_name: *mut *const c_cha
             12 => c"FM_POISONED",
             13 => c"FM_PANIC",
             14 => c"FM_INTERNAL_ERROR",
+            15 => c"FM_BUSY",
             other => return Err(Fail::argument(format!("{other} is not an fm_status"))),
         };
         // SAFETY: checked non-null; valid by contract.

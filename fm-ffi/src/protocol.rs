@@ -820,7 +820,11 @@ impl<'de> Visitor<'de> for RequestVisitor<'_> {
             }
             if k == "id" {
                 let raw: &'de RawValue = map.next_value()?;
-                let mut inner = serde_json::Deserializer::from_str(raw.get());
+                // serde_json skips a raw value without counting its depth: check the id
+                // on its own, one level down as in the request (and in the reply, which
+                // must parse wherever the request did).
+                let nested = format!("[{}]", raw.get());
+                let mut inner = serde_json::Deserializer::from_str(&nested);
                 StrictValue::new(self.budget)
                     .deserialize(&mut inner)
                     .map_err(|e| de::Error::custom(format_args!("in \"id\": {e}")))?;
@@ -888,7 +892,7 @@ fn lax_id(line: &str) -> Option<String> {
     let mut de = serde_json::Deserializer::from_str(line);
     let id = serde::Deserializer::deserialize_map(&mut de, Lax).ok()??;
     de.end().ok()?;
-    parse_strict(id.get()).ok()?;
+    parse_strict(&format!("[{}]", id.get())).ok()?;
     Some(compact(id.get()))
 }
 
@@ -1222,6 +1226,27 @@ mod tests {
                 let v: Value = serde_json::from_str(&r).unwrap();
                 assert!(v.get("engine").is_some() || v.get("error").is_some());
             }
+        }
+    }
+
+    /// The id is held to the nesting limit of the request it is in, so that the reply
+    /// (which nests it as deep) parses wherever the request did. Found by the fuzz
+    /// harness: a raw value is skipped without counting its depth.
+    #[test]
+    fn a_deep_id_is_held_to_the_nesting_limit() {
+        let mut s = Server::new();
+        for depth in [126usize, 127, 128, 5000] {
+            let id = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let line = format!("{{\"cmd\":\"hello\",\"id\":{id}}}");
+            let reply = s.handle_line(&line).unwrap().line;
+            let request_parses = serde_json::from_str::<Value>(&line).is_ok();
+            let v: Value = serde_json::from_str(&reply)
+                .unwrap_or_else(|e| panic!("depth {depth}: the reply does not parse ({e})"));
+            assert_eq!(
+                v.get("engine").is_some(),
+                request_parses,
+                "depth {depth}: {v}"
+            );
         }
     }
 

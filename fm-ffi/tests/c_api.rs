@@ -237,6 +237,20 @@ fn a_refused_command_names_the_rule_and_changes_nothing() {
     free(m);
 }
 
+/// A message quoting a NUL of the input (`\u0000` in JSON) can still be read: the NUL
+/// shows as `\0`. (Found by the fuzz harness: the last error could not be copied out.)
+#[test]
+fn an_error_quoting_a_nul_can_be_read() {
+    let m = new_match(1);
+    let mut out = null_mut();
+    // SAFETY: the C API used as documented.
+    let st = unsafe { fm_match_apply(m, c"{\"type\":\"fl\\u0000y\"}".as_ptr(), &mut out) };
+    assert_eq!(st, fm_status::FM_INVALID_JSON);
+    let (msg, _) = last_error();
+    assert!(msg.contains("fl\\0y"), "{msg}");
+    free(m);
+}
+
 #[cfg(debug_assertions)]
 #[test]
 fn debug_builds_refuse_freed_handles() {
@@ -285,4 +299,111 @@ fn view_hash_and_export_are_per_side() {
         fm_status::FM_INVALID_ARGUMENT
     );
     free(m);
+}
+
+/// The statuses a call may return while two threads share one handle (against the
+/// rules): success, FM_BUSY, and the ordinary refusals of the calls used.
+const HAMMER_OK: [fm_status; 4] = [
+    OK,
+    fm_status::FM_BUSY,
+    fm_status::FM_INDEX_OUT_OF_RANGE,
+    fm_status::FM_BUFFER_TOO_SMALL,
+];
+
+/// One handle hammered by two threads (issue 13, finding 11). Run in a child process
+/// (see the test below) so that its stderr can be checked.
+fn hammer() {
+    struct Shared(*mut fm_match);
+    // SAFETY (test): sharing the handle is exactly the misuse under test; the library
+    // must turn it into FM_BUSY.
+    unsafe impl Send for Shared {}
+    unsafe impl Sync for Shared {}
+    let m = new_match(1);
+    let shared = std::sync::Arc::new(Shared(m));
+    let busy = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let threads: Vec<_> = (0..2usize)
+        .map(|t| {
+            let shared = shared.clone();
+            let busy = busy.clone();
+            std::thread::spawn(move || {
+                let p = shared.0;
+                let mut i = 0usize;
+                let mut buf = [0usize; 8];
+                while i < 3000
+                    || (busy.load(std::sync::atomic::Ordering::Relaxed) == 0
+                        && std::time::Instant::now() < deadline)
+                {
+                    let (mut n, mut h, mut len, mut undone) = (0usize, 0u64, 0usize, false);
+                    let mut s = null_mut();
+                    // SAFETY: a live handle (freed only after both threads end) and
+                    // valid out-pointers.
+                    let st = unsafe {
+                        match (i + t) % 6 {
+                            0 => fm_match_legal_count(p, &mut n),
+                            1 => fm_match_apply_legal(p, i % 3),
+                            2 => fm_match_state_hash(p, &mut h),
+                            3 => fm_match_pending(p, &mut s),
+                            4 => fm_match_legal_indices(p, buf.as_mut_ptr(), buf.len(), &mut len),
+                            _ => fm_match_undo(p, &mut undone),
+                        }
+                    };
+                    if st == OK && !s.is_null() {
+                        take(s);
+                    }
+                    assert!(HAMMER_OK.contains(&st), "thread {t}, call {i}: {st:?}");
+                    if st == fm_status::FM_BUSY {
+                        let (msg, rule) = last_error();
+                        assert_eq!(rule, "handle");
+                        assert!(msg.contains("another thread"), "{msg}");
+                        busy.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    i += 1;
+                }
+                i
+            })
+        })
+        .collect();
+    let calls: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    let busy = busy.load(std::sync::atomic::Ordering::Relaxed);
+    println!("hammer: {calls} calls, {busy} FM_BUSY");
+    assert!(busy > 0, "the two threads never met on the handle");
+    // The handle is intact and its cache agrees with the match.
+    let save = json_of(m, fm_match_save);
+    let fresh = fm_core::Match::load(&save).unwrap();
+    let mut n = 0;
+    // SAFETY: a live handle, now used by this thread alone.
+    assert_eq!(unsafe { fm_match_legal_count(m, &mut n) }, OK);
+    assert_eq!(
+        n,
+        fm_core::legal_indices(fresh.scenario(), fresh.state()).len()
+    );
+    assert_eq!(hash(m), fresh.state().hash());
+    free(m);
+}
+
+/// Two threads on one handle get statuses (FM_BUSY), never a panic, and nothing is
+/// written to the host's stderr.
+#[test]
+fn one_handle_on_two_threads_is_busy_not_a_crash() {
+    if std::env::var_os("FM_HAMMER_CHILD").is_some() {
+        hammer();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "one_handle_on_two_threads_is_busy_not_a_crash",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("FM_HAMMER_CHILD", "1")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("FM_BUSY"), "{stdout}");
+    assert!(stderr.is_empty(), "the library wrote to stderr:\n{stderr}");
 }

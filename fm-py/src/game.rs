@@ -770,9 +770,12 @@ impl PyMatch {
     /// Loads a saved match from JSON text (a str starting with `{`, or bytes; a
     /// leading UTF-8 byte-order mark is ignored) or a path (str or `os.PathLike`),
     /// replaying and verifying every command. Raises `fm.SaveError` naming the first
-    /// command that diverges, `fm.ProtocolError` for malformed JSON or a save larger
-    /// than 64 MiB (a file is read no further), `OSError` naming the path of a file that
-    /// cannot be read.
+    /// command that diverges (or a seed that does not match its check),
+    /// `fm.ProtocolError` for malformed JSON, a save not exactly in the form `save`
+    /// writes (format 2, no unknown or duplicate key) or larger than fm-core's 4 MiB
+    /// save limit (a file is read no further than 64 MiB), `fm.ScenarioError` for a
+    /// scenario that is invalid or claims a built-in id with other data, `OSError`
+    /// naming the path of a file that cannot be read.
     #[staticmethod]
     fn load(source: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
         let read = |p: &std::path::Path| -> PyResult<String> {

@@ -3,12 +3,16 @@
  * the status, the thread-local last error (message and rule), out-parameters untouched
  * and the match unchanged on failure, NULL frees as no-ops, use after free (when the
  * library tracks handles: debug builds), panics and poisoned handles (when built with
- * -DFM_TESTING against a library with the cargo feature `testing`), and the last error
- * being per thread.
+ * -DFM_TESTING against a library with the cargo feature `testing`; a caught panic must
+ * print nothing on stderr), the last error being per thread, and one handle shared by two
+ * threads (against the rules) giving FM_BUSY rather than a crash.
  *
  * Prints one line per failed check and ends with "error_paths: N passed, M failed";
  * exits non-zero if any check failed.
  */
+
+/* dup, dup2, fileno, lseek: to watch stderr while the library handles a panic. */
+#define _POSIX_C_SOURCE 200809L
 
 #include "fm.h"
 
@@ -16,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int passed = 0;
 static int failed = 0;
@@ -208,12 +213,20 @@ static void bad_inputs(void) {
                   FM_INVALID_JSON);
     EXPECT_STATUS(fm_match_apply(m, "[]", &s), FM_INVALID_JSON);
     EXPECT_STATUS(fm_match_apply(m, "", &s), FM_INVALID_JSON);
+    /* A key given twice is refused, not "the last one wins". */
+    EXPECT_STATUS(fm_match_apply(m, "{\"type\":\"attack\",\"type\":\"done\"}", &s),
+                  FM_INVALID_JSON);
+    read_last_error();
+    EXPECT(contains(last_message, "duplicate key"));
 
     /* Save JSON: malformed, then a tampered save whose replay diverges. */
     EXPECT_STATUS(fm_match_load("{", &out), FM_INVALID_JSON);
     read_last_error();
     EXPECT(strcmp(last_rule, "save") == 0);
     EXPECT_STATUS(fm_match_load("{\"format\":1}", &out), FM_INVALID_JSON);
+    read_last_error();
+    EXPECT(contains(last_message, "format 1")); /* and what to do about it */
+    EXPECT(contains(last_message, "start a new match"));
 
     size_t played = 0;
     fm_match *c = NULL;
@@ -244,6 +257,8 @@ static void bad_inputs(void) {
     EXPECT(name == NULL);
     EXPECT_STATUS(fm_status_name(FM_POISONED, &name), FM_OK);
     EXPECT(name && strcmp(name, "FM_POISONED") == 0);
+    EXPECT_STATUS(fm_status_name(FM_BUSY, &name), FM_OK);
+    EXPECT(name && strcmp(name, "FM_BUSY") == 0);
 
     EXPECT(out == NULL && s == NULL);
     EXPECT(hash_of(m) == before);
@@ -359,6 +374,46 @@ static void per_thread_errors(void) {
     EXPECT(!contains(last_message, "thread-scenario"));
 }
 
+/* One handle used by two threads at once (against the rules): every call gets a status
+ * (FM_BUSY when the other thread holds the handle), nothing crashes, and the handle stays
+ * usable. */
+struct shared {
+    fm_match *m;
+    int bad; /* calls that returned a status outside the expected ones */
+};
+
+static void *hammer(void *arg) {
+    struct shared *sh = arg;
+    for (int i = 0; i < 2000; i++) {
+        size_t n = 0;
+        uint64_t h = 0;
+        fm_status st;
+        switch (i % 3) {
+        case 0: st = fm_match_legal_count(sh->m, &n); break;
+        case 1: st = fm_match_apply_legal(sh->m, 0); break;
+        default: st = fm_match_state_hash(sh->m, &h); break;
+        }
+        if (st != FM_OK && st != FM_BUSY && st != FM_INDEX_OUT_OF_RANGE) {
+            sh->bad++;
+        }
+    }
+    return NULL;
+}
+
+static void shared_handle(void) {
+    struct shared a = {new_match(), 0};
+    struct shared b = {a.m, 0};
+    pthread_t t1, t2;
+    EXPECT(pthread_create(&t1, NULL, hammer, &a) == 0);
+    EXPECT(pthread_create(&t2, NULL, hammer, &b) == 0);
+    EXPECT(pthread_join(t1, NULL) == 0);
+    EXPECT(pthread_join(t2, NULL) == 0);
+    EXPECT(a.bad == 0 && b.bad == 0);
+    size_t n = 0;
+    EXPECT_STATUS(fm_match_legal_count(a.m, &n), FM_OK);
+    EXPECT_STATUS(fm_match_free(a.m), FM_OK);
+}
+
 static void use_after_free(void) {
     bool checks = false;
     EXPECT_STATUS(fm_has_handle_checks(&checks), FM_OK);
@@ -384,18 +439,44 @@ static void use_after_free(void) {
     EXPECT_STATUS(fm_match_legal_count((const fm_match *)local, &n), FM_INVALID_HANDLE);
 }
 
+#if defined(FM_TESTING)
+/* Calls fm_testing_panic with the process's stderr (fd 2) sent to a temporary file, and
+ * returns how many bytes the call wrote there: a caught panic must print nothing. */
+static long stderr_bytes_of_panic(fm_match *m, fm_status *status) {
+    FILE *tmp = tmpfile();
+    if (!tmp) {
+        *status = fm_testing_panic(m);
+        return -1;
+    }
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    *status = fm_testing_panic(m);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    long n = (long)lseek(fileno(tmp), 0, SEEK_END);
+    fclose(tmp);
+    return n;
+}
+#endif
+
 static void panics(void) {
 #if defined(FM_TESTING)
-    /* A panic outside any handle. */
-    EXPECT_STATUS(fm_testing_panic(NULL), FM_PANIC);
+    /* A panic outside any handle: caught, reported, and silent. */
+    fm_status st = FM_OK;
+    EXPECT(stderr_bytes_of_panic(NULL, &st) == 0);
+    EXPECT(st == FM_PANIC);
     read_last_error();
     EXPECT(contains(last_message, "deliberate panic"));
+    EXPECT(contains(last_message, "testing.rs:")); /* where, since nothing was printed */
     EXPECT(strcmp(last_rule, "panic") == 0);
 
     /* A panic while a handle is in use poisons it; other handles are unaffected. */
     fm_match *m = new_match();
     fm_match *other = new_match();
-    EXPECT_STATUS(fm_testing_panic(m), FM_PANIC);
+    EXPECT(stderr_bytes_of_panic(m, &st) == 0);
+    EXPECT(st == FM_PANIC);
     read_last_error();
     EXPECT(contains(last_message, "poisoned"));
     size_t n = 0;
@@ -424,6 +505,7 @@ int main(void) {
     illegal_commands();
     last_error_semantics();
     per_thread_errors();
+    shared_handle();
     use_after_free();
     panics();
     printf("error_paths: %d passed, %d failed\n", passed, failed);

@@ -343,8 +343,10 @@ class Match:
     def load(source: str | bytes | os.PathLike[str]) -> Match:
         """Loads a save: JSON text (a str starting with ``{``, or bytes; a leading
         byte-order mark is ignored) or a path. :class:`SaveError` if it does not
-        replay, :class:`ProtocolError` if malformed or larger than
-        :data:`MAX_INPUT_BYTES`, ``OSError`` (naming the path) if unreadable."""
+        replay, :class:`ProtocolError` if malformed, not exactly in the form ``save``
+        writes (format 2, no unknown or duplicate key) or larger than fm-core's 4 MiB
+        save limit (a file is read no further than :data:`MAX_INPUT_BYTES`),
+        ``OSError`` (naming the path) if unreadable."""
     def svg(
         self,
         side: SideArg | None = None,
