@@ -139,8 +139,17 @@ fn registration_refuses_a_second_system_of_the_same_name() {
         .expect("unknown system")
         .to_string();
     assert!(e.contains("unknown rules system \"chess\""), "{e}");
-    let m = any::new_match("race-to-10", 1).unwrap();
+    let mut m = any::new_match("race-to-10", 1).unwrap();
     assert!(m.save().contains("\"system\":\"race\""));
+    let e = m
+        .apply_json(&serde_json::json!({"type": "roll", "twice": true}))
+        .unwrap_err();
+    assert_eq!(e.to_string(), "command JSON: unknown field `twice`");
+    let mut f = any::new_match("system-demo", 1).unwrap();
+    let e = f
+        .apply_json(&serde_json::json!({"type": "done", "now": 1}))
+        .unwrap_err();
+    assert!(e.to_string().contains("unknown field `now`"), "{e}");
     let fm: serde_json::Value =
         serde_json::from_str(&any::new_match("system-demo", 1).unwrap().save()).unwrap();
     assert!(fm.get("system").is_none(), "F&M saves are unchanged");

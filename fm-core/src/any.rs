@@ -40,7 +40,7 @@ pub trait DynMatch: Send + Sync + 'static {
     /// Applies a command given as JSON; returns its events. On error nothing changes.
     ///
     /// # Errors
-    /// [`MatchError::Json`] for JSON that is not a command of this system (`command
+    /// [`MatchError::Input`] for JSON that is not a command of this system (`command
     /// JSON: …`), [`MatchError::Rule`] for a refused command.
     fn apply_json(&mut self, command: &Value) -> Result<Value, MatchError>;
     /// Applies the command with a stable action index; returns its events.
@@ -121,7 +121,14 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn apply_json(&mut self, command: &Value) -> Result<Value, MatchError> {
         let cmd: G::Command = serde_json::from_value(command.clone())
-            .map_err(|e| MatchError::Json(format!("command JSON: {e}")))?;
+            .map_err(|e| MatchError::Input(format!("command JSON: {e}")))?;
+        // A field the command does not have is a mistake, not something to ignore
+        // (serde lets extra fields through on field-less variants such as `done`).
+        if let Some(path) = unknown_field(&to_value(&cmd), command, "") {
+            return Err(MatchError::Input(format!(
+                "command JSON: unknown field {path}"
+            )));
+        }
         Ok(to_value(&self.apply(&cmd)?))
     }
     fn apply_index(&mut self, index: usize) -> Result<Value, RuleError> {
@@ -229,6 +236,30 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
 }
 
+/// The path of the first member of `given` that `expected` (the engine's own form of
+/// the same value) lacks: `"x"`, `"units[2].y"`.
+fn unknown_field(expected: &Value, given: &Value, path: &str) -> Option<String> {
+    match (expected, given) {
+        (Value::Object(e), Value::Object(g)) => g.iter().find_map(|(k, gv)| {
+            let sub = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            match e.get(k) {
+                None => Some(format!("`{sub}`")),
+                Some(ev) => unknown_field(ev, gv, &sub),
+            }
+        }),
+        (Value::Array(e), Value::Array(g)) => e
+            .iter()
+            .zip(g)
+            .enumerate()
+            .find_map(|(i, (ev, gv))| unknown_field(ev, gv, &format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
 /// A new or loaded match, or why not.
 pub type Opened = Result<Box<dyn DynMatch>, MatchError>;
 
@@ -310,11 +341,11 @@ pub fn builtin_scenarios() -> Vec<&'static str> {
 ///
 /// # Errors
 /// [`MatchError::Scenario`] for an unknown name or an invalid scenario;
-/// [`MatchError::Json`] for malformed JSON or an unknown system.
+/// [`MatchError::Input`] for malformed JSON or an unknown system.
 pub fn new_match(scenario: &str, seed: u64) -> Result<Box<dyn DynMatch>, MatchError> {
     if scenario.trim_start().starts_with('{') {
         let v = crate::json::parse_strict(scenario)
-            .map_err(|e| MatchError::Json(format!("scenario JSON: {e}")))?;
+            .map_err(|e| MatchError::Input(format!("scenario JSON: {e}")))?;
         return new_match_value(v, seed);
     }
     let list = systems_list();
@@ -365,7 +396,7 @@ fn find(system: &str) -> Result<SystemEntry, MatchError> {
         .into_iter()
         .find(|s| s.name == system)
         .ok_or_else(|| {
-            MatchError::Json(format!(
+            MatchError::Input(format!(
                 "system: unknown rules system {system:?} (known: {})",
                 systems().join(", ")
             ))
@@ -375,11 +406,13 @@ fn find(system: &str) -> Result<SystemEntry, MatchError> {
 /// Removes and returns the `"system"` member of a scenario object.
 fn take_system(v: &mut Value, what: &str) -> Result<String, MatchError> {
     let Value::Object(obj) = v else {
-        return Err(MatchError::Json(format!("{what} JSON: an object expected")));
+        return Err(MatchError::Input(format!(
+            "{what} JSON: an object expected"
+        )));
     };
     match obj.remove("system") {
         None => Ok(crate::Fm::NAME.to_string()),
         Some(Value::String(s)) => Ok(s),
-        Some(_) => Err(MatchError::Json("system: a string expected".into())),
+        Some(_) => Err(MatchError::Input("system: a string expected".into())),
     }
 }

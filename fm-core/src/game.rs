@@ -234,6 +234,10 @@ pub enum MatchError {
     /// The save is not valid JSON of the expected shape.
     #[error("save file: {0}")]
     Json(String),
+    /// A command or scenario given as JSON is malformed (`command JSON: …`), or names
+    /// an unknown rules system.
+    #[error("{0}")]
+    Input(String),
     /// Replaying the save gave different events or state than recorded.
     #[error("replay diverges at {}: {message}", match index { Some(i) => format!("command {i}"), None => "the opening".to_string() })]
     Diverged {

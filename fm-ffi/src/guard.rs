@@ -49,6 +49,7 @@ impl Fail {
             E::Scenario(_) => Fail::new(FM_INVALID_SCENARIO, "scenario", e.to_string()),
             E::Rule(r) => Fail::rule(r),
             E::Json(_) => Fail::new(FM_INVALID_JSON, "save", e.to_string()),
+            E::Input(_) => Fail::new(FM_INVALID_JSON, "input", e.to_string()),
             E::Diverged { .. } => Fail::new(FM_INVALID_SAVE, "save", e.to_string()),
         }
     }

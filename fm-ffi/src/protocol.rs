@@ -197,6 +197,7 @@ impl From<fm_core::MatchError> for ProtoError {
             E::Rule(r) => r.clone().into(),
             E::Scenario(s) => scenario_error(s.clone()),
             E::Json(_) | E::Diverged { .. } => ProtoError::new("save", e.to_string()),
+            E::Input(_) => ProtoError::new("input", e.to_string()),
         }
     }
 }

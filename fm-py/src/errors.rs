@@ -37,6 +37,7 @@ pub fn match_error(e: &fm_core::MatchError) -> PyErr {
         E::Scenario(s) => scenario_error(s),
         E::Rule(r) => rule_error(r),
         E::Json(m) => protocol_error(format!("save file: {m}")),
+        E::Input(m) => protocol_error(m.clone()),
         E::Diverged { index, .. } => save_error(e.to_string(), *index),
         other => protocol_error(other.to_string()),
     }
