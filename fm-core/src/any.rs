@@ -43,11 +43,12 @@ pub trait DynMatch: Send + Sync + 'static {
     /// [`MatchError::Input`] for JSON that is not a command of this system (`command
     /// JSON: …`), [`MatchError::Rule`] for a refused command.
     fn apply_json(&mut self, command: &Value) -> Result<Value, MatchError>;
-    /// Applies the command with a stable action index; returns its events.
+    /// Applies the command with a stable action index (its events are logged: see
+    /// [`DynMatch::last_events_json`]; the fast path of search loops converts nothing).
     ///
     /// # Errors
     /// A [`RuleError`] when the index means nothing here or the command is refused.
-    fn apply_index(&mut self, index: usize) -> Result<Value, RuleError>;
+    fn apply_index(&mut self, index: usize) -> Result<(), RuleError>;
     /// The legal commands, as a JSON array, in the system's stable order.
     fn legal_json(&self) -> Vec<Value>;
     /// The sorted action indices of the legal commands.
@@ -95,7 +96,8 @@ pub trait DynMatch: Send + Sync + 'static {
     }
     /// An independent copy (the same generator state).
     fn clone_box(&self) -> Box<dyn DynMatch>;
-    /// Plays uniformly random legal commands (drawn from `rng`) until the game ends or
+    /// Plays uniformly random legal commands (drawn from `rng` as
+    /// [`crate::agents::random`] draws them) until the game ends, no command is legal or
     /// `max` commands were applied; returns how many were.
     fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize;
     /// The concrete match, for the system-specific extras of a binding
@@ -103,6 +105,18 @@ pub trait DynMatch: Send + Sync + 'static {
     fn as_any(&self) -> &dyn Any;
     /// The concrete match, mutably.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// A uniform index below `n` from 64-bit draws (rejection: no modulo bias).
+pub fn uniform_index(rng: &mut dyn RngCore, n: usize) -> usize {
+    let n = n.max(1) as u64;
+    let zone = u64::MAX - (u64::MAX % n);
+    loop {
+        let x = rng.next_u64();
+        if x < zone {
+            return (x % n) as usize;
+        }
+    }
 }
 
 fn to_value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
@@ -131,8 +145,8 @@ impl<G: Game> DynMatch for GameMatch<G> {
         }
         Ok(to_value(&self.apply(&cmd)?))
     }
-    fn apply_index(&mut self, index: usize) -> Result<Value, RuleError> {
-        Ok(to_value(&GameMatch::apply_index(self, index)?))
+    fn apply_index(&mut self, index: usize) -> Result<(), RuleError> {
+        GameMatch::apply_index(self, index).map(|_| ())
     }
     fn legal_json(&self) -> Vec<Value> {
         self.legal_commands().iter().map(to_value).collect()
@@ -216,12 +230,13 @@ impl<G: Game> DynMatch for GameMatch<G> {
     fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize {
         let mut n = 0;
         while n < max && !self.is_over() {
-            let legal = self.legal_commands();
+            let mut legal = self.legal_commands();
             if legal.is_empty() {
                 break;
             }
-            let k = (rng.next_u64() % legal.len() as u64) as usize;
-            if self.apply(&legal[k]).is_err() {
+            // The draw of `fm_core::agents::random`, so playouts agree across bindings.
+            let k = uniform_index(rng, legal.len());
+            if self.apply(&legal.swap_remove(k)).is_err() {
                 break;
             }
             n += 1;
@@ -283,8 +298,10 @@ impl SystemEntry {
             builtins: G::builtin_names,
             new_builtin: |name, seed| Ok(Box::new(GameMatch::<G>::new_builtin(name, seed)?)),
             new_from: |v, seed| {
-                let data = G::scenario_data_from_value(v)?;
+                let data = G::scenario_data_from_value(v).map_err(MatchError::ScenarioJson)?;
                 let sc = G::scenario(data)?;
+                // Else its save could not be loaded (a save checks the same).
+                G::check_builtin_id(G::scenario_data(&sc))?;
                 Ok(Box::new(GameMatch::<G>::new(Arc::new(sc), seed)))
             },
             load: |v| Ok(Box::new(GameMatch::<G>::load_value(v)?)),

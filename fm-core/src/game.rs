@@ -228,6 +228,10 @@ pub enum MatchError {
     /// The scenario is invalid.
     #[error("scenario: {0}")]
     Scenario(#[from] ScenarioError),
+    /// Scenario JSON that does not have a scenario's shape (the error names the JSON
+    /// path).
+    #[error("scenario JSON: {0}")]
+    ScenarioJson(ScenarioError),
     /// A command was refused.
     #[error("{0}")]
     Rule(#[from] RuleError),

@@ -7,7 +7,7 @@ use crate::fm_status::{self, *};
 use crate::guard::{out_ptr, put, with_mut, with_ref, Fail};
 use crate::matches::side_from;
 use crate::{fm_match, fm_side, fm_winner};
-use fm_core::{agents, Side};
+use fm_core::Side;
 
 /// The number of legal commands now (0 once the game is over), numbered
 /// `0..count` for `fm_match_apply_legal`.
@@ -146,7 +146,7 @@ pub unsafe extern "C" fn fm_match_action_space_size(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_size, "out_size")?;
-            put(out, fm_core::action_space_size(h.game().scenario()));
+            put(out, h.game().action_space_size());
             Ok(())
         })
     }
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn fm_match_winner(
             let out = out_ptr(out_winner, "out_winner")?;
             put(
                 out,
-                match h.game().winner() {
+                match h.game().outcome().and_then(|o| o.0) {
                     None => fm_winner::FM_WINNER_NONE,
                     Some(Side::A) => fm_winner::FM_WINNER_A,
                     Some(Side::B) => fm_winner::FM_WINNER_B,
@@ -226,23 +226,13 @@ pub unsafe extern "C" fn fm_match_playout(
             let out = out_ptr(out_commands, "out_commands")?;
             let game = h.game_mut();
             let mut rng = fm_core::rng_from_seed(seed);
-            let mut n = 0usize;
-            while !game.is_over() {
-                let Some(cmd) = agents::random(game.scenario(), game.state(), &mut rng) else {
-                    return Err(Fail::new(
-                        FM_INTERNAL_ERROR,
-                        "internal",
-                        "no legal command although the game is not over",
-                    ));
-                };
-                game.apply(&cmd).map_err(|e| {
-                    Fail::new(
-                        FM_INTERNAL_ERROR,
-                        "internal",
-                        format!("a legal command was refused ({e})"),
-                    )
-                })?;
-                n += 1;
+            let n = game.playout(&mut rng, usize::MAX);
+            if !game.is_over() {
+                return Err(Fail::new(
+                    FM_INTERNAL_ERROR,
+                    "internal",
+                    "no legal command (or a legal one refused) although the game is not over",
+                ));
             }
             put(out, n);
             Ok(())
@@ -268,7 +258,7 @@ pub unsafe extern "C" fn fm_match_state_hash(m: *const fm_match, out_hash: *mut 
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_hash, "out_hash")?;
-            put(out, h.game().state().hash());
+            put(out, h.game().state_hash());
             Ok(())
         })
     }
@@ -290,7 +280,7 @@ pub unsafe extern "C" fn fm_match_command_count(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_count, "out_count")?;
-            put(out, h.game().log().len());
+            put(out, h.game().log_len());
             Ok(())
         })
     }

@@ -5,6 +5,7 @@
 
 use crate::fm_match;
 use crate::fm_status::{self, *};
+use fm_core::any::DynMatch;
 use std::any::Any;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::ffi::{c_char, CStr, CString};
@@ -46,7 +47,9 @@ impl Fail {
     pub fn from_match_error(e: fm_core::MatchError) -> Fail {
         use fm_core::MatchError as E;
         match &e {
-            E::Scenario(_) => Fail::new(FM_INVALID_SCENARIO, "scenario", e.to_string()),
+            E::Scenario(_) | E::ScenarioJson(_) => {
+                Fail::new(FM_INVALID_SCENARIO, "scenario", e.to_string())
+            }
             E::Rule(r) => Fail::rule(r),
             E::Json(_) => Fail::new(FM_INVALID_JSON, "save", e.to_string()),
             E::Input(_) => Fail::new(FM_INVALID_JSON, "input", e.to_string()),
@@ -192,8 +195,10 @@ pub(crate) const MAGIC: u64 = 0x666d_5f6d_6174_6368;
 /// legal action indices.
 pub(crate) struct Handle {
     poisoned: bool,
-    game: fm_core::Match,
-    /// `fm_core::legal_indices` of the current state, computed on first use. Dropped by
+    /// The match, of any rules system, behind the system-agnostic layer
+    /// (`fm_core::any`): no C function knows which system it is.
+    game: Box<dyn DynMatch>,
+    /// The legal action indices of the current state, computed on first use. Dropped by
     /// every change of the match and by every failed or panicking call, so that it can
     /// never answer for another state.
     legal: OnceCell<Vec<usize>>,
@@ -201,7 +206,7 @@ pub(crate) struct Handle {
 
 impl fm_match {
     /// Boxes a match and returns the handle the caller will own.
-    pub(crate) fn into_handle(game: fm_core::Match) -> *mut fm_match {
+    pub(crate) fn into_handle(game: Box<dyn DynMatch>) -> *mut fm_match {
         let p = Box::into_raw(Box::new(fm_match {
             magic: MAGIC,
             inner: std::sync::Mutex::new(Handle {
@@ -216,22 +221,19 @@ impl fm_match {
 }
 
 impl Handle {
-    pub(crate) fn game(&self) -> &fm_core::Match {
-        &self.game
+    pub(crate) fn game(&self) -> &dyn DynMatch {
+        self.game.as_ref()
     }
 
     /// The match, for a change; drops the cached legal indices.
-    pub(crate) fn game_mut(&mut self) -> &mut fm_core::Match {
+    pub(crate) fn game_mut(&mut self) -> &mut dyn DynMatch {
         self.legal = OnceCell::new();
-        &mut self.game
+        self.game.as_mut()
     }
 
-    /// The legal action indices of the current state (`fm_core::legal_indices`),
-    /// computed once per state.
+    /// The legal action indices of the current state, computed once per state.
     pub(crate) fn with_legal<R>(&self, f: impl FnOnce(&[usize]) -> R) -> R {
-        let v = self
-            .legal
-            .get_or_init(|| fm_core::legal_indices(self.game.scenario(), self.game.state()));
+        let v = self.legal.get_or_init(|| self.game.legal_indices());
         f(v)
     }
 }
@@ -578,7 +580,9 @@ mod tests {
     /// once released; freeing it meanwhile is refused too.
     #[test]
     fn a_handle_in_use_elsewhere_is_busy() {
-        let m = fm_match::into_handle(fm_core::Match::new_builtin("system-demo", 1).unwrap());
+        let m = fm_match::into_handle(Box::new(
+            fm_core::Match::new_builtin("system-demo", 1).unwrap(),
+        ));
         struct Ptr(*mut fm_match);
         // SAFETY (test): the pointer is only used through the library's own locking.
         unsafe impl Send for Ptr {}
@@ -616,7 +620,9 @@ mod tests {
     /// match, never answered from an older state).
     #[test]
     fn a_failed_call_drops_the_cache() {
-        let m = fm_match::into_handle(fm_core::Match::new_builtin("system-demo", 1).unwrap());
+        let m = fm_match::into_handle(Box::new(
+            fm_core::Match::new_builtin("system-demo", 1).unwrap(),
+        ));
         let mut n = 0usize;
         // SAFETY: a live handle and valid out-pointers.
         unsafe {

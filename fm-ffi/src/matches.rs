@@ -5,10 +5,9 @@
 use crate::fm_status::{self, *};
 use crate::guard::{give_json, give_string, in_str, out_ptr, put, with_mut, with_ref, Fail};
 use crate::{fm_match, fm_side, FM_SIDE_A, FM_SIDE_B};
-use fm_core::{Command, Match, Scenario, ScenarioData, Side};
-use serde::Deserialize;
+use fm_core::any::{self, DynMatch};
+use fm_core::Side;
 use std::ffi::c_char;
-use std::sync::Arc;
 
 /// The text of a scenario error: `path: message`, or the message alone when the
 /// error has no JSON path.
@@ -20,58 +19,34 @@ pub(crate) fn scenario_error_text(e: &fm_core::ScenarioError) -> String {
     }
 }
 
-/// Parses scenario JSON, telling malformed JSON (a duplicate key included) from an
-/// invalid scenario; data that claims a built-in scenario's id must be that scenario.
-pub(crate) fn scenario_from_json(json: &str) -> Result<Scenario, Fail> {
+/// A match of scenario JSON (the scenario file format of its rules system, which its
+/// `"system"` names; Fire & Movement when absent), telling malformed JSON (a duplicate
+/// key included) from an invalid scenario; data that claims a built-in scenario's id
+/// must be that scenario.
+pub(crate) fn match_from_json(json: &str, seed: u64) -> Result<Box<dyn DynMatch>, Fail> {
     let value = fm_core::json::parse_strict(json)
         .map_err(|e| Fail::new(FM_INVALID_JSON, "scenario", format!("scenario JSON: {e}")))?;
-    let data = ScenarioData::from_value(value).map_err(|e| {
-        Fail::new(
-            FM_INVALID_SCENARIO,
-            "scenario",
-            format!("scenario JSON: {}", scenario_error_text(&e)),
-        )
-    })?;
-    let invalid = |e: fm_core::ScenarioError| {
-        Fail::new(
-            FM_INVALID_SCENARIO,
-            "scenario",
-            format!("scenario: {}", scenario_error_text(&e)),
-        )
-    };
-    let sc = Scenario::from_data(data).map_err(invalid)?;
-    // Else its save could not be loaded (Match::load checks the same).
-    sc.data.check_builtin_id().map_err(invalid)?;
-    Ok(sc)
+    any::new_match_value(value, seed).map_err(Fail::from_match_error)
 }
 
-/// A built-in scenario by id.
-pub(crate) fn builtin_scenario(name: &str) -> Result<Scenario, Fail> {
-    if !Scenario::builtin_names().contains(&name) {
+/// A match of a built-in scenario of any registered rules system.
+pub(crate) fn builtin_match(name: &str, seed: u64) -> Result<Box<dyn DynMatch>, Fail> {
+    let names = any::builtin_scenarios();
+    if !names.contains(&name) {
         return Err(Fail::new(
             FM_UNKNOWN_SCENARIO,
             "scenario",
-            format!(
-                "unknown scenario '{name}' (built in: {})",
-                Scenario::builtin_names().join(", ")
-            ),
+            format!("unknown scenario '{name}' (built in: {})", names.join(", ")),
         ));
     }
-    Scenario::builtin(name).map_err(|e| {
-        Fail::new(
-            FM_INVALID_SCENARIO,
-            "scenario",
-            format!("scenario: {}", scenario_error_text(&e)),
-        )
-    })
+    any::new_match(name, seed).map_err(Fail::from_match_error)
 }
 
-/// Parses a command (strictly: a key given twice is refused).
-pub(crate) fn command_from_json(json: &str) -> Result<Command, Fail> {
-    let bad =
-        |e: serde_json::Error| Fail::new(FM_INVALID_JSON, "input", format!("command JSON: {e}"));
-    let value = fm_core::json::parse_strict(json).map_err(bad)?;
-    Command::deserialize(value).map_err(bad)
+/// Parses a command strictly (a key given twice is refused); the rules system's own
+/// shape is checked when it is applied.
+pub(crate) fn command_from_json(json: &str) -> Result<serde_json::Value, Fail> {
+    fm_core::json::parse_strict(json)
+        .map_err(|e| Fail::new(FM_INVALID_JSON, "input", format!("command JSON: {e}")))
 }
 
 pub(crate) fn side_from(side: fm_side) -> Result<Side, Fail> {
@@ -106,8 +81,7 @@ pub unsafe extern "C" fn fm_match_new(
         // SAFETY: forwarded contract.
         let name = unsafe { in_str(scenario, "scenario")? };
         let out = out_ptr(out_match, "out_match")?;
-        let sc = builtin_scenario(name)?;
-        let h = fm_match::into_handle(Match::new(Arc::new(sc), seed));
+        let h = fm_match::into_handle(builtin_match(name, seed)?);
         // SAFETY: checked non-null; valid by contract.
         unsafe { put(out, h) };
         Ok(())
@@ -138,8 +112,7 @@ pub unsafe extern "C" fn fm_match_from_json(
         // SAFETY: forwarded contract.
         let json = unsafe { in_str(scenario_json, "scenario_json")? };
         let out = out_ptr(out_match, "out_match")?;
-        let sc = scenario_from_json(json)?;
-        let h = fm_match::into_handle(Match::new(Arc::new(sc), seed));
+        let h = fm_match::into_handle(match_from_json(json, seed)?);
         // SAFETY: checked non-null; valid by contract.
         unsafe { put(out, h) };
         Ok(())
@@ -172,7 +145,7 @@ pub unsafe extern "C" fn fm_match_load(
         // SAFETY: forwarded contract.
         let json = unsafe { in_str(save_json, "save_json")? };
         let out = out_ptr(out_match, "out_match")?;
-        let m = Match::load(json).map_err(Fail::from_match_error)?;
+        let m = any::load_match(json).map_err(Fail::from_match_error)?;
         let h = fm_match::into_handle(m);
         // SAFETY: checked non-null; valid by contract.
         unsafe { put(out, h) };
@@ -200,7 +173,7 @@ pub unsafe extern "C" fn fm_match_clone(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_match, "out_match")?;
-            let c = fm_match::into_handle(h.game().clone());
+            let c = fm_match::into_handle(h.game().clone_box());
             put(out, c);
             Ok(())
         })
@@ -249,8 +222,11 @@ pub unsafe extern "C" fn fm_match_apply(
             let out = out_ptr(out_events_json, "out_events_json")?;
             let cmd = command_from_json(json)?;
             let game = h.game_mut();
-            let events = game.apply(&cmd).map_err(|e| Fail::rule(&e))?;
-            match give_json(events) {
+            let events = game.apply_json(&cmd).map_err(|e| match e {
+                fm_core::MatchError::Input(m) => Fail::new(FM_INVALID_JSON, "input", m),
+                other => Fail::from_match_error(other),
+            })?;
+            match give_json(&events) {
                 Ok(s) => put(out, s),
                 Err(f) => {
                     // No partial success: take the command back.
@@ -283,7 +259,7 @@ pub unsafe extern "C" fn fm_match_pending(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(&h.game().pending())?);
+            put(out, give_json(&h.game().pending_json())?);
             Ok(())
         })
     }
@@ -309,7 +285,7 @@ pub unsafe extern "C" fn fm_match_legal_commands(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(&h.game().legal_commands())?);
+            put(out, give_json(&h.game().legal_json())?);
             Ok(())
         })
     }
@@ -334,7 +310,7 @@ pub unsafe extern "C" fn fm_match_state(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(h.game().state())?);
+            put(out, give_json(&h.game().state_json())?);
             Ok(())
         })
     }
@@ -362,7 +338,7 @@ pub unsafe extern "C" fn fm_match_view(
         with_ref(m, |h| {
             let side = side_from(side)?;
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(&h.game().view(side))?);
+            put(out, give_json(&h.game().view_json(side))?);
             Ok(())
         })
     }
@@ -392,7 +368,7 @@ pub unsafe extern "C" fn fm_match_export(
         with_ref(m, |h| {
             let side = side_from(side)?;
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(&h.game().export(side))?);
+            put(out, give_json(&h.game().export_json(side))?);
             Ok(())
         })
     }
@@ -417,7 +393,7 @@ pub unsafe extern "C" fn fm_match_opening_events(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(h.game().opening_events())?);
+            put(out, give_json(&h.game().opening_events_json())?);
             Ok(())
         })
     }
@@ -465,7 +441,7 @@ pub unsafe extern "C" fn fm_match_undo(m: *mut fm_match, out_undone: *mut bool) 
     unsafe {
         with_mut(m, |h| {
             let out = out_ptr(out_undone, "out_undone")?;
-            let undone = if h.game().log().is_empty() {
+            let undone = if h.game().log_len() == 0 {
                 false
             } else {
                 h.game_mut().undo()

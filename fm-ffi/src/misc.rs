@@ -116,7 +116,7 @@ pub unsafe extern "C" fn fm_status_name(status: u32, out_name: *mut *const c_cha
 pub unsafe extern "C" fn fm_scenario_names(out_json: *mut *mut c_char) -> fm_status {
     run(|| {
         let out = out_ptr(out_json, "out_json")?;
-        let s = give_json(&fm_core::Scenario::builtin_names())?;
+        let s = give_json(&fm_core::any::builtin_scenarios())?;
         // SAFETY: checked non-null; valid by contract.
         unsafe { put(out, s) };
         Ok(())

@@ -24,15 +24,15 @@
 //! assert!(r.quit);
 //! ```
 
+use fm_core::any::{self, DynMatch};
 use fm_core::json::{parse_strict, Budget, StrictValue, MAX_JSON_COST};
-use fm_core::{Command, Match, RuleError, Scenario, Side};
+use fm_core::{RuleError, Side};
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 
 /// Version of the protocol, reported by `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -198,6 +198,10 @@ impl From<fm_core::MatchError> for ProtoError {
             E::Scenario(s) => scenario_error(s.clone()),
             E::Json(_) | E::Diverged { .. } => ProtoError::new("save", e.to_string()),
             E::Input(_) => ProtoError::new("input", e.to_string()),
+            E::ScenarioJson(s) => ProtoError::new(
+                "scenario",
+                format!("scenario JSON: {}", crate::matches::scenario_error_text(s)),
+            ),
         }
     }
 }
@@ -207,7 +211,7 @@ type Result<T> = std::result::Result<T, ProtoError>;
 /// A protocol session: at most one match at a time, and the seats bound to its sides.
 #[derive(Default)]
 pub struct Server {
-    game: Option<Match>,
+    game: Option<Box<dyn DynMatch>>,
     /// Seat tokens of the current match and the side each is bound to.
     seats: Vec<(String, Side)>,
     /// Tokens handed out so far (feeds the token generator).
@@ -315,8 +319,8 @@ impl Server {
     }
 
     /// The current match, if any.
-    pub fn game(&self) -> Option<&Match> {
-        self.game.as_ref()
+    pub fn game(&self) -> Option<&dyn DynMatch> {
+        self.game.as_deref()
     }
 
     /// Reads requests from `input` and writes one reply line to `output` for each line
@@ -411,8 +415,8 @@ impl Server {
         }
     }
 
-    fn current(&self) -> Result<&Match> {
-        self.game.as_ref().ok_or_else(no_match)
+    fn current(&self) -> Result<&dyn DynMatch> {
+        self.game.as_deref().ok_or_else(no_match)
     }
 
     fn dispatch(&mut self, req: &Option<Map<String, Value>>) -> Result<(Body, bool)> {
@@ -464,22 +468,22 @@ impl Server {
                 .with("engine", "fm")?
                 .with("version", env!("CARGO_PKG_VERSION"))?
                 .with("protocol", &PROTOCOL_VERSION)?,
-            "scenarios" => Body::new().with("scenarios", &Scenario::builtin_names())?,
+            "scenarios" => Body::new().with("scenarios", &any::builtin_scenarios())?,
             "new" => self.new_match(obj)?,
             "apply" => self.apply(obj)?,
-            "legal" => Body::new().with("legal", &self.current()?.legal_commands())?,
-            "pending" => Body::new().with("pending", &self.current()?.pending())?,
+            "legal" => Body::new().with("legal", &self.current()?.legal_json())?,
+            "pending" => Body::new().with("pending", &self.current()?.pending_json())?,
             "state" => {
                 let g = self.current()?;
                 Body::new()
-                    .with("state", g.state())?
-                    .with("hash", &hash_hex(g.state().hash()))?
+                    .with("state", &g.state_json())?
+                    .with("hash", &hash_hex(g.state_hash()))?
             }
             "view" => {
                 let side = side_field(obj, "view")?;
                 let g = self.current()?;
                 Body::new()
-                    .with("view", &g.view(side))?
+                    .with("view", &g.view_json(side))?
                     .with("hash", &hash_hex(g.view_hash(side)))?
             }
             "seat" => {
@@ -491,14 +495,14 @@ impl Server {
             }
             "export" => {
                 let side = side_field(obj, "export")?;
-                Body::new().with("export", &self.current()?.export(side))?
+                Body::new().with("export", &self.current()?.export_json(side))?
             }
             "log" => {
                 let g = self.current()?;
-                let from = since(obj, g.log().len())?;
+                let from = since(obj, g.log_len())?;
                 Body::new()
-                    .with("log", &g.log()[from..])?
-                    .with("count", &g.log().len())?
+                    .with("log", &g.log_json(from))?
+                    .with("count", &g.log_len())?
             }
             "save" => Body::new().with_raw("save", self.current()?.save()),
             "load" => {
@@ -506,12 +510,12 @@ impl Server {
                     .get("save")
                     .ok_or_else(|| ProtoError::protocol("load needs \"save\""))?;
                 let text = json_or_string(save)?;
-                let m = Match::load(&text)?;
+                let m = any::load_match(&text)?;
                 self.seats.clear();
                 let body = Body::new()
-                    .with("loaded", &m.log().len())?
-                    .with("pending", &m.pending())?
-                    .with("hash", &hash_hex(m.state().hash()))?;
+                    .with("loaded", &m.log_len())?
+                    .with("pending", &m.pending_json())?
+                    .with("hash", &hash_hex(m.state_hash()))?;
                 self.game = Some(m);
                 body
             }
@@ -520,8 +524,8 @@ impl Server {
                 let undone = g.undo();
                 Body::new()
                     .with("undone", &undone)?
-                    .with("pending", &g.pending())?
-                    .with("hash", &hash_hex(g.state().hash()))?
+                    .with("pending", &g.pending_json())?
+                    .with("hash", &hash_hex(g.state_hash()))?
             }
             "quit" => return Ok((Body::new().with("bye", &true)?, true)),
             _ => unreachable!("allowed_fields knows every cmd"),
@@ -537,29 +541,30 @@ impl Server {
             Some(Value::String(s)) => s.parse::<u64>().map_err(|_| bad_seed())?,
             Some(_) => return Err(bad_seed()),
         };
-        let sc = match (obj.get("scenario"), obj.get("scenario_json")) {
+        let m = match (obj.get("scenario"), obj.get("scenario_json")) {
             (Some(Value::String(name)), None) => {
-                if !Scenario::builtin_names().contains(&name.as_str()) {
+                let names = any::builtin_scenarios();
+                if !names.contains(&name.as_str()) {
                     return Err(ProtoError::new(
                         "scenario",
-                        format!(
-                            "unknown scenario '{name}' (built in: {})",
-                            Scenario::builtin_names().join(", ")
-                        ),
+                        format!("unknown scenario '{name}' (built in: {})", names.join(", ")),
                     ));
                 }
-                Scenario::builtin(name).map_err(scenario_error)?
+                any::new_match(name, seed)?
             }
             (None, Some(v)) => {
-                let text = json_or_string(v)?;
-                if let Value::String(s) = v {
+                let value = match v {
                     // A scenario inside a string is read as strictly as the request.
-                    parse_strict(s)
-                        .map_err(|e| ProtoError::new("scenario", format!("scenario JSON: {e}")))?;
-                }
-                let sc = Scenario::from_json(&text).map_err(scenario_error)?;
-                sc.data.check_builtin_id().map_err(scenario_error)?;
-                sc
+                    Value::String(s) => parse_strict(s)
+                        .map_err(|e| ProtoError::new("scenario", format!("scenario JSON: {e}")))?,
+                    Value::Object(_) => v.clone(),
+                    _ => {
+                        return Err(ProtoError::protocol(
+                            "expected a JSON object (or a string holding one)",
+                        ))
+                    }
+                };
+                any::new_match_value(value, seed)?
             }
             _ => {
                 return Err(ProtoError::protocol(
@@ -568,12 +573,11 @@ impl Server {
                 ))
             }
         };
-        let m = Match::new(Arc::new(sc), seed);
         self.seats.clear();
         let body = Body::new()
-            .with("events", m.opening_events())?
-            .with("pending", &m.pending())?
-            .with("hash", &hash_hex(m.state().hash()))?;
+            .with("events", &m.opening_events_json())?
+            .with("pending", &m.pending_json())?
+            .with("hash", &hash_hex(m.state_hash()))?;
         self.game = Some(m);
         Ok(body)
     }
@@ -581,12 +585,11 @@ impl Server {
     fn apply(&mut self, obj: &Map<String, Value>) -> Result<Body> {
         let g = self.game.as_mut().ok_or_else(no_match)?;
         let cmd = parse_command(obj)?;
-        let events = serde_json::to_string(g.apply(&cmd)?)
-            .map_err(|e| ProtoError::new("internal", format!("cannot serialize: {e}")))?;
+        let events = g.apply_json(&cmd)?;
         Body::new()
-            .with_raw("events", events)
-            .with("pending", &g.pending())?
-            .with("hash", &hash_hex(g.state().hash()))
+            .with("events", &events)?
+            .with("pending", &g.pending_json())?
+            .with("hash", &hash_hex(g.state_hash()))
     }
 }
 
@@ -619,12 +622,12 @@ impl Server {
                 .with("engine", "fm")?
                 .with("version", env!("CARGO_PKG_VERSION"))?
                 .with("protocol", &PROTOCOL_VERSION),
-            "scenarios" => Body::new().with("scenarios", &Scenario::builtin_names()),
-            "pending" => Body::new().with("pending", &self.current()?.pending()),
+            "scenarios" => Body::new().with("scenarios", &any::builtin_scenarios()),
+            "pending" => Body::new().with("pending", &self.current()?.pending_json()),
             "legal" => {
                 let g = self.current()?;
-                let mine = deciding(&g.pending()) == Some(side);
-                let legal = if mine { g.legal_commands() } else { Vec::new() };
+                let mine = g.decider() == Some(side);
+                let legal = if mine { g.legal_json() } else { Vec::new() };
                 Body::new().with("legal", &legal)
             }
             "view" => {
@@ -638,7 +641,7 @@ impl Server {
                 }
                 let g = self.current()?;
                 Body::new()
-                    .with("view", &g.view(side))?
+                    .with("view", &g.view_json(side))?
                     .with("hash", &hash_hex(g.view_hash(side)))
             }
             "export" => {
@@ -648,20 +651,18 @@ impl Server {
                         format!("this seat is side {side}'s; it may export only its own record"),
                     ));
                 }
-                Body::new().with("export", &self.current()?.export(side))
+                Body::new().with("export", &self.current()?.export_json(side))
             }
             "log" => {
                 let g = self.current()?;
-                let from = since(obj, g.log().len())?;
-                let mut entries = g.export(side).log;
-                let tail = entries.split_off(from);
+                let from = since(obj, g.log_len())?;
                 Body::new()
-                    .with("log", &tail)?
-                    .with("count", &g.log().len())
+                    .with("log", &g.side_log_json(side, from))?
+                    .with("count", &g.log_len())
             }
             "apply" => {
                 let g = self.game.as_mut().ok_or_else(no_match)?;
-                let deciding_side = deciding(&g.pending());
+                let deciding_side = g.decider();
                 if deciding_side != Some(side) {
                     return Err(ProtoError::new(
                         "seat",
@@ -672,14 +673,10 @@ impl Server {
                     ));
                 }
                 let cmd = parse_command(obj)?;
-                let events: Vec<fm_core::Event> = g
-                    .apply(&cmd)?
-                    .iter()
-                    .map(|e| e.redacted_for(side))
-                    .collect();
+                g.apply_json(&cmd)?;
                 Body::new()
-                    .with("events", &events)?
-                    .with("pending", &g.pending())?
+                    .with("events", &g.last_events_json(Some(side)))?
+                    .with("pending", &g.pending_json())?
                     .with("hash", &hash_hex(g.view_hash(side)))
             }
             "new" | "load" => refuse("start or load a match"),
@@ -690,23 +687,6 @@ impl Server {
             "quit" => refuse("stop the server"),
             _ => unreachable!("allowed_fields knows every cmd"),
         }
-    }
-}
-
-/// The side whose decision it is, if any.
-fn deciding(p: &fm_core::Pending) -> Option<Side> {
-    use fm_core::Pending as P;
-    match p {
-        P::GameOver { .. } => None,
-        P::Setup { side }
-        | P::Phase { side, .. }
-        | P::SupportFire { side, .. }
-        | P::ChooseLoss { side, .. }
-        | P::Retreat { side, .. }
-        | P::LostBattalion { side }
-        | P::ArtilleryRetreat { side, .. }
-        | P::Advance { side, .. }
-        | P::FireSupport { side } => Some(*side),
     }
 }
 
@@ -733,17 +713,19 @@ fn since(obj: &Map<String, Value>, len: usize) -> Result<usize> {
     }
 }
 
-fn parse_command(obj: &Map<String, Value>) -> Result<Command> {
+/// The `command` of a request, as JSON (its shape is the rules system's, checked when
+/// it is applied).
+fn parse_command(obj: &Map<String, Value>) -> Result<Value> {
     let v = obj
         .get("command")
         .ok_or_else(|| ProtoError::protocol("apply needs \"command\""))?;
-    let bad = |e: serde_json::Error| ProtoError::new("input", format!("command JSON: {e}"));
     match v {
         // A command inside a string is read as strictly as the request.
-        Value::String(s) => Command::deserialize(parse_strict(s).map_err(bad)?),
-        other => Command::deserialize(other),
+        Value::String(s) => {
+            parse_strict(s).map_err(|e| ProtoError::new("input", format!("command JSON: {e}")))
+        }
+        other => Ok(other.clone()),
     }
-    .map_err(bad)
 }
 
 fn scenario_error(e: fm_core::ScenarioError) -> ProtoError {
@@ -938,6 +920,14 @@ mod tests {
 
     use serde_json::json;
 
+    /// The server's match, as the Fire & Movement match it is.
+    fn fm_match_of(s: &Server) -> fm_core::Match {
+        s.game()
+            .and_then(|g| g.as_any().downcast_ref::<fm_core::Match>())
+            .expect("an F&M match")
+            .clone()
+    }
+
     fn ask(s: &mut Server, line: &str) -> Value {
         serde_json::from_str(&s.handle_line(line).expect("a reply").line).expect("JSON reply")
     }
@@ -1020,7 +1010,7 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(a.starts_with("a-") && b.starts_with("b-") && a != b);
-        let g = s.game().unwrap().clone();
+        let g = fm_match_of(&s);
         // Views and hashes: the seat's own, never the referee's.
         let va = ask(&mut s, &json!({"cmd":"view","seat":a}).to_string());
         assert_eq!(va["view"], serde_json::to_value(g.view(Side::A)).unwrap());
@@ -1044,7 +1034,7 @@ mod tests {
         assert_eq!(e["error"]["rule"], "seat");
         // The opening allotments: each seat's log shows only its own values.
         let pending = g.pending();
-        let (mine, theirs) = match deciding(&pending) {
+        let (mine, theirs) = match pending.side() {
             Some(Side::A) => (a.clone(), b.clone()),
             _ => (b.clone(), a.clone()),
         };
@@ -1062,7 +1052,7 @@ mod tests {
             &json!({"cmd":"apply","command":first,"seat":mine}).to_string(),
         );
         let side = if mine == a { Side::A } else { Side::B };
-        let g = s.game().unwrap().clone();
+        let g = fm_match_of(&s);
         assert_eq!(v["hash"], format!("{:016x}", g.view_hash(side)));
         let redacted: Vec<fm_core::Event> = g.log()[0]
             .events
@@ -1268,7 +1258,7 @@ mod tests {
             "{v}"
         );
         ask(&mut s, r#"{"cmd":"new","scenario":"system-demo","seed":1}"#);
-        let before = s.game().unwrap().state().hash();
+        let before = s.game().unwrap().state_hash();
         for (line, rule) in [
             (r#"{"id":7,"cmd":"legal","cmd":"state"}"#, "protocol"),
             (
@@ -1309,7 +1299,7 @@ mod tests {
                 assert_eq!(v["id"], 7, "{line} -> {v}");
             }
         }
-        assert_eq!(s.game().unwrap().state().hash(), before, "nothing changed");
+        assert_eq!(s.game().unwrap().state_hash(), before, "nothing changed");
     }
 
     /// Finding 8, through serve: a scenario that claims a built-in id must be it.
@@ -1317,7 +1307,7 @@ mod tests {
     fn a_builtin_id_needs_the_builtin_data() {
         let mut s = Server::new();
         let mut data =
-            serde_json::to_value(&Scenario::builtin("system-demo").unwrap().data).unwrap();
+            serde_json::to_value(&fm_core::Scenario::builtin("system-demo").unwrap().data).unwrap();
         let ok = ask(
             &mut s,
             &json!({"cmd":"new","scenario_json":data}).to_string(),
