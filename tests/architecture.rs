@@ -4,8 +4,8 @@
 //! (`fm-core/src/fm/*.rs`) and the system-agnostic layer (`fm-core/src/*.rs`) reach a
 //! game's exclusive rules only through the `ExclusiveRules` trait
 //! (`fm-core/src/fm/exclusive.rs`); the one place that names the games is the registry,
-//! `fm-core/src/fm/games/mod.rs`, which system modules may use for `RuleSet` and
-//! `rules_for` alone.
+//! `fm-core/src/fm/games/mod.rs`, which system modules may use for `RuleSet`,
+//! `rules_for` and `Rules` (the dispatch over the games) alone.
 
 use std::path::{Path, PathBuf};
 
@@ -75,7 +75,10 @@ fn no_system_rule_module_names_a_game_module() {
             }
             for (i, _) in code.match_indices("games::") {
                 let rest = &code[i + "games::".len()..];
-                if !rest.starts_with("RuleSet") && !rest.starts_with("rules_for") {
+                if !["RuleSet", "rules_for", "Rules"]
+                    .iter()
+                    .any(|r| rest.starts_with(r))
+                {
                     found.push(format!("{}:{}: {}", f.display(), k + 1, line.trim()));
                 }
             }

@@ -8,6 +8,7 @@ use crate::fm::combat::{attacker_loss, end, reveal};
 use crate::fm::crt::CrtResult;
 use crate::fm::engine::Ctx;
 use crate::fm::event::Event;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::Phase;
 use crate::fm::state::{CombatKind, Location, LossReason};

@@ -6,6 +6,7 @@ use crate::error::{refuse, RuleError};
 use crate::fm::crt::CrtResult;
 use crate::fm::engine::Ctx;
 use crate::fm::event::Event;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::{MoveCost, Phase, Scenario, UnitKind};
 use crate::fm::state::{CombatKind, CombatStage, Location, LossReason, State};

@@ -29,6 +29,7 @@
 //! depend only on the scenario, never on the state, so they are stable across a game.
 
 use crate::fm::command::Command;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::legal::legal_commands;
 use crate::fm::movement::reachable_idx;

@@ -8,6 +8,7 @@
 use crate::error::{refuse, RuleError};
 use crate::fm::command::Command;
 use crate::fm::event::Event;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::scenario::Scenario;
 use crate::fm::state::State;
 use crate::ids::UnitId;

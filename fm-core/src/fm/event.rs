@@ -4,6 +4,7 @@
 //! (rule 7.2: markers are placed face down).
 
 use crate::fm::crt::CrtResult;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::mp::Mp;
 use crate::fm::scenario::{Phase, Scenario};

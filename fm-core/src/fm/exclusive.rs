@@ -486,7 +486,7 @@ pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
 }
 
 /// The system rules alone (`"rules": "system"`).
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct SystemRules;
 
 impl ExclusiveRules for SystemRules {}

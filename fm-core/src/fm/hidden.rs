@@ -16,6 +16,7 @@
 //! every query a side can reach must give the same answer on the resampled state.
 //! Search over information sets (ISMCTS) uses it the same way.
 
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::scenario::Scenario;
 use crate::fm::state::State;
 use crate::ids::Side;

@@ -4,6 +4,7 @@
 
 use crate::fm::combat::{can_attack_across, may_attack};
 use crate::fm::command::Command;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::movement::reachable_idx;
 use crate::fm::retreat::advance_targets;
 use crate::fm::scenario::{Phase, Scenario, StartData};

@@ -9,6 +9,7 @@
 use crate::error::{refuse, RuleError};
 use crate::fm::combat::{crt_reading, ground_totals};
 use crate::fm::crt::CrtResult;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::Scenario;
 use crate::fm::state::{CombatKind, Location, State};

@@ -6,6 +6,7 @@
 //! keeps the room: a placement that would leave a unit still to be placed no hex is
 //! refused.
 
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::scenario::{Scenario, ScenarioError, StartData};
 use crate::fm::state::{Location, Pending, State};
 use crate::ids::Side;

@@ -11,6 +11,7 @@ use crate::error::{refuse, RuleError};
 use crate::fm::combat::{end, join, lose_step};
 use crate::fm::engine::Ctx;
 use crate::fm::event::Event;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::{Scenario, NO_HEX};
 use crate::fm::state::{CombatKind, CombatStage, Location, State};

@@ -6,6 +6,7 @@
 //! cross-reference and names the JSON path of the first problem it finds.
 
 use crate::fm::crt::{ColumnLabel, Crt, CrtLine, CrtResult};
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::{Hex, Layout};
 use crate::fm::mp::Mp;
 use crate::ids::{Side, SidePair, UnitId};
@@ -1125,7 +1126,7 @@ pub struct Scenario {
     grid: Vec<u16>,
     objectives: Vec<Hex>,
     /// The exclusive rules `data.rules` selects (the system rules by default).
-    rules: &'static dyn crate::fm::exclusive::ExclusiveRules,
+    rules: crate::fm::games::Rules,
     unit_ids: HashMap<UnitId, u16>,
 }
 
@@ -1149,7 +1150,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
 impl Scenario {
     /// The exclusive rules of this scenario's game (the system rules when it has none):
     /// the one way the system-rule modules reach a game.
-    pub(crate) fn rules(&self) -> &'static dyn crate::fm::exclusive::ExclusiveRules {
+    pub(crate) fn rules(&self) -> crate::fm::games::Rules {
         self.rules
     }
 
@@ -1634,7 +1635,7 @@ impl Scenario {
             unit_ids,
             data,
             objectives: Vec::new(),
-            rules: &crate::fm::exclusive::SystemRules,
+            rules: crate::fm::games::Rules::System(crate::fm::exclusive::SystemRules),
             masks: TerrainMasks::default(),
             max_path: 0,
             zone_sorted: BTreeMap::new(),

@@ -7,6 +7,7 @@
 use crate::error::{refuse, RuleError};
 use crate::fm::engine::Ctx;
 use crate::fm::event::Event;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::{Phase, StartData};
 use crate::fm::state::{CombatStage, Location};

@@ -5,6 +5,7 @@
 //! [`State::hash`]. It changes only by folding [`Event`](crate::Event)s into it.
 
 use crate::fm::crt::CrtResult;
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::mp::Mp;
 use crate::fm::scenario::{Phase, Scenario, StartData};

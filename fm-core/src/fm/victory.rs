@@ -1,6 +1,7 @@
 //! Victory (the game-turn end of 4.1 and each scenario's victory conditions): instant
 //! conditions checked after every command, hold-at-end conditions after the last turn.
 
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::{Scenario, VictoryCondition};
 use crate::fm::state::{Location, State};

@@ -10,6 +10,7 @@
 //! property tests resample everything a side cannot know ([`crate::resample_hidden`])
 //! and check that nothing it can reach changes.
 
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::{Phase, Scenario};
 use crate::fm::state::{Combat, ExclusiveState, Outcome, Pending, State, UnitState};

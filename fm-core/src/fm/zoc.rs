@@ -2,6 +2,7 @@
 //! ZOC, the hexside blocks it (e.g. Suez water) or the hex's terrain refuses it.
 //! Friendly units never negate an enemy ZOC (6.0, 8.3).
 
+use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::scenario::{Scenario, NO_HEX};
 use crate::fm::state::{Location, State};
 use crate::ids::Side;

@@ -690,7 +690,7 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::fm::comman
 /// Meuse Argonne's exclusive rules behind [`crate::fm::exclusive::ExclusiveRules`]: the
 /// system rules except where 10.0-19.0 change them (works, replacements, brigades, the
 /// Lost Battalion, German combat experience, and the WWI artillery of `artillery`).
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct MeuseArgonne;
 
 impl crate::fm::exclusive::ExclusiveRules for MeuseArgonne {

@@ -1613,7 +1613,7 @@ pub(crate) fn trench_extra(sc: &Scenario, side_mask: u64) -> crate::fm::mp::Mp {
 /// advances, activation, reinforcement rolls, victory, Kress, the armored train, the
 /// canal, owner-only trenches, surprise, rail movement, stacking, fire support from
 /// daily pools, the air unit, night).
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Suez1916;
 
 impl crate::fm::exclusive::ExclusiveRules for Suez1916 {

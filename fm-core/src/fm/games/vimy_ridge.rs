@@ -871,7 +871,7 @@ pub(crate) fn validate(sc: &Scenario, p: &VimyRidgeParams) -> Result<(), Scenari
 /// rules except where 10.0-21.0 change them (night turns, replacements, No Man's Land,
 /// trench hexsides, the random allotment, La Folie Woods, divisional integrity, the
 /// German set-up order, and the WWI artillery of `artillery`).
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct VimyRidge;
 
 impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
