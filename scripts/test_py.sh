@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the Python module (fm-py): creates the virtual environment .venv if it is
 # missing, installs the build and test tools into it, builds the abi3 wheel with
-# maturin (release), installs it, type-checks the examples and the package with
+# maturin (release, with the toy second rules system: feature toy-system), installs
+# it, type-checks the examples and the package with
 # `mypy --strict`, runs the random-agents example, and runs the pytest suite
 # fm-py/tests (its summary is the last line). Exits non-zero on any failure.
 #
@@ -26,9 +27,13 @@ echo "== tools"
 "$PY" -m pip install -q --disable-pip-version-check \
     "maturin>=1.7,<2" pytest numpy gymnasium pettingzoo mypy
 
-echo "== building the wheel (maturin, release, abi3)"
+echo "== building the wheel (maturin, release, abi3, with the toy rules system)"
 rm -rf target/wheels-py
-"$VENV/bin/maturin" build --release -m fm-py/Cargo.toml -o target/wheels-py 2>&1 | tail -n 3
+# Feature toy-system compiles in the toy second rules system of the Rust tests
+# ("race-to-10"), which fm-py/tests/test_systems.py plays through fm.Match; a plain
+# `pip install ./fm-py` is built without it.
+"$VENV/bin/maturin" build --release -m fm-py/Cargo.toml --features toy-system \
+    -o target/wheels-py 2>&1 | tail -n 3
 "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels-py/*.whl
 
 echo "== mypy --strict"

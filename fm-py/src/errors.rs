@@ -8,6 +8,7 @@ pyo3::import_exception!(fm._errors, RuleError);
 pyo3::import_exception!(fm._errors, ScenarioError);
 pyo3::import_exception!(fm._errors, ProtocolError);
 pyo3::import_exception!(fm._errors, SaveError);
+pyo3::import_exception!(fm._errors, UnsupportedError);
 
 /// `fm.RuleError(rule, message)`: the rules refuse a command.
 pub fn rule_error(e: &fm_core::RuleError) -> PyErr {
@@ -27,6 +28,24 @@ pub fn protocol_error(message: impl Into<String>) -> PyErr {
 /// `fm.SaveError(message, index)`: a save that does not replay as recorded.
 pub fn save_error(message: impl Into<String>, index: Option<usize>) -> PyErr {
     SaveError::new_err((message.into(), index))
+}
+
+/// `fm.UnsupportedError(message, system)`: a Fire & Movement feature asked of a match
+/// (or scenario) of another rules system, which has no such feature.
+pub fn unsupported_error(message: impl Into<String>, system: &str) -> PyErr {
+    UnsupportedError::new_err((message.into(), system.to_string()))
+}
+
+/// The [`unsupported_error`] of a method or property (`what`: `"Match.svg"`) that only
+/// Fire & Movement matches have.
+pub fn fm_only(what: &str, system: &str) -> PyErr {
+    unsupported_error(
+        format!(
+            "{what} is a Fire & Movement feature; this match is of the {system:?} rules system \
+             (every system has the generic methods: see help(fm.Match))"
+        ),
+        system,
+    )
 }
 
 /// Maps a [`fm_core::MatchError`] to the matching Python exception.

@@ -1,13 +1,18 @@
-//! `fm.Scenario` and `fm.Match`.
+//! `fm.Scenario` (Fire & Movement scenarios) and `fm.Match` (a match of any registered
+//! rules system, through `fm_core::any`), and how a scenario argument of any system is
+//! resolved ([`Source`]).
 
 use crate::args::{
-    as_int, describe, int_text, markers_arg, not_an_int, opt_str_list, os_error, read_text_file,
-    seed_arg, str_list, ReadError,
+    as_int, count_arg, describe, int_text, markers_arg, not_an_int, opt_str_list, os_error,
+    read_text_file, seed_arg, str_list, ReadError,
 };
 use crate::convert::{check_text_size, strip_bom, to_json_value, to_py, type_name};
-use crate::errors::{match_error, protocol_error, rule_error, scenario_error};
+use crate::errors::{
+    fm_only, match_error, protocol_error, rule_error, scenario_error, unsupported_error,
+};
 use crate::objects::{command_from_py, command_obj, events_list, PyCommand, PyLogEntry, PyPending};
-use fm_core::{Hex, MapMarker, RenderOptions, Scenario, Side, UnitId};
+use fm_core::any::{self, DynMatch};
+use fm_core::{Game, Hex, MapMarker, RenderOptions, Scenario, Side, UnitId};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -81,26 +86,109 @@ fn whole_scenario_error(message: String) -> PyErr {
     })
 }
 
-/// Parses scenario JSON text (at most `MAX_INPUT_BYTES`, a leading byte-order mark
-/// ignored).
-fn scenario_from_text(text: &str) -> PyResult<Arc<Scenario>> {
-    check_text_size(text.len(), "scenario JSON").map_err(whole_scenario_error)?;
-    Scenario::from_json(strip_bom(text))
-        .map(Arc::new)
+/// A scenario of any registered rules system, resolved from a Python argument, from
+/// which matches are opened (`fm.Match`, `fm.play_random`).
+pub enum Source {
+    /// A Fire & Movement scenario, validated and shared between matches.
+    Fm(Arc<Scenario>),
+    /// A built-in scenario of another system, by name.
+    Builtin(String),
+    /// Scenario JSON naming another system in `"system"` (validated when a match is
+    /// opened, by the match layer).
+    Value(serde_json::Value),
+}
+
+impl Source {
+    /// A match of this scenario, through the system-agnostic layer.
+    ///
+    /// # Errors
+    /// The layer's: an invalid scenario or an unknown system.
+    pub fn open(&self, seed: u64) -> Result<Box<dyn DynMatch>, fm_core::MatchError> {
+        match self {
+            // The Fire & Movement match is itself a `DynMatch`; opening it directly keeps
+            // the scenario shared (`fm.Match(scenario)` does not copy it).
+            Source::Fm(sc) => Ok(Box::new(fm_core::Match::new(sc.clone(), seed))),
+            Source::Builtin(name) => any::new_match(name, seed),
+            Source::Value(v) => any::new_match_value(v.clone(), seed),
+        }
+    }
+}
+
+/// A Fire & Movement scenario from scenario data (a dict, or JSON without `"system"`).
+fn fm_from_value(v: serde_json::Value) -> PyResult<Source> {
+    let data = fm_core::ScenarioData::from_value(v).map_err(|e| scenario_error(&e))?;
+    Scenario::from_data(data)
+        .map(|sc| Source::Fm(Arc::new(sc)))
         .map_err(|e| scenario_error(&e))
 }
 
-/// Loads a scenario from a built-in name, a path, or JSON text.
-pub fn load_scenario(source: &Bound<'_, PyAny>) -> PyResult<Arc<Scenario>> {
+/// Scenario data of any system: Fire & Movement when it names no `"system"` (or
+/// `"fm"`), another system's otherwise.
+fn source_from_value(mut v: serde_json::Value) -> PyResult<Source> {
+    let fm = match v.get("system") {
+        None => true,
+        Some(serde_json::Value::String(s)) if s == fm_core::Fm::NAME => {
+            if let Some(obj) = v.as_object_mut() {
+                obj.remove("system");
+            }
+            true
+        }
+        // Another system, or a malformed `"system"` that the layer reports.
+        Some(_) => false,
+    };
+    if fm {
+        fm_from_value(v)
+    } else {
+        Ok(Source::Value(v))
+    }
+}
+
+/// Scenario JSON text (at most `MAX_INPUT_BYTES`, a leading byte-order mark ignored),
+/// read strictly: a duplicate key or a document too large once parsed is refused.
+fn source_from_text(text: &str) -> PyResult<Source> {
+    check_text_size(text.len(), "scenario JSON").map_err(whole_scenario_error)?;
+    let body = strip_bom(text);
+    let v = match fm_core::json::parse_strict(body) {
+        Ok(v) => v,
+        Err(e) => {
+            use serde_json::error::Category;
+            return Err(match e.classify() {
+                // Not JSON: which system it is for is unknown. Text that names none is
+                // Fire & Movement's, whose parser gives the JSON path where the text
+                // stops making sense (the error it gave before the match layer); text
+                // that names one gets the syntax error, not a Fire & Movement field error.
+                Category::Syntax | Category::Eof if !body.contains("\"system\"") => {
+                    match Scenario::from_json(body) {
+                        Err(se) => scenario_error(&se),
+                        Ok(_) => whole_scenario_error(format!("scenario JSON: {e}")),
+                    }
+                }
+                // JSON the strict reader refuses: a duplicate key, or too large.
+                _ => whole_scenario_error(format!("scenario JSON: {e}")),
+            });
+        }
+    };
+    if v.get("system").is_none() {
+        // Fire & Movement from its text, whose errors keep their line and column (the
+        // same messages as before the match layer).
+        drop(v);
+        return Scenario::from_json(body)
+            .map(|sc| Source::Fm(Arc::new(sc)))
+            .map_err(|e| scenario_error(&e));
+    }
+    source_from_value(v)
+}
+
+/// Resolves a scenario of any registered system: a built-in name (`fm.scenarios()`), a
+/// path to a scenario file, scenario JSON text, a dict, or an `fm.Scenario`. Scenario
+/// JSON names its system in `"system"` (Fire & Movement when absent).
+pub fn source_from_py(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     if let Ok(s) = source.cast::<PyScenario>() {
-        return Ok(s.get().sc.clone());
+        return Ok(Source::Fm(s.get().sc.clone()));
     }
     if let Ok(d) = source.cast::<PyDict>() {
         let v = to_json_value(d.as_any(), "scenario").map_err(protocol_error)?;
-        let data = fm_core::ScenarioData::from_value(v).map_err(|e| scenario_error(&e))?;
-        return Scenario::from_data(data)
-            .map(Arc::new)
-            .map_err(|e| scenario_error(&e));
+        return source_from_value(v);
     }
     let text: String = if let Ok(s) = source.cast::<PyString>() {
         s.to_str()?.to_string()
@@ -114,12 +202,16 @@ pub fn load_scenario(source: &Bound<'_, PyAny>) -> PyResult<Arc<Scenario>> {
         )));
     };
     if strip_bom(&text).trim_start().starts_with('{') {
-        return scenario_from_text(&text);
+        return source_from_text(&text);
     }
     if Scenario::builtin_names().contains(&text.as_str()) {
         return Scenario::builtin(&text)
-            .map(Arc::new)
+            .map(|sc| Source::Fm(Arc::new(sc)))
             .map_err(|e| scenario_error(&e));
+    }
+    let builtins = any::builtin_scenarios();
+    if builtins.contains(&text.as_str()) {
+        return Ok(Source::Builtin(text));
     }
     let p = std::path::Path::new(&text);
     if p.is_file() {
@@ -128,17 +220,35 @@ pub fn load_scenario(source: &Bound<'_, PyAny>) -> PyResult<Arc<Scenario>> {
     Err(whole_scenario_error(format!(
         "'{}' is neither a built-in scenario ({}) nor a file",
         text.chars().take(200).collect::<String>(),
-        Scenario::builtin_names().join(", ")
+        builtins.join(", ")
     )))
+}
+
+/// Loads a Fire & Movement scenario (`fm.Scenario`, `fm.env`): as [`source_from_py`],
+/// and `fm.UnsupportedError` for a valid scenario of another system.
+pub fn load_scenario(source: &Bound<'_, PyAny>) -> PyResult<Arc<Scenario>> {
+    let src = source_from_py(source)?;
+    if let Source::Fm(sc) = src {
+        return Ok(sc);
+    }
+    // Opening a match validates the scenario and names its system (an invalid scenario
+    // or an unknown system gets the layer's error instead).
+    let m = src.open(0).map_err(|e| match_error(&e))?;
+    Err(unsupported_error(
+        format!(
+            "fm.Scenario holds Fire & Movement scenarios; this one is of the {:?} rules \
+             system (open it with fm.Match)",
+            m.system()
+        ),
+        m.system(),
+    ))
 }
 
 /// Reads a scenario file: at most `MAX_INPUT_BYTES` (so an endless file is refused,
 /// not read until memory runs out).
-fn read_scenario_file(p: &std::path::Path) -> PyResult<Arc<Scenario>> {
+fn read_scenario_file(p: &std::path::Path) -> PyResult<Source> {
     let text = read_text_file(p).map_err(|e| whole_scenario_error(e.message(p)))?;
-    Scenario::from_json(&text)
-        .map(Arc::new)
-        .map_err(|e| scenario_error(&e))
+    source_from_text(&text)
 }
 
 // ---------------------------------------------------------------- Scenario
@@ -267,18 +377,89 @@ impl PyScenario {
 
 // ---------------------------------------------------------------- Match
 
-/// A running game: scenario, state, seeded generator (xoshiro256++) and the log.
+// The match is a `fm_core::any::DynMatch`: the generic methods go through it, the Fire &
+// Movement extras downcast it to `fm_core::Match` (and take the typed fast paths).
+/// A running game of any registered rules system (`fm.systems()`): scenario, state,
+/// seeded generator (xoshiro256++) and the log.
+///
+/// Every system: `system`, `scenario_data`, `seed`, `pending`, `to_move`,
+/// `legal_commands()`, `apply()`, `legal_actions()`, `apply_action()`,
+/// `legal_action_mask()`, `action_space_size`, `action_of()`, `command_of()`, `state`,
+/// `view()`, `hash`, `view_hash()`, `export()`, `is_over`, `winner`, `result`,
+/// `returns()`, `log`, `opening_events`, `events()`, `playout()`, `clone()` (copy and
+/// pickle), `undo()`, `save()`, `load()`. For another system than Fire & Movement,
+/// commands, events, the pending decision and log entries are dicts in that system's
+/// JSON form, and commands are given as dicts or JSON text.
+///
+/// Fire & Movement only (`fm.UnsupportedError` for another system): `scenario` (an
+/// `fm.Scenario`), `turn`, `phase`, `active`, `legal_commands_for()`, `explain()`,
+/// `reachable()`, `odds()`, `svg()`, `_repr_svg_()`, `observation_bytes()`.
 #[pyclass(module = "fm", name = "Match")]
 pub struct PyMatch {
-    pub m: fm_core::Match,
-    /// Nanoseconds spent inside `fm_core::Match::apply` by the last `_apply_timed`.
+    pub m: Box<dyn DynMatch>,
+    /// Nanoseconds spent inside the Rust `apply` by the last `_apply_timed`.
     last_apply_ns: u64,
 }
 
 impl PyMatch {
-    fn scenario(&self) -> &Scenario {
-        self.m.scenario()
+    fn new_boxed(m: Box<dyn DynMatch>) -> PyMatch {
+        PyMatch {
+            m,
+            last_apply_ns: 0,
+        }
     }
+
+    /// The Fire & Movement match, if this is one.
+    pub fn fm(&self) -> Option<&fm_core::Match> {
+        self.m.as_any().downcast_ref::<fm_core::Match>()
+    }
+
+    /// The Fire & Movement match, or `fm.UnsupportedError` naming `what` (the method).
+    pub fn fm_or(&self, what: &str) -> PyResult<&fm_core::Match> {
+        self.fm().ok_or_else(|| fm_only(what, self.m.system()))
+    }
+
+    /// A side argument: with a Fire & Movement scenario also a side's name.
+    fn side(&self, obj: &Bound<'_, PyAny>) -> PyResult<Side> {
+        side_from_py(self.fm().map(|m| m.scenario()), obj)
+    }
+
+    /// The generic apply: a command as JSON data, its events as dicts.
+    fn apply_generic<'py>(
+        &mut self,
+        py: Python<'py>,
+        command: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = command_value(command)?;
+        let events = self.m.apply_json(&v).map_err(|e| match_error(&e))?;
+        to_py(py, &events)
+    }
+}
+
+/// A command for a match of any system, as JSON data: a dict, JSON text (read
+/// strictly), or a typed `fm.Command` (its JSON form, which another system refuses).
+fn command_value(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    if let Ok(c) = obj.cast::<PyCommand>() {
+        return Ok(serde_json::to_value(&c.get().cmd).expect("a command serializes"));
+    }
+    if obj.is_instance_of::<PyDict>() {
+        return to_json_value(obj, "command").map_err(protocol_error);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_str()?;
+        check_text_size(s.len(), "command JSON").map_err(protocol_error)?;
+        return fm_core::json::parse_strict(strip_bom(s))
+            .map_err(|e| protocol_error(format!("invalid command JSON: {e}")));
+    }
+    Err(protocol_error(format!(
+        "a command is a dict in the rules system's JSON form or JSON text, not a {}",
+        type_name(obj)
+    )))
+}
+
+/// A side as Python shows it: `"a"` or `"b"`.
+fn side_text(s: Side) -> String {
+    s.to_string()
 }
 
 /// The bounds of `svg(hex_size=...)`: the renderer's own (`fm_core::render`), which
@@ -370,28 +551,48 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<usize>, String)> {
 
 #[pymethods]
 impl PyMatch {
-    /// Starts a match. `scenario`: a built-in name (`fm.scenarios()`), a path to a
-    /// scenario file, scenario JSON text, a dict, or an `fm.Scenario`.
+    /// Starts a match of any registered rules system. `scenario`: a built-in name
+    /// (`fm.scenarios()`, every system's), a path to a scenario file, scenario JSON
+    /// text, a dict (JSON naming its system in `"system"`; Fire & Movement when absent),
+    /// or an `fm.Scenario`. `seed`: an int in 0..2**64-1 (`ValueError` outside it).
     #[new]
-    /// `seed`: an int in 0..2**64-1 (`ValueError` outside it).
     #[pyo3(signature = (scenario = None, seed = None), text_signature = "(scenario=None, seed=0)")]
     fn new(scenario: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let seed = seed_arg(seed, 0)?;
-        let sc = match scenario {
-            Some(s) => load_scenario(s)?,
-            None => Arc::new(Scenario::builtin("system-demo").map_err(|e| scenario_error(&e))?),
+        let src = match scenario {
+            Some(s) => source_from_py(s)?,
+            None => Source::Fm(Arc::new(
+                Scenario::builtin("system-demo").map_err(|e| scenario_error(&e))?,
+            )),
         };
-        Ok(PyMatch {
-            m: fm_core::Match::new(sc, seed),
-            last_apply_ns: 0,
+        Ok(PyMatch::new_boxed(
+            src.open(seed).map_err(|e| match_error(&e))?,
+        ))
+    }
+
+    /// The rules system: `"fm"` (Fire & Movement) or another registered one
+    /// (`fm.systems()`).
+    #[getter]
+    fn system(&self) -> &'static str {
+        self.m.system()
+    }
+
+    /// The scenario (Fire & Movement only: `fm.UnsupportedError` for another system;
+    /// `scenario_data` works for every system).
+    #[getter(scenario)]
+    fn scenario_obj(&self) -> PyResult<PyScenario> {
+        Ok(PyScenario {
+            sc: self.fm_or("Match.scenario")?.scenario_arc(),
         })
     }
 
-    /// The scenario.
-    #[getter(scenario)]
-    fn scenario_obj(&self) -> PyScenario {
-        PyScenario {
-            sc: self.m.scenario_arc(),
+    /// The scenario's data as a dict (its JSON form; any system).
+    #[getter]
+    fn scenario_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.fm() {
+            // The typed data keeps the scenario file's key order.
+            Some(m) => to_py(py, &m.scenario().data),
+            None => to_py(py, &self.m.scenario_json()),
         }
     }
 
@@ -401,42 +602,58 @@ impl PyMatch {
         self.m.seed()
     }
 
-    /// The decision the game waits for.
+    /// The decision the game waits for: an `fm.Pending` (Fire & Movement), or the
+    /// system's JSON form as a dict.
     #[getter]
-    fn pending(&self) -> PyPending {
-        PyPending::new(self.m.pending())
+    fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.fm() {
+            Some(m) => Ok(Bound::new(py, PyPending::new(m.pending()))?.into_any()),
+            None => to_py(py, &self.m.pending_json()),
+        }
     }
 
-    /// Game turn (1-based).
+    /// Game turn (1-based; Fire & Movement only).
     #[getter]
-    fn turn(&self) -> u16 {
-        self.m.state().turn
+    fn turn(&self) -> PyResult<u16> {
+        Ok(self.fm_or("Match.turn")?.state().turn)
     }
 
-    /// Current phase (`"movement"`, ...).
+    /// Current phase (`"movement"`, ...; Fire & Movement only).
     #[getter]
-    fn phase(&self) -> String {
-        serde_json::to_value(self.m.state().phase)
+    fn phase(&self) -> PyResult<String> {
+        let m = self.fm_or("Match.phase")?;
+        Ok(serde_json::to_value(m.state().phase)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
+            .unwrap_or_default())
     }
 
-    /// The phasing side (`"a"` or `"b"`).
+    /// The phasing side (`"a"` or `"b"`; Fire & Movement only).
     #[getter]
-    fn active(&self) -> String {
-        self.m.state().active.to_string()
+    fn active(&self) -> PyResult<String> {
+        Ok(self.fm_or("Match.active")?.state().active.to_string())
     }
 
     /// The side whose decision it is, `None` once the game is over.
     #[getter]
     fn to_move(&self) -> Option<String> {
-        self.m.pending().side().map(|s| s.to_string())
+        self.m.decider().map(side_text)
     }
 
-    /// Every legal command now, typed, in a stable order (`done` first where legal).
+    /// Every legal command now, in the system's stable order: typed `fm.Command`s
+    /// (Fire & Movement, `done` first where legal), or dicts in the system's JSON form.
     fn legal_commands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let cmds = self.m.legal_commands();
+        let Some(m) = self.fm() else {
+            return PyList::new(
+                py,
+                self.m
+                    .legal_json()
+                    .iter()
+                    .map(|c| to_py(py, c))
+                    .collect::<PyResult<Vec<_>>>()?,
+            );
+        };
+        let cmds = m.legal_commands();
         let mut v = Vec::with_capacity(cmds.len());
         for c in &cmds {
             v.push(command_obj(py, c)?);
@@ -444,11 +661,12 @@ impl PyMatch {
         PyList::new(py, v)
     }
 
-    /// The legal commands that concern one unit. Raises `fm.RuleError` (rule
-    /// `"input"`) for a unit the scenario does not have.
+    /// The legal commands that concern one unit (Fire & Movement only). Raises
+    /// `fm.RuleError` (rule `"input"`) for a unit the scenario does not have.
     fn legal_commands_for<'py>(&self, py: Python<'py>, unit: &str) -> PyResult<Bound<'py, PyList>> {
-        let id = check_unit(self.scenario(), unit)?;
-        let cmds = fm_core::legal_commands_for(self.scenario(), self.m.state(), &id);
+        let m = self.fm_or("Match.legal_commands_for")?;
+        let id = check_unit(m.scenario(), unit)?;
+        let cmds = fm_core::legal_commands_for(m.scenario(), m.state(), &id);
         let mut v = Vec::with_capacity(cmds.len());
         for c in &cmds {
             v.push(command_obj(py, c)?);
@@ -456,22 +674,27 @@ impl PyMatch {
         PyList::new(py, v)
     }
 
-    /// Applies a command (an `fm.Command`, a dict in the documented JSON form, or JSON
-    /// text) and returns its events. Raises `fm.RuleError` (nothing changes) if the
-    /// rules refuse it, `fm.ProtocolError` if it is malformed.
+    /// Applies a command and returns its events. Fire & Movement: an `fm.Command`, a
+    /// dict in the documented JSON form, or JSON text; typed events. Another system: a
+    /// dict or JSON text in its JSON form; events as dicts. Raises `fm.RuleError`
+    /// (nothing changes) if the rules refuse it, `fm.ProtocolError` if it is malformed
+    /// (an unknown field included).
     fn apply<'py>(
         &mut self,
         py: Python<'py>,
         command: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
+            return self.apply_generic(py, command);
+        };
         let r = if let Ok(c) = command.cast::<PyCommand>() {
-            self.m.apply(&c.get().cmd)
+            m.apply(&c.get().cmd)
         } else {
             let c = command_from_py(command)?;
-            self.m.apply(&c)
+            m.apply(&c)
         };
         match r {
-            Ok(events) => events_list(py, events),
+            Ok(events) => Ok(events_list(py, events)?.into_any()),
             Err(e) => Err(rule_error(&e)),
         }
     }
@@ -483,23 +706,30 @@ impl PyMatch {
         &mut self,
         py: Python<'py>,
         command: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let r = if let Ok(c) = command.cast::<PyCommand>() {
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
+            let v = command_value(command)?;
             let t = std::time::Instant::now();
-            let r = self.m.apply(&c.get().cmd).map(|e| e.len());
+            let r = self.m.apply_json(&v);
             self.last_apply_ns = t.elapsed().as_nanos() as u64;
-            r
+            return to_py(py, &r.map_err(|e| match_error(&e))?);
+        };
+        let (r, ns) = if let Ok(c) = command.cast::<PyCommand>() {
+            let t = std::time::Instant::now();
+            let r = m.apply(&c.get().cmd).map(|e| e.len());
+            (r, t.elapsed().as_nanos() as u64)
         } else {
             let c = command_from_py(command)?;
             let t = std::time::Instant::now();
-            let r = self.m.apply(&c).map(|e| e.len());
-            self.last_apply_ns = t.elapsed().as_nanos() as u64;
-            r
+            let r = m.apply(&c).map(|e| e.len());
+            (r, t.elapsed().as_nanos() as u64)
         };
-        match r {
-            Ok(n) => events_list(py, &self.m.log()[self.m.log().len() - 1].events[..n]),
+        let r = match r {
+            Ok(n) => Ok(events_list(py, &m.log()[m.log().len() - 1].events[..n])?.into_any()),
             Err(e) => Err(rule_error(&e)),
-        }
+        };
+        self.last_apply_ns = ns;
+        r
     }
 
     /// Nanoseconds spent in the Rust call by the last `_apply_timed`.
@@ -508,14 +738,15 @@ impl PyMatch {
         self.last_apply_ns
     }
 
-    /// Applies the command with this action index (see `legal_actions`). Raises
-    /// `fm.RuleError` (rule `"input"`) for any int that is no command here, negative
-    /// or huge included; `TypeError` for a bool or a non-int.
+    /// Applies the command with this action index (see `legal_actions`) and returns its
+    /// events (typed for Fire & Movement, dicts otherwise). Raises `fm.RuleError` (rule
+    /// `"input"`) for any int that is no command here, negative or huge included;
+    /// `TypeError` for a bool or a non-int.
     fn apply_action<'py>(
         &mut self,
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         let (index, text) = action_arg(action)?;
         let Some(action) = index else {
             return Err(rule_error(&fm_core::RuleError::new(
@@ -523,40 +754,54 @@ impl PyMatch {
                 format!("action index {text} has no command here"),
             )));
         };
-        match self.m.apply_index(action) {
-            Ok(events) => events_list(py, events),
+        let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
+            let events = self.m.apply_index(action).map_err(|e| rule_error(&e))?;
+            return to_py(py, &events);
+        };
+        match m.apply_index(action) {
+            Ok(events) => Ok(events_list(py, events)?.into_any()),
             Err(e) => Err(rule_error(&e)),
         }
     }
 
     /// The indices of the legal commands in the fixed action space, ascending.
     fn legal_actions(&self) -> Vec<usize> {
-        fm_core::legal_indices(self.scenario(), self.m.state())
+        self.m.legal_indices()
     }
 
-    /// The legal actions as a mask: bytes of length `scenario.action_space_size`, 1 for
-    /// legal.
+    /// The legal actions as a mask: bytes of length `action_space_size`, 1 for legal.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let n = fm_core::action_space_size(self.scenario());
-        let mut mask = vec![0u8; n];
-        for i in fm_core::legal_indices(self.scenario(), self.m.state()) {
-            mask[i] = 1;
+        let mut mask = vec![0u8; self.m.action_space_size()];
+        for i in self.m.legal_indices() {
+            if let Some(b) = mask.get_mut(i) {
+                *b = 1;
+            }
         }
         PyBytes::new(py, &mask)
     }
 
-    /// The action index of a command, or `None` if it names unknown units or hexes.
-    fn action_of(&self, command: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-        let c = command_from_py(command)?;
-        Ok(fm_core::command_to_index(
-            self.scenario(),
-            self.m.state(),
-            &c,
-        ))
+    /// The size of the fixed integer action space (any system; for Fire & Movement also
+    /// `scenario.action_space_size`).
+    #[getter]
+    fn action_space_size(&self) -> usize {
+        self.m.action_space_size()
     }
 
-    /// The command an action index stands for here, or `None` (for any int that is no
-    /// command here, negative or huge included; `TypeError` for a bool or a non-int).
+    /// The action index of a command, or `None` if it has none here (Fire & Movement:
+    /// it names unknown units or hexes; another system: it is not one of its commands).
+    fn action_of(&self, command: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        match self.fm() {
+            Some(m) => {
+                let c = command_from_py(command)?;
+                Ok(fm_core::command_to_index(m.scenario(), m.state(), &c))
+            }
+            None => Ok(self.m.index_of(&command_value(command)?)),
+        }
+    }
+
+    /// The command an action index stands for here (typed for Fire & Movement, a dict
+    /// otherwise), or `None` (for any int that is no command here, negative or huge
+    /// included; `TypeError` for a bool or a non-int).
     fn command_of<'py>(
         &self,
         py: Python<'py>,
@@ -565,34 +810,44 @@ impl PyMatch {
         let (Some(action), _) = action_arg(action)? else {
             return Ok(None);
         };
-        match fm_core::index_to_command(self.scenario(), self.m.state(), action) {
-            Some(c) => Ok(Some(command_obj(py, &c)?)),
-            None => Ok(None),
+        match self.fm() {
+            Some(m) => match fm_core::index_to_command(m.scenario(), m.state(), action) {
+                Some(c) => Ok(Some(command_obj(py, &c)?)),
+                None => Ok(None),
+            },
+            None => match self.m.command_at(action) {
+                Some(c) => Ok(Some(to_py(py, &c)?)),
+                None => Ok(None),
+            },
         }
     }
 
     /// Why the rules would refuse a command (an `fm.RuleError`, not raised), or `None`
-    /// if it is legal.
+    /// if it is legal (Fire & Movement only).
     fn explain<'py>(
         &self,
         py: Python<'py>,
         command: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Py<PyAny>>> {
+        let m = self.fm_or("Match.explain")?;
         let c = command_from_py(command)?;
-        Ok(fm_core::explain(self.scenario(), self.m.state(), &c)
+        Ok(fm_core::explain(m.scenario(), m.state(), &c)
             .map(|e| rule_error(&e).into_value(py).into_any()))
     }
 
-    /// Where a unit can move this phase: `[{"hex", "cost", "path", "stop", "occupied"}]`.
-    /// Raises `fm.RuleError` (rule `"input"`) for a unit the scenario does not have.
+    /// Where a unit can move this phase: `[{"hex", "cost", "path", "stop", "occupied"}]`
+    /// (Fire & Movement only). Raises `fm.RuleError` (rule `"input"`) for a unit the
+    /// scenario does not have.
     fn reachable<'py>(&self, py: Python<'py>, unit: &str) -> PyResult<Bound<'py, PyAny>> {
-        let id = check_unit(self.scenario(), unit)?;
-        let r = fm_core::reachable(self.scenario(), self.m.state(), &id);
+        let m = self.fm_or("Match.reachable")?;
+        let id = check_unit(m.scenario(), unit)?;
+        let r = fm_core::reachable(m.scenario(), m.state(), &id);
         to_py(py, &r)
     }
 
     /// Exact probabilities of every result of a proposed attack (`units` non-empty) or
-    /// bombardment (`units` empty), as `side` (default: the side to move) knows them.
+    /// bombardment (`units` empty), as `side` (default: the side to move) knows them
+    /// (Fire & Movement only).
     #[pyo3(
         signature = (hex, units = None, attacker_markers = None, defender_markers = None, side = None),
         text_signature = "($self, hex, units=None, attacker_markers=0, defender_markers=0, side=None)"
@@ -606,6 +861,7 @@ impl PyMatch {
         defender_markers: Option<&Bound<'py, PyAny>>,
         side: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let m = self.fm_or("Match.odds")?;
         let units = opt_str_list(units, "units", "unit id")?;
         let attacker_markers = match attacker_markers {
             Some(m) => markers_arg(m, "attacker_markers")?,
@@ -616,8 +872,8 @@ impl PyMatch {
             None => 0,
         };
         let side = match side {
-            Some(s) if !s.is_none() => side_from_py(Some(self.scenario()), s)?,
-            _ => self.m.pending().side().unwrap_or(self.m.state().active),
+            Some(s) if !s.is_none() => side_from_py(Some(m.scenario()), s)?,
+            _ => m.pending().side().unwrap_or(m.state().active),
         };
         let p = fm_core::AttackProposal {
             hex: hex
@@ -627,7 +883,7 @@ impl PyMatch {
             attacker_markers,
             defender_markers,
         };
-        match fm_core::combat_odds(self.scenario(), self.m.state(), side, &p) {
+        match fm_core::combat_odds(m.scenario(), m.state(), side, &p) {
             Ok(o) => to_py(py, &o),
             Err(e) => Err(rule_error(&e)),
         }
@@ -637,27 +893,34 @@ impl PyMatch {
     /// give players `view(side)`).
     #[getter]
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, self.m.state())
+        match self.fm() {
+            Some(m) => to_py(py, m.state()),
+            None => to_py(py, &self.m.state_json()),
+        }
     }
 
-    /// The state as one side may see it (face-down markers of the other side hidden).
+    /// The state as one side may see it, as a dict (Fire & Movement: face-down markers
+    /// of the other side hidden).
     fn view<'py>(&self, py: Python<'py>, side: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let s = side_from_py(Some(self.scenario()), side)?;
-        to_py(py, &self.m.view(s))
+        let s = self.side(side)?;
+        match self.fm() {
+            Some(m) => to_py(py, &m.view(s)),
+            None => to_py(py, &self.m.view_json(s)),
+        }
     }
 
-    /// `State.hash()`: a 64-bit hash of the whole state, the same on every platform.
-    /// Referee material: it covers every hidden value, so a player who sees it can test
-    /// guesses of them; show a player `view_hash(side)`.
+    /// A 64-bit hash of the whole state, the same on every platform (Fire & Movement:
+    /// `State.hash()`). Referee material: it covers every hidden value, so a player who
+    /// sees it can test guesses of them; show a player `view_hash(side)`.
     #[getter]
     fn hash(&self) -> u64 {
-        self.m.state().hash()
+        self.m.state_hash()
     }
 
     /// The 64-bit hash of one side's view: the same for every state that side cannot
     /// tell apart; the hash to show a player.
     fn view_hash(&self, side: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let s = side_from_py(Some(self.scenario()), side)?;
+        let s = self.side(side)?;
         Ok(self.m.view_hash(s))
     }
 
@@ -669,8 +932,11 @@ impl PyMatch {
         py: Python<'py>,
         side: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let s = side_from_py(Some(self.scenario()), side)?;
-        to_py(py, &self.m.export(s))
+        let s = self.side(side)?;
+        match self.fm() {
+            Some(m) => to_py(py, &m.export(s)),
+            None => to_py(py, &self.m.export_json(s)),
+        }
     }
 
     /// Whether the game is over.
@@ -682,21 +948,33 @@ impl PyMatch {
     /// The winner (`"a"` or `"b"`), `None` while playing or for a draw.
     #[getter]
     fn winner(&self) -> Option<String> {
-        self.m.winner().map(|s| s.to_string())
+        self.m.outcome().and_then(|o| o.0).map(side_text)
     }
 
     /// `None` while playing; then `{"winner": "a" | "b" | None, "reason": str}`.
     #[getter]
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.m.state().outcome)
+        if let Some(m) = self.fm() {
+            return to_py(py, &m.state().outcome);
+        }
+        match self.m.outcome() {
+            None => Ok(py.None().into_bound(py)),
+            Some((winner, reason)) => {
+                let d = PyDict::new(py);
+                d.set_item("winner", winner.map(side_text))?;
+                d.set_item("reason", reason)?;
+                Ok(d.into_any())
+            }
+        }
     }
 
     /// The score of each side: `{"a": 1, "b": -1}` for a win by a, zeros for a draw or
     /// while playing.
     fn returns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
+        let winner = self.m.outcome().and_then(|o| o.0);
         for s in Side::BOTH {
-            let r = match self.m.winner() {
+            let r = match winner {
                 Some(w) if w == s => 1,
                 Some(_) => -1,
                 None => 0,
@@ -706,41 +984,80 @@ impl PyMatch {
         Ok(d)
     }
 
-    /// Commands and events so far.
+    /// Commands and events so far: `fm.LogEntry`s (Fire & Movement), or dicts
+    /// `{"command", "events", "hash"}` as in a save file (the hash as 16 hex digits).
     #[getter]
     fn log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut v = Vec::with_capacity(self.m.log().len());
-        for e in self.m.log() {
+        let Some(m) = self.fm() else {
+            return Ok(to_py(py, &self.m.log_json(0))?.cast_into::<PyList>()?);
+        };
+        let mut v = Vec::with_capacity(m.log().len());
+        for e in m.log() {
             v.push(Bound::new(py, PyLogEntry { entry: e.clone() })?);
         }
         PyList::new(py, v)
     }
 
-    /// The events that opened the game.
+    /// The events that opened the game (typed for Fire & Movement, dicts otherwise).
     #[getter]
     fn opening_events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        events_list(py, self.m.opening_events())
+        match self.fm() {
+            Some(m) => events_list(py, m.opening_events()),
+            None => Ok(to_py(py, &self.m.opening_events_json())?.cast_into::<PyList>()?),
+        }
     }
 
-    /// Every event so far: the opening, then each command's.
+    /// Every event so far: the opening, then each command's (typed for Fire & Movement,
+    /// dicts otherwise).
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let all: Vec<fm_core::Event> = self
-            .m
+        let Some(m) = self.fm() else {
+            let mut all: Vec<serde_json::Value> = match self.m.opening_events_json() {
+                serde_json::Value::Array(a) => a,
+                _ => Vec::new(),
+            };
+            if let serde_json::Value::Array(log) = self.m.log_json(0) {
+                for mut entry in log {
+                    if let Some(serde_json::Value::Array(ev)) =
+                        entry.get_mut("events").map(std::mem::take)
+                    {
+                        all.extend(ev);
+                    }
+                }
+            }
+            return Ok(to_py(py, &all)?.cast_into::<PyList>()?);
+        };
+        let all: Vec<fm_core::Event> = m
             .opening_events()
             .iter()
-            .chain(self.m.log().iter().flat_map(|e| e.events.iter()))
+            .chain(m.log().iter().flat_map(|e| e.events.iter()))
             .cloned()
             .collect();
         events_list(py, &all)
     }
 
+    /// Plays uniformly random legal commands, drawn from a generator seeded with `seed`,
+    /// until the game ends or `max_commands` were applied (any system; the GIL is
+    /// released meanwhile). Returns how many were applied.
+    #[pyo3(signature = (max_commands = None, seed = None), text_signature = "($self, max_commands=None, seed=0)")]
+    fn playout(
+        &mut self,
+        py: Python<'_>,
+        max_commands: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let max = match max_commands {
+            Some(n) if !n.is_none() => count_arg(n, "max_commands", usize::MAX as u64)? as usize,
+            _ => usize::MAX,
+        };
+        let mut rng = fm_core::rng_from_seed(seed_arg(seed, 0)?);
+        let m = &mut self.m;
+        Ok(py.detach(move || m.playout(&mut rng, max)))
+    }
+
     /// An independent copy (same state, generator and log).
     #[pyo3(name = "clone")]
     fn clone_match(&self) -> PyMatch {
-        PyMatch {
-            m: self.m.clone(),
-            last_apply_ns: 0,
-        }
+        PyMatch::new_boxed(self.m.clone_box())
     }
 
     fn __copy__(&self) -> PyMatch {
@@ -756,8 +1073,9 @@ impl PyMatch {
         self.m.undo()
     }
 
-    /// The match as JSON (scenario, seed and log); also written to `path` if given (an
-    /// `OSError` naming the path if it cannot be written).
+    /// The match as JSON (scenario, seed and log; another system's save names it in
+    /// `"system"`); also written to `path` if given (an `OSError` naming the path if it
+    /// cannot be written).
     #[pyo3(signature = (path = None))]
     fn save(&self, path: Option<std::path::PathBuf>) -> PyResult<String> {
         let s = self.m.save();
@@ -767,15 +1085,16 @@ impl PyMatch {
         Ok(s)
     }
 
-    /// Loads a saved match from JSON text (a str starting with `{`, or bytes; a
-    /// leading UTF-8 byte-order mark is ignored) or a path (str or `os.PathLike`),
+    /// Loads a saved match of any registered system (named by the save's `"system"`,
+    /// Fire & Movement when absent) from JSON text (a str starting with `{`, or bytes;
+    /// a leading UTF-8 byte-order mark is ignored) or a path (str or `os.PathLike`),
     /// replaying and verifying every command. Raises `fm.SaveError` naming the first
     /// command that diverges (or a seed that does not match its check),
     /// `fm.ProtocolError` for malformed JSON, a save not exactly in the form `save`
-    /// writes (format 2, no unknown or duplicate key) or larger than fm-core's 4 MiB
-    /// save limit (a file is read no further than 64 MiB), `fm.ScenarioError` for a
-    /// scenario that is invalid or claims a built-in id with other data, `OSError`
-    /// naming the path of a file that cannot be read.
+    /// writes (format 2, no unknown or duplicate key), of an unknown system, or larger
+    /// than fm-core's 4 MiB save limit (a file is read no further than 64 MiB),
+    /// `fm.ScenarioError` for a scenario that is invalid or claims a built-in id with
+    /// other data, `OSError` naming the path of a file that cannot be read.
     #[staticmethod]
     fn load(source: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
         let read = |p: &std::path::Path| -> PyResult<String> {
@@ -807,11 +1126,12 @@ impl PyMatch {
                 type_name(source)
             )));
         };
-        let m = fm_core::Match::load(&text).map_err(|e| match_error(&e))?;
-        Ok(PyMatch {
-            m,
-            last_apply_ns: 0,
-        })
+        let m = any::load_match(&text).map_err(|e| match &e {
+            // An unknown or malformed `"system"`: a save-file problem like the others.
+            fm_core::MatchError::Input(m) => protocol_error(format!("save file: {m}")),
+            other => match_error(other),
+        })?;
+        Ok(PyMatch::new_boxed(m))
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -819,7 +1139,7 @@ impl PyMatch {
         PyTuple::new(py, [f, PyTuple::new(py, [self.m.save()])?.into_any()])
     }
 
-    /// The board as SVG: the full state, or `side`'s view of it.
+    /// The board as SVG (Fire & Movement only): the full state, or `side`'s view of it.
     /// `hex_size`: pixels from a hex's centre to a corner, 10 to 200 (`ValueError`
     /// outside, NaN included); `highlight`: a list of hex ids; `markers`: a list of
     /// `(hex, kind, label)` tuples.
@@ -835,31 +1155,40 @@ impl PyMatch {
         markers: Option<&Bound<'_, PyAny>>,
         title: Option<String>,
     ) -> PyResult<String> {
+        let m = self.fm_or("Match.svg")?;
         let opts = render_options(hex_size, hex_ids, panel, highlight, markers, title)?;
         Ok(match side.filter(|s| !s.is_none()) {
             Some(s) => {
-                let v = self.m.view(side_from_py(Some(self.scenario()), s)?);
-                fm_core::render_svg(self.scenario(), &v, &opts)
+                let v = m.view(side_from_py(Some(m.scenario()), s)?);
+                fm_core::render_svg(m.scenario(), &v, &opts)
             }
-            None => fm_core::render_svg(self.scenario(), self.m.state(), &opts),
+            None => fm_core::render_svg(m.scenario(), m.state(), &opts),
         })
     }
 
-    /// Jupyter shows the board inline.
-    fn _repr_svg_(&self) -> String {
-        fm_core::render_svg(self.scenario(), self.m.state(), &RenderOptions::default())
+    /// Jupyter shows the board inline (Fire & Movement; for another system the
+    /// `fm.UnsupportedError`, a `NotImplementedError`, tells Jupyter to show the repr).
+    fn _repr_svg_(&self) -> PyResult<String> {
+        let m = self.fm_or("Match._repr_svg_")?;
+        Ok(fm_core::render_svg(
+            m.scenario(),
+            m.state(),
+            &RenderOptions::default(),
+        ))
     }
 
     /// The observation of `side` for learning agents, as raw little-endian float32
     /// bytes: `(board, features)`, board shaped `scenario.observation_shape`. Computed
-    /// from `side`'s view, so it holds no hidden information. `fm.env` wraps this.
+    /// from `side`'s view, so it holds no hidden information. `fm.env` wraps this
+    /// (Fire & Movement only).
     fn observation_bytes<'py>(
         &self,
         py: Python<'py>,
         side: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-        let s = side_from_py(Some(self.scenario()), side)?;
-        let (board, feats) = crate::obs::encode(self.scenario(), &self.m.view(s));
+        let m = self.fm_or("Match.observation_bytes")?;
+        let s = side_from_py(Some(m.scenario()), side)?;
+        let (board, feats) = crate::obs::encode(m.scenario(), &m.view(s));
         let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
         Ok((
             PyBytes::new(py, &bytes(&board)),
@@ -868,31 +1197,53 @@ impl PyMatch {
     }
 
     fn __repr__(&self) -> String {
-        let status = if self.m.is_over() {
-            match self.m.winner() {
-                Some(w) => format!("over, {} won", self.scenario().side_name(w)),
+        let Some(m) = self.fm() else {
+            // Another system: what the layer knows (its scenario's id, if it has one).
+            let sc = self.m.scenario_json();
+            let id = sc.get("id").and_then(|v| v.as_str()).unwrap_or("?");
+            let status = match self.m.outcome() {
+                Some((Some(w), _)) => format!("over, {w} won"),
+                Some((None, _)) => "over, a draw".to_string(),
+                None => match self.m.decider() {
+                    Some(s) => format!("waiting for {s}"),
+                    None => "waiting".to_string(),
+                },
+            };
+            return format!(
+                "<fm.Match {id} ({}) seed={}: {status}; {} command(s)>",
+                self.m.system(),
+                self.m.seed(),
+                self.m.log_len()
+            );
+        };
+        let status = if m.is_over() {
+            match m.winner() {
+                Some(w) => format!("over, {} won", m.scenario().side_name(w)),
                 None => "over, a draw".to_string(),
             }
         } else {
-            let p = self.m.pending();
+            let p = m.pending();
             let kind = serde_json::to_value(&p)
                 .ok()
                 .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
                 .unwrap_or_default();
+            let phase = serde_json::to_value(m.state().phase)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
             format!(
-                "turn {}, {}, waiting for {} ({kind})",
-                self.m.state().turn,
-                self.phase(),
+                "turn {}, {phase}, waiting for {} ({kind})",
+                m.state().turn,
                 p.side()
-                    .map(|s| self.scenario().side_name(s))
+                    .map(|s| m.scenario().side_name(s))
                     .unwrap_or("nobody")
             )
         };
         format!(
             "<fm.Match {} seed={}: {status}; {} command(s)>",
-            self.scenario().data.id,
-            self.m.seed(),
-            self.m.log().len()
+            m.scenario().data.id,
+            m.seed(),
+            m.log().len()
         )
     }
 }

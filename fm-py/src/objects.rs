@@ -635,7 +635,9 @@ pub fn command_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Command> {
     if let Ok(s) = obj.cast::<PyString>() {
         let s = s.to_str()?;
         check_text_size(s.len(), "command JSON").map_err(protocol_error)?;
-        let v: serde_json::Value = serde_json::from_str(strip_bom(s))
+        // Strictly: `{"type": "move", "unit": "a", "unit": "b"}` is refused, not read
+        // as the last unit.
+        let v = fm_core::json::parse_strict(strip_bom(s))
             .map_err(|e| protocol_error(format!("invalid command JSON: {e}")))?;
         return parse_command_value(v, "invalid command JSON");
     }
@@ -663,7 +665,9 @@ impl PyEvent {
         let ev: Event = if let Ok(s) = data.cast::<PyString>() {
             let s = s.to_str()?;
             check_text_size(s.len(), "event JSON").map_err(protocol_error)?;
-            serde_json::from_str(strip_bom(s))
+            let v = fm_core::json::parse_strict(strip_bom(s))
+                .map_err(|e| protocol_error(format!("invalid event JSON: {e}")))?;
+            serde_json::from_value(v)
                 .map_err(|e| protocol_error(format!("invalid event JSON: {e}")))?
         } else {
             let v = to_json_value(data, "event").map_err(protocol_error)?;

@@ -19,7 +19,7 @@ def test_pettingzoo_seed_test() -> None:
 
 
 def test_every_builtin_scenario_passes_the_api_test() -> None:
-    for name in fm.scenarios():
+    for name in fm.scenarios("fm"):
         api_test(env(scenario=name), num_cycles=200)
 
 

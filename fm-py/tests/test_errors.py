@@ -134,6 +134,26 @@ def test_protocol_errors_from_constructors_and_parsers() -> None:
         fm.Move("u", "0102")  # type: ignore[arg-type]  # a str is not a list of hexes
 
 
+def test_json_text_is_read_strictly(moving: fm.Match) -> None:
+    """Duplicate keys in JSON text are refused, not read as the last one."""
+    before = moving.hash
+    with pytest.raises(fm.ProtocolError, match="duplicate key"):
+        moving.apply('{"type": "done", "type": "done"}')
+    with pytest.raises(fm.ProtocolError, match="duplicate key"):
+        fm.command('{"type": "place", "unit": "a", "unit": "b", "hex": "0101"}')
+    with pytest.raises(fm.ProtocolError, match="duplicate key"):
+        fm.Event.from_dict('{"type": "turn_started", "turn": 1, "turn": 2}')
+    assert moving.hash == before
+    text = fm.Scenario("system-demo").to_json()
+    dup = '{"id": "x", ' + text.lstrip()[1:]
+    for make in (fm.Scenario, fm.Match):
+        with pytest.raises(fm.ScenarioError, match="duplicate key"):
+            make(dup)
+    save = moving.save()
+    with pytest.raises(fm.ProtocolError, match="duplicate key"):
+        fm.Match.load('{"seed": 1, ' + save[1:])
+
+
 def test_save_errors(moving: fm.Match) -> None:
     play_random(moving, random.Random(1), limit=20)
     text = moving.save()

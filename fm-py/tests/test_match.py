@@ -271,7 +271,7 @@ def test_queries(moving: fm.Match) -> None:
 
 
 def test_full_random_game_on_every_scenario() -> None:
-    for name in fm.scenarios():
+    for name in fm.scenarios("fm"):
         m = fm.Match(name, seed=11)
         rng = random.Random(11)
         n = 0

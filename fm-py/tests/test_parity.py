@@ -40,7 +40,7 @@ def python_playthrough(scenario: str, seed: int, steps: int) -> tuple[int, int, 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2024])
 def test_event_log_hash_matches_rust(seed: int) -> None:
-    for name in fm.scenarios():
+    for name in fm.scenarios("fm"):
         py_hash, py_steps, py_state, m = python_playthrough(name, seed, 600)
         rust_hash, rust_steps, rust_state = fm.rust_playthrough_hash(name, seed, 600)
         assert (py_hash, py_steps, py_state) == (rust_hash, rust_steps, rust_state), name

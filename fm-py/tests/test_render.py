@@ -27,7 +27,7 @@ def _counters(svg: str) -> list[ET.Element]:
 
 
 def test_every_builtin_opening_renders() -> None:
-    for name in fm.scenarios():
+    for name in fm.scenarios("fm"):
         m = fm.Match(name, seed=1)
         counters = _counters(m.svg())
         assert len(counters) == _units_on_map(m)

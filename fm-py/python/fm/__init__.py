@@ -7,13 +7,16 @@ Pending(kind='setup', side='b')
 >>> events = m.apply(m.legal_commands()[0])
 
 See ``help(fm.Match)``; the JSON forms of commands and events are documented in
-docs/protocol.md. ``fm.env`` holds the PettingZoo environment (needs numpy,
+docs/protocol.md. ``fm.Match`` plays any registered rules system (``fm.systems()``;
+a scenario names its system): the generic methods work for all of them, with
+commands, events and decisions as dicts; typed objects, odds, rendering and
+observations are Fire & Movement's and raise ``fm.UnsupportedError`` for another. ``fm.env`` holds the PettingZoo environment (needs numpy,
 gymnasium and pettingzoo: ``pip install "fm-py[env]"``).
 """
 
 from __future__ import annotations
 
-from fm._errors import ProtocolError, RuleError, SaveError, ScenarioError
+from fm._errors import ProtocolError, RuleError, SaveError, ScenarioError, UnsupportedError
 from fm._fm import (
     FEATURE_NAMES,
     MAX_INPUT_BYTES,
@@ -46,6 +49,7 @@ from fm._fm import (
     play_random,
     rust_playthrough_hash,
     scenarios,
+    systems,
 )
 from fm import events
 from fm.events import Event
@@ -82,10 +86,12 @@ __all__ = [
     "ScenarioError",
     "StiffResistance",
     "SupportFire",
+    "UnsupportedError",
     "__version__",
     "command",
     "events",
     "play_random",
     "rust_playthrough_hash",
     "scenarios",
+    "systems",
 ]

@@ -1,4 +1,9 @@
-"""Type stubs of the fm module (Python bindings of the Fire & Movement rules engine)."""
+"""Type stubs of the fm module (Python bindings of the Fire & Movement rules engine).
+
+The annotations of :class:`Match` give the Fire & Movement types; a match of another
+registered rules system returns that system's JSON forms (dicts) where they say
+"another system", and raises :class:`UnsupportedError` from the Fire & Movement-only
+members."""
 
 import os
 from typing import Any, Iterator, Literal, Mapping, SupportsIndex, TypeAlias, TypedDict
@@ -8,6 +13,7 @@ from fm._errors import ProtocolError as ProtocolError
 from fm._errors import RuleError as RuleError
 from fm._errors import SaveError as SaveError
 from fm._errors import ScenarioError as ScenarioError
+from fm._errors import UnsupportedError as UnsupportedError
 from fm.events import Event as Event
 
 __version__: str
@@ -35,8 +41,9 @@ raises ``TypeError`` (write ``["0405"]``)."""
 JsonDict: TypeAlias = dict[str, Any]
 
 ScenarioSource: TypeAlias = "str | os.PathLike[str] | Mapping[str, Any] | Scenario"
-"""A built-in scenario name, a path to a scenario file, scenario JSON text, a dict of
-scenario data, or a loaded :class:`Scenario`."""
+"""A built-in scenario name (of any registered system), a path to a scenario file,
+scenario JSON text, a dict of scenario data, or a loaded :class:`Scenario`. Scenario
+JSON names its rules system in ``"system"`` (Fire & Movement, ``"fm"``, when absent)."""
 
 CommandLike: TypeAlias = "Command | Mapping[str, Any] | str"
 """A typed command, a dict in the documented JSON form, or JSON text."""
@@ -52,8 +59,13 @@ class PlaySummary(TypedDict):
     seconds: float
     winners: list[SideName | None]
 
-def scenarios() -> list[str]:
-    """Ids of the built-in scenarios."""
+def scenarios(system: str | None = None) -> list[str]:
+    """Ids of the built-in scenarios of every registered rules system (Fire &
+    Movement's first), or of one (``scenarios("fm")``: Fire & Movement's).
+    :class:`ProtocolError` for a system that is not registered."""
+
+def systems() -> list[str]:
+    """Names of the registered rules systems: ``"fm"`` (Fire & Movement) first."""
 
 def command(data: CommandLike) -> Command:
     """Parses a command into a typed command object."""
@@ -61,16 +73,19 @@ def command(data: CommandLike) -> Command:
 def play_random(
     scenario: ScenarioSource | None = None, games: int = 1, seed: int = 0, threads: int = 1
 ) -> PlaySummary:
-    """Plays whole games of random legal commands in Rust with the GIL released."""
+    """Plays whole games of random legal commands in Rust with the GIL released (any
+    system: Fire & Movement with the ``play`` example's agent, another system with the
+    match layer's uniformly random play-out)."""
 
 def rust_playthrough_hash(
     scenario: ScenarioSource, seed: int, steps: int
 ) -> tuple[int, int, int]:
     """Parity reference: ``(event_hash, steps_played, state_hash)`` of the playthrough
-    that applies legal command ``(k * 7) % n`` at step ``k``."""
+    that applies legal command ``(k * 7) % n`` at step ``k`` (any system)."""
 
 class Scenario:
-    """A validated, immutable scenario."""
+    """A validated, immutable Fire & Movement scenario (a scenario of another system
+    raises :class:`UnsupportedError`: open it with :class:`Match`)."""
 
     def __init__(self, source: ScenarioSource) -> None: ...
     @property
@@ -270,16 +285,41 @@ class LogEntry:
     def __iter__(self) -> Iterator[Any]: ...
 
 class Match:
-    """A running game: scenario, state, seeded generator and log."""
+    """A running game of any registered rules system (:func:`systems`): scenario, state,
+    seeded generator and log.
+
+    Every system: ``system``, ``scenario_data``, ``seed``, ``pending``, ``to_move``,
+    ``legal_commands()``, ``apply()``, ``legal_actions()``, ``apply_action()``,
+    ``legal_action_mask()``, ``action_space_size``, ``action_of()``, ``command_of()``,
+    ``state``, ``view()``, ``hash``, ``view_hash()``, ``export()``, ``is_over``,
+    ``winner``, ``result``, ``returns()``, ``log``, ``opening_events``, ``events()``,
+    ``playout()``, ``clone()`` (and copy and pickle), ``undo()``, ``save()`` and
+    ``load()``. For another system than Fire & Movement, commands, events, the pending
+    decision and log entries are dicts in that system's JSON form (the annotations
+    here are Fire & Movement's), and commands are given as dicts or JSON text.
+
+    Fire & Movement only (:class:`UnsupportedError` for another system): ``scenario``
+    (a :class:`Scenario`), ``turn``, ``phase``, ``active``, ``legal_commands_for()``,
+    ``explain()``, ``reachable()``, ``odds()``, ``svg()``, ``_repr_svg_()`` and
+    ``observation_bytes()`` (so also ``fm.env``)."""
 
     def __init__(self, scenario: ScenarioSource | None = None, seed: int = 0) -> None:
-        """``seed``: an int in 0..2**64-1 (``ValueError`` outside it)."""
+        """``scenario``: see :data:`ScenarioSource` (default ``"system-demo"``);
+        ``seed``: an int in 0..2**64-1 (``ValueError`` outside it)."""
     @property
-    def scenario(self) -> Scenario: ...
+    def system(self) -> str:
+        """The rules system: ``"fm"`` or another of :func:`systems`."""
+    @property
+    def scenario(self) -> Scenario:
+        """Fire & Movement only; ``scenario_data`` works for every system."""
+    @property
+    def scenario_data(self) -> JsonDict:
+        """The scenario's data (its JSON form), for any system."""
     @property
     def seed(self) -> int: ...
     @property
-    def pending(self) -> Pending: ...
+    def pending(self) -> Pending:
+        """The decision the game waits for (another system: a dict)."""
     @property
     def turn(self) -> int: ...
     @property
@@ -288,20 +328,27 @@ class Match:
     def active(self) -> SideName: ...
     @property
     def to_move(self) -> SideName | None: ...
-    def legal_commands(self) -> list[Command]: ...
+    def legal_commands(self) -> list[Command]:
+        """The legal commands in a stable order (another system: dicts)."""
     def legal_commands_for(self, unit: str) -> list[Command]:
         """The legal commands that concern one unit; :class:`RuleError` (rule
         ``"input"``) for a unit the scenario does not have."""
-    def apply(self, command: CommandLike) -> list[Event]: ...
+    def apply(self, command: CommandLike) -> list[Event]:
+        """Applies a command and returns its events (another system: a dict or JSON
+        text in, dicts out). :class:`RuleError` if refused (nothing changes),
+        :class:`ProtocolError` if malformed (an unknown field included)."""
     def apply_action(self, action: SupportsIndex) -> list[Event]:
         """Applies the command with this action index; :class:`RuleError` (rule
         ``"input"``) for any int that is no command here (negative or huge too)."""
     def legal_actions(self) -> list[int]: ...
     def legal_action_mask(self) -> bytes: ...
+    @property
+    def action_space_size(self) -> int:
+        """The size of the fixed integer action space (any system)."""
     def action_of(self, command: CommandLike) -> int | None: ...
     def command_of(self, action: SupportsIndex) -> Command | None:
-        """The command an action index stands for here; ``None`` for any int that is
-        none (negative or huge too)."""
+        """The command an action index stands for here (another system: a dict);
+        ``None`` for any int that is none (negative or huge too)."""
     def explain(self, command: CommandLike) -> RuleError | None: ...
     def reachable(self, unit: str) -> list[JsonDict]:
         """Where a unit can move this phase; :class:`RuleError` (rule ``"input"``) for
@@ -330,10 +377,15 @@ class Match:
     def result(self) -> Outcome | None: ...
     def returns(self) -> dict[str, int]: ...
     @property
-    def log(self) -> list[LogEntry]: ...
+    def log(self) -> list[LogEntry]:
+        """The commands so far (another system: dicts ``{"command", "events", "hash"}``
+        as in a save file)."""
     @property
     def opening_events(self) -> list[Event]: ...
     def events(self) -> list[Event]: ...
+    def playout(self, max_commands: int | None = None, seed: int = 0) -> int:
+        """Plays uniformly random legal commands (a generator seeded with ``seed``)
+        until the game ends or ``max_commands`` were applied; returns how many were."""
     def clone(self) -> Match: ...
     def __copy__(self) -> Match: ...
     def __deepcopy__(self, memo: Any) -> Match: ...
@@ -341,12 +393,13 @@ class Match:
     def save(self, path: str | os.PathLike[str] | None = None) -> str: ...
     @staticmethod
     def load(source: str | bytes | os.PathLike[str]) -> Match:
-        """Loads a save: JSON text (a str starting with ``{``, or bytes; a leading
-        byte-order mark is ignored) or a path. :class:`SaveError` if it does not
-        replay, :class:`ProtocolError` if malformed, not exactly in the form ``save``
-        writes (format 2, no unknown or duplicate key) or larger than fm-core's 4 MiB
-        save limit (a file is read no further than :data:`MAX_INPUT_BYTES`),
-        ``OSError`` (naming the path) if unreadable."""
+        """Loads a save of any registered system (its ``"system"``; Fire & Movement when
+        absent): JSON text (a str starting with ``{``, or bytes; a leading byte-order
+        mark is ignored) or a path. :class:`SaveError` if it does not replay,
+        :class:`ProtocolError` if malformed, not exactly in the form ``save`` writes
+        (format 2, no unknown or duplicate key), of an unknown system or larger than
+        fm-core's 4 MiB save limit (a file is read no further than
+        :data:`MAX_INPUT_BYTES`), ``OSError`` (naming the path) if unreadable."""
     def svg(
         self,
         side: SideArg | None = None,

@@ -79,6 +79,28 @@ class SaveError(ProtocolError):
         return self.message
 
 
+class UnsupportedError(ProtocolError, NotImplementedError):
+    """A Fire & Movement feature asked of a match (or scenario) of another rules system,
+    which has no such feature: typed commands and events, ``Match.scenario`` and
+    ``fm.Scenario``, ``turn``/``phase``/``active``, ``reachable``, ``legal_commands_for``,
+    ``explain``, ``odds``, ``svg`` and the observations of ``fm.env``. ``system`` names
+    the match's rules system. Nothing changed.
+
+    A :class:`ProtocolError` (so a ``ValueError``, like every fm exception) and a
+    ``NotImplementedError`` (so Jupyter quietly skips ``_repr_svg_``), as
+    ``io.UnsupportedOperation`` is both an ``OSError`` and a ``ValueError``."""
+
+    system: str
+
+    def __init__(self, message: str, system: str = "") -> None:
+        ValueError.__init__(self, message, system)
+        self.message = message
+        self.system = system
+
+    def __str__(self) -> str:
+        return self.message
+
+
 # Shown (and pickled) as fm.RuleError etc., where users import them from.
-for _cls in (RuleError, ScenarioError, ProtocolError, SaveError):
+for _cls in (RuleError, ScenarioError, ProtocolError, SaveError, UnsupportedError):
     _cls.__module__ = "fm"

@@ -1,4 +1,6 @@
-"""A PettingZoo AEC environment over any fm scenario: one agent per side.
+"""A PettingZoo AEC environment over any Fire & Movement scenario: one agent per side
+(a scenario of another rules system raises ``fm.UnsupportedError``: the observations
+are Fire & Movement's).
 
 >>> from fm.env import env
 >>> e = env(scenario="system-demo")
