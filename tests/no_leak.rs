@@ -6,6 +6,7 @@
 //! query the side can reach must answer the same on the real and the resampled state:
 //! its view and view hash, the legal commands and their indices when it decides, the
 //! refusal of illegal commands (`explain`, the `RuleError` text), `reachable`, the
+//! learning observation (`observation::encode`),
 //! per-unit listings, `combat_odds` for the combat in progress and for attacks it could
 //! propose, and the events it would see (redacted for it) until the next reveal.
 mod common;
@@ -92,6 +93,8 @@ fn answers(sc: &Scenario, s: &State, side: Side) -> Vec<String> {
     let mut out = vec![
         serde_json::to_string(&v).unwrap(),
         format!("{:016x}", v.hash()),
+        // The learning observation (board planes and features), bit for bit.
+        format!("{:?}", observation::encode(sc, &v)),
     ];
     let pending = s.pending();
     if decider(&pending) == Some(side) {

@@ -35,7 +35,7 @@ pub mod json;
 // The public paths of the crate before the layout (`fm_core::zoc`, `fm_core::suez_1916`,
 // …) keep working.
 pub use fm::games::{meuse_argonne, suez_1916, vimy_ridge};
-pub use fm::{agents, los, render, zoc};
+pub use fm::{agents, los, observation, render, zoc};
 
 pub use error::RuleError;
 pub use fm::combat::defender_line;

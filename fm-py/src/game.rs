@@ -334,20 +334,20 @@ impl PyScenario {
     /// The shape of the board planes of an observation: `(channels, rows, columns)`.
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        let m = crate::obs::Meta::new(&self.sc);
+        let m = fm_core::observation::Meta::new(&self.sc);
         (m.channels, m.rows, m.cols)
     }
 
     /// Names of the board channels of an observation.
     #[getter]
     fn observation_channels(&self) -> Vec<String> {
-        crate::obs::Meta::new(&self.sc).channel_names
+        fm_core::observation::Meta::new(&self.sc).channel_names
     }
 
     /// Names of the entries of an observation's feature vector.
     #[getter]
     fn feature_names(&self) -> Vec<String> {
-        crate::obs::feature_names()
+        fm_core::observation::feature_names()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -755,8 +755,8 @@ impl PyMatch {
             )));
         };
         let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
-            let events = self.m.apply_index(action).map_err(|e| rule_error(&e))?;
-            return to_py(py, &events);
+            self.m.apply_index(action).map_err(|e| rule_error(&e))?;
+            return to_py(py, &self.m.last_events_json(None));
         };
         match m.apply_index(action) {
             Ok(events) => Ok(events_list(py, events)?.into_any()),
@@ -1188,7 +1188,7 @@ impl PyMatch {
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         let m = self.fm_or("Match.observation_bytes")?;
         let s = side_from_py(Some(m.scenario()), side)?;
-        let (board, feats) = crate::obs::encode(m.scenario(), &m.view(s));
+        let (board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
         let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
         Ok((
             PyBytes::new(py, &bytes(&board)),

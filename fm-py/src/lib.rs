@@ -25,7 +25,6 @@ mod convert;
 mod errors;
 mod game;
 mod objects;
-mod obs;
 #[cfg(feature = "toy-system")]
 #[path = "../../tests/support/race.rs"]
 mod race;
@@ -416,7 +415,7 @@ fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let events = PyModule::new(py, "events")?;
     objects::add_event_classes(&events)?;
     m.add("events", events)?;
-    let names = PyList::new(py, obs::feature_names())?;
+    let names = PyList::new(py, fm_core::observation::feature_names())?;
     m.add("FEATURE_NAMES", names)?;
     Ok(())
 }

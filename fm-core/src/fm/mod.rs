@@ -29,6 +29,7 @@ pub(crate) mod legal;
 pub mod los;
 pub(crate) mod movement;
 pub(crate) mod mp;
+pub mod observation;
 pub(crate) mod odds;
 pub(crate) mod playable;
 pub mod render;

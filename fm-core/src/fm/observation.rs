@@ -1,10 +1,16 @@
 //! Observations for learning agents: board planes over the map's bounding box and a
-//! feature vector, computed from one side's [`View`] (so nothing hidden leaks), with
-//! "own" and "enemy" relative to that side. All values lie in [0, 1].
+//! feature vector, computed from one side's [`View`] alone (so nothing hidden leaks:
+//! `tests/no_leak.rs` checks them like every per-side query), with "own" and "enemy"
+//! relative to that side. All values lie in [0, 1]. The Python environment (`fm.env`)
+//! and `fm.Match.observation_bytes` serve them.
 
-use fm_core::{CombatKind, Location, Pending, Phase, Scenario, Side, StartData, View};
+use crate::fm::scenario::{Phase, Scenario, StartData};
+use crate::fm::state::{CombatKind, Location, Pending};
+use crate::fm::view::View;
+use crate::ids::Side;
 
 /// Shape and channel layout of a scenario's board planes.
+#[derive(Clone, Debug)]
 pub struct Meta {
     pub channels: usize,
     pub rows: usize,
@@ -225,10 +231,9 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
     let m = Meta::new(sc);
     let plane = m.rows * m.cols;
     let mut board = vec![0f32; m.channels * plane];
-    let at = |h: fm_core::Hex| -> usize {
-        (h.row as usize - m.rmin) * m.cols + (h.col as usize - m.cmin)
-    };
-    let set = |board: &mut Vec<f32>, ch: usize, h: fm_core::Hex, x: f32| {
+    let at =
+        |h: crate::Hex| -> usize { (h.row as usize - m.rmin) * m.cols + (h.col as usize - m.cmin) };
+    let set = |board: &mut Vec<f32>, ch: usize, h: crate::Hex, x: f32| {
         board[ch * plane + at(h)] = x;
     };
     // Map.
@@ -329,7 +334,7 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
             frac(vals.movement as f32, max_m as f32),
             frac(u.steps as f32, def.max_steps() as f32),
             f32::from(u8::from(u.steps < def.max_steps())),
-            f32::from(u8::from(d.kind == fm_core::UnitKind::Mobile)),
+            f32::from(u8::from(d.kind == crate::UnitKind::Mobile)),
             f32::from(u8::from(d.zoc)),
             f32::from(u8::from(u.moved)),
             f32::from(u8::from(u.attacked || u.attacked_this_turn)),
@@ -344,7 +349,7 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
             set(&mut board, m.bombarded, *h, frac(*n as f32, 2.0));
         }
     }
-    let unit_hex = |id: &fm_core::UnitId| -> Option<fm_core::Hex> {
+    let unit_hex = |id: &crate::UnitId| -> Option<crate::Hex> {
         let i = sc.unit_index(id)? as usize;
         v.units.get(i)?.hex()
     };
@@ -368,7 +373,7 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
             }
         }
     }
-    let (pend_units, pend_path): (Vec<fm_core::UnitId>, Vec<fm_core::Hex>) = match &v.pending {
+    let (pend_units, pend_path): (Vec<crate::UnitId>, Vec<crate::Hex>) = match &v.pending {
         Pending::ChooseLoss { candidates, .. } => (candidates.clone(), Vec::new()),
         Pending::Retreat { units, .. } => (units.clone(), Vec::new()),
         Pending::Advance { units, path, .. } => (units.clone(), path.clone()),
@@ -406,7 +411,7 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
         }
     }
     // Suez 1916: markers placed on each hex (two at most per side and hex, 18.1).
-    let mut placed: std::collections::BTreeMap<(fm_core::Hex, bool), f32> = Default::default();
+    let mut placed: std::collections::BTreeMap<(crate::Hex, bool), f32> = Default::default();
     for mk in &ex.fire_plan {
         *placed.entry((mk.hex, mk.side == me)).or_default() += 1.0;
     }
