@@ -53,7 +53,7 @@ pub fn match_error(e: &fm_core::MatchError) -> PyErr {
     use fm_core::MatchError as E;
     #[allow(unreachable_patterns)]
     match e {
-        E::Scenario(s) => scenario_error(s),
+        E::Scenario(s) | E::ScenarioJson(s) => scenario_error(s),
         E::Rule(r) => rule_error(r),
         E::Json(m) => protocol_error(format!("save file: {m}")),
         E::Input(m) => protocol_error(m.clone()),
