@@ -28,6 +28,7 @@
 pub mod any;
 mod error;
 pub mod fm;
+pub mod huzzah;
 mod game;
 mod ids;
 pub mod json;

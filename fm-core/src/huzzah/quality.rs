@@ -1,0 +1,1 @@
+//! Unit quality (pages 4-6).
