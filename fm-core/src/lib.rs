@@ -28,8 +28,8 @@
 pub mod any;
 mod error;
 pub mod fm;
-pub mod huzzah;
 mod game;
+pub mod huzzah;
 mod ids;
 pub mod json;
 

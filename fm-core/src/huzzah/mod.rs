@@ -2,11 +2,138 @@
 //! grand-tactical Napoleonic miniatures rules on an open table. Distances in
 //! centimetres, square bases, 2D6 for every roll, officers who give orders.
 //!
-//! One module per rule area: `geometry` (the table: exact positions, facings, faces,
-//! ranges, arcs, line of sight, contact), `scenario` (forces, officers, terrain,
-//! conditions, validated at load), `quality` (unit quality, pages 4-6).
-//! Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in values).
+//! One module per rule area:
+//!
+//! | module | pages | what it holds |
+//! |---|---|---|
+//! | `geometry` | 2, 11-15, 18-22 | the table: exact positions, facings, faces, ranges, arcs, line of sight, contact |
+//! | `scenario` | 2-10 | forces, officers, terrain, conditions, validated at load; the built-in battle |
+//! | `quality` | 4-6 | expected and actual quality, the (stand-in) Unit Quality Table |
+//! | `state`, `command`, `event` | — | the dynamic state, the vocabularies, the fold |
+//! | `engine` | 7-8 | `new_game`, `apply`; the turn sequence; set-up |
+//! | `skirmish` | 9-10 | skirmisher superiority, artillery effectiveness |
+//! | `firing` | 11-13 | who fires at what, the Fire Factor, hits, base removal |
+//! | `morale` | 13-15 | morale tests, force backs, routs, officers' saving throws |
+//! | `odds` | 11-14 | exact fire and morale odds |
+//! | `legal` | — | legal commands and the integer encoding |
+//!
+//! [`Huzzah`] implements [`crate::Game`], so every binding reaches it through
+//! [`crate::any`]. Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in
+//! values), `docs/rulings.md` (Huzzah section).
 
+pub mod command;
+pub mod engine;
+pub mod event;
+pub mod firing;
 pub mod geometry;
+pub mod legal;
+pub mod morale;
+pub mod odds;
 pub mod quality;
 pub mod scenario;
+pub mod skirmish;
+pub mod state;
+
+use crate::error::RuleError;
+use crate::fm::scenario::ScenarioError;
+use crate::ids::Side;
+use rand_core::RngCore;
+
+/// The Huzzah! rules system, as the match layer sees it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Huzzah;
+
+impl crate::Game for Huzzah {
+    const NAME: &'static str = "huzzah";
+    type Scenario = scenario::Scenario;
+    type ScenarioData = scenario::ScenarioData;
+    type State = state::State;
+    type Command = command::Command;
+    type Event = event::Event;
+    type Pending = state::Pending;
+    type View = state::State;
+
+    fn builtin_names() -> Vec<&'static str> {
+        scenario::BUILTIN.to_vec()
+    }
+    fn builtin(name: &str) -> Result<scenario::Scenario, ScenarioError> {
+        scenario::Scenario::builtin(name)
+    }
+    fn scenario_data_from_value(
+        v: serde_json::Value,
+    ) -> Result<scenario::ScenarioData, ScenarioError> {
+        scenario::from_json_value(v)
+    }
+    fn scenario(data: scenario::ScenarioData) -> Result<scenario::Scenario, ScenarioError> {
+        scenario::validate(data)
+    }
+    fn scenario_data(sc: &scenario::Scenario) -> &scenario::ScenarioData {
+        sc.data()
+    }
+    fn check_builtin_id(data: &scenario::ScenarioData) -> Result<(), ScenarioError> {
+        scenario::check_builtin_id(data)
+    }
+    fn initial(sc: &scenario::Scenario) -> state::State {
+        state::State::initial(sc)
+    }
+    fn new_game(
+        sc: &scenario::Scenario,
+        rng: &mut dyn RngCore,
+    ) -> (state::State, Vec<event::Event>) {
+        engine::new_game(sc, rng)
+    }
+    fn apply(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        cmd: &command::Command,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<event::Event>, RuleError> {
+        engine::apply(sc, s, cmd, rng)
+    }
+    fn fold(sc: &scenario::Scenario, s: &mut state::State, events: &[event::Event]) {
+        s.apply_events(sc, events)
+    }
+    fn pending(s: &state::State) -> state::Pending {
+        s.pending.clone()
+    }
+    fn decider(p: &state::Pending) -> Option<Side> {
+        p.side()
+    }
+    fn outcome(s: &state::State) -> Option<(Option<Side>, String)> {
+        s.outcome.as_ref().map(|o| (o.winner, o.reason.clone()))
+    }
+    fn legal_commands(sc: &scenario::Scenario, s: &state::State) -> Vec<command::Command> {
+        legal::legal_commands(sc, s)
+    }
+    /// Nothing in pages 1-22 is hidden from a player: unrolled qualities are unknown
+    /// to both, and everything on the table is in plain sight.
+    fn view(_: &scenario::Scenario, s: &state::State, _: Side) -> state::State {
+        s.clone()
+    }
+    fn view_hash(v: &state::State) -> u64 {
+        v.hash()
+    }
+    fn redacted(e: &event::Event, _: Side) -> event::Event {
+        e.clone()
+    }
+    fn state_hash(s: &state::State) -> u64 {
+        s.hash()
+    }
+    fn action_space_size(sc: &scenario::Scenario) -> usize {
+        legal::action_space_size(sc)
+    }
+    fn command_to_index(
+        sc: &scenario::Scenario,
+        _: &state::State,
+        c: &command::Command,
+    ) -> Option<usize> {
+        legal::command_to_index(sc, c)
+    }
+    fn index_to_command(
+        sc: &scenario::Scenario,
+        _: &state::State,
+        i: usize,
+    ) -> Option<command::Command> {
+        legal::index_to_command(sc, i)
+    }
+}

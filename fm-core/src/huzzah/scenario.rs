@@ -2507,6 +2507,136 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
     })
 }
 
+/// The built-in Huzzah! scenarios.
+pub const BUILTIN: [&str; 1] = ["huzzah-firefight"];
+
+fn builtin_text(name: &str) -> Option<&'static str> {
+    match name {
+        "huzzah-firefight" => Some(include_str!("../../scenarios/huzzah-firefight.json")),
+        _ => None,
+    }
+}
+
+fn builtin_data(name: &str) -> Option<Result<ScenarioData, ScenarioError>> {
+    let text = builtin_text(name)?;
+    Some(
+        serde_json::from_str::<serde_json::Value>(text)
+            .map_err(|e| ScenarioError {
+                path: String::new(),
+                message: e.to_string(),
+            })
+            .and_then(|mut v| {
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("system");
+                }
+                from_json_value(v)
+            }),
+    )
+}
+
+/// Refuses scenario data that claims a built-in scenario's id but differs from it (a
+/// save must not pass off an edited battle as the built-in one).
+///
+/// # Errors
+/// The mismatch, at `id`.
+pub fn check_builtin_id(data: &ScenarioData) -> Result<(), ScenarioError> {
+    match builtin_data(&data.id) {
+        Some(Ok(b)) if b != *data => Err(ScenarioError {
+            path: "id".into(),
+            message: format!(
+                "'{}' is a built-in scenario's id, and this data differs from it",
+                data.id
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+impl Scenario {
+    /// A built-in scenario by name.
+    ///
+    /// # Errors
+    /// An unknown name.
+    ///
+    /// ```
+    /// let sc = fm_core::huzzah::scenario::Scenario::builtin("huzzah-firefight").unwrap();
+    /// assert_eq!(sc.turns(), sc.data().turns);
+    /// ```
+    pub fn builtin(name: &str) -> Result<Scenario, ScenarioError> {
+        match builtin_data(name) {
+            Some(d) => validate(d?),
+            None => Err(ScenarioError {
+                path: String::new(),
+                message: format!(
+                    "unknown Huzzah! scenario '{name}' (built in: {})",
+                    BUILTIN.join(", ")
+                ),
+            }),
+        }
+    }
+
+    /// The units are placed by the page 7 placement rolls.
+    pub fn alternate_setup(&self) -> bool {
+        self.setup() == Setup::Alternate
+    }
+
+    /// The table's width and depth.
+    pub fn table_size(&self) -> (Len, Len) {
+        (self.table().width, self.table().depth)
+    }
+
+    /// A side's units, as indices.
+    pub fn unit_ixs(&self, side: Side) -> impl Iterator<Item = UnitIx> + '_ {
+        self.units_of(side).iter().map(|u| u.ix)
+    }
+
+    /// Whether officer `o` commands unit `u` at the start: his division, his corps'
+    /// divisions, or (the CinC) the whole army.
+    pub fn commands(&self, o: OfficerIx, u: UnitIx) -> bool {
+        let def = self.officer(o);
+        let unit = self.unit(u);
+        if unit.side != def.side {
+            return false;
+        }
+        match def.commands {
+            Some(CommandGroup::Army) => true,
+            Some(CommandGroup::Division(d)) => unit.division == d,
+            Some(CommandGroup::Corps(c)) => self.division(unit.division).corps == Some(c),
+            None => false,
+        }
+    }
+}
+
+impl UnitDef {
+    /// The unit's geometry at its scenario position.
+    pub fn shape(&self, base: Len) -> crate::huzzah::geometry::Shape {
+        crate::huzzah::geometry::Shape {
+            anchor: self.position,
+            facing: self.facing,
+            ranks: self.ranks.clone(),
+            base,
+            square: self.formation == Formation::Square,
+        }
+    }
+
+    /// In road column.
+    pub fn is_column(&self) -> bool {
+        self.formation == Formation::Column
+    }
+
+    /// Has the Skirmish (Limited) ability at the start.
+    pub fn is_skirmish_limited(&self) -> bool {
+        self.order == UnitOrder::SkirmishLimited
+    }
+}
+
+impl Weather {
+    /// Foul weather.
+    pub fn is_foul(self) -> bool {
+        self == Weather::Foul
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

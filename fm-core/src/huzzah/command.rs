@@ -1,0 +1,50 @@
+//! What a player may tell the engine in a Huzzah! battle. JSON: `{"type": "fire",
+//! "unit": "fr-1e", "target": "br-95"}`. Units and officers are named by their
+//! scenario ids; positions in millimetres, as in scenario files.
+
+use crate::huzzah::scenario::BaseKind;
+use serde::{Deserialize, Serialize};
+
+/// A command.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Page 7: place a unit, at its scenario position.
+    PlaceUnit {
+        /// The unit.
+        unit: String,
+    },
+    /// Page 7: end this placement roll's placing (at least the low die's count placed).
+    EndPlacement,
+    /// Page 8: place an officer, at `at` (`[x_mm, y_mm]`) or his scenario position.
+    PlaceOfficer {
+        /// The officer.
+        officer: String,
+        /// Where, in millimetres; `None` for the scenario's position.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<[i64; 2]>,
+    },
+    /// Page 11: declare a unit's target.
+    Fire {
+        /// The firing unit.
+        unit: String,
+        /// The target.
+        target: String,
+    },
+    /// Page 11: a unit that could fire does not.
+    HoldFire {
+        /// The unit.
+        unit: String,
+    },
+    /// Page 12: remove a base of this kind from this rank (0 = front).
+    RemoveBase {
+        /// The unit.
+        unit: String,
+        /// The rank.
+        rank: u8,
+        /// The kind of base.
+        kind: BaseKind,
+    },
+    /// End the phase (the Orders phase, until orders are built).
+    EndPhase,
+}

@@ -1,0 +1,601 @@
+//! The pure entry points of Huzzah! ([`new_game`], [`apply`]), the turn sequence of
+//! page 7 and the set-up of pages 7-8.
+//!
+//! `apply` works on a private copy of the state: it validates the command for the
+//! pending decision, emits events (folding each into the copy at once, so later checks
+//! see it), then runs the battle forward — the automatic phases, the rolls — until a
+//! player must decide, and records that decision in an `awaiting` event. The caller's
+//! state is never touched.
+
+use crate::error::{refuse, RuleError};
+use crate::huzzah::command::Command;
+use crate::huzzah::event::{Event, Modifier, Test};
+use crate::huzzah::geometry::{self, Len, Point};
+use crate::huzzah::scenario::{OfficerIx, Scenario, UnitIx};
+use crate::huzzah::state::{Dice, Outcome, Pending, Phase, State, Whereabouts};
+use crate::huzzah::{firing, morale, skirmish};
+use crate::ids::Side;
+use rand_core::RngCore;
+
+pub(crate) struct Ctx<'a> {
+    pub sc: &'a Scenario,
+    pub s: State,
+    pub events: Vec<Event>,
+    pub rng: &'a mut dyn RngCore,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn emit(&mut self, e: Event) {
+        self.s.apply_event(self.sc, &e);
+        self.events.push(e);
+    }
+
+    /// One six-sided die, by rejection so every platform agrees.
+    pub(crate) fn d6(&mut self) -> u8 {
+        d6(self.rng)
+    }
+
+    /// Two dice.
+    pub(crate) fn roll(&mut self) -> Dice {
+        Dice(self.d6(), self.d6())
+    }
+
+    /// A test against `base` with `modifiers`: clamped to 2..10 when `clamp`; passed on
+    /// a total at most the factor, never on 11 or 12, always on a Huzzah! (page 1).
+    pub(crate) fn test(&mut self, base: i8, modifiers: Vec<Modifier>, clamp: bool) -> Test {
+        let dice = self.roll();
+        make_test(base, modifiers, clamp, dice)
+    }
+}
+
+/// One die from the generator.
+pub(crate) fn d6(rng: &mut dyn RngCore) -> u8 {
+    let zone = u32::MAX - (u32::MAX % 6);
+    loop {
+        let x = rng.next_u32();
+        if x < zone {
+            return (x % 6) as u8 + 1;
+        }
+    }
+}
+
+/// The modified factor of a test.
+pub(crate) fn modified(base: i8, modifiers: &[Modifier], clamp: bool) -> i8 {
+    let f = base as i32 + modifiers.iter().map(|m| m.by as i32).sum::<i32>();
+    if clamp {
+        f.clamp(2, 10) as i8
+    } else {
+        f.clamp(-99, 99) as i8
+    }
+}
+
+/// Whether a total passes a factor: the universal rules of page 1.
+pub fn passes(factor: i8, dice: Dice) -> bool {
+    dice.huzzah() || (dice.total() < 11 && dice.total() as i8 <= factor)
+}
+
+pub(crate) fn make_test(base: i8, modifiers: Vec<Modifier>, clamp: bool, dice: Dice) -> Test {
+    let factor = modified(base, &modifiers, clamp);
+    Test {
+        base,
+        passed: passes(factor, dice),
+        modifiers,
+        factor,
+        dice,
+    }
+}
+
+pub(crate) fn m(why: &str, by: i8) -> Modifier {
+    Modifier {
+        why: why.to_string(),
+        by,
+    }
+}
+
+/// Starts a battle: its state after the opening events (the roll-off, the first
+/// decision of the set-up), and those events.
+///
+/// ```
+/// use fm_core::huzzah::{engine, scenario::Scenario};
+/// let sc = Scenario::builtin("huzzah-firefight").unwrap();
+/// let mut rng = fm_core::rng_from_seed(1);
+/// let (state, events) = engine::new_game(&sc, &mut rng);
+/// assert!(!events.is_empty());
+/// assert!(state.pending.side().is_some());
+/// ```
+pub fn new_game(sc: &Scenario, rng: &mut dyn RngCore) -> (State, Vec<Event>) {
+    let mut ctx = Ctx {
+        sc,
+        s: State::initial(sc),
+        events: Vec::new(),
+        rng,
+    };
+    advance(&mut ctx);
+    (ctx.s, ctx.events)
+}
+
+/// Applies a command for the side whose decision is pending, returning the events it
+/// causes (every die roll among them). Pure: `state` is not modified.
+///
+/// # Errors
+/// A [`RuleError`] naming the rule (`"p11"`: page 11) the command breaks, or
+/// `"input"` for an unknown id; nothing is changed.
+pub fn apply(
+    sc: &Scenario,
+    state: &State,
+    cmd: &Command,
+    rng: &mut dyn RngCore,
+) -> Result<Vec<Event>, RuleError> {
+    let mut ctx = Ctx {
+        sc,
+        s: state.clone(),
+        events: Vec::new(),
+        rng,
+    };
+    match (&state.pending, cmd) {
+        (Pending::GameOver { .. }, _) => return refuse("p7", "the battle is over"),
+        (Pending::PlaceUnits { side, .. }, Command::PlaceUnit { unit }) => {
+            let u = unit_ix(sc, unit)?;
+            check_place_unit(sc, state, *side, u)?;
+            ctx.emit(Event::UnitPlaced { unit: u });
+        }
+        (
+            Pending::PlaceUnits {
+                side, min, placed, ..
+            },
+            Command::EndPlacement,
+        ) => {
+            if placed < min {
+                return refuse(
+                    "p7",
+                    format!("the low die requires {min} units this roll; {placed} placed"),
+                );
+            }
+            ctx.emit(Event::PlacementEnded { side: *side });
+        }
+        (Pending::PlaceOfficer { side }, Command::PlaceOfficer { officer, at }) => {
+            let o = officer_ix(sc, officer)?;
+            let at = match at {
+                Some([x, y]) => Point::mm(*x, *y),
+                None => default_officer_position(sc, state, o),
+            };
+            check_place_officer(sc, state, *side, o, at)?;
+            ctx.emit(Event::OfficerPlaced { officer: o, at });
+        }
+        (Pending::DeclareFire { side, units }, Command::Fire { unit, target }) => {
+            let u = unit_ix(sc, unit)?;
+            let t = unit_ix(sc, target)?;
+            if !units.contains(&u) {
+                return refuse(
+                    "p11",
+                    format!("{unit} cannot fire now (it is not a unit of side {side} that can see an enemy and has not declared)"),
+                );
+            }
+            let choice = firing::check_target(sc, state, u, t)?;
+            ctx.emit(Event::FireDeclared {
+                unit: u,
+                target: t,
+                range: choice.range.0,
+                short: choice.short,
+            });
+        }
+        (Pending::DeclareFire { units, .. }, Command::HoldFire { unit }) => {
+            let u = unit_ix(sc, unit)?;
+            if !units.contains(&u) {
+                return refuse("p11", format!("{unit} has no fire to hold now"));
+            }
+            ctx.emit(Event::FireHeld { unit: u });
+        }
+        (
+            Pending::RemoveBase { unit, .. },
+            Command::RemoveBase {
+                unit: id,
+                rank,
+                kind,
+            },
+        ) => {
+            let u = unit_ix(sc, id)?;
+            if u != *unit {
+                return refuse(
+                    "p12",
+                    format!("the base to remove is from {}, not {id}", sc.unit(*unit).id),
+                );
+            }
+            let cands = firing::removal_candidates(sc, state, u);
+            let Some(c) = cands.iter().find(|c| c.rank == *rank && c.kind == *kind) else {
+                return refuse(
+                    "p12",
+                    format!(
+                        "{id} cannot lose a {kind:?} base from rank {rank} now (marker bases stay while others can go; the choices: {})",
+                        cands
+                            .iter()
+                            .map(|c| format!("{:?} from rank {}", c.kind, c.rank))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            };
+            let c = *c;
+            firing::remove_base(&mut ctx, u, c);
+        }
+        (Pending::Orders { side }, Command::EndPhase) => {
+            let next = next_phase(state.phase, state.player1.unwrap_or(*side));
+            ctx.emit(Event::PhaseStarted { phase: next });
+        }
+        (p, c) => {
+            return refuse(
+                "p7",
+                format!("{c:?} does not answer the pending decision {p:?}"),
+            )
+        }
+    }
+    advance(&mut ctx);
+    Ok(ctx.events)
+}
+
+pub(crate) fn unit_ix(sc: &Scenario, id: &str) -> Result<UnitIx, RuleError> {
+    sc.unit_index(id)
+        .ok_or_else(|| RuleError::new("input", format!("unknown unit '{id}'")))
+}
+
+fn officer_ix(sc: &Scenario, id: &str) -> Result<u16, RuleError> {
+    sc.officer_index(id)
+        .map(|o| o.0)
+        .ok_or_else(|| RuleError::new("input", format!("unknown officer '{id}'")))
+}
+
+/// The phase after `p` in page 7's sequence (`TurnEnds` is last).
+pub fn next_phase(p: Phase, player1: Side) -> Phase {
+    let p2 = player1.other();
+    match p {
+        Phase::Setup | Phase::TurnEnds => Phase::SkirmisherSuperiority,
+        Phase::SkirmisherSuperiority => Phase::ArtilleryEffectiveness,
+        Phase::ArtilleryEffectiveness => Phase::Firing { side: player1 },
+        Phase::Firing { side } => Phase::Orders { side },
+        Phase::Orders { side } => Phase::FireAtChargers { side: side.other() },
+        Phase::FireAtChargers { side } => Phase::Combat { side: side.other() },
+        Phase::Combat { side } => Phase::MoveOfficers { side },
+        Phase::MoveOfficers { side } => Phase::Rally { side },
+        Phase::Rally { side } if side == player1 => Phase::Firing { side: p2 },
+        Phase::Rally { .. } => Phase::TurnEnds,
+    }
+}
+
+/// Runs the battle forward until a player must decide; records that decision.
+pub(crate) fn advance(ctx: &mut Ctx) {
+    for _ in 0..100_000 {
+        if ctx.s.outcome.is_some() {
+            return;
+        }
+        // Hits waiting to become lost bases come first: the owner may have to choose.
+        if let Some(u) = (0..ctx.s.units.len()).find(|i| ctx.s.units[*i].removing) {
+            let u = UnitIx(u as u16);
+            if let Some(p) = firing::removal_step(ctx, u) {
+                await_decision(ctx, p);
+                return;
+            }
+            continue;
+        }
+        let player1 = ctx.s.player1.unwrap_or(Side::A);
+        match ctx.s.phase {
+            Phase::Setup => {
+                if let Some(p) = setup_step(ctx) {
+                    await_decision(ctx, p);
+                    return;
+                }
+            }
+            Phase::SkirmisherSuperiority => {
+                skirmish::superiority(ctx);
+                next(ctx, player1);
+            }
+            Phase::ArtilleryEffectiveness => {
+                skirmish::artillery(ctx);
+                next(ctx, player1);
+            }
+            Phase::Firing { side } => match firing::step(ctx, side) {
+                firing::Step::Wait(p) => {
+                    await_decision(ctx, p);
+                    return;
+                }
+                firing::Step::Again => {}
+                firing::Step::Done => next(ctx, player1),
+            },
+            Phase::Orders { side } => {
+                await_decision(ctx, Pending::Orders { side });
+                return;
+            }
+            // Fire at chargers, combat and officer movement: nothing to do without
+            // charges and contacts, which orders and movement bring (docs/huzzah.md).
+            Phase::FireAtChargers { .. } | Phase::Combat { .. } | Phase::MoveOfficers { .. } => {
+                next(ctx, player1)
+            }
+            Phase::Rally { .. } => {
+                morale::end_of_rally(ctx);
+                next(ctx, player1);
+            }
+            Phase::TurnEnds => {
+                let turn = ctx.s.turn;
+                ctx.emit(Event::TurnEnded { turn });
+                if let Some(outcome) = end_of_battle(ctx.sc, &ctx.s, true) {
+                    ctx.emit(Event::GameEnded { outcome });
+                    return;
+                }
+                start_turn(ctx, turn + 1);
+            }
+        }
+        if let Some(outcome) = end_of_battle(ctx.sc, &ctx.s, false) {
+            ctx.emit(Event::GameEnded { outcome });
+            return;
+        }
+    }
+}
+
+fn await_decision(ctx: &mut Ctx, p: Pending) {
+    ctx.emit(Event::Awaiting { decision: p });
+}
+
+fn next(ctx: &mut Ctx, player1: Side) {
+    let phase = next_phase(ctx.s.phase, player1);
+    ctx.emit(Event::PhaseStarted { phase });
+}
+
+fn start_turn(ctx: &mut Ctx, turn: u16) {
+    let (ground, weather) = ctx.sc.conditions_on(turn);
+    ctx.emit(Event::TurnStarted {
+        turn,
+        ground,
+        weather,
+    });
+    ctx.emit(Event::PhaseStarted {
+        phase: Phase::SkirmisherSuperiority,
+    });
+}
+
+/// The battle's end. STAND-IN (docs/huzzah.md): our copy has no victory rules (they
+/// belong to scenarios and objectives): an army with no unit left on the table loses
+/// at once; after the last turn, the side that lost fewer bases (destroyed, captured
+/// or on the Rout Table) wins, equal losses a draw.
+pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<Outcome> {
+    if s.phase == Phase::Setup {
+        return None;
+    }
+    let on_table = |side: Side| {
+        sc.unit_ixs(side)
+            .any(|u| s.unit(u).at == Whereabouts::Table)
+    };
+    match (on_table(Side::A), on_table(Side::B)) {
+        (false, false) => {
+            return Some(Outcome {
+                winner: None,
+                reason: "stand-in victory: neither army has a unit on the table".into(),
+            })
+        }
+        (true, false) | (false, true) => {
+            let w = if on_table(Side::A) { Side::A } else { Side::B };
+            return Some(Outcome {
+                winner: Some(w),
+                reason: format!(
+                    "stand-in victory: side {} has no unit left on the table",
+                    w.other()
+                ),
+            });
+        }
+        _ => {}
+    }
+    if !last_turn_ended || s.turn < sc.turns() {
+        return None;
+    }
+    let lost = |side: Side| bases_lost(sc, s, side);
+    let (a, b) = (lost(Side::A), lost(Side::B));
+    let winner = match a.cmp(&b) {
+        std::cmp::Ordering::Less => Some(Side::A),
+        std::cmp::Ordering::Greater => Some(Side::B),
+        std::cmp::Ordering::Equal => None,
+    };
+    Some(Outcome {
+        winner,
+        reason: format!(
+            "stand-in victory after turn {}: bases lost a {a}, b {b} (destroyed, captured or on the Rout Table)",
+            s.turn
+        ),
+    })
+}
+
+/// Bases a side has lost: destroyed, captured, on the Rout Table, or removed by hits.
+pub fn bases_lost(sc: &Scenario, s: &State, side: Side) -> usize {
+    sc.unit_ixs(side)
+        .map(|u| {
+            let def = sc.unit(u).bases.len();
+            match s.unit(u).at {
+                Whereabouts::Table | Whereabouts::Unplaced => def - s.unit(u).bases.len(),
+                _ => def,
+            }
+        })
+        .sum()
+}
+
+// ---------------------------------------------------------------- set-up (pages 7-8)
+
+fn setup_step(ctx: &mut Ctx) -> Option<Pending> {
+    let sc = ctx.sc;
+    // Who places (and acts) first.
+    let Some(first) = ctx.s.placement.first else {
+        match sc.first() {
+            Some(side) => ctx.emit(Event::FirstDecided {
+                side,
+                by: "scenario".into(),
+            }),
+            None => loop {
+                let (a, b) = (ctx.roll(), ctx.roll());
+                // Page 7: for an alternate set-up the highest roll places first; for a
+                // placed one, "roll the dice to determine who goes first (lowest wins)".
+                let first = match a.total().cmp(&b.total()) {
+                    std::cmp::Ordering::Equal => None,
+                    o => {
+                        let a_high = o == std::cmp::Ordering::Greater;
+                        Some(if a_high == sc.alternate_setup() {
+                            Side::A
+                        } else {
+                            Side::B
+                        })
+                    }
+                };
+                ctx.emit(Event::RolledOff { a, b, first });
+                if let Some(side) = first {
+                    ctx.emit(Event::FirstDecided {
+                        side,
+                        by: "roll-off".into(),
+                    });
+                    break;
+                }
+            },
+        }
+        return None;
+    };
+    if !ctx.s.placement.officers {
+        if !sc.alternate_setup() {
+            ctx.emit(Event::OfficersToPlace);
+            return None;
+        }
+        let left = |s: &State, side: Side| {
+            sc.unit_ixs(side)
+                .filter(|u| s.unit(*u).at == Whereabouts::Unplaced)
+                .count()
+        };
+        // A side that has placed everything: the first to do so is Player 2.
+        if ctx.s.player1.is_none() {
+            for side in [first, first.other()] {
+                if left(&ctx.s, side) == 0 {
+                    ctx.emit(Event::PlayersDecided {
+                        player1: side.other(),
+                    });
+                    break;
+                }
+            }
+        }
+        if left(&ctx.s, Side::A) + left(&ctx.s, Side::B) == 0 {
+            ctx.emit(Event::OfficersToPlace);
+            return None;
+        }
+        let p = &ctx.s.placement;
+        match p.side {
+            Some(side) if p.placed >= p.max || left(&ctx.s, side) == 0 => {
+                ctx.emit(Event::PlacementEnded { side });
+                None
+            }
+            Some(side) => Some(Pending::PlaceUnits {
+                side,
+                min: p.min,
+                max: p.max,
+                placed: p.placed,
+            }),
+            None => {
+                // Alternate rolls, starting with the first placer; a side with nothing
+                // left to place is skipped.
+                let last = ctx.s.placement.last;
+                let mut side = match last {
+                    None => first,
+                    Some(l) => l.other(),
+                };
+                if left(&ctx.s, side) == 0 {
+                    side = side.other();
+                }
+                let dice = ctx.roll();
+                let n = left(&ctx.s, side).min(255) as u8;
+                ctx.emit(Event::PlacementRolled {
+                    side,
+                    dice,
+                    min: dice.low().min(n),
+                    max: dice.high().min(n),
+                });
+                None
+            }
+        }
+    } else {
+        // Officers: Player 2's, then Player 1's (page 8).
+        let player1 = ctx.s.player1.unwrap_or(first);
+        for side in [player1.other(), player1] {
+            if officers_to_place(sc, &ctx.s, side).next().is_some() {
+                return Some(Pending::PlaceOfficer { side });
+            }
+        }
+        start_turn(ctx, 1);
+        None
+    }
+}
+
+/// A side's officers not yet placed (alive).
+pub(crate) fn officers_to_place<'a>(
+    sc: &'a Scenario,
+    s: &'a State,
+    side: Side,
+) -> impl Iterator<Item = u16> + 'a {
+    (0..sc.officers().len() as u16).filter(move |o| {
+        let def = &sc.officers()[*o as usize];
+        def.side == side && s.officers[*o as usize].at.is_none() && !s.officers[*o as usize].lost
+    })
+}
+
+fn check_place_unit(sc: &Scenario, s: &State, side: Side, u: UnitIx) -> Result<(), RuleError> {
+    let def = sc.unit(u);
+    if def.side != side {
+        return refuse("p7", format!("{} is not a unit of side {side}", def.id));
+    }
+    if s.unit(u).at != Whereabouts::Unplaced {
+        return refuse("p7", format!("{} is already placed", def.id));
+    }
+    Ok(())
+}
+
+fn check_place_officer(
+    sc: &Scenario,
+    s: &State,
+    side: Side,
+    o: u16,
+    at: Point,
+) -> Result<(), RuleError> {
+    let def = &sc.officers()[o as usize];
+    if def.side != side {
+        return refuse(
+            "p8",
+            format!(
+                "{} is not an officer of side {side} (Player 2 places first)",
+                def.id
+            ),
+        );
+    }
+    if s.officers[o as usize].at.is_some() {
+        return refuse("p8", format!("{} is already placed", def.id));
+    }
+    let (w, d) = sc.table_size();
+    if at.x < Len::ZERO || at.y < Len::ZERO || at.x > w || at.y > d {
+        return refuse("input", format!("({}, {}) is off the table", at.x, at.y));
+    }
+    Ok(())
+}
+
+/// Where an officer is placed when the command names no position: the scenario's, or
+/// 5 cm behind the centre of the rear face of the first unit he commands.
+pub fn default_officer_position(sc: &Scenario, s: &State, o: u16) -> Point {
+    let def = &sc.officers()[o as usize];
+    if let Some(p) = def.position {
+        return p;
+    }
+    let units: Vec<UnitIx> = sc
+        .unit_ixs(def.side)
+        .filter(|u| sc.commands(OfficerIx(o), *u))
+        .collect();
+    let Some(u) = units
+        .first()
+        .or(sc.unit_ixs(def.side).collect::<Vec<_>>().first())
+        .copied()
+    else {
+        let (w, d) = sc.table_size();
+        return Point::new(Len(w.0 / 2), Len(d.0 / 2));
+    };
+    let shape = &s.unit(u).shape;
+    let rear = shape.face(geometry::Face::Rear).mid();
+    let p = geometry::rotate(rear, shape.facing, Len::ZERO, Len::cm(-5));
+    let (w, d) = sc.table_size();
+    Point::new(Len(p.x.0.clamp(0, w.0)), Len(p.y.0.clamp(0, d.0)))
+}

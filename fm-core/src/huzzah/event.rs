@@ -1,0 +1,612 @@
+//! What happens in a Huzzah! battle, as events (every die roll among them), and the
+//! fold that records them into the state. The fold decides nothing: each event carries
+//! the outcome [`crate::huzzah::engine::apply`] computed.
+//!
+//! Lengths and positions in events are in tenths of a millimetre (the engine's exact
+//! unit); scenario files use millimetres.
+
+use crate::huzzah::geometry::{Point, Shape};
+use crate::huzzah::quality::Quality;
+use crate::huzzah::scenario::{BaseKind, Ground, Scenario, SectorRef, UnitIx, Weather};
+use crate::huzzah::state::{
+    Declaration, Dice, Outcome, Pending, Phase, State, Status, Target, TargetStage, Whereabouts,
+};
+use crate::ids::Side;
+use serde::{Deserialize, Serialize};
+
+/// One term of a modified factor: why, and by how much (`"short range"`, `+1`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Modifier {
+    /// The rule's wording, shortened.
+    pub why: String,
+    /// The change.
+    pub by: i8,
+}
+
+/// A roll against a factor: the factor, its modifiers, the factor used (clamped where
+/// the rule clamps it), the dice and the result.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Test {
+    /// The unmodified factor.
+    pub base: i8,
+    /// The modifiers applied.
+    pub modifiers: Vec<Modifier>,
+    /// The modified factor, clamped to 2..10 where the rule says so.
+    pub factor: i8,
+    /// The dice.
+    pub dice: Dice,
+    /// Passed: a total at most the factor, never 11 or 12, always on a Huzzah!.
+    pub passed: bool,
+}
+
+/// An ability a Huzzah! gave a unit (pages 4-5, 14).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ability {
+    /// Grognards.
+    Grognards,
+    /// Disciplined.
+    Disciplined,
+}
+
+/// An event. JSON: `{"type": "fire_resolved", …}`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Page 7: both players roll; the highest places first (re-rolled on a tie).
+    RolledOff {
+        /// Side A's dice.
+        a: Dice,
+        /// Side B's dice.
+        b: Dice,
+        /// The side that places first, if this roll decided it.
+        first: Option<Side>,
+    },
+    /// Page 7: who places first (and, for placed set-ups, is Player 1).
+    FirstDecided {
+        /// The side.
+        side: Side,
+        /// Why: `"scenario"` or `"roll-off"`.
+        by: String,
+    },
+    /// Page 7: a placement roll, the low die the fewest units, the high die the most.
+    PlacementRolled {
+        /// The placing side.
+        side: Side,
+        /// The dice.
+        dice: Dice,
+        /// The fewest units to place (capped at the units left).
+        min: u8,
+        /// The most.
+        max: u8,
+    },
+    /// A unit placed on the table.
+    UnitPlaced {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// A side ended its placement for this roll.
+    PlacementEnded {
+        /// The side.
+        side: Side,
+    },
+    /// Page 7: the player to finish placing first becomes Player 2, the other Player 1.
+    PlayersDecided {
+        /// Player 1.
+        player1: Side,
+    },
+    /// Page 8: all units placed; Player 2 and then Player 1 place officers.
+    OfficersToPlace,
+    /// An officer placed (never attached at the start, page 8).
+    OfficerPlaced {
+        /// The officer (index in the scenario).
+        officer: u16,
+        /// Where.
+        at: Point,
+    },
+    /// A turn begins, with the scenario's conditions for it (page 10).
+    TurnStarted {
+        /// The turn.
+        turn: u16,
+        /// The ground.
+        ground: Ground,
+        /// The weather.
+        weather: Weather,
+    },
+    /// A phase begins.
+    PhaseStarted {
+        /// The phase.
+        phase: Phase,
+    },
+    /// Page 9: a side's skirmisher superiority test.
+    SkirmishTested {
+        /// The side.
+        side: Side,
+        /// The test (no clamp: the text gives none).
+        test: Test,
+    },
+    /// Page 9: a Huzzah! permanently reduces the enemy's Skirmish Factor by one.
+    SkirmishFactorReduced {
+        /// The side whose factor falls.
+        side: Side,
+        /// Its new factor.
+        to: i8,
+    },
+    /// Page 9: who won the skirmisher war (`None`: nobody succeeded by more).
+    SkirmisherWar {
+        /// The winner.
+        winner: Option<Side>,
+    },
+    /// Page 10: a side's artillery effectiveness test.
+    ArtilleryTested {
+        /// The side.
+        side: Side,
+        /// The test.
+        test: Test,
+    },
+    /// Page 10: a Huzzah! permanently reduces the enemy's Artillery Factor by one.
+    ArtilleryFactorReduced {
+        /// The side whose factor falls.
+        side: Side,
+        /// Its new factor.
+        to: i8,
+    },
+    /// Page 11: a firing declaration.
+    FireDeclared {
+        /// The firing unit.
+        unit: UnitIx,
+        /// Its target.
+        target: UnitIx,
+        /// The range (centre of the firer to the centre of the target's closest
+        /// visible face).
+        range: i64,
+        /// Under half range.
+        short: bool,
+    },
+    /// A unit that could fire holds its fire.
+    FireHeld {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// Page 4: a unit's actual quality rolled, the first time it matters.
+    QualityDetermined {
+        /// The unit.
+        unit: UnitIx,
+        /// Every roll, in order (a Huzzah! is re-rolled).
+        rolls: Vec<Dice>,
+        /// The quality.
+        quality: Quality,
+        /// Abilities the Huzzah! results gave.
+        gained: Vec<Ability>,
+    },
+    /// Pages 11-12: one unit's fire resolved.
+    FireResolved {
+        /// The firing unit.
+        unit: UnitIx,
+        /// The target.
+        target: UnitIx,
+        /// The bases that fired (those with a clear line of sight).
+        bases: u8,
+        /// The test against the Fire Factor.
+        test: Test,
+        /// Hits: the margin, plus one on a Huzzah!.
+        hits: u8,
+    },
+    /// All fire at a unit resolved: its hits (with any left from earlier this turn)
+    /// are turned into lost bases.
+    HitsApplied {
+        /// The unit.
+        unit: UnitIx,
+        /// Hits from this phase's fire.
+        hits: u8,
+    },
+    /// A base removed (page 12, the owner's choice; marker bases last).
+    BaseRemoved {
+        /// The unit.
+        unit: UnitIx,
+        /// The rank it came from (0 = front).
+        rank: u8,
+        /// Its kind.
+        kind: BaseKind,
+        /// The hits it took.
+        hits: u8,
+        /// The unit's geometry afterwards.
+        shape: Shape,
+    },
+    /// Page 12: a marker base was lost, and with it the ability it marked.
+    AbilityLost {
+        /// The unit.
+        unit: UnitIx,
+        /// `"divisional artillery"` or `"skirmish (limited)"`.
+        ability: String,
+    },
+    /// No more bases can be removed: the odd hits stay until the end of the Rally
+    /// phase (page 12).
+    RemovalDone {
+        /// The unit.
+        unit: UnitIx,
+        /// Hits left on it.
+        odd_hits: u8,
+    },
+    /// Every base lost.
+    UnitDestroyed {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// Page 15: an attached officer's saving throw.
+    OfficerSave {
+        /// The officer.
+        officer: u16,
+        /// 12 minus the hits; he survives on a roll at most this.
+        needs: i8,
+        /// The dice (none when his charmed life made it succeed).
+        dice: Option<Dice>,
+        /// He survived.
+        survived: bool,
+        /// A Huzzah!: his next saving throw succeeds too.
+        charmed: bool,
+    },
+    /// An officer killed (page 15), or lost with his unit.
+    OfficerKilled {
+        /// The officer.
+        officer: u16,
+        /// The unit he was attached to.
+        unit: UnitIx,
+    },
+    /// Pages 13-14: a morale test.
+    MoraleTested {
+        /// The unit.
+        unit: UnitIx,
+        /// The test (clamped to 2..10).
+        test: Test,
+    },
+    /// Page 14: a Huzzah! on a morale test: Grognards, then Disciplined.
+    AbilityGained {
+        /// The unit.
+        unit: UnitIx,
+        /// The ability.
+        ability: Ability,
+    },
+    /// Page 14: a Huzzah! for a Disciplined unit: its quality improves by one.
+    QualityImproved {
+        /// The unit.
+        unit: UnitIx,
+        /// The new quality.
+        to: Quality,
+    },
+    /// A unit's status changed (disordered, routing).
+    StatusChanged {
+        /// The unit.
+        unit: UnitIx,
+        /// The new status.
+        status: Status,
+        /// Why (the rule).
+        why: String,
+    },
+    /// A unit moved on the table (fell back, routed).
+    UnitMoved {
+        /// The unit.
+        unit: UnitIx,
+        /// Its geometry afterwards.
+        shape: Shape,
+        /// Its sector of dense terrain afterwards.
+        sector: Option<SectorRef>,
+        /// How far it moved.
+        distance: i64,
+        /// Why.
+        why: String,
+    },
+    /// Page 14: a unit that fell back or routed through a friend takes a hit; the
+    /// friend is disordered (once a phase).
+    ExtraHit {
+        /// The unit.
+        unit: UnitIx,
+        /// Why.
+        why: String,
+    },
+    /// Page 14: a friendly unit passed through (disordered, once a phase).
+    PassedThrough {
+        /// The unit passed through.
+        unit: UnitIx,
+        /// The unit that passed.
+        by: UnitIx,
+    },
+    /// Page 15: a unit that fell back or routed off the table goes to the Rout Table.
+    ToRoutTable {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// Page 14: a router entering an enemy-held sector of dense terrain is captured.
+    UnitCaptured {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// A target's resolution finished.
+    TargetResolved {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// Page 12: odd hits removed at the end of the Rally phase.
+    OddHitsRemoved {
+        /// The units that had them.
+        units: Vec<UnitIx>,
+    },
+    /// Page 7, phase 15: the turn ends (smoke and this turn's losses cleared).
+    TurnEnded {
+        /// The turn.
+        turn: u16,
+    },
+    /// The engine waits for this decision.
+    Awaiting {
+        /// The decision.
+        decision: Pending,
+    },
+    /// The battle is over.
+    GameEnded {
+        /// The outcome.
+        outcome: Outcome,
+    },
+}
+
+impl State {
+    /// Folds one event into the state.
+    pub fn apply_event(&mut self, sc: &Scenario, e: &Event) {
+        match e {
+            Event::RolledOff { .. } => {}
+            Event::PlacementEnded { side } => {
+                self.placement.side = None;
+                self.placement.last = Some(*side);
+            }
+            Event::FirstDecided { side, .. } => {
+                self.placement.first = Some(*side);
+                if !sc.alternate_setup() {
+                    self.player1 = Some(*side);
+                }
+            }
+            Event::PlacementRolled { side, min, max, .. } => {
+                self.placement.side = Some(*side);
+                self.placement.min = *min;
+                self.placement.max = *max;
+                self.placement.placed = 0;
+            }
+            Event::UnitPlaced { unit } => {
+                self.unit_mut(*unit).at = Whereabouts::Table;
+                self.placement.placed += 1;
+            }
+            Event::PlayersDecided { player1 } => {
+                self.player1 = Some(*player1);
+                self.placement.first_done = Some(player1.other());
+            }
+            Event::OfficersToPlace => self.placement.officers = true,
+            Event::OfficerPlaced { officer, at } => {
+                self.officers[*officer as usize].at = Some(*at);
+            }
+            Event::TurnStarted { turn, .. } => {
+                self.turn = *turn;
+                self.superiority = None;
+                self.artillery_huzzah_against = Default::default();
+            }
+            Event::PhaseStarted { phase } => {
+                self.phase = *phase;
+                self.firing = Default::default();
+                for u in &mut self.units {
+                    u.passed_through = false;
+                }
+            }
+            Event::SkirmishTested { side, test } => {
+                self.armies.get_mut(*side).skirmish_passed = Some(test.passed);
+            }
+            Event::SkirmishFactorReduced { side, to } => {
+                self.armies.get_mut(*side).skirmish_factor = *to;
+            }
+            Event::SkirmisherWar { winner } => {
+                self.superiority = *winner;
+                for s in Side::BOTH {
+                    self.armies.get_mut(s).skirmish_won = *winner == Some(s);
+                }
+            }
+            Event::ArtilleryTested { side, test } => {
+                let a = self.armies.get_mut(*side);
+                a.artillery_passed = Some(test.passed);
+                a.artillery_effective = test.passed;
+            }
+            Event::ArtilleryFactorReduced { side, to } => {
+                self.armies.get_mut(*side).artillery_factor = *to;
+                *self.artillery_huzzah_against.get_mut(*side) = true;
+            }
+            Event::FireDeclared { unit, target, .. } => {
+                self.firing.declarations.push(Declaration {
+                    unit: *unit,
+                    target: Some(*target),
+                });
+                if !self.firing.targets.iter().any(|t| t.unit == *target) {
+                    let charger = self.unit(*target).charger;
+                    self.firing.targets.push(Target {
+                        unit: *target,
+                        stage: TargetStage::Rolled,
+                        hits: 0,
+                        hit: false,
+                        lost: 0,
+                        ranks_before: Vec::new(),
+                        charger,
+                    });
+                }
+            }
+            Event::FireHeld { unit } => self.firing.declarations.push(Declaration {
+                unit: *unit,
+                target: None,
+            }),
+            Event::QualityDetermined {
+                unit,
+                quality,
+                gained,
+                ..
+            } => {
+                let u = self.unit_mut(*unit);
+                u.quality = Some(*quality);
+                for a in gained {
+                    match a {
+                        Ability::Grognards => u.grognards = true,
+                        Ability::Disciplined => u.disciplined = true,
+                    }
+                }
+            }
+            Event::FireResolved {
+                unit,
+                target,
+                test,
+                hits,
+                ..
+            } => {
+                self.firing.resolving = true;
+                self.unit_mut(*unit).fired = true;
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *target) {
+                    t.hits = t.hits.saturating_add(*hits);
+                    t.hit |= test.passed;
+                }
+            }
+            Event::HitsApplied { unit, hits } => {
+                let ranks = self.unit(*unit).shape.ranks.clone();
+                let u = self.unit_mut(*unit);
+                u.hits = u.hits.saturating_add(*hits);
+                u.removing = true;
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *unit) {
+                    t.stage = TargetStage::Removing;
+                    t.ranks_before = ranks;
+                }
+            }
+            Event::BaseRemoved {
+                unit,
+                rank,
+                kind,
+                hits,
+                shape,
+            } => {
+                let u = self.unit_mut(*unit);
+                let start: usize = u.shape.ranks[..*rank as usize]
+                    .iter()
+                    .map(|n| *n as usize)
+                    .sum();
+                let len = u.shape.ranks[*rank as usize] as usize;
+                if let Some(i) = (start..start + len).find(|i| u.bases[*i] == *kind) {
+                    u.bases.remove(i);
+                }
+                u.shape = shape.clone();
+                u.hits = u.hits.saturating_sub(*hits);
+                u.lost_this_turn += 1;
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *unit) {
+                    t.lost += 1;
+                }
+            }
+            Event::AbilityLost { unit, ability } => {
+                if ability == "skirmish (limited)" {
+                    self.unit_mut(*unit).skirmish_limited = false;
+                }
+            }
+            Event::RemovalDone { unit, odd_hits } => {
+                let u = self.unit_mut(*unit);
+                u.hits = *odd_hits;
+                u.removing = false;
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *unit) {
+                    t.stage = TargetStage::Removed;
+                }
+            }
+            Event::UnitDestroyed { unit } => {
+                let u = self.unit_mut(*unit);
+                u.at = Whereabouts::Destroyed;
+                u.removing = false;
+                u.hits = 0;
+                u.sector = None;
+            }
+            Event::OfficerSave {
+                officer,
+                charmed,
+                dice,
+                ..
+            } => {
+                let o = &mut self.officers[*officer as usize];
+                if dice.is_none() {
+                    o.charmed = false;
+                }
+                if *charmed {
+                    o.charmed = true;
+                }
+            }
+            Event::OfficerKilled { officer, unit } => {
+                let o = &mut self.officers[*officer as usize];
+                o.lost = true;
+                o.attached = None;
+                o.at = None;
+                o.killed_with = Some(*unit);
+            }
+            Event::MoraleTested { .. } => {}
+            Event::AbilityGained { unit, ability } => match ability {
+                Ability::Grognards => self.unit_mut(*unit).grognards = true,
+                Ability::Disciplined => self.unit_mut(*unit).disciplined = true,
+            },
+            Event::QualityImproved { unit, to } => self.unit_mut(*unit).quality = Some(*to),
+            Event::StatusChanged { unit, status, .. } => self.unit_mut(*unit).status = *status,
+            Event::UnitMoved {
+                unit,
+                shape,
+                sector,
+                ..
+            } => {
+                let u = self.unit_mut(*unit);
+                u.shape = shape.clone();
+                u.sector = *sector;
+            }
+            Event::ExtraHit { unit, .. } => {
+                let u = self.unit_mut(*unit);
+                u.hits = u.hits.saturating_add(1);
+                u.removing = true;
+            }
+            Event::PassedThrough { unit, .. } => {
+                self.unit_mut(*unit).passed_through = true;
+            }
+            Event::ToRoutTable { unit } => {
+                let u = self.unit_mut(*unit);
+                u.at = Whereabouts::RoutTable;
+                u.status = Status::Routing;
+                u.sector = None;
+                u.removing = false;
+            }
+            Event::UnitCaptured { unit } => {
+                let u = self.unit_mut(*unit);
+                u.at = Whereabouts::Captured;
+                u.sector = None;
+                u.removing = false;
+            }
+            Event::TargetResolved { unit } => self.firing.targets.retain(|t| t.unit != *unit),
+            Event::OddHitsRemoved { units } => {
+                for u in units {
+                    self.unit_mut(*u).hits = 0;
+                }
+            }
+            Event::TurnEnded { .. } => {
+                for u in &mut self.units {
+                    u.fired = false;
+                    u.charger = false;
+                    u.lost_this_turn = 0;
+                }
+                for o in &mut self.officers {
+                    o.killed_with = None;
+                }
+            }
+            Event::Awaiting { decision } => self.pending = decision.clone(),
+            Event::GameEnded { outcome } => {
+                self.outcome = Some(outcome.clone());
+                self.pending = Pending::GameOver {
+                    winner: outcome.winner,
+                };
+            }
+        }
+    }
+
+    /// Folds events in order.
+    pub fn apply_events(&mut self, sc: &Scenario, events: &[Event]) {
+        for e in events {
+            self.apply_event(sc, e);
+        }
+    }
+}

@@ -1,0 +1,569 @@
+//! Firing (pages 11-13): who may fire, at what, the Fire Factor and its modifiers, hits,
+//! and the removal of bases (the owner's choice, marker bases last).
+//!
+//! Rulings (docs/rulings.md, Huzzah): range is measured from the firer's centre to the
+//! centre of the target's closest visible face (page 11); only enemy units in the arc
+//! of fire, not blocked by another unit, within range and seen by at least one base can
+//! be chosen; a target at short range must be chosen when there is one; the "front
+//! line" of the +1 for every two bases is the firer's front-rank bases that can see
+//! the target. A target is in cover when it is deployed in dense terrain (woods soft,
+//! buildings hard) or its footprint touches a hedge or orchard (soft) or a wall (hard);
+//! the page 12 list gives strongpoints no fire modifier.
+
+use crate::error::RuleError;
+use crate::huzzah::engine::{m, Ctx};
+use crate::huzzah::event::{Event, Modifier};
+use crate::huzzah::geometry::{self, Face, Len, Polygon, Shape};
+use crate::huzzah::quality::{self, Quality};
+use crate::huzzah::scenario::{Arm, BaseKind, Cover, Scenario, UnitIx};
+use crate::huzzah::state::{Pending, State, Status, TargetStage, Whereabouts};
+use crate::ids::Side;
+
+/// A unit on the table.
+pub fn on_table(s: &State, u: UnitIx) -> bool {
+    s.unit(u).at == Whereabouts::Table
+}
+
+/// The range of a unit's weapons (page 11): infantry 20 cm, reserve foot and horse
+/// artillery 60 cm, heavy 80 cm (a grand battery uses its shortest); `None` for
+/// cavalry.
+pub fn weapon_range(sc: &Scenario, s: &State, u: UnitIx) -> Option<Len> {
+    match sc.unit(u).arm {
+        Arm::Cavalry => None,
+        Arm::Infantry => Some(Len::cm(20)),
+        Arm::Artillery => s
+            .unit(u)
+            .bases
+            .iter()
+            .map(|b| match b {
+                BaseKind::HeavyArtillery => Len::cm(80),
+                _ => Len::cm(60),
+            })
+            .min(),
+    }
+}
+
+/// Page 11: chargers, routers, cavalry and units in road column cannot fire.
+pub fn may_fire(sc: &Scenario, s: &State, u: UnitIx) -> bool {
+    let st = s.unit(u);
+    on_table(s, u)
+        && st.status != Status::Routing
+        && !st.charger
+        && !st.column
+        && weapon_range(sc, s, u).is_some()
+}
+
+/// A possible target, as the rules measure it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TargetChoice {
+    /// The target.
+    pub target: UnitIx,
+    /// The range.
+    pub range: Len,
+    /// Under half range.
+    pub short: bool,
+    /// Bases of the firer that see it.
+    pub bases: u8,
+}
+
+/// The dense-terrain polygons that block a line of sight between two units: every
+/// sector that neither of them is deployed in.
+fn dense_blockers(sc: &Scenario, s: &State, a: UnitIx, b: UnitIx) -> Vec<Polygon> {
+    let skip = [s.unit(a).sector, s.unit(b).sector];
+    let mut out = Vec::new();
+    for (ti, t) in sc.terrain().iter().enumerate() {
+        if !t.kind.is_dense() {
+            continue;
+        }
+        for (si, sector) in t.sectors.iter().enumerate() {
+            let here = skip
+                .iter()
+                .any(|x| x.is_some_and(|x| x.terrain.index() == ti && x.sector as usize == si));
+            if !here {
+                out.push(Polygon(sector.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The bases of `firer` with a clear line of sight to `target` (page 11).
+pub fn seeing_bases(sc: &Scenario, s: &State, firer: UnitIx, target: UnitIx) -> Vec<usize> {
+    let others: Vec<&Shape> = (0..s.units.len() as u16)
+        .map(UnitIx)
+        .filter(|x| *x != firer && *x != target && on_table(s, *x))
+        .map(|x| &s.unit(x).shape)
+        .collect();
+    let dense_owned = dense_blockers(sc, s, firer, target);
+    let dense: Vec<&Polygon> = dense_owned.iter().collect();
+    let f = &s.unit(firer).shape;
+    let t = &s.unit(target).shape;
+    (0..f.ranks.iter().map(|n| *n as usize).sum())
+        .filter(|i| geometry::base_has_los(f, *i, t, &others, &dense))
+        .collect()
+}
+
+/// Every target `firer` could choose if no short-range rule applied: enemy units on
+/// the table in its arc, within range, not blocked by another unit, seen by a base.
+pub fn candidates(sc: &Scenario, s: &State, firer: UnitIx) -> Vec<TargetChoice> {
+    let Some(range) = weapon_range(sc, s, firer) else {
+        return Vec::new();
+    };
+    let side = sc.unit(firer).side;
+    let f = &s.unit(firer).shape;
+    let mut out = Vec::new();
+    for t in sc.unit_ixs(side.other()) {
+        if !on_table(s, t) {
+            continue;
+        }
+        let ts = &s.unit(t).shape;
+        if !geometry::in_arc(f, ts) {
+            continue;
+        }
+        let Some(r) = geometry::fire_range(f, ts) else {
+            continue;
+        };
+        if r > range {
+            continue;
+        }
+        let blocked = (0..s.units.len() as u16).map(UnitIx).any(|o| {
+            o != firer && o != t && on_table(s, o) && geometry::blocks(f, ts, &s.unit(o).shape)
+        });
+        if blocked {
+            continue;
+        }
+        let bases = seeing_bases(sc, s, firer, t).len();
+        if bases == 0 {
+            continue;
+        }
+        out.push(TargetChoice {
+            target: t,
+            range: r,
+            short: r.0 * 2 < range.0,
+            bases: bases as u8,
+        });
+    }
+    out
+}
+
+/// The targets `firer` may choose (page 11: one at short range when there is one).
+pub fn targets(sc: &Scenario, s: &State, firer: UnitIx) -> Vec<TargetChoice> {
+    if !may_fire(sc, s, firer) {
+        return Vec::new();
+    }
+    let all = candidates(sc, s, firer);
+    if all.iter().any(|c| c.short) {
+        all.into_iter().filter(|c| c.short).collect()
+    } else {
+        all
+    }
+}
+
+/// Checks a declaration.
+///
+/// # Errors
+/// The page-11 rule it breaks.
+pub fn check_target(
+    sc: &Scenario,
+    s: &State,
+    firer: UnitIx,
+    target: UnitIx,
+) -> Result<TargetChoice, RuleError> {
+    let ok = targets(sc, s, firer);
+    if let Some(c) = ok.iter().find(|c| c.target == target) {
+        return Ok(*c);
+    }
+    let (fid, tid) = (&sc.unit(firer).id, &sc.unit(target).id);
+    let why = if sc.unit(target).side == sc.unit(firer).side {
+        format!("{tid} is a friendly unit")
+    } else if !on_table(s, target) {
+        format!("{tid} is not on the table")
+    } else if candidates(sc, s, firer).iter().any(|c| c.target == target) {
+        format!("{fid} has a target at short range and must shoot at one of those")
+    } else {
+        let f = &s.unit(firer).shape;
+        let t = &s.unit(target).shape;
+        if !geometry::in_arc(f, t) {
+            format!("{tid} is outside {fid}'s arc of fire (45 degrees either side)")
+        } else if geometry::fire_range(f, t).map_or(true, |r| Some(r) > weapon_range(sc, s, firer))
+        {
+            format!("{tid} is out of {fid}'s range")
+        } else if seeing_bases(sc, s, firer, target).is_empty() {
+            format!("no base of {fid} has a clear line of sight to {tid}")
+        } else {
+            format!("{tid} is fully or partly blocked by another unit")
+        }
+    };
+    Err(RuleError::new("p11", why))
+}
+
+/// The units of `side` that can still declare: may fire, have a target, and have not
+/// declared this phase.
+pub fn to_declare(sc: &Scenario, s: &State, side: Side) -> Vec<UnitIx> {
+    sc.unit_ixs(side)
+        .filter(|u| !s.firing.declarations.iter().any(|d| d.unit == *u))
+        .filter(|u| !targets(sc, s, *u).is_empty())
+        .collect()
+}
+
+/// The cover a unit is in (page 12), for fire; `None` in the open.
+pub fn cover(sc: &Scenario, s: &State, u: UnitIx) -> Option<Cover> {
+    let st = s.unit(u);
+    if let Some(sec) = st.sector {
+        return sc.terrain_piece(sec.terrain).kind.cover();
+    }
+    let bases = st.shape.bases();
+    let mut best: Option<Cover> = None;
+    for t in sc.terrain() {
+        if t.kind.is_dense() {
+            continue;
+        }
+        let Some(c) = t.kind.cover() else { continue };
+        let poly = Polygon(t.polygon.clone());
+        if bases.iter().any(|q| poly.intersects_quad(q)) {
+            best = Some(match (best, c) {
+                (Some(Cover::Strongpoint), _) | (_, Cover::Strongpoint) => Cover::Strongpoint,
+                (Some(Cover::Hard), _) | (_, Cover::Hard) => Cover::Hard,
+                _ => Cover::Soft,
+            });
+        }
+    }
+    best
+}
+
+/// The Fire Factor of a unit of known quality (page 11).
+pub fn fire_factor(sc: &Scenario, u: UnitIx, q: Quality) -> i8 {
+    match sc.unit(u).arm.fire_arm() {
+        Some(arm) => q.fire_factor(arm) as i8,
+        None => 0,
+    }
+}
+
+/// The modifiers of `firer`'s fire at `target` (page 12), from the state as it is.
+pub fn fire_modifiers(sc: &Scenario, s: &State, firer: UnitIx, target: UnitIx) -> Vec<Modifier> {
+    let mut mods = Vec::new();
+    let f = s.unit(firer);
+    let t = s.unit(target);
+    let fdef = sc.unit(firer);
+    let tdef = sc.unit(target);
+    let side = fdef.side;
+    if f.status == Status::Disordered {
+        mods.push(m("firer is disordered", -1));
+    }
+    if f.shape.square {
+        mods.push(m("firer is in square", -1));
+    }
+    if s.superiority == Some(tdef.side) {
+        mods.push(m("target has skirmisher superiority", -1));
+    }
+    if tdef.is_irregular() {
+        mods.push(m("target is Irregular troops", -1));
+    }
+    if sc.conditions_on(s.turn.max(1)).1.is_foul() {
+        mods.push(m("foul weather", -1));
+    }
+    match cover(sc, s, target) {
+        Some(Cover::Soft) => mods.push(m("target is in soft cover", -1)),
+        Some(Cover::Hard) => mods.push(m("target is in hard cover", -2)),
+        _ => {}
+    }
+    let seeing = seeing_bases(sc, s, firer, target);
+    if f.sector.is_some() {
+        let n = f.bases.len() / 3;
+        if n > 0 {
+            mods.push(m("every three bases in dense terrain", n as i8));
+        }
+    } else {
+        let front = f.shape.ranks.first().copied().unwrap_or(0) as usize;
+        let n = seeing.iter().filter(|i| **i < front).count() / 2;
+        if n > 0 {
+            mods.push(m("every two bases in the front line", n as i8));
+        }
+    }
+    if let (Some(range), Some(r)) = (
+        weapon_range(sc, s, firer),
+        geometry::fire_range(&f.shape, &t.shape),
+    ) {
+        if r.0 * 2 < range.0 {
+            mods.push(m("target at short range", 1));
+        }
+    }
+    if let Some((face, _)) = geometry::closest_visible_face(&t.shape, f.shape.centre()) {
+        if face != Face::Front && !t.shape.square {
+            mods.push(m("firing on the target's flank or rear", 1));
+        }
+    }
+    if t.shape.square {
+        mods.push(m("target is in square", 1));
+    }
+    if s.armies.get(side).artillery_effective {
+        if f.bases.contains(&BaseKind::DivisionalArtillery) {
+            mods.push(m("divisional artillery attached (effective)", 1));
+        }
+        let grand = f.bases.iter().filter(|b| b.is_reserve_artillery()).count() >= 2;
+        if grand {
+            if t.shape.ranks.len() >= 2 {
+                mods.push(m("grand battery at a target more than one base deep", 1));
+            }
+            if f.bases.contains(&BaseKind::HeavyArtillery) {
+                mods.push(m("grand battery with heavy artillery", 1));
+            }
+            if t.shape.square {
+                mods.push(m("grand battery at a square", 1));
+            }
+        }
+    }
+    mods
+}
+
+/// Hits of a fire test: the margin, plus one on a Huzzah! (page 12); 0 on a failure.
+pub fn hits_of(factor: i8, passed: bool, total: u8, huzzah: bool) -> u8 {
+    if !passed {
+        return 0;
+    }
+    let margin = (factor as i32 - total as i32).max(0) as u8;
+    margin + u8::from(huzzah)
+}
+
+/// Rolls a unit's quality if it is not yet known (page 4).
+pub(crate) fn ensure_quality(ctx: &mut Ctx, u: UnitIx) -> Quality {
+    if let Some(q) = ctx.s.unit(u).quality {
+        return q;
+    }
+    let sc = ctx.sc;
+    let def = sc.unit(u);
+    let expected = def.effective_expected();
+    let st = ctx.s.unit(u);
+    let (g, d) = (st.grognards, st.disciplined);
+    let rng = &mut *ctx.rng;
+    let mut roll = || {
+        let a = crate::huzzah::engine::d6(rng);
+        let b = crate::huzzah::engine::d6(rng);
+        (a, b)
+    };
+    let r = quality::determine(sc.quality_table(), expected, g, d, &mut roll);
+    let mut gained = Vec::new();
+    if r.gained_grognards {
+        gained.push(crate::huzzah::event::Ability::Grognards);
+    }
+    if r.gained_disciplined {
+        gained.push(crate::huzzah::event::Ability::Disciplined);
+    }
+    ctx.emit(Event::QualityDetermined {
+        unit: u,
+        rolls: r
+            .rolls
+            .iter()
+            .map(|(a, b)| crate::huzzah::state::Dice(*a, *b))
+            .collect(),
+        quality: r.quality,
+        gained,
+    });
+    r.quality
+}
+
+/// What a step of a phase came to.
+pub(crate) enum Step {
+    /// A player must decide.
+    Wait(Pending),
+    /// The phase is over.
+    Done,
+    /// Run the main loop again (hits are waiting to become lost bases).
+    Again,
+}
+
+/// One step of the firing phase: declarations, then resolution.
+pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
+    let sc = ctx.sc;
+    if !ctx.s.firing.resolving {
+        let units = to_declare(sc, &ctx.s, side);
+        if !units.is_empty() {
+            return Step::Wait(Pending::DeclareFire { side, units });
+        }
+        // Page 11: all targets are declared before any fire is resolved.
+        let decls: Vec<(UnitIx, UnitIx)> = ctx
+            .s
+            .firing
+            .declarations
+            .iter()
+            .filter_map(|d| d.target.map(|t| (d.unit, t)))
+            .collect();
+        if decls.is_empty() {
+            return Step::Done;
+        }
+        for (f, t) in decls {
+            let q = ensure_quality(ctx, f);
+            let base = fire_factor(sc, f, q);
+            let mods = fire_modifiers(sc, &ctx.s, f, t);
+            let bases = seeing_bases(sc, &ctx.s, f, t).len() as u8;
+            let test = ctx.test(base, mods, true);
+            let hits = hits_of(
+                test.factor,
+                test.passed,
+                test.dice.total(),
+                test.dice.huzzah(),
+            );
+            ctx.emit(Event::FireResolved {
+                unit: f,
+                target: t,
+                bases,
+                test,
+                hits,
+            });
+        }
+    }
+    // Resolve each target in turn: hits into lost bases, the officer's saving throw,
+    // the morale test and its consequences.
+    while let Some(t) = ctx.s.firing.targets.first().cloned() {
+        if !on_table(&ctx.s, t.unit) {
+            ctx.emit(Event::TargetResolved { unit: t.unit });
+            continue;
+        }
+        match t.stage {
+            TargetStage::Rolled => {
+                ctx.emit(Event::HitsApplied {
+                    unit: t.unit,
+                    hits: t.hits,
+                });
+                // The removal runs from the main loop (the owner may choose).
+                return Step::Again;
+            }
+            TargetStage::Removing => return Step::Again,
+            TargetStage::Removed => {
+                crate::huzzah::morale::after_fire(ctx, &t);
+                ctx.emit(Event::TargetResolved { unit: t.unit });
+            }
+        }
+    }
+    Step::Done
+}
+
+/// A base that may be removed now.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Removal {
+    /// Its rank.
+    pub rank: u8,
+    /// Its kind.
+    pub kind: BaseKind,
+    /// It is the marker of an ability (divisional artillery, Skirmish (Limited)).
+    pub marker: Option<&'static str>,
+    /// Hits it takes.
+    pub hits: u8,
+}
+
+/// The bases the owner may remove next from `u` with its current hits (page 12):
+/// non-marker bases while two or more remain; a marker first when the only other base
+/// left shows the unit's type; one whose hits are covered.
+pub fn removal_candidates(_sc: &Scenario, s: &State, u: UnitIx) -> Vec<Removal> {
+    let st = s.unit(u);
+    let hits = st.hits;
+    // The Skirmish (Limited) marker is one of the infantry bases while the ability
+    // lasts (ruling: which one is immaterial, all infantry bases being equal).
+    let infantry = st
+        .bases
+        .iter()
+        .filter(|b| **b == BaseKind::Infantry)
+        .count();
+    let skirm = usize::from(st.skirmish_limited && infantry > 0);
+    let markers = st
+        .bases
+        .iter()
+        .filter(|b| **b == BaseKind::DivisionalArtillery)
+        .count()
+        + skirm;
+    let plain = st.bases.len() - markers;
+    let take_markers = plain <= 1 && markers > 0;
+    let mut out: Vec<Removal> = Vec::new();
+    let mut start = 0usize;
+    for (r, n) in st.shape.ranks.iter().enumerate() {
+        for b in &st.bases[start..start + *n as usize] {
+            let marker = if *b == BaseKind::DivisionalArtillery {
+                Some("divisional artillery")
+            } else if skirm == 1 && *b == BaseKind::Infantry && (take_markers || plain == 0) {
+                Some("skirmish (limited)")
+            } else {
+                None
+            };
+            if marker.is_some() != take_markers {
+                continue;
+            }
+            let c = Removal {
+                rank: r as u8,
+                kind: *b,
+                marker,
+                hits: b.hits(),
+            };
+            if c.hits <= hits && !out.iter().any(|o| o.rank == c.rank && o.kind == c.kind) {
+                out.push(c);
+            }
+        }
+        start += *n as usize;
+    }
+    out
+}
+
+/// The shape of a unit after losing a base from `rank`: the rank closes up on the
+/// axis; if the front rank goes, the next becomes the front.
+pub fn shape_without(shape: &Shape, rank: u8) -> Shape {
+    let mut out = shape.clone();
+    let r = rank as usize;
+    out.ranks[r] -= 1;
+    if out.ranks[r] == 0 {
+        out.ranks.remove(r);
+        if r == 0 && !out.ranks.is_empty() {
+            out.anchor =
+                geometry::rotate(shape.anchor, shape.facing, Len::ZERO, Len(-shape.base.0));
+        }
+    }
+    out
+}
+
+/// Removes one base (the owner's choice or the only one).
+pub(crate) fn remove_base(ctx: &mut Ctx, u: UnitIx, c: Removal) {
+    let shape = shape_without(&ctx.s.unit(u).shape, c.rank);
+    ctx.emit(Event::BaseRemoved {
+        unit: u,
+        rank: c.rank,
+        kind: c.kind,
+        hits: c.hits,
+        shape,
+    });
+    if let Some(ability) = c.marker {
+        ctx.emit(Event::AbilityLost {
+            unit: u,
+            ability: ability.to_string(),
+        });
+    }
+    if ctx.s.unit(u).bases.is_empty() {
+        // Page 15: an officer dies with his unit, without a saving throw.
+        if let Some(o) = ctx.s.attached_officer(u) {
+            ctx.emit(Event::OfficerKilled {
+                officer: o as u16,
+                unit: u,
+            });
+        }
+        ctx.emit(Event::UnitDestroyed { unit: u });
+    }
+}
+
+/// One step of turning a unit's hits into lost bases: `Some` when the owner must
+/// choose.
+pub(crate) fn removal_step(ctx: &mut Ctx, u: UnitIx) -> Option<Pending> {
+    let cands = removal_candidates(ctx.sc, &ctx.s, u);
+    match cands.len() {
+        0 => {
+            let odd_hits = ctx.s.unit(u).hits;
+            ctx.emit(Event::RemovalDone { unit: u, odd_hits });
+            None
+        }
+        1 => {
+            remove_base(ctx, u, cands[0]);
+            None
+        }
+        _ => Some(Pending::RemoveBase {
+            side: ctx.sc.unit(u).side,
+            unit: u,
+            hits: ctx.s.unit(u).hits,
+        }),
+    }
+}

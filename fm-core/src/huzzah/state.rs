@@ -1,0 +1,471 @@
+//! The dynamic state of a Huzzah! battle (pages 7-15): the turn and phase, where each
+//! unit's bases stand and what they have suffered, the officers, and each army's
+//! skirmish and artillery standing. A state is exactly the fold of its initial state
+//! with its events ([`State::apply_event`]); every decision is made in
+//! [`crate::huzzah::engine::apply`].
+
+use crate::huzzah::geometry::{Point, Shape};
+use crate::huzzah::quality::Quality;
+use crate::huzzah::scenario::{BaseKind, Scenario, SectorRef, UnitIx};
+use crate::ids::{Side, SidePair};
+use serde::{Deserialize, Serialize};
+
+/// Two six-sided dice as rolled, written `[3, 5]`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Dice(pub u8, pub u8);
+
+impl Dice {
+    /// The total.
+    pub fn total(self) -> u8 {
+        self.0 + self.1
+    }
+    /// A double one: a Huzzah! result (page 1).
+    pub fn huzzah(self) -> bool {
+        self.0 == 1 && self.1 == 1
+    }
+    /// The low die.
+    pub fn low(self) -> u8 {
+        self.0.min(self.1)
+    }
+    /// The high die.
+    pub fn high(self) -> u8 {
+        self.0.max(self.1)
+    }
+}
+
+/// The fifteen phases of a turn (page 7), and the set-up before the first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// Before the first turn: the roll-off, placement rolls, officers (pages 7-8).
+    Setup,
+    /// 1. Skirmisher superiority (page 9).
+    SkirmisherSuperiority,
+    /// 2. Artillery effectiveness (page 10).
+    ArtilleryEffectiveness,
+    /// 3 and 9. The phasing player's firing (pages 11-15).
+    Firing {
+        /// The phasing player.
+        side: Side,
+    },
+    /// 4 and 10. Orders and movement (pages 16-22).
+    Orders {
+        /// The phasing player.
+        side: Side,
+    },
+    /// 5 and 11. Fire at chargers, by the other player (page 13).
+    FireAtChargers {
+        /// The player whose units fire (the non-phasing player).
+        side: Side,
+    },
+    /// 6 and 12. Combat.
+    Combat {
+        /// The phasing player.
+        side: Side,
+    },
+    /// 7 and 13. Move officers.
+    MoveOfficers {
+        /// The phasing player.
+        side: Side,
+    },
+    /// 8 and 14. Rally.
+    Rally {
+        /// The phasing player.
+        side: Side,
+    },
+    /// 15. Turn ends.
+    TurnEnds,
+}
+
+impl Phase {
+    /// The phase's number on page 7 (0 for the set-up); `player1` is Player 1.
+    pub fn number(self, player1: Side) -> u8 {
+        let p2 = |s: Side| if s == player1 { 0 } else { 6 };
+        match self {
+            Phase::Setup => 0,
+            Phase::SkirmisherSuperiority => 1,
+            Phase::ArtilleryEffectiveness => 2,
+            Phase::Firing { side } => 3 + p2(side),
+            Phase::Orders { side } => 4 + p2(side),
+            Phase::FireAtChargers { side } => 5 + p2(side.other()),
+            Phase::Combat { side } => 6 + p2(side),
+            Phase::MoveOfficers { side } => 7 + p2(side),
+            Phase::Rally { side } => 8 + p2(side),
+            Phase::TurnEnds => 15,
+        }
+    }
+}
+
+/// A unit's order on the field (pages 13-15).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Neither disordered nor routing: a formed unit (page 18).
+    Formed,
+    /// Disordered (page 18: after a failed test, a lost combat, or routers passing).
+    Disordered,
+    /// Routing.
+    Routing,
+}
+
+/// Where a unit is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Whereabouts {
+    /// Not yet placed (alternate set-up, page 7).
+    Unplaced,
+    /// On the table.
+    Table,
+    /// Routed or fell back off the table: on the Rout Table (page 15).
+    RoutTable,
+    /// Every base lost.
+    Destroyed,
+    /// Routed into an enemy-held sector of dense terrain (page 14), or otherwise taken.
+    Captured,
+}
+
+/// A unit's dynamic state.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct UnitState {
+    /// Where it is.
+    pub at: Whereabouts,
+    /// Its geometry: anchor, facing, bases per rank.
+    pub shape: Shape,
+    /// Its bases, rank by rank, left to right (the marker bases among them).
+    pub bases: Vec<BaseKind>,
+    /// A road column (page 20).
+    pub column: bool,
+    /// Formed, disordered or routing.
+    pub status: Status,
+    /// Hits not yet turned into lost bases (odd hits stay until the end of the Rally
+    /// phase, page 12).
+    pub hits: u8,
+    /// Bases lost this turn (the morale test's −1 each, page 14).
+    pub lost_this_turn: u8,
+    /// Its actual quality, once rolled (page 4).
+    pub quality: Option<Quality>,
+    /// The Grognards ability (pages 4, 14).
+    pub grognards: bool,
+    /// The Disciplined ability (pages 5, 14).
+    pub disciplined: bool,
+    /// Still has the Skirmish (Limited) ability (its marker base not lost, page 12).
+    pub skirmish_limited: bool,
+    /// Fired this turn: the puff of smoke (page 12).
+    pub fired: bool,
+    /// Advanced into contact this turn: a charger (page 20).
+    pub charger: bool,
+    /// Deployed in a sector of dense terrain.
+    pub sector: Option<SectorRef>,
+    /// Disordered by units falling back or routing through it this phase (page 14:
+    /// only once a phase).
+    pub passed_through: bool,
+    /// Hits waiting to be turned into lost bases (the owner chooses which).
+    pub removing: bool,
+}
+
+/// An officer's dynamic state.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct OfficerState {
+    /// Where the officer's base stands (`None` until placed).
+    pub at: Option<Point>,
+    /// The unit he is attached to.
+    pub attached: Option<UnitIx>,
+    /// Killed or captured.
+    pub lost: bool,
+    /// His next saving throw succeeds (a Huzzah! on the last, page 15).
+    pub charmed: bool,
+    /// Killed this turn while attached to this unit (the morale test's −1/−2, page 14).
+    pub killed_with: Option<UnitIx>,
+}
+
+/// An army's standing in the two common phases (pages 9-10).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct ArmyState {
+    /// The Skirmish Factor after permanent Huzzah! reductions by the enemy.
+    pub skirmish_factor: i8,
+    /// Succeeded in the previous skirmisher superiority test.
+    pub skirmish_passed: Option<bool>,
+    /// Won the previous skirmisher war.
+    pub skirmish_won: bool,
+    /// Bases deployed into the skirmish line (page 9).
+    pub skirmish_line: u16,
+    /// The Artillery Factor after permanent Huzzah! reductions by the enemy.
+    pub artillery_factor: i8,
+    /// Passed the previous artillery effectiveness test.
+    pub artillery_passed: Option<bool>,
+    /// The guns are effective this turn.
+    pub artillery_effective: bool,
+}
+
+/// A firing declaration (page 11).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Declaration {
+    /// The firing unit.
+    pub unit: UnitIx,
+    /// Its target, or `None` if it holds its fire.
+    pub target: Option<UnitIx>,
+}
+
+/// How far the resolution of fire at one target has gone.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetStage {
+    /// Fire rolled, hits not yet applied.
+    Rolled,
+    /// Hits applied; bases being removed.
+    Removing,
+    /// Bases removed: the officer's saving throw and the morale test follow.
+    Removed,
+}
+
+/// A unit under fire this phase, in the order it was first declared a target.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Target {
+    /// The unit.
+    pub unit: UnitIx,
+    /// Where its resolution is.
+    pub stage: TargetStage,
+    /// Hits from all fire at it this phase.
+    pub hits: u8,
+    /// Some fire at it succeeded (a test is forced even at 0 hits, page 12).
+    pub hit: bool,
+    /// Bases lost to this fire.
+    pub lost: u8,
+    /// Its ranks before removing losses (the support-rank bonus, page 14).
+    pub ranks_before: Vec<u8>,
+    /// It is charging (no force back, page 13).
+    pub charger: bool,
+}
+
+/// The firing phase in progress.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct Firing {
+    /// Declarations so far, in order.
+    pub declarations: Vec<Declaration>,
+    /// All targets declared; fire is being resolved.
+    pub resolving: bool,
+    /// Targets still to resolve.
+    pub targets: Vec<Target>,
+}
+
+/// The alternate placement of page 7, in progress.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct Placement {
+    /// The side that places first.
+    pub first: Option<Side>,
+    /// Who is placing on the current roll.
+    pub side: Option<Side>,
+    /// The side whose placement roll was last.
+    pub last: Option<Side>,
+    /// The fewest units the current roll requires.
+    pub min: u8,
+    /// The most it allows.
+    pub max: u8,
+    /// Placed on the current roll.
+    pub placed: u8,
+    /// The side that finished placing first (Player 2).
+    pub first_done: Option<Side>,
+    /// Units are all placed; officers are being placed.
+    pub officers: bool,
+}
+
+/// How the battle ended.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner, `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why.
+    pub reason: String,
+}
+
+/// The decision the battle waits for, recorded by the engine's `awaiting` event.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// Page 7: place from `min` to `max` units on this placement roll.
+    PlaceUnits {
+        /// The placing side.
+        side: Side,
+        /// The fewest units this roll requires (less those placed).
+        min: u8,
+        /// The most it allows.
+        max: u8,
+        /// Placed so far on this roll.
+        placed: u8,
+    },
+    /// Page 8: place an officer (Player 2's first, then Player 1's).
+    PlaceOfficer {
+        /// The side placing.
+        side: Side,
+    },
+    /// Page 11: declare a target (or hold fire) for each unit that can fire.
+    DeclareFire {
+        /// The phasing side.
+        side: Side,
+        /// The units still to declare.
+        units: Vec<UnitIx>,
+    },
+    /// Page 12: the owner chooses which base to remove.
+    RemoveBase {
+        /// The owner.
+        side: Side,
+        /// The unit.
+        unit: UnitIx,
+        /// Hits on it.
+        hits: u8,
+    },
+    /// Pages 16-22: the phasing player's orders (ending the phase is the only command
+    /// until orders and movement are built).
+    Orders {
+        /// The phasing side.
+        side: Side,
+    },
+    /// The battle is over.
+    GameOver {
+        /// The winner, `None` for a draw.
+        winner: Option<Side>,
+    },
+}
+
+impl Pending {
+    /// Whose decision it is (`None` once the battle is over).
+    pub fn side(&self) -> Option<Side> {
+        match self {
+            Pending::PlaceUnits { side, .. }
+            | Pending::PlaceOfficer { side }
+            | Pending::DeclareFire { side, .. }
+            | Pending::RemoveBase { side, .. }
+            | Pending::Orders { side } => Some(*side),
+            Pending::GameOver { .. } => None,
+        }
+    }
+}
+
+/// The state of a battle.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct State {
+    /// The turn, from 1 (0 during the set-up).
+    pub turn: u16,
+    /// The phase.
+    pub phase: Phase,
+    /// Player 1, who is phasing first each turn (decided at set-up).
+    pub player1: Option<Side>,
+    /// The placement in progress (set-up only).
+    pub placement: Placement,
+    /// Each unit, in the scenario's order.
+    pub units: Vec<UnitState>,
+    /// Each officer, in the scenario's order.
+    pub officers: Vec<OfficerState>,
+    /// Each army's standing.
+    pub armies: SidePair<ArmyState>,
+    /// The side whose skirmishers won the skirmisher war this turn (page 9).
+    pub superiority: Option<Side>,
+    /// Artillery Huzzah! results already counted against each side this turn (page 10:
+    /// only one counts).
+    pub artillery_huzzah_against: SidePair<bool>,
+    /// The firing phase in progress.
+    pub firing: Firing,
+    /// The decision it waits for.
+    pub pending: Pending,
+    /// Set once the battle is over.
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The state before the opening events: units at their scenario positions (or
+    /// unplaced, for an alternate set-up), officers unplaced.
+    pub fn initial(sc: &Scenario) -> State {
+        let alternate = sc.alternate_setup();
+        let units = sc
+            .units()
+            .iter()
+            .map(|u| UnitState {
+                at: if alternate {
+                    Whereabouts::Unplaced
+                } else {
+                    Whereabouts::Table
+                },
+                shape: u.shape(sc.base()),
+                bases: u.bases.iter().map(|b| b.kind).collect(),
+                column: u.is_column(),
+                status: Status::Formed,
+                hits: 0,
+                lost_this_turn: 0,
+                quality: u.quality,
+                grognards: u.flags.grognards,
+                disciplined: u.flags.disciplined,
+                skirmish_limited: u.is_skirmish_limited(),
+                fired: false,
+                charger: false,
+                sector: u.sector,
+                passed_through: false,
+                removing: false,
+            })
+            .collect();
+        let officers = sc
+            .officers()
+            .iter()
+            .map(|o| OfficerState {
+                at: None,
+                attached: None,
+                lost: false,
+                charmed: o.charmed,
+                killed_with: None,
+            })
+            .collect();
+        let army = |s: Side| ArmyState {
+            skirmish_factor: sc.side(s).skirmish_factor as i8,
+            artillery_factor: sc.side(s).artillery_factor as i8,
+            ..ArmyState::default()
+        };
+        State {
+            turn: 0,
+            phase: Phase::Setup,
+            player1: None,
+            placement: Placement::default(),
+            units,
+            officers,
+            armies: SidePair::new(army(Side::A), army(Side::B)),
+            superiority: None,
+            artillery_huzzah_against: SidePair::default(),
+            firing: Firing::default(),
+            pending: Pending::GameOver { winner: None },
+            outcome: None,
+        }
+    }
+
+    /// A unit's state.
+    pub fn unit(&self, u: UnitIx) -> &UnitState {
+        &self.units[u.0 as usize]
+    }
+
+    /// A unit's state, mutably.
+    pub fn unit_mut(&mut self, u: UnitIx) -> &mut UnitState {
+        &mut self.units[u.0 as usize]
+    }
+
+    /// The battle is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The officer attached to a unit, if any.
+    pub fn attached_officer(&self, u: UnitIx) -> Option<usize> {
+        self.officers
+            .iter()
+            .position(|o| !o.lost && o.attached == Some(u))
+    }
+
+    /// A platform-independent hash of the whole state (FNV-1a over its canonical
+    /// JSON).
+    pub fn hash(&self) -> u64 {
+        fnv(&serde_json::to_vec(self).unwrap_or_default())
+    }
+}
+
+/// FNV-1a, 64 bits.
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
