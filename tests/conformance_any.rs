@@ -120,7 +120,8 @@ fn every_system_passes_the_suite() {
         names.contains(&"race-to-10") && names.contains(&"system-demo"),
         "{names:?}"
     );
-    assert_eq!(any::systems(), vec!["fm", "race"]);
+    assert_eq!(any::systems(), vec!["fm", "huzzah", "race"]);
+    assert!(names.contains(&"huzzah-firefight"), "{names:?}");
     for name in names {
         suite(name, 3);
     }

@@ -313,7 +313,10 @@ static REGISTRY: RwLock<Vec<SystemEntry>> = RwLock::new(Vec::new());
 
 /// The registered systems: Fire & Movement first, then those [`register`]ed.
 fn systems_list() -> Vec<SystemEntry> {
-    let mut v = vec![SystemEntry::of::<crate::Fm>()];
+    let mut v = vec![
+        SystemEntry::of::<crate::Fm>(),
+        SystemEntry::of::<crate::huzzah::Huzzah>(),
+    ];
     if let Ok(r) = REGISTRY.read() {
         v.extend(r.iter().cloned());
     }

@@ -13,7 +13,7 @@ use crate::huzzah::event::{Event, Modifier, Test};
 use crate::huzzah::geometry::{self, Len, Point};
 use crate::huzzah::scenario::{OfficerIx, Scenario, UnitIx};
 use crate::huzzah::state::{Dice, Outcome, Pending, Phase, State, Whereabouts};
-use crate::huzzah::{firing, morale, skirmish};
+use crate::huzzah::{chargers, firing, morale, skirmish};
 use crate::ids::Side;
 use rand_core::RngCore;
 
@@ -218,6 +218,18 @@ pub fn apply(
             let c = *c;
             firing::remove_base(&mut ctx, u, c);
         }
+        (Pending::FireAtCharger { unit, .. }, Command::Fire { unit: id, target }) => {
+            let u = unit_ix(sc, id)?;
+            let t = unit_ix(sc, target)?;
+            if u != *unit {
+                return refuse(
+                    "p13",
+                    format!("{} chooses its charger now, not {id}", sc.unit(*unit).id),
+                );
+            }
+            chargers::check_charger(sc, state, u, t)?;
+            chargers::declare(&mut ctx, u, t);
+        }
         (Pending::Orders { side }, Command::EndPhase) => {
             let next = next_phase(state.phase, state.player1.unwrap_or(*side));
             ctx.emit(Event::PhaseStarted { phase: next });
@@ -304,11 +316,17 @@ pub(crate) fn advance(ctx: &mut Ctx) {
                 await_decision(ctx, Pending::Orders { side });
                 return;
             }
-            // Fire at chargers, combat and officer movement: nothing to do without
-            // charges and contacts, which orders and movement bring (docs/huzzah.md).
-            Phase::FireAtChargers { .. } | Phase::Combat { .. } | Phase::MoveOfficers { .. } => {
-                next(ctx, player1)
-            }
+            Phase::FireAtChargers { side } => match chargers::step(ctx, side) {
+                firing::Step::Wait(p) => {
+                    await_decision(ctx, p);
+                    return;
+                }
+                firing::Step::Again => {}
+                firing::Step::Done => next(ctx, player1),
+            },
+            // Combat and officer movement: their rules are on the missing pages; with
+            // no contacts there is nothing to resolve (docs/huzzah.md).
+            Phase::Combat { .. } | Phase::MoveOfficers { .. } => next(ctx, player1),
             Phase::Rally { .. } => {
                 morale::end_of_rally(ctx);
                 next(ctx, player1);
@@ -346,6 +364,19 @@ fn start_turn(ctx: &mut Ctx, turn: u16) {
         ground,
         weather,
     });
+    let sc = ctx.sc;
+    let pairs: Vec<(UnitIx, UnitIx)> = sc
+        .unit_ixs(Side::A)
+        .flat_map(|a| sc.unit_ixs(Side::B).map(move |b| (a, b)))
+        .filter(|(a, b)| {
+            firing::on_table(&ctx.s, *a)
+                && firing::on_table(&ctx.s, *b)
+                && geometry::in_contact(&ctx.s.unit(*a).shape, &ctx.s.unit(*b).shape)
+        })
+        .collect();
+    if !pairs.is_empty() {
+        ctx.emit(Event::InCombat { pairs });
+    }
     ctx.emit(Event::PhaseStarted {
         phase: Phase::SkirmisherSuperiority,
     });

@@ -113,6 +113,12 @@ pub enum Event {
         /// The weather.
         weather: Weather,
     },
+    /// Page 13: enemy units in contact as the turn begins (they do not fire at each
+    /// other as chargers this turn).
+    InCombat {
+        /// The pairs, side A's unit first.
+        pairs: Vec<(UnitIx, UnitIx)>,
+    },
     /// A phase begins.
     PhaseStarted {
         /// The phase.
@@ -381,8 +387,10 @@ impl State {
             Event::OfficerPlaced { officer, at } => {
                 self.officers[*officer as usize].at = Some(*at);
             }
+            Event::InCombat { pairs } => self.in_combat = pairs.clone(),
             Event::TurnStarted { turn, .. } => {
                 self.turn = *turn;
+                self.in_combat.clear();
                 self.superiority = None;
                 self.artillery_huzzah_against = Default::default();
             }
@@ -460,6 +468,9 @@ impl State {
             } => {
                 self.firing.resolving = true;
                 self.unit_mut(*unit).fired = true;
+                if matches!(self.phase, Phase::FireAtChargers { .. }) && !test.passed {
+                    self.firing.failed.push(*unit);
+                }
                 if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *target) {
                     t.hits = t.hits.saturating_add(*hits);
                     t.hit |= test.passed;
@@ -577,7 +588,10 @@ impl State {
                 u.sector = None;
                 u.removing = false;
             }
-            Event::TargetResolved { unit } => self.firing.targets.retain(|t| t.unit != *unit),
+            Event::TargetResolved { unit } => {
+                self.firing.targets.retain(|t| t.unit != *unit);
+                self.firing.failed.retain(|u| u != unit);
+            }
             Event::OddHitsRemoved { units } => {
                 for u in units {
                     self.unit_mut(*u).hits = 0;

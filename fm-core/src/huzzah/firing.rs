@@ -412,8 +412,12 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             });
         }
     }
-    // Resolve each target in turn: hits into lost bases, the officer's saving throw,
-    // the morale test and its consequences.
+    resolve_targets(ctx)
+}
+
+/// Resolves each target in turn: hits into lost bases, the officer's saving throw, the
+/// morale test and its consequences.
+pub(crate) fn resolve_targets(ctx: &mut Ctx) -> Step {
     while let Some(t) = ctx.s.firing.targets.first().cloned() {
         if !on_table(&ctx.s, t.unit) {
             ctx.emit(Event::TargetResolved { unit: t.unit });

@@ -78,6 +78,13 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
                 kind: c.kind,
             })
             .collect(),
+        Pending::FireAtCharger { unit, chargers, .. } => chargers
+            .iter()
+            .map(|c| Command::Fire {
+                unit: id(*unit),
+                target: id(*c),
+            })
+            .collect(),
         Pending::Orders { .. } => vec![Command::EndPhase],
     }
 }

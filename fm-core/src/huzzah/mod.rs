@@ -14,13 +14,15 @@
 //! | `skirmish` | 9-10 | skirmisher superiority, artillery effectiveness |
 //! | `firing` | 11-13 | who fires at what, the Fire Factor, hits, base removal |
 //! | `morale` | 13-15 | morale tests, force backs, routs, officers' saving throws |
-//! | `odds` | 11-14 | exact fire and morale odds |
+//! | `chargers` | 13 | fire at chargers |
+//! | `odds`, `orders` | 11-19 | exact fire, morale and order odds; the Command Factor and its modifiers |
 //! | `legal` | — | legal commands and the integer encoding |
 //!
 //! [`Huzzah`] implements [`crate::Game`], so every binding reaches it through
 //! [`crate::any`]. Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in
 //! values), `docs/rulings.md` (Huzzah section).
 
+pub mod chargers;
 pub mod command;
 pub mod engine;
 pub mod event;
@@ -29,6 +31,7 @@ pub mod geometry;
 pub mod legal;
 pub mod morale;
 pub mod odds;
+pub mod orders;
 pub mod quality;
 pub mod scenario;
 pub mod skirmish;

@@ -246,6 +246,8 @@ pub struct Firing {
     pub resolving: bool,
     /// Targets still to resolve.
     pub targets: Vec<Target>,
+    /// Units whose fire at chargers failed: each takes a morale test (page 13).
+    pub failed: Vec<UnitIx>,
 }
 
 /// The alternate placement of page 7, in progress.
@@ -314,6 +316,15 @@ pub enum Pending {
         /// Hits on it.
         hits: u8,
     },
+    /// Page 13: a unit charged by several units chooses the one it fires at.
+    FireAtCharger {
+        /// The firing side (not the phasing side).
+        side: Side,
+        /// The charged unit.
+        unit: UnitIx,
+        /// Its chargers.
+        chargers: Vec<UnitIx>,
+    },
     /// Pages 16-22: the phasing player's orders (ending the phase is the only command
     /// until orders and movement are built).
     Orders {
@@ -334,6 +345,7 @@ impl Pending {
             Pending::PlaceUnits { side, .. }
             | Pending::PlaceOfficer { side }
             | Pending::DeclareFire { side, .. }
+            | Pending::FireAtCharger { side, .. }
             | Pending::RemoveBase { side, .. }
             | Pending::Orders { side } => Some(*side),
             Pending::GameOver { .. } => None,
@@ -365,6 +377,9 @@ pub struct State {
     pub artillery_huzzah_against: SidePair<bool>,
     /// The firing phase in progress.
     pub firing: Firing,
+    /// Pairs of enemy units in contact at the start of the turn (page 13: they do not
+    /// fire at each other as chargers).
+    pub in_combat: Vec<(UnitIx, UnitIx)>,
     /// The decision it waits for.
     pub pending: Pending,
     /// Set once the battle is over.
@@ -429,6 +444,7 @@ impl State {
             superiority: None,
             artillery_huzzah_against: SidePair::default(),
             firing: Firing::default(),
+            in_combat: Vec::new(),
             pending: Pending::GameOver { winner: None },
             outcome: None,
         }
