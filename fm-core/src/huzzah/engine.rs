@@ -156,7 +156,11 @@ pub fn apply(
         (Pending::PlaceOfficer { side }, Command::PlaceOfficer { officer, at }) => {
             let o = officer_ix(sc, officer)?;
             let at = match at {
-                Some([x, y]) => Point::mm(*x, *y),
+                // Bounded before scaling, so no input overflows.
+                Some([x, y]) if x.abs() <= 100_000_000 && y.abs() <= 100_000_000 => {
+                    Point::mm(*x, *y)
+                }
+                Some([x, y]) => return refuse("input", format!("[{x}, {y}] mm is off the table")),
                 None => default_officer_position(sc, state, o),
             };
             check_place_officer(sc, state, *side, o, at)?;

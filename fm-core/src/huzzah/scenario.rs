@@ -1576,20 +1576,6 @@ fn properly_cross(p1: [i64; 2], p2: [i64; 2], q1: [i64; 2], q2: [i64; 2]) -> boo
     d1 * d2 < 0 && d3 * d4 < 0
 }
 
-/// The whole millimetres of a distance given squared (floor of the square root).
-fn floor_sqrt(n: i64) -> i64 {
-    if n <= 0 {
-        return 0;
-    }
-    let mut x = n;
-    let mut y = (x + 1) / 2;
-    while y < x {
-        x = y;
-        y = (x + n / x) / 2;
-    }
-    x
-}
-
 fn fmt_point(p: [i64; 2]) -> String {
     format!("[{}, {}]", p[0], p[1])
 }
@@ -2436,35 +2422,69 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
         }
     }
 
-    // Set-up distance (page 7), for the placement rolls only: a placed scenario's
-    // positions are the designer's ("A scenario should specify …").
-    if data.setup == Setup::Alternate {
-        let min = battle.min_setup_distance().0 / 10; // mm
-        let (a, b) = units.split_at(a_units);
-        for ub in b {
-            for ua in a {
-                let (dx, dy) = (
-                    (ub.position.x.0 - ua.position.x.0) / 10,
-                    (ub.position.y.0 - ua.position.y.0) / 10,
+    // The units' footprints: on the table, not on top of one another, and for the
+    // placement rolls the armies' set-up distance (page 7; a placed scenario's
+    // positions are the designer's, "A scenario should specify …").
+    {
+        use crate::huzzah::geometry::{min_distance, overlaps};
+        let base = Len::mm(i64::from(data.base_mm));
+        let (w, d) = (
+            Len::mm(i64::from(t.width_mm)),
+            Len::mm(i64::from(t.depth_mm)),
+        );
+        let shapes: Vec<_> = units.iter().map(|u| u.shape(base)).collect();
+        for (u, sh) in units.iter().zip(&shapes) {
+            if let Some(p) = sh
+                .footprint_corners()
+                .into_iter()
+                .find(|p| p.x < Len::ZERO || p.y < Len::ZERO || p.x > w || p.y > d)
+            {
+                return err(
+                    format!("{}.position", unit_paths[u.ix.index()]),
+                    format!(
+                        "'{}' does not fit on the table: a corner of its bases is at {} (the table is {} by {} mm)",
+                        u.id,
+                        fmt_point([p.x.0 / 10, p.y.0 / 10]),
+                        t.width_mm,
+                        t.depth_mm
+                    ),
                 );
-                let d2 = dx * dx + dy * dy;
-                if d2 < min * min {
-                    let mm = |p: Point| [p.x.0 / 10, p.y.0 / 10];
+            }
+        }
+        for i in 0..units.len() {
+            for j in 0..i {
+                if overlaps(&shapes[i], &shapes[j]) {
                     return err(
-                        format!("{}.position", unit_paths[ub.ix.index()]),
+                        format!("{}.position", unit_paths[i]),
                         format!(
-                            "'{}' at {} is {} mm from side a's '{}' at {}: in {} the armies set up no closer than {min} mm (page 7; measured between the units' anchors)",
-                            ub.id,
-                            fmt_point(mm(ub.position)),
-                            floor_sqrt(d2),
-                            ua.id,
-                            fmt_point(mm(ua.position)),
-                            match battle {
-                                Battle::Encounter => "an encounter",
-                                Battle::Defended { .. } => "a battle with a designated defender",
-                            }
+                            "'{}' overlaps '{}': two units cannot stand on the same ground",
+                            units[i].id, units[j].id
                         ),
                     );
+                }
+            }
+        }
+        if data.setup == Setup::Alternate {
+            let min = battle.min_setup_distance();
+            for ib in a_units..units.len() {
+                for ia in 0..a_units {
+                    let gap = min_distance(&shapes[ib], &shapes[ia]);
+                    if gap < min {
+                        return err(
+                            format!("{}.position", unit_paths[ib]),
+                            format!(
+                                "'{}' stands {} mm from side a's '{}': in {} the armies set up no closer than {} mm (page 7; nearest bases)",
+                                units[ib].id,
+                                gap.0 / 10,
+                                units[ia].id,
+                                match battle {
+                                    Battle::Encounter => "an encounter",
+                                    Battle::Defended { .. } => "a battle with a designated defender",
+                                },
+                                min.0 / 10
+                            ),
+                        );
+                    }
                 }
             }
         }
@@ -3185,27 +3205,6 @@ mod tests {
     }
 
     #[test]
-    fn helpers_for_point_in_polygon() {
-        let sq = [[0, 0], [10, 0], [10, 10], [0, 10]];
-        assert!(inside_or_on([5, 5], &sq));
-        assert!(inside_or_on([0, 5], &sq));
-        assert!(inside_or_on([10, 10], &sq));
-        assert!(!inside_or_on([11, 5], &sq));
-        assert!(!inside_or_on([5, -1], &sq));
-        let tri = [[0, 0], [10, 0], [0, 10]];
-        assert!(inside_or_on([5, 5], &tri));
-        assert!(!inside_or_on([6, 5], &tri));
-        assert!(properly_cross([0, 0], [10, 10], [0, 10], [10, 0]));
-        assert!(!properly_cross([0, 0], [10, 0], [5, 0], [15, 0]));
-        assert!(!properly_cross([0, 0], [10, 0], [10, 0], [10, 10]));
-        assert_eq!(twice_area(&sq), 200);
-        assert_eq!(floor_sqrt(0), 0);
-        assert_eq!(floor_sqrt(640_000), 800);
-        assert_eq!(floor_sqrt(639_999), 799);
-        assert_eq!(floor_sqrt(2), 1);
-    }
-
-    #[test]
     fn size_limits() {
         let mut v = minimal();
         let u = units(&mut v, "a")[0].clone();
@@ -3779,6 +3778,23 @@ mod tests {
     }
 
     #[test]
+    fn helpers_for_point_in_polygon() {
+        let sq = [[0, 0], [10, 0], [10, 10], [0, 10]];
+        assert!(inside_or_on([5, 5], &sq));
+        assert!(inside_or_on([0, 5], &sq));
+        assert!(inside_or_on([10, 10], &sq));
+        assert!(!inside_or_on([11, 5], &sq));
+        assert!(!inside_or_on([5, -1], &sq));
+        let tri = [[0, 0], [10, 0], [0, 10]];
+        assert!(inside_or_on([5, 5], &tri));
+        assert!(!inside_or_on([6, 5], &tri));
+        assert!(properly_cross([0, 0], [10, 10], [0, 10], [10, 0]));
+        assert!(!properly_cross([0, 0], [10, 0], [5, 0], [15, 0]));
+        assert!(!properly_cross([0, 0], [10, 0], [10, 0], [10, 10]));
+        assert_eq!(twice_area(&sq), 200);
+    }
+
+    #[test]
     fn setup_distance_for_the_placement_rolls() {
         let mut v = minimal();
         v["setup"] = json!("alternate");
@@ -3787,7 +3803,14 @@ mod tests {
         refused(
             v.clone(),
             "sides.b.units[0].position",
-            &["'br-1'", "700 mm", "'fr-1'", "800 mm", "page 7", "anchors"],
+            &[
+                "'br-1'",
+                "700 mm",
+                "'fr-1'",
+                "800 mm",
+                "page 7",
+                "nearest bases",
+            ],
         );
         v["battle"] = json!("defended");
         v["defender"] = json!("a");
@@ -3796,7 +3819,7 @@ mod tests {
         refused(
             v.clone(),
             "sides.b.units[0].position",
-            &["500 mm", "600 mm"],
+            &["384 mm", "600 mm"],
         );
         // A placed scenario's positions are the designer's.
         v["setup"] = json!("placed");
