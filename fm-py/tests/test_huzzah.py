@@ -24,7 +24,8 @@ def test_the_firefight_plays_to_a_result() -> None:
     while not m.is_over and n < 5000:
         cmds: list[Any] = m.legal_commands()
         assert cmds
-        for e in m.apply(rng.choice(cmds)):
+        events: list[Any] = m.apply(rng.choice(cmds))
+        for e in events:
             kinds.add(e["type"])
         n += 1
     assert m.is_over

@@ -79,6 +79,7 @@ pub(crate) fn declare(ctx: &mut Ctx, u: UnitIx, target: UnitIx) {
         target,
         range: range.0,
         short: true,
+        bases: None,
     });
 }
 

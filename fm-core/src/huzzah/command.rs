@@ -30,6 +30,10 @@ pub enum Command {
         unit: String,
         /// The target.
         target: String,
+        /// Page 12: fire with only these bases (indices rank by rank from the front,
+        /// left to right), to bring a target into range or close range.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bases: Option<Vec<u8>>,
     },
     /// Page 11: a unit that could fire does not.
     HoldFire {

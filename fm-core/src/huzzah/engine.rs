@@ -166,7 +166,14 @@ pub fn apply(
             check_place_officer(sc, state, *side, o, at)?;
             ctx.emit(Event::OfficerPlaced { officer: o, at });
         }
-        (Pending::DeclareFire { side, units }, Command::Fire { unit, target }) => {
+        (
+            Pending::DeclareFire { side, units },
+            Command::Fire {
+                unit,
+                target,
+                bases,
+            },
+        ) => {
             let u = unit_ix(sc, unit)?;
             let t = unit_ix(sc, target)?;
             if !units.contains(&u) {
@@ -175,12 +182,16 @@ pub fn apply(
                     format!("{unit} cannot fire now (it is not a unit of side {side} that can see an enemy and has not declared)"),
                 );
             }
-            let choice = firing::check_target(sc, state, u, t)?;
+            if bases.as_ref().is_some_and(|b| b.len() > 64) {
+                return refuse("input", "at most 64 bases");
+            }
+            let choice = firing::check_target_with(sc, state, u, t, bases.as_deref())?;
             ctx.emit(Event::FireDeclared {
                 unit: u,
                 target: t,
                 range: choice.range.0,
                 short: choice.short,
+                bases: bases.clone(),
             });
         }
         (Pending::DeclareFire { units, .. }, Command::HoldFire { unit }) => {
@@ -222,7 +233,14 @@ pub fn apply(
             let c = *c;
             firing::remove_base(&mut ctx, u, c);
         }
-        (Pending::FireAtCharger { unit, .. }, Command::Fire { unit: id, target }) => {
+        (
+            Pending::FireAtCharger { unit, .. },
+            Command::Fire {
+                unit: id,
+                target,
+                bases: None,
+            },
+        ) => {
             let u = unit_ix(sc, id)?;
             let t = unit_ix(sc, target)?;
             if u != *unit {

@@ -168,6 +168,9 @@ pub enum Event {
         range: i64,
         /// Under half range.
         short: bool,
+        /// The bases that fire, when fewer than the unit's (page 12).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bases: Option<Vec<u8>>,
     },
     /// A unit that could fire holds its fire.
     FireHeld {
@@ -422,10 +425,16 @@ impl State {
                 self.armies.get_mut(*side).artillery_factor = *to;
                 *self.artillery_huzzah_against.get_mut(*side) = true;
             }
-            Event::FireDeclared { unit, target, .. } => {
+            Event::FireDeclared {
+                unit,
+                target,
+                bases,
+                ..
+            } => {
                 self.firing.declarations.push(Declaration {
                     unit: *unit,
                     target: Some(*target),
+                    bases: bases.clone(),
                 });
                 if !self.firing.targets.iter().any(|t| t.unit == *target) {
                     let charger = self.unit(*target).charger;
@@ -443,6 +452,7 @@ impl State {
             Event::FireHeld { unit } => self.firing.declarations.push(Declaration {
                 unit: *unit,
                 target: None,
+                bases: None,
             }),
             Event::QualityDetermined {
                 unit,

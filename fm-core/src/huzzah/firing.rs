@@ -13,7 +13,7 @@
 use crate::error::RuleError;
 use crate::huzzah::engine::{m, Ctx};
 use crate::huzzah::event::{Event, Modifier};
-use crate::huzzah::geometry::{self, Face, Len, Polygon, Shape};
+use crate::huzzah::geometry::{self, Face, Len, Point, Polygon, Shape};
 use crate::huzzah::quality::{self, Quality};
 use crate::huzzah::scenario::{Arm, BaseKind, Cover, Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State, Status, TargetStage, Whereabouts};
@@ -89,6 +89,55 @@ fn dense_blockers(sc: &Scenario, s: &State, a: UnitIx, b: UnitIx) -> Vec<Polygon
 
 /// The bases of `firer` with a clear line of sight to `target` (page 11).
 pub fn seeing_bases(sc: &Scenario, s: &State, firer: UnitIx, target: UnitIx) -> Vec<usize> {
+    seeing_bases_with(sc, s, firer, target, None)
+}
+
+/// The bases that fire: all of the unit's, or those a declaration names (page 12: "A
+/// unit can fire with fewer bases to bring a target into range or into close range").
+/// Base indices count rank by rank from the front, left to right.
+pub type Group<'a> = Option<&'a [u8]>;
+
+/// The centre the range of a firing group is measured from: the unit's centre, or the
+/// centre of the named bases (the mean of their centres; ruling R-HZ-12d).
+pub fn group_centre(shape: &Shape, group: Group) -> Point {
+    let Some(g) = group else {
+        return shape.centre();
+    };
+    let bases = shape.bases();
+    let chosen: Vec<Point> = g
+        .iter()
+        .filter_map(|i| bases.get(*i as usize))
+        .map(|q| q.centre())
+        .collect();
+    if chosen.is_empty() {
+        return shape.centre();
+    }
+    let n = chosen.len() as i64;
+    let (x, y) = chosen
+        .iter()
+        .fold((0i64, 0i64), |(x, y), p| (x + p.x.0, y + p.y.0));
+    Point::new(Len(x.div_euclid(n)), Len(y.div_euclid(n)))
+}
+
+/// The range of a firing group to a target: its centre to the centre of the target's
+/// closest visible face (page 11).
+pub fn group_range(firer: &Shape, group: Group, target: &Shape) -> Option<Len> {
+    if group.is_none() {
+        return geometry::fire_range(firer, target);
+    }
+    let c = group_centre(firer, group);
+    let (_, face) = geometry::closest_visible_face(target, c)?;
+    Some(geometry::dist(c, face.mid()))
+}
+
+/// The bases of a firing group that see `target`.
+pub fn seeing_bases_with(
+    sc: &Scenario,
+    s: &State,
+    firer: UnitIx,
+    target: UnitIx,
+    group: Group,
+) -> Vec<usize> {
     let others: Vec<&Shape> = (0..s.units.len() as u16)
         .map(UnitIx)
         .filter(|x| *x != firer && *x != target && on_table(s, *x))
@@ -99,13 +148,29 @@ pub fn seeing_bases(sc: &Scenario, s: &State, firer: UnitIx, target: UnitIx) -> 
     let f = &s.unit(firer).shape;
     let t = &s.unit(target).shape;
     (0..f.ranks.iter().map(|n| *n as usize).sum())
+        .filter(|i| group.is_none_or_contains(*i))
         .filter(|i| geometry::base_has_los(f, *i, t, &others, &dense))
         .collect()
+}
+
+trait GroupExt {
+    fn is_none_or_contains(&self, i: usize) -> bool;
+}
+
+impl GroupExt for Group<'_> {
+    fn is_none_or_contains(&self, i: usize) -> bool {
+        self.map_or(true, |g| g.iter().any(|b| *b as usize == i))
+    }
 }
 
 /// Every target `firer` could choose if no short-range rule applied: enemy units on
 /// the table in its arc, within range, not blocked by another unit, seen by a base.
 pub fn candidates(sc: &Scenario, s: &State, firer: UnitIx) -> Vec<TargetChoice> {
+    candidates_with(sc, s, firer, None)
+}
+
+/// [`candidates`] for a firing group.
+pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) -> Vec<TargetChoice> {
     let Some(range) = weapon_range(sc, s, firer) else {
         return Vec::new();
     };
@@ -120,7 +185,7 @@ pub fn candidates(sc: &Scenario, s: &State, firer: UnitIx) -> Vec<TargetChoice> 
         if !geometry::in_arc(f, ts) {
             continue;
         }
-        let Some(r) = geometry::fire_range(f, ts) else {
+        let Some(r) = group_range(f, group, ts) else {
             continue;
         };
         if r > range {
@@ -132,7 +197,7 @@ pub fn candidates(sc: &Scenario, s: &State, firer: UnitIx) -> Vec<TargetChoice> 
         if blocked {
             continue;
         }
-        let bases = seeing_bases(sc, s, firer, t).len();
+        let bases = seeing_bases_with(sc, s, firer, t, group).len();
         if bases == 0 {
             continue;
         }
@@ -197,6 +262,108 @@ pub fn check_target(
     Err(RuleError::new("p11", why))
 }
 
+/// Checks a firing group: distinct bases of the unit, fewer than all of them.
+///
+/// # Errors
+/// `"input"` for an index the unit does not have or a repeated one; `"p12"` for a
+/// group of none or of every base (leave `bases` out to fire with the whole unit).
+pub fn check_group(s: &State, firer: UnitIx, group: &[u8]) -> Result<(), RuleError> {
+    let n = s.unit(firer).bases.len();
+    if let Some(b) = group.iter().find(|b| **b as usize >= n) {
+        return Err(RuleError::new(
+            "input",
+            format!(
+                "the unit has {n} bases, numbered 0 to {}; no base {b}",
+                n.saturating_sub(1)
+            ),
+        ));
+    }
+    let mut seen = group.to_vec();
+    seen.sort_unstable();
+    seen.dedup();
+    if seen.len() != group.len() {
+        return Err(RuleError::new("input", "a base is named twice"));
+    }
+    if group.is_empty() || group.len() >= n {
+        return Err(RuleError::new(
+            "p12",
+            "fewer bases means some but not all of the unit's (leave bases out to fire with all)",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a declaration that fires with some of the unit's bases (page 12): the group
+/// must have the target in range and in sight, and if the whole unit has a target at
+/// short range the group's fire must be at short range.
+///
+/// # Errors
+/// The rule it breaks.
+pub fn check_target_with(
+    sc: &Scenario,
+    s: &State,
+    firer: UnitIx,
+    target: UnitIx,
+    group: Group,
+) -> Result<TargetChoice, RuleError> {
+    let Some(g) = group else {
+        return check_target(sc, s, firer, target);
+    };
+    if !may_fire(sc, s, firer) {
+        return check_target(sc, s, firer, target);
+    }
+    check_group(s, firer, g)?;
+    let (fid, tid) = (&sc.unit(firer).id, &sc.unit(target).id);
+    let Some(c) = candidates_with(sc, s, firer, group)
+        .into_iter()
+        .find(|c| c.target == target)
+    else {
+        return Err(RuleError::new(
+            "p11",
+            format!("{tid} is not a target the named bases of {fid} can fire at (arc, range, line of sight, blocking)"),
+        ));
+    };
+    if !c.short && targets(sc, s, firer).iter().any(|t| t.short) {
+        return Err(RuleError::new(
+            "p11",
+            format!("{fid} has a target at short range and must shoot at one of those"),
+        ));
+    }
+    Ok(c)
+}
+
+/// The fewer-bases fires worth offering (page 12): for each contiguous run of the front
+/// rank, each target it brings into range, or into short range, that the whole unit
+/// does not reach so.
+pub fn group_options(sc: &Scenario, s: &State, firer: UnitIx) -> Vec<(UnitIx, Vec<u8>)> {
+    let full = targets(sc, s, firer);
+    if !may_fire(sc, s, firer) {
+        return Vec::new();
+    }
+    let front = s.unit(firer).shape.ranks.first().copied().unwrap_or(0);
+    let n = s.unit(firer).bases.len();
+    let mut out = Vec::new();
+    for len in 1..=front {
+        for start in 0..=(front - len) {
+            let g: Vec<u8> = (start..start + len).collect();
+            if g.len() >= n {
+                continue;
+            }
+            for c in candidates_with(sc, s, firer, Some(&g)) {
+                let whole = full.iter().find(|f| f.target == c.target);
+                let better = match whole {
+                    None => true,
+                    Some(f) => c.short && !f.short,
+                };
+                if better && check_target_with(sc, s, firer, c.target, Some(&g)).is_ok() {
+                    out.push((c.target, g.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The units of `side` that can still declare: may fire, have a target, and have not
 /// declared this phase.
 pub fn to_declare(sc: &Scenario, s: &State, side: Side) -> Vec<UnitIx> {
@@ -241,6 +408,17 @@ pub fn fire_factor(sc: &Scenario, u: UnitIx, q: Quality) -> i8 {
 
 /// The modifiers of `firer`'s fire at `target` (page 12), from the state as it is.
 pub fn fire_modifiers(sc: &Scenario, s: &State, firer: UnitIx, target: UnitIx) -> Vec<Modifier> {
+    fire_modifiers_with(sc, s, firer, target, None)
+}
+
+/// [`fire_modifiers`] for a firing group.
+pub fn fire_modifiers_with(
+    sc: &Scenario,
+    s: &State,
+    firer: UnitIx,
+    target: UnitIx,
+    group: Group,
+) -> Vec<Modifier> {
     let mut mods = Vec::new();
     let f = s.unit(firer);
     let t = s.unit(target);
@@ -267,9 +445,9 @@ pub fn fire_modifiers(sc: &Scenario, s: &State, firer: UnitIx, target: UnitIx) -
         Some(Cover::Hard) => mods.push(m("target is in hard cover", -2)),
         _ => {}
     }
-    let seeing = seeing_bases(sc, s, firer, target);
+    let seeing = seeing_bases_with(sc, s, firer, target, group);
     if f.sector.is_some() {
-        let n = f.bases.len() / 3;
+        let n = group.map_or(f.bases.len(), |g| g.len()) / 3;
         if n > 0 {
             mods.push(m("every three bases in dense terrain", n as i8));
         }
@@ -282,13 +460,14 @@ pub fn fire_modifiers(sc: &Scenario, s: &State, firer: UnitIx, target: UnitIx) -
     }
     if let (Some(range), Some(r)) = (
         weapon_range(sc, s, firer),
-        geometry::fire_range(&f.shape, &t.shape),
+        group_range(&f.shape, group, &t.shape),
     ) {
         if r.0 * 2 < range.0 {
             mods.push(m("target at short range", 1));
         }
     }
-    if let Some((face, _)) = geometry::closest_visible_face(&t.shape, f.shape.centre()) {
+    if let Some((face, _)) = geometry::closest_visible_face(&t.shape, group_centre(&f.shape, group))
+    {
         if face != Face::Front && !t.shape.square {
             mods.push(m("firing on the target's flank or rear", 1));
         }
@@ -381,21 +560,21 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             return Step::Wait(Pending::DeclareFire { side, units });
         }
         // Page 11: all targets are declared before any fire is resolved.
-        let decls: Vec<(UnitIx, UnitIx)> = ctx
+        let decls: Vec<(UnitIx, UnitIx, Option<Vec<u8>>)> = ctx
             .s
             .firing
             .declarations
             .iter()
-            .filter_map(|d| d.target.map(|t| (d.unit, t)))
+            .filter_map(|d| d.target.map(|t| (d.unit, t, d.bases.clone())))
             .collect();
         if decls.is_empty() {
             return Step::Done;
         }
-        for (f, t) in decls {
+        for (f, t, g) in decls {
             let q = ensure_quality(ctx, f);
             let base = fire_factor(sc, f, q);
-            let mods = fire_modifiers(sc, &ctx.s, f, t);
-            let bases = seeing_bases(sc, &ctx.s, f, t).len() as u8;
+            let mods = fire_modifiers_with(sc, &ctx.s, f, t, g.as_deref());
+            let bases = seeing_bases_with(sc, &ctx.s, f, t, g.as_deref()).len() as u8;
             let test = ctx.test(base, mods, true);
             let hits = hits_of(
                 test.factor,

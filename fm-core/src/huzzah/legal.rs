@@ -1,14 +1,15 @@
 //! The legal commands of the pending decision, and their stable integer encoding (for
 //! search and learning: a flat action space whose size depends only on the scenario).
 //!
-//! A placement of an officer at a position of the player's choosing is a legal
-//! command that the listing does not enumerate (the table is continuous): the listing
-//! offers each officer at his default position, which is also the only placement with
-//! an index.
+//! Two kinds of legal command have no index: an officer placed at a position of the
+//! player's choosing (the table is continuous: the listing offers each officer at his
+//! default position, which has one), and a fire with fewer bases (page 12: the listing
+//! offers each contiguous run of the front rank that brings a target into range or
+//! close range that the whole unit does not reach so).
 
 use crate::huzzah::command::Command;
 use crate::huzzah::engine::officers_to_place;
-use crate::huzzah::firing::{removal_candidates, targets};
+use crate::huzzah::firing::{group_options, removal_candidates, targets};
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State, Whereabouts};
 
@@ -64,6 +65,14 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
                     out.push(Command::Fire {
                         unit: id(*u),
                         target: id(t.target),
+                        bases: None,
+                    });
+                }
+                for (t, g) in group_options(sc, s, *u) {
+                    out.push(Command::Fire {
+                        unit: id(*u),
+                        target: id(t),
+                        bases: Some(g),
                     });
                 }
                 out.push(Command::HoldFire { unit: id(*u) });
@@ -83,6 +92,7 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             .map(|c| Command::Fire {
                 unit: id(*unit),
                 target: id(*c),
+                bases: None,
             })
             .collect(),
         Pending::Orders { .. } => vec![Command::EndPhase],
@@ -144,7 +154,12 @@ pub fn command_to_index(sc: &Scenario, c: &Command) -> Option<usize> {
             b.officer() + sc.officer_index(officer)?.0 as usize
         }
         Command::PlaceOfficer { .. } => return None,
-        Command::Fire { unit, target } => b.fire() + u(unit)? * b.n + u(target)?,
+        Command::Fire {
+            unit,
+            target,
+            bases: None,
+        } => b.fire() + u(unit)? * b.n + u(target)?,
+        Command::Fire { .. } => return None,
         Command::HoldFire { unit } => b.hold() + u(unit)?,
         Command::RemoveBase { unit, rank, kind } => {
             let k = KINDS.iter().position(|x| x == kind)?;
@@ -178,6 +193,7 @@ pub fn index_to_command(sc: &Scenario, i: usize) -> Option<Command> {
         Command::Fire {
             unit: id(k / b.n)?,
             target: id(k % b.n)?,
+            bases: None,
         }
     } else if i < b.remove() {
         Command::HoldFire {

@@ -6,7 +6,7 @@
 use crate::error::RuleError;
 use crate::huzzah::engine::{modified, passes};
 use crate::huzzah::event::Modifier;
-use crate::huzzah::firing::{check_target, fire_factor, fire_modifiers, hits_of};
+use crate::huzzah::firing::{check_target_with, fire_factor, fire_modifiers_with, hits_of, Group};
 use crate::huzzah::morale::morale_modifiers;
 use crate::huzzah::quality::{self, Quality};
 use crate::huzzah::scenario::{Scenario, UnitIx};
@@ -112,8 +112,22 @@ pub fn fire_odds(
     firer: UnitIx,
     target: UnitIx,
 ) -> Result<FireOdds, RuleError> {
-    check_target(sc, s, firer, target)?;
-    let mods = fire_modifiers(sc, s, firer, target);
+    fire_odds_with(sc, s, firer, target, None)
+}
+
+/// [`fire_odds`] for a fire with only some of the unit's bases (page 12).
+///
+/// # Errors
+/// The rule the declaration would break.
+pub fn fire_odds_with(
+    sc: &Scenario,
+    s: &State,
+    firer: UnitIx,
+    target: UnitIx,
+    group: Group,
+) -> Result<FireOdds, RuleError> {
+    check_target_with(sc, s, firer, target, group)?;
+    let mods = fire_modifiers_with(sc, s, firer, target, group);
     let weights = quality_weights(sc, s, firer);
     let mut hits = vec![0u64; 16];
     let mut forced = 0u64;

@@ -204,6 +204,9 @@ pub struct Declaration {
     pub unit: UnitIx,
     /// Its target, or `None` if it holds its fire.
     pub target: Option<UnitIx>,
+    /// The bases that fire, when fewer than the unit's (page 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bases: Option<Vec<u8>>,
 }
 
 /// How far the resolution of fire at one target has gone.
