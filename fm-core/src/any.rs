@@ -311,12 +311,17 @@ impl SystemEntry {
 
 static REGISTRY: RwLock<Vec<SystemEntry>> = RwLock::new(Vec::new());
 
-/// The registered systems: Fire & Movement first, then those [`register`]ed.
-fn systems_list() -> Vec<SystemEntry> {
-    let mut v = vec![
+/// The systems built into fm: Fire & Movement, then Huzzah! Glorious Empires.
+fn builtin_systems() -> Vec<SystemEntry> {
+    vec![
         SystemEntry::of::<crate::Fm>(),
         SystemEntry::of::<crate::huzzah::Huzzah>(),
-    ];
+    ]
+}
+
+/// The registered systems: the built-in ones first, then those [`register`]ed.
+fn systems_list() -> Vec<SystemEntry> {
+    let mut v = builtin_systems();
     if let Ok(r) = REGISTRY.read() {
         v.extend(r.iter().cloned());
     }
@@ -328,21 +333,19 @@ fn systems_list() -> Vec<SystemEntry> {
 /// system of that name, or one that already has one of its built-in scenario names,
 /// is registered.
 pub fn register(system: SystemEntry) -> bool {
-    let known = systems_list();
     let names = (system.builtins)();
-    if known
-        .iter()
-        .any(|s| s.name == system.name || (s.builtins)().iter().any(|b| names.contains(b)))
-    {
+    let clash =
+        |s: &SystemEntry| s.name == system.name || (s.builtins)().iter().any(|b| names.contains(b));
+    // The check and the insertion happen under one write lock, so two threads
+    // registering the same system cannot both succeed.
+    let Ok(mut r) = REGISTRY.write() else {
+        return false;
+    };
+    if builtin_systems().iter().any(clash) || r.iter().any(clash) {
         return false;
     }
-    match REGISTRY.write() {
-        Ok(mut r) => {
-            r.push(system);
-            true
-        }
-        Err(_) => false,
-    }
+    r.push(system);
+    true
 }
 
 /// The names of the registered rules systems.

@@ -2,8 +2,22 @@
 //! "unit": "fr-1e", "target": "br-95"}`. Units and officers are named by their
 //! scenario ids; positions in millimetres, as in scenario files.
 
+use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::BaseKind;
 use serde::{Deserialize, Serialize};
+
+/// The group an order names, by id: `{"unit": "fr-1"}`, `{"division": "fr-div"}`,
+/// `{"corps": "c1"}`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum GroupArg {
+    /// A unit.
+    Unit(String),
+    /// A division.
+    Division(String),
+    /// A corps.
+    Corps(String),
+}
 
 /// A command.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -49,6 +63,37 @@ pub enum Command {
         /// The kind of base.
         kind: BaseKind,
     },
-    /// End the phase (the Orders phase, until orders are built).
+    /// Pages 16-18: an officer orders a group (`{"unit": id}`, `{"division": id}` or
+    /// `{"corps": id}`) to advance, retire, deploy or manoeuvre; the type is stated
+    /// before the roll.
+    Order {
+        /// The officer.
+        officer: String,
+        /// The group.
+        group: GroupArg,
+        /// The order.
+        order: OrderKind,
+    },
+    /// Page 19: a unit of the order advances `distance_mm` straight ahead, then drifts
+    /// `drift_mm` to its right (negative: left), at most 50.
+    Advance {
+        /// The unit.
+        unit: String,
+        /// How far, measured from the front face.
+        distance_mm: i64,
+        /// The sideways drift at the end.
+        #[serde(default)]
+        drift_mm: i64,
+    },
+    /// Page 20: a unit of the order retires `distance_mm` straight back.
+    Retire {
+        /// The unit.
+        unit: String,
+        /// How far, measured from the rear face.
+        distance_mm: i64,
+    },
+    /// Ends the order being acted on: units that have not acted stay where they are.
+    EndOrder,
+    /// Ends the phase (the Orders phase: no more orders).
     EndPhase,
 }

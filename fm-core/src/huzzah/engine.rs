@@ -9,11 +9,13 @@
 
 use crate::error::{refuse, RuleError};
 use crate::huzzah::command::Command;
+use crate::huzzah::command::GroupArg;
 use crate::huzzah::event::{Event, Modifier, Test};
 use crate::huzzah::geometry::{self, Len, Point};
 use crate::huzzah::scenario::{OfficerIx, Scenario, UnitIx};
+use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Dice, Outcome, Pending, Phase, State, Whereabouts};
-use crate::huzzah::{chargers, firing, morale, skirmish};
+use crate::huzzah::{chargers, firing, morale, movement, skirmish};
 use crate::ids::Side;
 use rand_core::RngCore;
 
@@ -252,6 +254,46 @@ pub fn apply(
             chargers::check_charger(sc, state, u, t)?;
             chargers::declare(&mut ctx, u, t);
         }
+        (
+            Pending::Orders { side },
+            Command::Order {
+                officer,
+                group,
+                order,
+            },
+        ) => {
+            let o = OfficerIx(officer_ix(sc, officer)?);
+            let g = group_ref(sc, group)?;
+            movement::give(&mut ctx, *side, o, g, *order)?;
+        }
+        (
+            Pending::Act { .. },
+            Command::Advance {
+                unit,
+                distance_mm,
+                drift_mm,
+            },
+        ) => {
+            let u = unit_ix(sc, unit)?;
+            let (d, drift) = (bounded_mm(*distance_mm)?, bounded_mm(*drift_mm)?);
+            let end = movement::check_advance(sc, state, u, d, drift)?;
+            movement::move_to(&mut ctx, u, end, d, "p19: advances");
+            ctx.emit(Event::Acted { unit: u });
+        }
+        (Pending::Act { .. }, Command::Retire { unit, distance_mm }) => {
+            let u = unit_ix(sc, unit)?;
+            let d = bounded_mm(*distance_mm)?;
+            let end = movement::check_retire(sc, state, u, d)?;
+            let near = sc
+                .unit_ixs(sc.unit(u).side.other())
+                .any(|e| firing::on_table(state, e) && morale::within_one_move(sc, state, u, e));
+            movement::move_to(&mut ctx, u, end, d, "p20: retires");
+            ctx.emit(Event::Acted { unit: u });
+            if near {
+                movement::waver(&mut ctx, u);
+            }
+        }
+        (Pending::Act { .. }, Command::EndOrder) => ctx.emit(Event::OrderDone),
         (Pending::Orders { side }, Command::EndPhase) => {
             let next = next_phase(state.phase, state.player1.unwrap_or(*side));
             ctx.emit(Event::PhaseStarted { phase: next });
@@ -270,6 +312,32 @@ pub fn apply(
 pub(crate) fn unit_ix(sc: &Scenario, id: &str) -> Result<UnitIx, RuleError> {
     sc.unit_index(id)
         .ok_or_else(|| RuleError::new("input", format!("unknown unit '{id}'")))
+}
+
+/// A length in millimetres from a command, bounded so that no input overflows.
+fn bounded_mm(v: i64) -> Result<Len, RuleError> {
+    if v.abs() > 1_000_000 {
+        return refuse("input", format!("{v} mm is more than the table"));
+    }
+    Ok(Len::mm(v))
+}
+
+fn group_ref(sc: &Scenario, g: &GroupArg) -> Result<GroupRef, RuleError> {
+    match g {
+        GroupArg::Unit(id) => Ok(GroupRef::Unit(unit_ix(sc, id)?)),
+        GroupArg::Division(id) => sc
+            .divisions()
+            .iter()
+            .find(|d| d.id == *id)
+            .map(|d| GroupRef::Division(d.ix))
+            .ok_or_else(|| RuleError::new("input", format!("unknown division '{id}'"))),
+        GroupArg::Corps(id) => sc
+            .corps_list()
+            .iter()
+            .find(|c| c.id == *id)
+            .map(|c| GroupRef::Corps(c.ix))
+            .ok_or_else(|| RuleError::new("input", format!("unknown corps '{id}'"))),
+    }
 }
 
 fn officer_ix(sc: &Scenario, id: &str) -> Result<u16, RuleError> {
@@ -335,7 +403,9 @@ pub(crate) fn advance(ctx: &mut Ctx) {
                 firing::Step::Done => next(ctx, player1),
             },
             Phase::Orders { side } => {
-                await_decision(ctx, Pending::Orders { side });
+                movement::settle(ctx);
+                let p = movement::pending(&ctx.s, side);
+                await_decision(ctx, p);
                 return;
             }
             Phase::FireAtChargers { side } => match chargers::step(ctx, side) {

@@ -6,10 +6,12 @@
 //! unit); scenario files use millimetres.
 
 use crate::huzzah::geometry::{Point, Shape};
+use crate::huzzah::orders::OrderKind;
 use crate::huzzah::quality::Quality;
-use crate::huzzah::scenario::{BaseKind, Ground, Scenario, SectorRef, UnitIx, Weather};
+use crate::huzzah::scenario::{BaseKind, Ground, OfficerIx, Scenario, SectorRef, UnitIx, Weather};
 use crate::huzzah::state::{
-    Declaration, Dice, Outcome, Pending, Phase, State, Status, Target, TargetStage, Whereabouts,
+    Declaration, Dice, GroupRef, Outcome, Pending, Phase, State, Status, Target, TargetStage,
+    Whereabouts,
 };
 use crate::ids::Side;
 use serde::{Deserialize, Serialize};
@@ -345,6 +347,65 @@ pub enum Event {
         /// The turn.
         turn: u16,
     },
+    /// Pages 16-18: an order, its Command Factor roll (none for the automatic order a
+    /// Huzzah! gives) and whether it succeeded.
+    OrderGiven {
+        /// The officer.
+        officer: OfficerIx,
+        /// The group ordered.
+        group: GroupRef,
+        /// The order.
+        order: OrderKind,
+        /// The group's units that act on it.
+        units: Vec<UnitIx>,
+        /// The roll (clamped to 2..10); `None` for an automatic order.
+        test: Option<Test>,
+        /// The automatic second order of a Huzzah! (page 18).
+        automatic: bool,
+        /// The roll was a Huzzah!: one more order to this group succeeds automatically.
+        huzzah: bool,
+        /// The group's move (its slowest unit's), in tenths of a millimetre.
+        rate: i64,
+    },
+    /// Page 16: a failed CinC ends the side's Orders phase at once.
+    OrdersEnded {
+        /// The side.
+        side: Side,
+        /// Why.
+        why: String,
+    },
+    /// A unit has acted on the order (moved, or was passed over).
+    Acted {
+        /// The unit.
+        unit: UnitIx,
+    },
+    /// The order's units have all acted, or the player ended it.
+    OrderDone,
+    /// Page 21: the Waver Test after a retire within one move of an enemy.
+    WaverTested {
+        /// The unit.
+        unit: UnitIx,
+        /// The test (clamped to 2..10).
+        test: Test,
+    },
+    /// An officer moved: with his unit, displaced by a friendly one, or joining a unit.
+    OfficerMoved {
+        /// The officer.
+        officer: u16,
+        /// Where he is now.
+        at: Point,
+        /// The unit he is attached to now.
+        attached: Option<UnitIx>,
+        /// Why.
+        why: String,
+    },
+    /// Page 18: an enemy unit reached an officer with no friendly unit in his radius.
+    OfficerCaptured {
+        /// The officer.
+        officer: u16,
+        /// The unit that took him.
+        by: UnitIx,
+    },
     /// The engine waits for this decision.
     Awaiting {
         /// The decision.
@@ -400,6 +461,7 @@ impl State {
             Event::PhaseStarted { phase } => {
                 self.phase = *phase;
                 self.firing = Default::default();
+                self.orders = Default::default();
                 for u in &mut self.units {
                     u.passed_through = false;
                 }
@@ -616,6 +678,94 @@ impl State {
                 for o in &mut self.officers {
                     o.killed_with = None;
                 }
+            }
+            Event::OrderGiven {
+                officer,
+                group,
+                order,
+                units,
+                test,
+                automatic,
+                huzzah,
+                rate,
+            } => {
+                let o = &mut self.orders;
+                if let Some(prev) = o.officer {
+                    if prev != *officer && !o.done.contains(&prev) {
+                        o.done.push(prev);
+                    }
+                }
+                let same = o.officer == Some(*officer) && o.group.is_some_and(|(g, _)| g == *group);
+                if !same {
+                    if let Some((g, _)) = o.group {
+                        if !o.closed.contains(&g) {
+                            o.closed.push(g);
+                        }
+                    }
+                    o.free = false;
+                }
+                let n = if same {
+                    o.group.map_or(0, |(_, n)| n)
+                } else {
+                    0
+                };
+                o.officer = Some(*officer);
+                o.group = Some((*group, n.saturating_add(1)));
+                for u in units {
+                    if !o.ordered.iter().any(|(x, _)| x == u) {
+                        o.ordered.push((*u, *officer));
+                    }
+                }
+                let passed = *automatic || test.as_ref().is_some_and(|t| t.passed);
+                if *automatic {
+                    o.free = false;
+                    if !o.closed.contains(group) {
+                        o.closed.push(*group);
+                    }
+                } else if *huzzah {
+                    o.free = true;
+                }
+                if passed {
+                    crate::huzzah::movement::activate(
+                        self,
+                        *officer,
+                        *group,
+                        *order,
+                        units,
+                        crate::huzzah::geometry::Len(*rate),
+                    );
+                } else {
+                    let o = &mut self.orders;
+                    if !o.done.contains(officer) {
+                        o.done.push(*officer);
+                    }
+                    o.officer = None;
+                    o.group = None;
+                    o.free = false;
+                }
+            }
+            Event::OrdersEnded { .. } | Event::WaverTested { .. } => {}
+            Event::Acted { unit } => {
+                if let Some(a) = &mut self.orders.active {
+                    a.units.retain(|u| u != unit);
+                }
+            }
+            Event::OrderDone => self.orders.active = None,
+            Event::OfficerMoved {
+                officer,
+                at,
+                attached,
+                ..
+            } => {
+                let o = &mut self.officers[*officer as usize];
+                o.at = Some(*at);
+                o.attached = *attached;
+            }
+            Event::OfficerCaptured { officer, .. } => {
+                let o = &mut self.officers[*officer as usize];
+                o.lost = true;
+                o.at = None;
+                o.attached = None;
             }
             Event::Awaiting { decision } => self.pending = decision.clone(),
             Event::GameEnded { outcome } => {

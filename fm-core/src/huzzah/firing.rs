@@ -148,19 +148,9 @@ pub fn seeing_bases_with(
     let f = &s.unit(firer).shape;
     let t = &s.unit(target).shape;
     (0..f.ranks.iter().map(|n| *n as usize).sum())
-        .filter(|i| group.is_none_or_contains(*i))
+        .filter(|i| group.map_or(true, |g| g.iter().any(|b| *b as usize == *i)))
         .filter(|i| geometry::base_has_los(f, *i, t, &others, &dense))
         .collect()
-}
-
-trait GroupExt {
-    fn is_none_or_contains(&self, i: usize) -> bool;
-}
-
-impl GroupExt for Group<'_> {
-    fn is_none_or_contains(&self, i: usize) -> bool {
-        self.map_or(true, |g| g.iter().any(|b| *b as usize == i))
-    }
 }
 
 /// Every target `firer` could choose if no short-range rule applied: enemy units on

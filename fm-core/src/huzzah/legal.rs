@@ -7,10 +7,14 @@
 //! offers each contiguous run of the front rank that brings a target into range or
 //! close range that the whole unit does not reach so).
 
-use crate::huzzah::command::Command;
+use crate::huzzah::command::{Command, GroupArg};
 use crate::huzzah::engine::officers_to_place;
 use crate::huzzah::firing::{group_options, removal_candidates, targets};
+use crate::huzzah::geometry::Len;
+use crate::huzzah::movement::{check_advance, check_retire, orderable};
+use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
+use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Pending, State, Whereabouts};
 
 /// The most ranks a unit can have (its most bases).
@@ -95,13 +99,96 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
                 bases: None,
             })
             .collect(),
-        Pending::Orders { .. } => vec![Command::EndPhase],
+        Pending::Orders { side } => {
+            let mut out = Vec::new();
+            for o in sc.officers_of(*side) {
+                for (g, _) in orderable(sc, s, o.ix) {
+                    for order in [OrderKind::Advance, OrderKind::Retire] {
+                        out.push(Command::Order {
+                            officer: o.id.clone(),
+                            group: group_arg(sc, g),
+                            order,
+                        });
+                    }
+                }
+            }
+            out.push(Command::EndPhase);
+            out
+        }
+        Pending::Act { units, .. } => {
+            let mut out = Vec::new();
+            for u in units {
+                for slot in 0..ACT_SLOTS {
+                    if let Some(c) = act_command(sc, s, *u, slot) {
+                        out.push(c);
+                    }
+                }
+            }
+            out.push(Command::EndOrder);
+            out
+        }
     }
 }
+
+/// The menu slots of a unit acting on an order: advance full or half its group's move,
+/// each with a drift of −5, 0 or +5 cm; retire the full half-move or half of that.
+pub const ACT_SLOTS: usize = 8;
+
+/// The command of a menu slot for a unit acting on the active order, if it is legal.
+pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<Command> {
+    let a = s.orders.active.as_ref()?;
+    let mm = a.rate.0 / 10;
+    let id = sc.unit(u).id.to_string();
+    let c = match (a.kind, slot) {
+        (OrderKind::Advance, 0..=5) => {
+            let d = if slot < 3 { mm } else { mm / 2 };
+            let drift = [-50, 0, 50][slot % 3];
+            Command::Advance {
+                unit: id,
+                distance_mm: d,
+                drift_mm: drift,
+            }
+        }
+        (OrderKind::Retire, 6 | 7) => Command::Retire {
+            unit: id,
+            distance_mm: if slot == 6 { mm / 2 } else { mm / 4 },
+        },
+        _ => return None,
+    };
+    let ok = match &c {
+        Command::Advance {
+            distance_mm,
+            drift_mm,
+            ..
+        } => check_advance(sc, s, u, Len::mm(*distance_mm), Len::mm(*drift_mm)).is_ok(),
+        Command::Retire { distance_mm, .. } => {
+            check_retire(sc, s, u, Len::mm(*distance_mm)).is_ok()
+        }
+        _ => false,
+    };
+    ok.then_some(c)
+}
+
+fn group_arg(sc: &Scenario, g: GroupRef) -> GroupArg {
+    match g {
+        GroupRef::Unit(u) => GroupArg::Unit(sc.unit(u).id.to_string()),
+        GroupRef::Division(d) => GroupArg::Division(sc.division(d).id.clone()),
+        GroupRef::Corps(c) => GroupArg::Corps(sc.corps(c).id.clone()),
+    }
+}
+
+const KINDS_OF_ORDER: [OrderKind; 4] = [
+    OrderKind::Advance,
+    OrderKind::Retire,
+    OrderKind::Deploy,
+    OrderKind::Manoeuvre,
+];
 
 struct Blocks {
     n: usize,
     o: usize,
+    d: usize,
+    c: usize,
 }
 
 impl Blocks {
@@ -109,6 +196,8 @@ impl Blocks {
         Blocks {
             n: sc.units().len(),
             o: sc.officers().len(),
+            d: sc.divisions().len(),
+            c: sc.corps_list().len(),
         }
     }
     fn place(&self) -> usize {
@@ -132,8 +221,20 @@ impl Blocks {
     fn end_phase(&self) -> usize {
         self.remove() + self.n * MAX_RANKS * KINDS.len()
     }
-    fn size(&self) -> usize {
+    fn groups(&self) -> usize {
+        self.n + self.d + self.c
+    }
+    fn order(&self) -> usize {
         self.end_phase() + 1
+    }
+    fn act(&self) -> usize {
+        self.order() + self.o * self.groups() * KINDS_OF_ORDER.len()
+    }
+    fn end_order(&self) -> usize {
+        self.act() + self.n * ACT_SLOTS
+    }
+    fn size(&self) -> usize {
+        self.end_order() + 1
     }
 }
 
@@ -144,7 +245,7 @@ pub fn action_space_size(sc: &Scenario) -> usize {
 
 /// The stable index of a command (`None` for an officer placed at a chosen position,
 /// or an unknown id).
-pub fn command_to_index(sc: &Scenario, c: &Command) -> Option<usize> {
+pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> {
     let b = Blocks::of(sc);
     let u = |id: &str| sc.unit_index(id).map(|u| u.0 as usize);
     Some(match c {
@@ -169,11 +270,33 @@ pub fn command_to_index(sc: &Scenario, c: &Command) -> Option<usize> {
             b.remove() + (u(unit)? * MAX_RANKS + *rank as usize) * KINDS.len() + k
         }
         Command::EndPhase => b.end_phase(),
+        Command::Order {
+            officer,
+            group,
+            order,
+        } => {
+            let o = sc.officer_index(officer)?.0 as usize;
+            let g = match group {
+                GroupArg::Unit(id) => u(id)?,
+                GroupArg::Division(id) => b.n + sc.divisions().iter().position(|d| d.id == *id)?,
+                GroupArg::Corps(id) => {
+                    b.n + b.d + sc.corps_list().iter().position(|c| c.id == *id)?
+                }
+            };
+            let k = KINDS_OF_ORDER.iter().position(|x| x == order)?;
+            b.order() + (o * b.groups() + g) * KINDS_OF_ORDER.len() + k
+        }
+        Command::Advance { unit, .. } | Command::Retire { unit, .. } => {
+            let ux = sc.unit_index(unit)?;
+            let slot = (0..ACT_SLOTS).find(|k| act_command(sc, s, ux, *k).as_ref() == Some(c))?;
+            b.act() + ux.0 as usize * ACT_SLOTS + slot
+        }
+        Command::EndOrder => b.end_order(),
     })
 }
 
 /// The command an index stands for (whether or not it is legal now).
-pub fn index_to_command(sc: &Scenario, i: usize) -> Option<Command> {
+pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
     let b = Blocks::of(sc);
     let id = |k: usize| sc.units().get(k).map(|u| u.id.to_string());
     if i >= b.size() {
@@ -208,7 +331,29 @@ pub fn index_to_command(sc: &Scenario, i: usize) -> Option<Command> {
             rank: (rest % MAX_RANKS) as u8,
             kind,
         }
-    } else {
+    } else if i == b.end_phase() {
         Command::EndPhase
+    } else if i < b.act() {
+        let k = i - b.order();
+        let order = KINDS_OF_ORDER[k % KINDS_OF_ORDER.len()];
+        let rest = k / KINDS_OF_ORDER.len();
+        let (o, g) = (rest / b.groups(), rest % b.groups());
+        let group = if g < b.n {
+            GroupArg::Unit(id(g)?)
+        } else if g < b.n + b.d {
+            GroupArg::Division(sc.divisions().get(g - b.n)?.id.clone())
+        } else {
+            GroupArg::Corps(sc.corps_list().get(g - b.n - b.d)?.id.clone())
+        };
+        Command::Order {
+            officer: sc.officers().get(o)?.id.clone(),
+            group,
+            order,
+        }
+    } else if i < b.end_order() {
+        let k = i - b.act();
+        return act_command(sc, s, UnitIx((k / ACT_SLOTS) as u16), k % ACT_SLOTS);
+    } else {
+        Command::EndOrder
     })
 }

@@ -30,6 +30,7 @@ pub mod firing;
 pub mod geometry;
 pub mod legal;
 pub mod morale;
+pub mod movement;
 pub mod odds;
 pub mod orders;
 pub mod quality;
@@ -127,16 +128,16 @@ impl crate::Game for Huzzah {
     }
     fn command_to_index(
         sc: &scenario::Scenario,
-        _: &state::State,
+        s: &state::State,
         c: &command::Command,
     ) -> Option<usize> {
-        legal::command_to_index(sc, c)
+        legal::command_to_index(sc, s, c)
     }
     fn index_to_command(
         sc: &scenario::Scenario,
-        _: &state::State,
+        s: &state::State,
         i: usize,
     ) -> Option<command::Command> {
-        legal::index_to_command(sc, i)
+        legal::index_to_command(sc, s, i)
     }
 }

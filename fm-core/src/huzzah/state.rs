@@ -5,8 +5,9 @@
 //! [`crate::huzzah::engine::apply`].
 
 use crate::huzzah::geometry::{Point, Shape};
+use crate::huzzah::orders::OrderKind;
 use crate::huzzah::quality::Quality;
-use crate::huzzah::scenario::{BaseKind, Scenario, SectorRef, UnitIx};
+use crate::huzzah::scenario::{BaseKind, OfficerIx, Scenario, SectorRef, UnitIx};
 use crate::ids::{Side, SidePair};
 use serde::{Deserialize, Serialize};
 
@@ -253,6 +254,52 @@ pub struct Firing {
     pub failed: Vec<UnitIx>,
 }
 
+/// What an order is given to (page 16): a unit, a division or a corps.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupRef {
+    /// One unit.
+    Unit(UnitIx),
+    /// A division.
+    Division(crate::huzzah::scenario::DivisionIx),
+    /// A corps.
+    Corps(crate::huzzah::scenario::CorpsIx),
+}
+
+/// A successful order whose units are acting on it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct ActiveOrder {
+    /// The officer.
+    pub officer: OfficerIx,
+    /// The group.
+    pub group: GroupRef,
+    /// The order.
+    pub kind: OrderKind,
+    /// The group's units that may still act on it.
+    pub units: Vec<UnitIx>,
+    /// The rate the group moves at (its slowest unit's, page 19).
+    pub rate: crate::huzzah::geometry::Len,
+}
+
+/// The Orders and Movement phase in progress (pages 16-22).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct Orders {
+    /// The officer giving orders now.
+    pub officer: Option<OfficerIx>,
+    /// The group he is ordering now, and the orders he has given it.
+    pub group: Option<(GroupRef, u8)>,
+    /// Officers who may give no more orders this turn (failed, or left for another).
+    pub done: Vec<OfficerIx>,
+    /// Groups closed to further orders (another officer's, or left behind).
+    pub closed: Vec<GroupRef>,
+    /// Units given orders this turn, by which officer (page 16: not by another).
+    pub ordered: Vec<(UnitIx, OfficerIx)>,
+    /// A Huzzah! gave the current group one automatic order (page 18).
+    pub free: bool,
+    /// The order being acted on.
+    pub active: Option<ActiveOrder>,
+}
+
 /// The alternate placement of page 7, in progress.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 pub struct Placement {
@@ -328,11 +375,19 @@ pub enum Pending {
         /// Its chargers.
         chargers: Vec<UnitIx>,
     },
-    /// Pages 16-22: the phasing player's orders (ending the phase is the only command
-    /// until orders and movement are built).
+    /// Pages 16-18: the phasing player gives an order, or ends the phase.
     Orders {
         /// The phasing side.
         side: Side,
+    },
+    /// Pages 19-21: the units of a successful order act on it, one at a time.
+    Act {
+        /// The phasing side.
+        side: Side,
+        /// The order.
+        order: OrderKind,
+        /// The units that may still act.
+        units: Vec<UnitIx>,
     },
     /// The battle is over.
     GameOver {
@@ -350,7 +405,8 @@ impl Pending {
             | Pending::DeclareFire { side, .. }
             | Pending::FireAtCharger { side, .. }
             | Pending::RemoveBase { side, .. }
-            | Pending::Orders { side } => Some(*side),
+            | Pending::Orders { side }
+            | Pending::Act { side, .. } => Some(*side),
             Pending::GameOver { .. } => None,
         }
     }
@@ -380,6 +436,9 @@ pub struct State {
     pub artillery_huzzah_against: SidePair<bool>,
     /// The firing phase in progress.
     pub firing: Firing,
+    /// The Orders phase in progress.
+    #[serde(default)]
+    pub orders: Orders,
     /// Pairs of enemy units in contact at the start of the turn (page 13: they do not
     /// fire at each other as chargers).
     pub in_combat: Vec<(UnitIx, UnitIx)>,
@@ -448,6 +507,7 @@ impl State {
             artillery_huzzah_against: SidePair::default(),
             firing: Firing::default(),
             in_combat: Vec::new(),
+            orders: Orders::default(),
             pending: Pending::GameOver { winner: None },
             outcome: None,
         }

@@ -1,0 +1,660 @@
+//! Giving orders and acting on them (pages 16-21): the command hierarchy, the order
+//! roll, successive orders, the failed CinC, the Huzzah! automatic order; the advance
+//! (straight ahead, the 5 cm drift), the retire (straight back, half the move) and the
+//! Waver Test; officers displaced or captured by moving units.
+//!
+//! Rulings (docs/rulings.md, Huzzah): an officer orders one group at a time; his
+//! successive orders to it take −1 each, and once he orders another group the first is
+//! closed, as are its units for his later groups; a group's units that another officer
+//! has ordered this turn, that route, or that have another officer attached, are left
+//! out of it. Charges (an advance into
+//! contact), deploy and manoeuvre orders are not built yet: they are refused with the
+//! page they need.
+
+use crate::error::{refuse, RuleError};
+use crate::huzzah::engine::{m, Ctx};
+use crate::huzzah::event::{Event, Modifier};
+use crate::huzzah::firing::on_table;
+use crate::huzzah::geometry::{self, Len, Point, Polygon, Shape};
+use crate::huzzah::morale::{advance_of, huzzah_bonus, rout, within_one_move};
+use crate::huzzah::orders::{command_modifiers, OrderKind};
+use crate::huzzah::scenario::{CommandGroup, OfficerIx, OfficerRank, Scenario, UnitIx};
+use crate::huzzah::state::{ActiveOrder, GroupRef, Pending, State, Status};
+use crate::ids::Side;
+
+/// The drift allowed at the end of an advance (page 19).
+pub const DRIFT: Len = Len::cm(5);
+
+/// The units of a group, as an order to it would move them: on the table, not routing,
+/// without another officer attached, not ordered by another officer this turn.
+pub fn group_units(sc: &Scenario, s: &State, officer: OfficerIx, g: GroupRef) -> Vec<UnitIx> {
+    // Units already ordered this turn act again only on further orders to the same
+    // group by the same officer (page 16: no return to units already ordered).
+    let current = match (s.orders.officer, s.orders.group) {
+        (Some(o), Some((x, _))) if o == officer => Some(x),
+        _ => None,
+    };
+    let all: Vec<UnitIx> = match g {
+        GroupRef::Unit(u) => vec![u],
+        GroupRef::Division(d) => sc.division(d).units.clone(),
+        GroupRef::Corps(c) => sc
+            .corps(c)
+            .divisions
+            .iter()
+            .flat_map(|d| sc.division(*d).units.clone())
+            .collect(),
+    };
+    all.into_iter()
+        .filter(|u| {
+            on_table(s, *u)
+                && s.unit(*u).status != Status::Routing
+                && s.attached_officer(*u)
+                    .map_or(true, |x| x == officer.index())
+                && !s
+                    .orders
+                    .ordered
+                    .iter()
+                    .any(|(x, o)| x == u && (*o != officer || current != Some(g)))
+        })
+        .collect()
+}
+
+/// Whether `officer` has authority over group `g` (pages 16-17): the CinC over any unit,
+/// division or corps; a corps officer over his corps and what is in it; a division
+/// officer over his division and its units; an attached officer over his unit only.
+pub fn may_order(sc: &Scenario, s: &State, officer: OfficerIx, g: GroupRef) -> bool {
+    let def = sc.officer(officer);
+    let side_of = |g: GroupRef| match g {
+        GroupRef::Unit(u) => sc.unit(u).side,
+        GroupRef::Division(d) => sc.division(d).side,
+        GroupRef::Corps(c) => sc.corps(c).side,
+    };
+    if side_of(g) != def.side {
+        return false;
+    }
+    if let Some(u) = s.officers[officer.index()].attached {
+        return g == GroupRef::Unit(u);
+    }
+    let division_of = |u: UnitIx| sc.unit(u).division;
+    match (def.rank, def.commands) {
+        (OfficerRank::Cinc, _) => true,
+        (_, Some(CommandGroup::Army)) => true,
+        (_, Some(CommandGroup::Corps(c))) => match g {
+            GroupRef::Corps(x) => x == c,
+            GroupRef::Division(d) => sc.division(d).corps == Some(c),
+            GroupRef::Unit(u) => sc.division(division_of(u)).corps == Some(c),
+        },
+        (_, Some(CommandGroup::Division(d))) => match g {
+            GroupRef::Division(x) => x == d,
+            GroupRef::Unit(u) => division_of(u) == d,
+            GroupRef::Corps(_) => false,
+        },
+        (_, None) => false,
+    }
+}
+
+/// The groups `officer` may order now, each with its units.
+pub fn orderable(sc: &Scenario, s: &State, officer: OfficerIx) -> Vec<(GroupRef, Vec<UnitIx>)> {
+    let st = &s.officers[officer.index()];
+    if st.lost || st.at.is_none() || s.orders.done.contains(&officer) {
+        return Vec::new();
+    }
+    let side = sc.officer(officer).side;
+    let mut groups: Vec<GroupRef> = sc.unit_ixs(side).map(GroupRef::Unit).collect();
+    groups.extend(
+        sc.divisions()
+            .iter()
+            .filter(|d| d.side == side)
+            .map(|d| GroupRef::Division(d.ix)),
+    );
+    groups.extend(
+        sc.corps_list()
+            .iter()
+            .filter(|c| c.side == side)
+            .map(|c| GroupRef::Corps(c.ix)),
+    );
+    groups
+        .into_iter()
+        .filter(|g| may_order(sc, s, officer, *g) && !s.orders.closed.contains(g))
+        .filter_map(|g| {
+            let u = group_units(sc, s, officer, g);
+            (!u.is_empty()).then_some((g, u))
+        })
+        .collect()
+}
+
+/// The rate a group moves at: its slowest unit's move (page 19).
+pub fn group_rate(sc: &Scenario, s: &State, units: &[UnitIx]) -> Len {
+    units
+        .iter()
+        .map(|u| advance_of(sc, s, *u))
+        .min()
+        .unwrap_or(Len::ZERO)
+}
+
+/// How many orders `officer` has given group `g` so far this turn.
+pub fn successive(s: &State, officer: OfficerIx, g: GroupRef) -> u8 {
+    match (s.orders.officer, s.orders.group) {
+        (Some(o), Some((x, n))) if o == officer && x == g => n,
+        _ => 0,
+    }
+}
+
+/// Gives an order (pages 16-18).
+pub(crate) fn give(
+    ctx: &mut Ctx,
+    side: Side,
+    officer: OfficerIx,
+    g: GroupRef,
+    kind: OrderKind,
+) -> Result<(), RuleError> {
+    let sc = ctx.sc;
+    let def = sc.officer(officer);
+    if def.side != side {
+        return refuse(
+            "p16",
+            format!("{} is not an officer of side {side}", def.id),
+        );
+    }
+    let st = &ctx.s.officers[officer.index()];
+    if st.lost || st.at.is_none() {
+        return refuse("p16", format!("{} is not on the table", def.id));
+    }
+    if ctx.s.orders.done.contains(&officer) {
+        return refuse(
+            "p16",
+            format!(
+                "{} can give no more orders this turn (a failed order, or the player has moved on to another officer)",
+                def.id
+            ),
+        );
+    }
+    if !may_order(sc, &ctx.s, officer, g) {
+        return refuse(
+            "p17",
+            format!("{} has no authority to order that group", def.id),
+        );
+    }
+    if ctx.s.orders.closed.contains(&g) {
+        return refuse(
+            "p16",
+            "that group has had its orders this turn (another officer's, or left for another group)",
+        );
+    }
+    let units = group_units(sc, &ctx.s, officer, g);
+    if units.is_empty() {
+        return refuse(
+            "p17",
+            "no unit of that group can act on an order (routing, off the table, another officer attached or already ordered by another officer)",
+        );
+    }
+    if matches!(kind, OrderKind::Deploy | OrderKind::Manoeuvre) {
+        return refuse(
+            if kind == OrderKind::Deploy {
+                "p21"
+            } else {
+                "p17"
+            },
+            "deploy and manoeuvre orders are not built yet (docs/huzzah.md)",
+        );
+    }
+    let rate = group_rate(sc, &ctx.s, &units);
+    let free = ctx.s.orders.free
+        && ctx.s.orders.group.is_some_and(|(x, _)| x == g)
+        && ctx.s.orders.officer == Some(officer);
+    let (test, passed) = if free {
+        (None, true)
+    } else {
+        let n = successive(&ctx.s, officer, g);
+        let mods = command_modifiers(sc, &ctx.s, officer, &units, kind, n);
+        let t = ctx.test(def.quality.command_factor() as i8, mods, true);
+        let p = t.passed;
+        (Some(t), p)
+    };
+    let huzzah = test.as_ref().is_some_and(|t| t.dice.huzzah());
+    ctx.emit(Event::OrderGiven {
+        officer,
+        group: g,
+        order: kind,
+        units: units.clone(),
+        test,
+        automatic: free,
+        huzzah,
+        rate: rate.0,
+    });
+    if !passed && def.rank == OfficerRank::Cinc {
+        // Page 16: the side's Orders phase ends at once if the CinC fails.
+        ctx.emit(Event::OrdersEnded {
+            side,
+            why: "p16: the CinC failed an order".into(),
+        });
+        let player1 = ctx.s.player1.unwrap_or(side);
+        let next = crate::huzzah::engine::next_phase(ctx.s.phase, player1);
+        ctx.emit(Event::PhaseStarted { phase: next });
+    }
+    Ok(())
+}
+
+/// The unit's shape after an advance of `d` with a drift of `drift` to its right.
+pub fn advanced(s: &State, u: UnitIx, d: Len, drift: Len) -> Shape {
+    s.unit(u).shape.translated(d, drift)
+}
+
+fn off_table(sc: &Scenario, sh: &Shape) -> bool {
+    let (w, d) = sc.table_size();
+    sh.footprint_corners()
+        .iter()
+        .any(|p| p.x < Len::ZERO || p.y < Len::ZERO || p.x > w || p.y > d)
+}
+
+fn enemies_on_table(sc: &Scenario, s: &State, u: UnitIx) -> Vec<UnitIx> {
+    sc.unit_ixs(sc.unit(u).side.other())
+        .filter(|e| on_table(s, *e))
+        .collect()
+}
+
+fn touches_any(s: &State, sh: &Shape, others: &[UnitIx]) -> Option<UnitIx> {
+    others.iter().copied().find(|e| {
+        let es = &s.unit(*e).shape;
+        geometry::in_contact(sh, es) || geometry::overlaps(sh, es)
+    })
+}
+
+fn dense_polygons(sc: &Scenario) -> Vec<Polygon> {
+    sc.terrain()
+        .iter()
+        .filter(|t| t.kind.is_dense())
+        .map(|t| Polygon(t.polygon.clone()))
+        .collect()
+}
+
+/// Checks an advance (page 19).
+///
+/// # Errors
+/// The rule it breaks.
+pub fn check_advance(
+    sc: &Scenario,
+    s: &State,
+    u: UnitIx,
+    d: Len,
+    drift: Len,
+) -> Result<Shape, RuleError> {
+    let id = &sc.unit(u).id;
+    let Some(active) = &s.orders.active else {
+        return refuse("p19", "no order is being acted on");
+    };
+    if active.kind != OrderKind::Advance {
+        return refuse(
+            "p19",
+            format!("{id} was ordered to {:?}: it can only do that", active.kind),
+        );
+    }
+    if !active.units.contains(&u) {
+        return refuse(
+            "p19",
+            format!("{id} is not a unit of this order still to act"),
+        );
+    }
+    if s.unit(u).shape.square {
+        return refuse("p22", format!("{id} is in square: squares cannot move"));
+    }
+    if d <= Len::ZERO || d > active.rate {
+        return refuse(
+            "p19",
+            format!(
+                "an advance is 0 to {} ({id}'s group's move), not {d}",
+                active.rate
+            ),
+        );
+    }
+    if drift.0.abs() > DRIFT.0 {
+        return refuse("p19", format!("the drift is at most 5 cm, not {drift}"));
+    }
+    let enemies = enemies_on_table(sc, s, u);
+    if let Some(e) = touches_any(s, &s.unit(u).shape, &enemies) {
+        return refuse(
+            "p19",
+            format!(
+                "{id} is in contact with {}: an advance never breaks contact",
+                sc.unit(e).id
+            ),
+        );
+    }
+    if s.unit(u).sector.is_some() {
+        return refuse(
+            "p19",
+            format!("{id} is in dense terrain: leaving it needs a deploy order"),
+        );
+    }
+    let straight = advanced(s, u, d, Len::ZERO);
+    let end = advanced(s, u, d, drift);
+    if off_table(sc, &end) {
+        return refuse("p19", format!("{id} would leave the table"));
+    }
+    let sweep = geometry::swept_back(&straight, d);
+    let hits_enemy = |sh: &Shape| touches_any(s, sh, &enemies);
+    let swept_into = enemies.iter().find(|e| {
+        s.unit(**e)
+            .shape
+            .bases()
+            .iter()
+            .any(|q| sweep.intersects_quad(q))
+    });
+    let drift_into = (0..=10).find_map(|k| hits_enemy(&advanced(s, u, d, Len(drift.0 * k / 10))));
+    if let Some(e) = swept_into.copied().or(drift_into).or(hits_enemy(&end)) {
+        return refuse(
+            "p20",
+            format!(
+                "{id} would reach {}: an advance into contact is a charge, and charges are not built yet",
+                sc.unit(e).id
+            ),
+        );
+    }
+    // Page 19: an advance neither enters nor leaves dense terrain, unless a road column
+    // passes through it.
+    let dense = dense_polygons(sc);
+    let column = s.unit(u).column;
+    for p in &dense {
+        let ends_in = end.bases().iter().any(|q| p.intersects_quad(q));
+        let crosses = (0..=10).any(|k| {
+            advanced(s, u, Len(d.0 * k / 10), Len::ZERO)
+                .bases()
+                .iter()
+                .any(|q| p.intersects_quad(q))
+        });
+        if ends_in || (crosses && !column) {
+            return refuse(
+                "p19",
+                format!("{id} would enter dense terrain: that needs a deploy order (a road column may pass through)"),
+            );
+        }
+    }
+    Ok(end)
+}
+
+/// Checks a retire (page 20).
+///
+/// # Errors
+/// The rule it breaks.
+pub fn check_retire(sc: &Scenario, s: &State, u: UnitIx, d: Len) -> Result<Shape, RuleError> {
+    let id = &sc.unit(u).id;
+    let Some(active) = &s.orders.active else {
+        return refuse("p20", "no order is being acted on");
+    };
+    if active.kind != OrderKind::Retire {
+        return refuse(
+            "p19",
+            format!("{id} was ordered to {:?}: it can only do that", active.kind),
+        );
+    }
+    if !active.units.contains(&u) {
+        return refuse(
+            "p20",
+            format!("{id} is not a unit of this order still to act"),
+        );
+    }
+    if s.unit(u).shape.square {
+        return refuse("p22", format!("{id} is in square: squares cannot move"));
+    }
+    let max = Len(active.rate.0 / 2);
+    if d <= Len::ZERO || d > max {
+        return refuse(
+            "p20",
+            format!("a retire is 0 to {max} (half the group's move), not {d}"),
+        );
+    }
+    let enemies = enemies_on_table(sc, s, u);
+    if let Some(e) = touches_any(s, &s.unit(u).shape, &enemies) {
+        return refuse(
+            "p20",
+            format!(
+                "{id} is engaged with {}: a retire never breaks an engagement",
+                sc.unit(e).id
+            ),
+        );
+    }
+    if s.unit(u).sector.is_some() {
+        return refuse(
+            "p20",
+            format!("{id} is in dense terrain: leaving it needs a deploy order"),
+        );
+    }
+    let end = s.unit(u).shape.translated(Len(-d.0), Len::ZERO);
+    if off_table(sc, &end) {
+        return refuse("p20", format!("{id} would leave the table"));
+    }
+    let sweep = geometry::swept_back(&s.unit(u).shape, d);
+    if let Some(e) = enemies
+        .iter()
+        .find(|e| {
+            s.unit(**e)
+                .shape
+                .bases()
+                .iter()
+                .any(|q| sweep.intersects_quad(q))
+        })
+        .copied()
+        .or(touches_any(s, &end, &enemies))
+    {
+        return refuse(
+            "p20",
+            format!(
+                "{id} would reach {}: a retire never brings a unit into contact",
+                sc.unit(e).id
+            ),
+        );
+    }
+    let dense = dense_polygons(sc);
+    if dense
+        .iter()
+        .any(|p| end.bases().iter().any(|q| p.intersects_quad(q)))
+    {
+        return refuse(
+            "p20",
+            format!("{id} would enter dense terrain: that needs a deploy order"),
+        );
+    }
+    Ok(end)
+}
+
+/// Moves a unit that acts on its order to `end`: attached officers go with it, friendly
+/// officers it ends on are displaced, enemy officers it reaches are captured or attach
+/// (page 18), and friends it overlaps are disordered with it (page 20).
+pub(crate) fn move_to(ctx: &mut Ctx, u: UnitIx, end: Shape, distance: Len, why: &str) {
+    let sc = ctx.sc;
+    let side = sc.unit(u).side;
+    let start = ctx.s.unit(u).shape.clone();
+    ctx.emit(Event::UnitMoved {
+        unit: u,
+        shape: end.clone(),
+        sector: None,
+        distance: distance.0,
+        why: why.to_string(),
+    });
+    let shift = Point::new(
+        Len(end.anchor.x.0 - start.anchor.x.0),
+        Len(end.anchor.y.0 - start.anchor.y.0),
+    );
+    for o in 0..ctx.s.officers.len() {
+        let os = ctx.s.officers[o].clone();
+        let Some(at) = os.at else { continue };
+        if os.lost {
+            continue;
+        }
+        let oix = OfficerIx(o as u16);
+        if os.attached == Some(u) {
+            let to = Point::new(Len(at.x.0 + shift.x.0), Len(at.y.0 + shift.y.0));
+            ctx.emit(Event::OfficerMoved {
+                officer: o as u16,
+                at: to,
+                attached: Some(u),
+                why: "moves with his unit".into(),
+            });
+            continue;
+        }
+        if os.attached.is_some() || !end.bases().iter().any(|q| q.contains(at)) {
+            continue;
+        }
+        if sc.officer(oix).side == side {
+            // Just out of contact with and behind the centre of the unit.
+            let rear = end.face(geometry::Face::Rear).mid();
+            let to = geometry::rotate(rear, end.facing, Len::ZERO, Len::cm(-1));
+            ctx.emit(Event::OfficerMoved {
+                officer: o as u16,
+                at: to,
+                attached: None,
+                why: "p18: displaced by a friendly unit".into(),
+            });
+        } else {
+            let r = sc.officer(oix).quality.radius();
+            let nearest = sc
+                .unit_ixs(sc.officer(oix).side)
+                .filter(|f| on_table(&ctx.s, *f) && ctx.s.unit(*f).status != Status::Routing)
+                .map(|f| (geometry::dist(at, ctx.s.unit(f).shape.centre()), f))
+                .filter(|(d, _)| *d <= r)
+                .min();
+            match nearest {
+                Some((_, f)) => {
+                    let fs = &ctx.s.unit(f).shape;
+                    let to = geometry::rotate(
+                        fs.face(geometry::Face::Rear).mid(),
+                        fs.facing,
+                        Len::ZERO,
+                        Len::cm(-1),
+                    );
+                    ctx.emit(Event::OfficerMoved {
+                        officer: o as u16,
+                        at: to,
+                        attached: Some(f),
+                        why: "p18: reached by an enemy unit, he joins the nearest friendly unit in his command radius".into(),
+                    });
+                }
+                None => ctx.emit(Event::OfficerCaptured {
+                    officer: o as u16,
+                    by: u,
+                }),
+            }
+        }
+    }
+    let friends: Vec<UnitIx> = sc
+        .unit_ixs(side)
+        .filter(|f| {
+            *f != u && on_table(&ctx.s, *f) && geometry::overlaps(&end, &ctx.s.unit(*f).shape)
+        })
+        .collect();
+    for f in friends {
+        for x in [u, f] {
+            if ctx.s.unit(x).status == Status::Formed {
+                ctx.emit(Event::StatusChanged {
+                    unit: x,
+                    status: Status::Disordered,
+                    why: "p20: friendly units overlap".into(),
+                });
+            }
+        }
+    }
+}
+
+/// The Waver Test's modifiers (page 21).
+pub fn waver_modifiers(sc: &Scenario, s: &State, u: UnitIx) -> Vec<Modifier> {
+    let st = s.unit(u);
+    let def = sc.unit(u);
+    let mut mods = Vec::new();
+    if st.status == Status::Disordered {
+        mods.push(m("disordered", -1));
+    }
+    if sc.unit_ixs(def.side).any(|f| {
+        f != u
+            && on_table(s, f)
+            && s.unit(f).status == Status::Routing
+            && within_one_move(sc, s, u, f)
+    }) {
+        mods.push(m("friendly routing unit within one move", -1));
+    }
+    if def.flags.hesitant {
+        mods.push(m("hesitant", -1));
+    }
+    if def.flags.impulsive {
+        mods.push(m("impulsive", -1));
+    }
+    if let Some(o) = s.attached_officer(u) {
+        mods.push(m("leader attached", 1));
+        if sc.officers()[o].inspirational {
+            mods.push(m("inspirational leader attached", 1));
+        }
+    }
+    if st.disciplined {
+        mods.push(m("disciplined", 1));
+    }
+    mods
+}
+
+/// A retire within one move of an enemy is followed by a Waver Test (page 21).
+pub(crate) fn waver(ctx: &mut Ctx, u: UnitIx) {
+    let q = crate::huzzah::firing::ensure_quality(ctx, u);
+    let mods = waver_modifiers(ctx.sc, &ctx.s, u);
+    let test = ctx.test(q.morale_factor() as i8, mods, true);
+    let (passed, huzzah) = (test.passed, test.dice.huzzah());
+    ctx.emit(Event::WaverTested { unit: u, test });
+    if passed {
+        if huzzah {
+            huzzah_bonus(ctx, u);
+        }
+    } else if ctx.s.unit(u).status == Status::Disordered {
+        rout(
+            ctx,
+            u,
+            Len::ZERO,
+            "p21: a disordered unit that fails a waver test routs",
+        );
+    } else {
+        ctx.emit(Event::StatusChanged {
+            unit: u,
+            status: Status::Disordered,
+            why: "p21: failed a waver test".into(),
+        });
+    }
+}
+
+/// The pending decision of the Orders phase now.
+pub(crate) fn pending(s: &State, side: Side) -> Pending {
+    match &s.orders.active {
+        Some(a) if !a.units.is_empty() => Pending::Act {
+            side,
+            order: a.kind,
+            units: a.units.clone(),
+        },
+        _ => Pending::Orders { side },
+    }
+}
+
+/// An active order with nothing left to act is done.
+pub(crate) fn settle(ctx: &mut Ctx) {
+    if ctx
+        .s
+        .orders
+        .active
+        .as_ref()
+        .is_some_and(|a| a.units.is_empty())
+    {
+        ctx.emit(Event::OrderDone);
+    }
+}
+
+/// The order in force, for the fold.
+pub(crate) fn activate(
+    s: &mut State,
+    officer: OfficerIx,
+    group: GroupRef,
+    kind: OrderKind,
+    units: &[UnitIx],
+    rate: Len,
+) {
+    s.orders.active = Some(ActiveOrder {
+        officer,
+        group,
+        kind,
+        units: units.to_vec(),
+        rate,
+    });
+}
