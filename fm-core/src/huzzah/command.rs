@@ -85,6 +85,19 @@ pub enum Command {
         #[serde(default)]
         drift_mm: i64,
     },
+    /// Page 20: a unit of an advance order charges `target`: straight ahead into
+    /// contact, squared up on the face the rules give, the overlap `offset_mm` along that
+    /// face from its centre (the owner's choice; absent: as near its line of advance as
+    /// allowed).
+    Charge {
+        /// The charger.
+        unit: String,
+        /// The unit charged.
+        target: String,
+        /// Where the overlap goes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        offset_mm: Option<i64>,
+    },
     /// Page 20: a unit of the order retires `distance_mm` straight back.
     Retire {
         /// The unit.

@@ -293,6 +293,20 @@ pub fn apply(
                 movement::waver(&mut ctx, u);
             }
         }
+        (
+            Pending::Act { .. },
+            Command::Charge {
+                unit,
+                target,
+                offset_mm,
+            },
+        ) => {
+            let u = unit_ix(sc, unit)?;
+            let t = unit_ix(sc, target)?;
+            let offset = offset_mm.map(bounded_mm).transpose()?;
+            let plan = movement::plan_charge(sc, state, u, t, offset)?;
+            movement::charge(&mut ctx, u, t, plan);
+        }
         (Pending::Act { .. }, Command::EndOrder) => ctx.emit(Event::OrderDone),
         (Pending::Orders { side }, Command::EndPhase) => {
             let next = next_phase(state.phase, state.player1.unwrap_or(*side));

@@ -381,6 +381,16 @@ pub enum Event {
     },
     /// The order's units have all acted, or the player ended it.
     OrderDone,
+    /// Page 20: a charger squared up in contact with the face of the target it
+    /// charged; it acts on no further orders this phase.
+    Charged {
+        /// The charger.
+        unit: UnitIx,
+        /// The unit charged.
+        target: UnitIx,
+        /// The face charged.
+        face: crate::huzzah::geometry::Face,
+    },
     /// Page 21: the Waver Test after a retire within one move of an enemy.
     WaverTested {
         /// The unit.
@@ -751,6 +761,7 @@ impl State {
                 }
             }
             Event::OrderDone => self.orders.active = None,
+            Event::Charged { unit, .. } => self.unit_mut(*unit).charger = true,
             Event::OfficerMoved {
                 officer,
                 at,

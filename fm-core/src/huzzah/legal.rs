@@ -11,7 +11,7 @@ use crate::huzzah::command::{Command, GroupArg};
 use crate::huzzah::engine::officers_to_place;
 use crate::huzzah::firing::{group_options, removal_candidates, targets};
 use crate::huzzah::geometry::Len;
-use crate::huzzah::movement::{check_advance, check_retire, orderable};
+use crate::huzzah::movement::{check_advance, check_retire, orderable, plan_charge};
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
@@ -115,9 +115,21 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             out.push(Command::EndPhase);
             out
         }
-        Pending::Act { units, .. } => {
+        Pending::Act { units, order, .. } => {
             let mut out = Vec::new();
             for u in units {
+                if *order == OrderKind::Advance {
+                    let enemies = sc.unit_ixs(sc.unit(*u).side.other());
+                    for t in enemies {
+                        if plan_charge(sc, s, *u, t, None).is_ok() {
+                            out.push(Command::Charge {
+                                unit: id(*u),
+                                target: id(t),
+                                offset_mm: None,
+                            });
+                        }
+                    }
+                }
                 for slot in 0..ACT_SLOTS {
                     if let Some(c) = act_command(sc, s, *u, slot) {
                         out.push(c);
@@ -233,8 +245,11 @@ impl Blocks {
     fn end_order(&self) -> usize {
         self.act() + self.n * ACT_SLOTS
     }
-    fn size(&self) -> usize {
+    fn charge(&self) -> usize {
         self.end_order() + 1
+    }
+    fn size(&self) -> usize {
+        self.charge() + self.n * self.n
     }
 }
 
@@ -292,6 +307,12 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
             b.act() + ux.0 as usize * ACT_SLOTS + slot
         }
         Command::EndOrder => b.end_order(),
+        Command::Charge {
+            unit,
+            target,
+            offset_mm: None,
+        } => b.charge() + u(unit)? * b.n + u(target)?,
+        Command::Charge { .. } => return None,
     })
 }
 
@@ -353,7 +374,14 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
     } else if i < b.end_order() {
         let k = i - b.act();
         return act_command(sc, s, UnitIx((k / ACT_SLOTS) as u16), k % ACT_SLOTS);
-    } else {
+    } else if i == b.end_order() {
         Command::EndOrder
+    } else {
+        let k = i - b.charge();
+        Command::Charge {
+            unit: id(k / b.n)?,
+            target: id(k % b.n)?,
+            offset_mm: None,
+        }
     })
 }

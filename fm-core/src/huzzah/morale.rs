@@ -234,7 +234,7 @@ fn moved(start: &Shape, d: Len, routing: bool) -> Shape {
 
 /// The shortest distance in `0..=max` at which `hit` holds, to 0.1 mm, searching in
 /// 5 mm steps then halving (`None` if it never does).
-fn first_distance(max: Len, hit: impl Fn(Len) -> bool) -> Option<Len> {
+pub(crate) fn first_distance(max: Len, hit: impl Fn(Len) -> bool) -> Option<Len> {
     let step = 50;
     let mut prev = 0;
     let mut d = 0;

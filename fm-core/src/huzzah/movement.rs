@@ -48,6 +48,7 @@ pub fn group_units(sc: &Scenario, s: &State, officer: OfficerIx, g: GroupRef) ->
         .filter(|u| {
             on_table(s, *u)
                 && s.unit(*u).status != Status::Routing
+                && !s.unit(*u).charger
                 && s.attached_officer(*u)
                     .map_or(true, |x| x == officer.index())
                 && !s
@@ -657,4 +658,268 @@ pub(crate) fn activate(
         units: units.to_vec(),
         rate,
     });
+}
+
+/// How a charge comes out (page 20).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ChargePlan {
+    /// The straight-ahead distance to the first contact.
+    pub reach: Len,
+    /// The charger's shape after squaring up (or after falling back 5 cm).
+    pub end: Shape,
+    /// The target's face charged (its real side, for a square too).
+    pub face: geometry::Face,
+    /// The contact was not by the charger's front face: disordered, moved back 5 cm.
+    pub bad_contact: bool,
+}
+
+fn face_normal(target: &Shape, f: geometry::Face) -> geometry::Facing {
+    match f {
+        geometry::Face::Front => target.facing,
+        geometry::Face::Right => target.facing.turned(90),
+        geometry::Face::Rear => target.facing.turned(180),
+        geometry::Face::Left => target.facing.turned(270),
+    }
+}
+
+fn real_face(target: &Shape, seg: geometry::Seg) -> geometry::Face {
+    geometry::Face::ALL
+        .into_iter()
+        .find(|f| target.face(*f) == seg)
+        .unwrap_or(geometry::Face::Front)
+}
+
+/// The contact distance of `sh` moving straight ahead into `target`, up to `max`.
+fn contact_distance(sh: &Shape, target: &Shape, max: Len) -> Option<Len> {
+    crate::huzzah::morale::first_distance(max, |x| {
+        let m = sh.translated(x, Len::ZERO);
+        geometry::in_contact(&m, target) || geometry::overlaps(&m, target)
+    })
+}
+
+/// Plans a charge of `u` at `target` (page 20): straight ahead, no drift, up to the
+/// group's move; squared up on the target's front if most of the charger's front would
+/// meet it, else on the face its closer front corner meets; touching as much of that
+/// face as it can, at `offset` along the face (the owner's choice; `None`: as near its
+/// line of advance as allowed).
+///
+/// # Errors
+/// The rule the charge breaks.
+pub fn plan_charge(
+    sc: &Scenario,
+    s: &State,
+    u: UnitIx,
+    target: UnitIx,
+    offset: Option<Len>,
+) -> Result<ChargePlan, RuleError> {
+    let id = &sc.unit(u).id;
+    let Some(active) = &s.orders.active else {
+        return refuse("p20", "no order is being acted on");
+    };
+    if active.kind != OrderKind::Advance || !active.units.contains(&u) {
+        return refuse(
+            "p20",
+            format!("{id} is not acting on an advance order: only an advance charges"),
+        );
+    }
+    if s.unit(u).shape.square {
+        return refuse("p22", format!("{id} is in square: squares cannot move"));
+    }
+    if sc.unit(target).side == sc.unit(u).side || !on_table(s, target) {
+        return refuse(
+            "p20",
+            format!("{} is not an enemy unit on the table", sc.unit(target).id),
+        );
+    }
+    let enemies = enemies_on_table(sc, s, u);
+    let sh = &s.unit(u).shape;
+    if let Some(e) = touches_any(s, sh, &enemies) {
+        return refuse(
+            "p19",
+            format!(
+                "{id} is in contact with {}: an advance never breaks contact",
+                sc.unit(e).id
+            ),
+        );
+    }
+    if s.unit(u).sector.is_some() {
+        return refuse(
+            "p19",
+            format!("{id} is in dense terrain: from there a sector is entered by deploy order"),
+        );
+    }
+    let ts = &s.unit(target).shape;
+    let Some(reach) = contact_distance(sh, ts, active.rate) else {
+        return refuse(
+            "p19",
+            format!(
+                "{} is not within {id}'s move straight ahead ({})",
+                sc.unit(target).id,
+                active.rate
+            ),
+        );
+    };
+    // Another enemy met first would be the one charged.
+    if let Some(e) = enemies.iter().copied().find(|e| {
+        *e != target && contact_distance(sh, &s.unit(*e).shape, reach).is_some_and(|d| d < reach)
+    }) {
+        return refuse("p20", format!("{id} would meet {} first", sc.unit(e).id));
+    }
+    let at = sh.translated(reach, Len::ZERO);
+    if off_table(sc, &at) {
+        return refuse("p19", format!("{id} would leave the table"));
+    }
+    for p in dense_polygons(sc) {
+        let crosses = (0..=10).any(|k| {
+            sh.translated(Len(reach.0 * k / 10), Len::ZERO)
+                .bases()
+                .iter()
+                .any(|q| p.intersects_quad(q))
+        });
+        if crosses {
+            return refuse(
+                "p19",
+                format!("{id} would enter dense terrain on the way: that needs a deploy order"),
+            );
+        }
+    }
+    // Which part of the charger makes contact.
+    let front = at.face(geometry::Face::Front);
+    let front_touch = ts.bases().iter().any(|q| {
+        q.edges()
+            .iter()
+            .any(|e| geometry::dist_seg_seg(front, *e) <= geometry::CONTACT_TOLERANCE)
+    });
+    if !front_touch {
+        let end = at.translated(Len::cm(-5), Len::ZERO);
+        let face = geometry::closest_visible_face(ts, at.centre())
+            .map_or(geometry::Face::Front, |(_, seg)| real_face(ts, seg));
+        return Ok(ChargePlan {
+            reach,
+            end,
+            face,
+            bad_contact: true,
+        });
+    }
+    // "Most of a charger would contact the front": most of eleven points along its
+    // front, carried straight ahead, meet the target's front face first.
+    let (fsin, fcos) = geometry::sin_cos(sh.facing);
+    let far = Len(active.rate.0 + sh.width().0 + ts.width().0 + ts.depth().0);
+    let ahead = |p: Point| {
+        Point::new(
+            Len(p.x.0 + (far.0 as i128 * fsin as i128 / geometry::TRIG_ONE as i128) as i64),
+            Len(p.y.0 + (far.0 as i128 * fcos as i128 / geometry::TRIG_ONE as i128) as i64),
+        )
+    };
+    let sfront = sh.face(geometry::Face::Front);
+    let mut on_front = 0;
+    let mut hits = 0;
+    for k in 0..=10i64 {
+        let p = Point::new(
+            Len(sfront.a.x.0 + (sfront.b.x.0 - sfront.a.x.0) * k / 10),
+            Len(sfront.a.y.0 + (sfront.b.y.0 - sfront.a.y.0) * k / 10),
+        );
+        let ray = geometry::Seg::new(p, ahead(p));
+        let first = geometry::Face::ALL
+            .into_iter()
+            .filter(|f| geometry::segs_intersect(ray, ts.face(*f)))
+            .min_by_key(|f| geometry::dist_point_seg(p, ts.face(*f)));
+        if let Some(f) = first {
+            hits += 1;
+            if f == geometry::Face::Front {
+                on_front += 1;
+            }
+        }
+    }
+    let face = if !ts.square && hits > 0 && on_front * 2 > hits {
+        geometry::Face::Front
+    } else {
+        let (l, r) = (sfront.a, sfront.b);
+        let dl = ts
+            .bases()
+            .iter()
+            .map(|q| {
+                q.edges()
+                    .iter()
+                    .map(|e| geometry::dist_point_seg(l, *e))
+                    .min()
+                    .unwrap_or(Len::ZERO)
+            })
+            .min()
+            .unwrap_or(Len::ZERO);
+        let dr = ts
+            .bases()
+            .iter()
+            .map(|q| {
+                q.edges()
+                    .iter()
+                    .map(|e| geometry::dist_point_seg(r, *e))
+                    .min()
+                    .unwrap_or(Len::ZERO)
+            })
+            .min()
+            .unwrap_or(Len::ZERO);
+        let corner = if dr < dl { r } else { l };
+        geometry::closest_visible_face(ts, corner)
+            .map_or(geometry::Face::Front, |(_, seg)| real_face(ts, seg))
+    };
+    let seg = ts.face(face);
+    let facing = face_normal(ts, face).opposite();
+    let mid = seg.mid();
+    let w = Len(sh.ranks.first().copied().unwrap_or(1) as i64 * sh.base.0);
+    let half = Len((w.0 - seg.len().0).abs() / 2);
+    let (csin, ccos) = geometry::sin_cos(facing);
+    // Where the charger's own line of advance puts it along the face.
+    let natural = {
+        let dx = (at.anchor.x.0 - mid.x.0) as i128;
+        let dy = (at.anchor.y.0 - mid.y.0) as i128;
+        ((dx * ccos as i128 - dy * csin as i128) / geometry::TRIG_ONE as i128) as i64
+    };
+    let off = match offset {
+        Some(o) if o.0.abs() > half.0 => return refuse(
+            "p20",
+            format!(
+                "the overlap may be placed {half} either way of the face's centre at most, not {o}"
+            ),
+        ),
+        Some(o) => o.0,
+        None => natural.clamp(-half.0, half.0),
+    };
+    let anchor = geometry::rotate(mid, facing, Len(off), Len::ZERO);
+    let end = Shape {
+        anchor,
+        facing,
+        ..sh.clone()
+    };
+    if off_table(sc, &end) {
+        return refuse("p20", format!("squared up, {id} would leave the table"));
+    }
+    Ok(ChargePlan {
+        reach,
+        end,
+        face,
+        bad_contact: false,
+    })
+}
+
+/// Carries out a charge.
+pub(crate) fn charge(ctx: &mut Ctx, u: UnitIx, target: UnitIx, plan: ChargePlan) {
+    move_to(ctx, u, plan.end.clone(), plan.reach, "p20: charges");
+    if plan.bad_contact {
+        if ctx.s.unit(u).status == Status::Formed {
+            ctx.emit(Event::StatusChanged {
+                unit: u,
+                status: Status::Disordered,
+                why: "p20: contact by a face other than its front: disordered and moved back 5cm"
+                    .into(),
+            });
+        }
+    } else {
+        ctx.emit(Event::Charged {
+            unit: u,
+            target,
+            face: plan.face,
+        });
+    }
+    ctx.emit(Event::Acted { unit: u });
 }
