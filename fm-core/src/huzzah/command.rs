@@ -105,8 +105,48 @@ pub enum Command {
         /// How far, measured from the rear face.
         distance_mm: i64,
     },
+    /// A melee's outcome (the rules are missing), for the pending pair: the winner's
+    /// side (`null`: drawn), the hits on side A's and side B's unit, how far the loser
+    /// falls back and whether it routs.
+    MeleeResult {
+        /// Side A's unit.
+        a: String,
+        /// Side B's unit.
+        b: String,
+        /// The winner's side, or `null` for a draw.
+        winner: Option<crate::ids::Side>,
+        /// Hits on side A's unit.
+        hits_a: u8,
+        /// Hits on side B's unit.
+        hits_b: u8,
+        /// The loser's fall back, in millimetres.
+        #[serde(default)]
+        loser_falls_back_mm: i64,
+        /// The loser routs.
+        #[serde(default)]
+        loser_routs: bool,
+    },
+    /// Whether a disordered or routing unit rallies one step (the rules are missing).
+    Rally {
+        /// The unit.
+        unit: String,
+        /// It rallies (routing → disordered, disordered → formed).
+        rallies: bool,
+    },
+    /// The Move Officers phase: an officer moves up to his move (60 cm), and may attach
+    /// to a friendly unit he ends touching.
+    MoveOfficer {
+        /// The officer.
+        officer: String,
+        /// Where, `[x_mm, y_mm]`.
+        at: [i64; 2],
+        /// The unit he attaches to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attach: Option<String>,
+    },
     /// Ends the order being acted on: units that have not acted stay where they are.
     EndOrder,
-    /// Ends the phase (the Orders phase: no more orders).
+    /// Ends the phase: no more orders (Orders), no more rallies (Rally: the rest stay
+    /// as they are), no more officer moves (Move Officers).
     EndPhase,
 }

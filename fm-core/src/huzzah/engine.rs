@@ -12,10 +12,11 @@ use crate::huzzah::command::Command;
 use crate::huzzah::command::GroupArg;
 use crate::huzzah::event::{Event, Modifier, Test};
 use crate::huzzah::geometry::{self, Len, Point};
+use crate::huzzah::scenario::MissingRules;
 use crate::huzzah::scenario::{OfficerIx, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Dice, Outcome, Pending, Phase, State, Whereabouts};
-use crate::huzzah::{chargers, firing, morale, movement, skirmish};
+use crate::huzzah::{chargers, firing, missing, morale, movement, skirmish};
 use crate::ids::Side;
 use rand_core::RngCore;
 
@@ -308,6 +309,76 @@ pub fn apply(
             movement::charge(&mut ctx, u, t, plan);
         }
         (Pending::Act { .. }, Command::EndOrder) => ctx.emit(Event::OrderDone),
+        (
+            Pending::Melee { a, b, .. },
+            Command::MeleeResult {
+                a: ia,
+                b: ib,
+                winner,
+                hits_a,
+                hits_b,
+                loser_falls_back_mm,
+                loser_routs,
+            },
+        ) => {
+            if unit_ix(sc, ia)? != *a || unit_ix(sc, ib)? != *b {
+                return refuse(
+                    "p13",
+                    format!(
+                        "the melee to resolve is {} against {}",
+                        sc.unit(*a).id,
+                        sc.unit(*b).id
+                    ),
+                );
+            }
+            let o = missing::MeleeOutcome {
+                winner: *winner,
+                hits: (*hits_a, *hits_b),
+                fall_back: bounded_mm(*loser_falls_back_mm)?,
+                routs: *loser_routs,
+            };
+            missing::check_outcome(&o)?;
+            missing::resolve(&mut ctx, *a, *b, o, None);
+        }
+        (Pending::Rally { units, .. }, Command::Rally { unit, rallies }) => {
+            let u = unit_ix(sc, unit)?;
+            if !units.contains(&u) {
+                return refuse("p7", format!("{unit} has no rally to decide now"));
+            }
+            let st = state.unit(u).status;
+            ctx.emit(Event::RallyDecided {
+                unit: u,
+                to: if *rallies { missing::rallied(st) } else { st },
+                test: None,
+                stand_in: false,
+            });
+        }
+        (
+            Pending::MoveOfficers { side },
+            Command::MoveOfficer {
+                officer,
+                at: [x, y],
+                attach,
+            },
+        ) => {
+            let o = officer_ix(sc, officer)? as usize;
+            let at = Point::new(bounded_mm(*x)?, bounded_mm(*y)?);
+            let attach = attach.as_deref().map(|id| unit_ix(sc, id)).transpose()?;
+            missing::check_officer_move(sc, state, *side, o, at, attach)?;
+            ctx.emit(Event::OfficerMoved {
+                officer: o as u16,
+                at,
+                attached: attach,
+                why: "moves in the Move Officers phase".into(),
+            });
+        }
+        (Pending::Rally { side, .. } | Pending::MoveOfficers { side }, Command::EndPhase) => {
+            let next = next_phase(state.phase, state.player1.unwrap_or(*side));
+            if let Phase::Rally { .. } = state.phase {
+                morale::end_of_rally(&mut ctx);
+            }
+            ctx.emit(Event::PhaseStarted { phase: next });
+        }
         (Pending::Orders { side }, Command::EndPhase) => {
             let next = next_phase(state.phase, state.player1.unwrap_or(*side));
             ctx.emit(Event::PhaseStarted { phase: next });
@@ -430,10 +501,35 @@ pub(crate) fn advance(ctx: &mut Ctx) {
                 firing::Step::Again => {}
                 firing::Step::Done => next(ctx, player1),
             },
-            // Combat and officer movement: their rules are on the missing pages; with
-            // no contacts there is nothing to resolve (docs/huzzah.md).
-            Phase::Combat { .. } | Phase::MoveOfficers { .. } => next(ctx, player1),
-            Phase::Rally { .. } => {
+            // Combat, officer movement and rally: their rules are on the missing pages,
+            // asked as decisions or answered by the stand-ins (docs/huzzah.md).
+            Phase::Combat { side } => match missing::combat_step(ctx, side) {
+                Some(p) => {
+                    await_decision(ctx, p);
+                    return;
+                }
+                None if ctx.s.units.iter().any(|u| u.removing) => {}
+                None => next(ctx, player1),
+            },
+            Phase::MoveOfficers { side } => {
+                let movable = ctx.sc.missing_rules() == MissingRules::Decide
+                    && (0..ctx.s.officers.len()).any(|o| {
+                        ctx.sc.officers()[o].side == side
+                            && ctx.s.officers[o].at.is_some()
+                            && !ctx.s.officers[o].lost
+                            && !ctx.s.officers_moved.contains(&(o as u16))
+                    });
+                if movable {
+                    await_decision(ctx, Pending::MoveOfficers { side });
+                    return;
+                }
+                next(ctx, player1);
+            }
+            Phase::Rally { side } => {
+                if let Some(p) = missing::rally_step(ctx, side) {
+                    await_decision(ctx, p);
+                    return;
+                }
                 morale::end_of_rally(ctx);
                 next(ctx, player1);
             }

@@ -416,6 +416,33 @@ pub enum Event {
         /// The unit that took him.
         by: UnitIx,
     },
+    /// A melee's outcome (the rules are missing: given by command, or by the labelled
+    /// stand-in, whose two tests are then shown).
+    MeleeResolved {
+        /// Side A's unit.
+        a: UnitIx,
+        /// Side B's unit.
+        b: UnitIx,
+        /// The winner's side, `None` for a draw.
+        winner: Option<Side>,
+        /// Hits on side A's unit and on side B's.
+        hits: (u8, u8),
+        /// The stand-in's tests (side A's, side B's).
+        tests: Option<(Test, Test)>,
+        /// Decided by the stand-in rules.
+        stand_in: bool,
+    },
+    /// A unit's rally decided (the rules are missing): its status now.
+    RallyDecided {
+        /// The unit.
+        unit: UnitIx,
+        /// Its status.
+        to: Status,
+        /// The stand-in's morale test, if one was taken.
+        test: Option<Test>,
+        /// Decided by the stand-in rules.
+        stand_in: bool,
+    },
     /// The engine waits for this decision.
     Awaiting {
         /// The decision.
@@ -472,6 +499,9 @@ impl State {
                 self.phase = *phase;
                 self.firing = Default::default();
                 self.orders = Default::default();
+                self.combat_done.clear();
+                self.done_in_phase.clear();
+                self.officers_moved.clear();
                 for u in &mut self.units {
                     u.passed_through = false;
                 }
@@ -762,12 +792,29 @@ impl State {
             }
             Event::OrderDone => self.orders.active = None,
             Event::Charged { unit, .. } => self.unit_mut(*unit).charger = true,
+            Event::MeleeResolved { a, b, hits, .. } => {
+                self.combat_done.push((*a, *b));
+                for (u, h) in [(*a, hits.0), (*b, hits.1)] {
+                    if h > 0 {
+                        let st = self.unit_mut(u);
+                        st.hits = st.hits.saturating_add(h);
+                        st.removing = true;
+                    }
+                }
+            }
+            Event::RallyDecided { unit, to, .. } => {
+                self.done_in_phase.push(*unit);
+                self.unit_mut(*unit).status = *to;
+            }
             Event::OfficerMoved {
                 officer,
                 at,
                 attached,
                 ..
             } => {
+                if matches!(self.phase, Phase::MoveOfficers { .. }) {
+                    self.officers_moved.push(*officer);
+                }
                 let o = &mut self.officers[*officer as usize];
                 o.at = Some(*at);
                 o.attached = *attached;

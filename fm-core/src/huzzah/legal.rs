@@ -16,6 +16,7 @@ use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Pending, State, Whereabouts};
+use crate::ids::Side;
 
 /// The most ranks a unit can have (its most bases).
 pub const MAX_RANKS: usize = 24;
@@ -115,6 +116,23 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             out.push(Command::EndPhase);
             out
         }
+        Pending::Melee { a, b, .. } => (0..MELEE_SLOTS)
+            .map(|k| melee_command(sc, *a, *b, k))
+            .collect(),
+        Pending::Rally { units, .. } => {
+            let mut out: Vec<Command> = units
+                .iter()
+                .flat_map(|u| {
+                    [true, false].map(|rallies| Command::Rally {
+                        unit: id(*u),
+                        rallies,
+                    })
+                })
+                .collect();
+            out.push(Command::EndPhase);
+            out
+        }
+        Pending::MoveOfficers { .. } => vec![Command::EndPhase],
         Pending::Act { units, order, .. } => {
             let mut out = Vec::new();
             for u in units {
@@ -179,6 +197,29 @@ pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<C
         _ => false,
     };
     ok.then_some(c)
+}
+
+/// The menu of melee outcomes offered for a decided melee: drawn; side A's unit wins
+/// with 1 or 3 hits on the loser (falling back 5 cm a hit); side B's the same.
+pub const MELEE_SLOTS: usize = 5;
+
+fn melee_command(sc: &Scenario, a: UnitIx, b: UnitIx, k: usize) -> Command {
+    let (winner, hits) = match k {
+        0 => (None, 0u8),
+        1 => (Some(Side::A), 1),
+        2 => (Some(Side::A), 3),
+        3 => (Some(Side::B), 1),
+        _ => (Some(Side::B), 3),
+    };
+    Command::MeleeResult {
+        a: sc.unit(a).id.to_string(),
+        b: sc.unit(b).id.to_string(),
+        winner,
+        hits_a: if winner == Some(Side::B) { hits } else { 0 },
+        hits_b: if winner == Some(Side::A) { hits } else { 0 },
+        loser_falls_back_mm: 50 * hits as i64,
+        loser_routs: false,
+    }
 }
 
 fn group_arg(sc: &Scenario, g: GroupRef) -> GroupArg {
@@ -248,8 +289,14 @@ impl Blocks {
     fn charge(&self) -> usize {
         self.end_order() + 1
     }
-    fn size(&self) -> usize {
+    fn melee(&self) -> usize {
         self.charge() + self.n * self.n
+    }
+    fn rally(&self) -> usize {
+        self.melee() + MELEE_SLOTS
+    }
+    fn size(&self) -> usize {
+        self.rally() + self.n * 2
     }
 }
 
@@ -313,6 +360,14 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
             offset_mm: None,
         } => b.charge() + u(unit)? * b.n + u(target)?,
         Command::Charge { .. } => return None,
+        Command::MeleeResult { .. } => match &s.pending {
+            Pending::Melee { a, b: ub, .. } => {
+                b.melee() + (0..MELEE_SLOTS).find(|k| melee_command(sc, *a, *ub, *k) == *c)?
+            }
+            _ => return None,
+        },
+        Command::Rally { unit, rallies } => b.rally() + u(unit)? * 2 + usize::from(!*rallies),
+        Command::MoveOfficer { .. } => return None,
     })
 }
 
@@ -376,12 +431,23 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
         return act_command(sc, s, UnitIx((k / ACT_SLOTS) as u16), k % ACT_SLOTS);
     } else if i == b.end_order() {
         Command::EndOrder
-    } else {
+    } else if i < b.melee() {
         let k = i - b.charge();
         Command::Charge {
             unit: id(k / b.n)?,
             target: id(k % b.n)?,
             offset_mm: None,
+        }
+    } else if i < b.rally() {
+        match &s.pending {
+            Pending::Melee { a, b: ub, .. } => melee_command(sc, *a, *ub, i - b.melee()),
+            _ => return None,
+        }
+    } else {
+        let k = i - b.rally();
+        Command::Rally {
+            unit: id(k / 2)?,
+            rallies: k % 2 == 0,
         }
     })
 }

@@ -29,6 +29,7 @@ pub mod event;
 pub mod firing;
 pub mod geometry;
 pub mod legal;
+pub mod missing;
 pub mod morale;
 pub mod movement;
 pub mod odds;

@@ -876,12 +876,14 @@ pub fn plan_charge(
         ((dx * ccos as i128 - dy * csin as i128) / geometry::TRIG_ONE as i128) as i64
     };
     let off = match offset {
-        Some(o) if o.0.abs() > half.0 => return refuse(
-            "p20",
-            format!(
+        Some(o) if o.0.abs() > half.0 => {
+            return refuse(
+                "p20",
+                format!(
                 "the overlap may be placed {half} either way of the face's centre at most, not {o}"
             ),
-        ),
+            )
+        }
         Some(o) => o.0,
         None => natural.clamp(-half.0, half.0),
     };

@@ -111,6 +111,11 @@ pub struct ScenarioData {
     /// A Unit Quality Table replacing the stand-in ([`QualityTable::stand_in`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quality_table: Option<QualityTableData>,
+    /// How the rules our copy lacks (melee, rally, officer movement) are answered:
+    /// `"decide"` (default: the players or an umpire give each outcome as a command) or
+    /// `"stand_in"` (the engine's labelled stand-in rules answer them).
+    #[serde(default, skip_serializing_if = "MissingRules::is_decide")]
+    pub missing_rules: MissingRules,
     /// Terrain pieces.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TerrainData>,
@@ -2527,6 +2532,25 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
     })
 }
 
+/// How the rules missing from our copy (pages 23 on: melee, rally, officer movement)
+/// are answered.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissingRules {
+    /// Each outcome is an explicit decision: a command from the players or an umpire.
+    #[default]
+    Decide,
+    /// The engine's stand-in rules answer them (docs/huzzah.md; labelled in events).
+    StandIn,
+}
+
+impl MissingRules {
+    /// The default.
+    pub fn is_decide(&self) -> bool {
+        *self == MissingRules::Decide
+    }
+}
+
 /// The built-in Huzzah! scenarios.
 pub const BUILTIN: [&str; 1] = ["huzzah-firefight"];
 
@@ -2593,6 +2617,11 @@ impl Scenario {
                 ),
             }),
         }
+    }
+
+    /// How the missing rules are answered.
+    pub fn missing_rules(&self) -> MissingRules {
+        self.data().missing_rules
     }
 
     /// The units are placed by the page 7 placement rolls.

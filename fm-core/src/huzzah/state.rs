@@ -389,6 +389,27 @@ pub enum Pending {
         /// The units that may still act.
         units: Vec<UnitIx>,
     },
+    /// A melee to resolve (the rules are missing: the outcome is given by command).
+    Melee {
+        /// The phasing side (who enters the agreed or umpired outcome).
+        side: Side,
+        /// Side A's unit.
+        a: UnitIx,
+        /// Side B's unit.
+        b: UnitIx,
+    },
+    /// The Rally phase (its rules are missing): which units rally.
+    Rally {
+        /// The phasing side.
+        side: Side,
+        /// Disordered or routing units still to decide.
+        units: Vec<UnitIx>,
+    },
+    /// The Move Officers phase (its rules are missing, bar the 60 cm move).
+    MoveOfficers {
+        /// The phasing side.
+        side: Side,
+    },
     /// The battle is over.
     GameOver {
         /// The winner, `None` for a draw.
@@ -406,7 +427,10 @@ impl Pending {
             | Pending::FireAtCharger { side, .. }
             | Pending::RemoveBase { side, .. }
             | Pending::Orders { side }
-            | Pending::Act { side, .. } => Some(*side),
+            | Pending::Act { side, .. }
+            | Pending::Melee { side, .. }
+            | Pending::Rally { side, .. }
+            | Pending::MoveOfficers { side } => Some(*side),
             Pending::GameOver { .. } => None,
         }
     }
@@ -439,6 +463,15 @@ pub struct State {
     /// The Orders phase in progress.
     #[serde(default)]
     pub orders: Orders,
+    /// Melees resolved this phase.
+    #[serde(default)]
+    pub combat_done: Vec<(UnitIx, UnitIx)>,
+    /// Units decided this phase (rally).
+    #[serde(default)]
+    pub done_in_phase: Vec<UnitIx>,
+    /// Officers moved this phase.
+    #[serde(default)]
+    pub officers_moved: Vec<u16>,
     /// Pairs of enemy units in contact at the start of the turn (page 13: they do not
     /// fire at each other as chargers).
     pub in_combat: Vec<(UnitIx, UnitIx)>,
@@ -508,6 +541,9 @@ impl State {
             firing: Firing::default(),
             in_combat: Vec::new(),
             orders: Orders::default(),
+            combat_done: Vec::new(),
+            done_in_phase: Vec::new(),
+            officers_moved: Vec::new(),
             pending: Pending::GameOver { winner: None },
             outcome: None,
         }

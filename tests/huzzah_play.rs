@@ -1,0 +1,76 @@
+//! Whole Huzzah! battles by random legal commands: with the missing rules decided by
+//! command (the menu) and answered by the stand-ins. Every game ends, every legal
+//! command is accepted, and the battles reach charges, melees and rallies.
+
+use fm_core::huzzah::scenario::{self, Scenario};
+use fm_core::huzzah::Huzzah;
+use fm_core::{Game, GameMatch};
+use rand_core::{RngCore, SeedableRng};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+fn firefight(missing: &str) -> Scenario {
+    let text = include_str!("../fm-core/scenarios/huzzah-firefight.json");
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("system");
+    o.insert("id".into(), format!("firefight-{missing}").into());
+    o.insert("missing_rules".into(), missing.into());
+    scenario::validate(scenario::from_json_value(v).unwrap()).unwrap()
+}
+
+fn play(sc: &Arc<Scenario>, seed: u64, kinds: &mut BTreeMap<String, usize>) {
+    let mut m = GameMatch::<Huzzah>::new(sc.clone(), seed);
+    let mut pick = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5eed);
+    let mut n = 0;
+    while !m.state().is_over() {
+        let legal = Huzzah::legal_commands(m.scenario(), m.state());
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: nothing to do at {:?}",
+            m.state().pending
+        );
+        let c = legal[(pick.next_u32() as usize) % legal.len()].clone();
+        let events = m
+            .apply(&c)
+            .unwrap_or_else(|e| panic!("seed {seed}: the legal {c:?} was refused: {e}"));
+        for e in events {
+            let v = serde_json::to_value(&e).unwrap();
+            *kinds
+                .entry(v["type"].as_str().unwrap().to_string())
+                .or_default() += 1;
+        }
+        n += 1;
+        assert!(n < 20_000, "seed {seed}: no end");
+    }
+}
+
+#[test]
+fn battles_with_the_missing_rules_decided_end() {
+    let sc = Arc::new(firefight("decide"));
+    let mut kinds = BTreeMap::new();
+    for seed in 0..30 {
+        play(&sc, seed, &mut kinds);
+    }
+    for k in [
+        "order_given",
+        "unit_moved",
+        "charged",
+        "melee_resolved",
+        "game_ended",
+    ] {
+        assert!(kinds.contains_key(k), "no {k} in 30 games: {kinds:?}");
+    }
+}
+
+#[test]
+fn battles_with_the_stand_in_rules_end() {
+    let sc = Arc::new(firefight("stand_in"));
+    let mut kinds = BTreeMap::new();
+    for seed in 0..30 {
+        play(&sc, seed, &mut kinds);
+    }
+    for k in ["charged", "melee_resolved", "game_ended"] {
+        assert!(kinds.contains_key(k), "no {k} in 30 games: {kinds:?}");
+    }
+}
