@@ -35,7 +35,7 @@ fn play(sc: &Arc<Scenario>, seed: u64, kinds: &mut BTreeMap<String, usize>) {
             .apply(&c)
             .unwrap_or_else(|e| panic!("seed {seed}: the legal {c:?} was refused: {e}"));
         for e in events {
-            let v = serde_json::to_value(&e).unwrap();
+            let v = serde_json::to_value(e).unwrap();
             *kinds
                 .entry(v["type"].as_str().unwrap().to_string())
                 .or_default() += 1;
