@@ -74,3 +74,21 @@ fn battles_with_the_stand_in_rules_end() {
         assert!(kinds.contains_key(k), "no {k} in 30 games: {kinds:?}");
     }
 }
+
+#[test]
+fn the_built_in_encounter_plays_to_a_scored_result() {
+    let sc = Arc::new(Scenario::builtin("huzzah-encounter").unwrap());
+    let mut kinds = BTreeMap::new();
+    for seed in 0..10 {
+        play(&sc, seed, &mut kinds);
+    }
+    for k in [
+        "placement_rolled",
+        "players_decided",
+        "order_given",
+        "fire_resolved",
+        "game_ended",
+    ] {
+        assert!(kinds.contains_key(k), "no {k} in 10 games: {kinds:?}");
+    }
+}

@@ -13,7 +13,7 @@ import fm
 
 def test_the_firefight_plays_to_a_result() -> None:
     assert "huzzah" in fm.systems()
-    assert fm.scenarios("huzzah") == ["huzzah-firefight"]
+    assert fm.scenarios("huzzah") == ["huzzah-encounter", "huzzah-firefight"]
     m = fm.Match("huzzah-firefight", seed=5)
     assert m.system == "huzzah"
     pending: Any = m.pending

@@ -46,11 +46,11 @@ def play_dicts(m: fm.Match, rng: random.Random, limit: int = 10_000) -> int:
 def test_systems_and_scenarios() -> None:
     assert fm.systems() == ["fm", "huzzah", "race"]
     names = fm.scenarios()
-    assert names[-2:] == ["huzzah-firefight", "race-to-10"]
+    assert names[-3:] == ["huzzah-encounter", "huzzah-firefight", "race-to-10"]
     assert "race-to-10" in names and "system-demo" in names
     assert fm.scenarios("race") == ["race-to-10"]
-    assert fm.scenarios("huzzah") == ["huzzah-firefight"]
-    assert fm.scenarios("fm") == names[:-2]
+    assert fm.scenarios("huzzah") == ["huzzah-encounter", "huzzah-firefight"]
+    assert fm.scenarios("fm") == names[:-3]
     with pytest.raises(fm.ProtocolError, match='unknown rules system "chess"'):
         fm.scenarios("chess")
 

@@ -618,6 +618,36 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
     if !last_turn_ended || s.turn < sc.turns() {
         return None;
     }
+    if let Some(v) = sc.victory() {
+        let score = |side: Side| {
+            let held: u32 = if v.objective_points {
+                sc.objectives()
+                    .iter()
+                    .filter(|o| {
+                        holds(sc, s, side, o.at, o.radius)
+                            && !holds(sc, s, side.other(), o.at, o.radius)
+                    })
+                    .map(|o| o.points as u32)
+                    .sum()
+            } else {
+                0
+            };
+            held + v.base_points as u32 * bases_lost(sc, s, side.other()) as u32
+        };
+        let (a, b) = (score(Side::A), score(Side::B));
+        let winner = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Some(Side::A),
+            std::cmp::Ordering::Less => Some(Side::B),
+            std::cmp::Ordering::Equal => None,
+        };
+        return Some(Outcome {
+            winner,
+            reason: format!(
+                "stand-in victory after turn {}: points a {a}, b {b} (objectives held, enemy bases lost)",
+                s.turn
+            ),
+        });
+    }
     let lost = |side: Side| bases_lost(sc, s, side);
     let (a, b) = (lost(Side::A), lost(Side::B));
     let winner = match a.cmp(&b) {
@@ -631,6 +661,22 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
             "stand-in victory after turn {}: bases lost a {a}, b {b} (destroyed, captured or on the Rout Table)",
             s.turn
         ),
+    })
+}
+
+/// Whether `side` has a unit, formed or disordered, with a base within `r` of `at`
+/// (docs/huzzah.md, "Objectives and victory").
+pub fn holds(sc: &Scenario, s: &State, side: Side, at: Point, r: Len) -> bool {
+    sc.unit_ixs(side).any(|u| {
+        let st = s.unit(u);
+        st.at == Whereabouts::Table
+            && st.status != crate::huzzah::state::Status::Routing
+            && st.shape.bases().iter().any(|q| {
+                q.contains(at)
+                    || q.edges()
+                        .iter()
+                        .any(|e| geometry::dist_point_seg(at, *e) <= r)
+            })
     })
 }
 

@@ -60,6 +60,14 @@ pub const TURNS: RangeInclusive<u16> = 1..=100;
 pub const MOVE_RATE_MM: RangeInclusive<u32> = 10..=2000;
 /// A Skirmish Factor (page 9) or Artillery Factor (page 10).
 pub const ARMY_FACTOR: RangeInclusive<u8> = 6..=10;
+/// Most objectives a scenario may have.
+pub const MAX_OBJECTIVES: usize = 32;
+/// An objective's radius, in mm.
+pub const OBJECTIVE_RADIUS_MM: RangeInclusive<u32> = 10..=1000;
+/// The points an objective scores.
+pub const OBJECTIVE_POINTS: RangeInclusive<u8> = 1..=20;
+/// The points the stand-in victory scores for each enemy base lost.
+pub const BASE_POINTS: RangeInclusive<u8> = 0..=20;
 
 /// The infantry's weapon range (page 11), also for infantry with divisional artillery.
 pub const INFANTRY_RANGE: Len = Len::cm(20);
@@ -119,6 +127,13 @@ pub struct ScenarioData {
     /// Terrain pieces.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TerrainData>,
+    /// Objectives (page 7: "Scenarios will also have specific objectives"); at most 32.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<ObjectiveData>,
+    /// How the battle is won: a STAND-IN (pages 1-22 print no victory rules); absent:
+    /// the engine's own stand-in (docs/rulings.md, R-HZ-vic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory: Option<VictoryData>,
     /// The two armies, `{"a": …, "b": …}`.
     #[serde(deserialize_with = "strict_pair")]
     pub sides: SidePair<SideData>,
@@ -365,6 +380,42 @@ pub struct TerrainData {
     /// absent: one sector, the whole outline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sectors: Option<Vec<Vec<MmPoint>>>,
+}
+
+/// An objective as written in JSON: a point of the table that scores for the side
+/// holding it. Pages 1-22 say only that "Scenarios will also have specific objectives"
+/// (page 7) and that pick-up maps contain "objectives that score points" (page 8); how
+/// one is held is the stand-in reading of docs/huzzah.md ("Objectives and victory").
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectiveData {
+    /// Unique id among objectives; no `/`.
+    pub id: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its centre, `[x_mm, y_mm]`, on the table.
+    pub at: MmPoint,
+    /// Its radius in mm, 10 to 1,000.
+    pub radius_mm: u32,
+    /// The points it scores, 1 to 20.
+    pub points: u8,
+}
+
+/// The scenario's victory conditions: a STAND-IN, since pages 1-22 leave victory to
+/// scenarios and do not say how. To be scored as docs/huzzah.md ("Objectives and
+/// victory") describes: after the last turn each side scores the points of the
+/// objectives it holds (if `objective_points`) plus `base_points` for each enemy base
+/// lost.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryData {
+    /// What is invented and what the printed game would replace ("stand-in: …").
+    pub provenance: String,
+    /// Each side scores the points of the objectives it holds at the end.
+    pub objective_points: bool,
+    /// Points a side scores for each enemy base lost, 0 to 20.
+    pub base_points: u8,
 }
 
 /// An officer's rank (page 16).
@@ -925,6 +976,21 @@ pub struct Terrain {
     pub sectors: Vec<Vec<Point>>,
 }
 
+/// A validated objective (see [`ObjectiveData`]).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Objective {
+    /// Its id, unique among objectives.
+    pub id: String,
+    /// Display name.
+    pub name: Option<String>,
+    /// Its centre, on the table.
+    pub at: Point,
+    /// Its radius (10 to 100 cm).
+    pub radius: Len,
+    /// The points it scores (1 to 20).
+    pub points: u8,
+}
+
 /// One base of a validated unit.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Base {
@@ -1152,6 +1218,7 @@ pub struct Scenario {
     movement: MovementTable,
     quality_table: QualityTable,
     terrain: Vec<Terrain>,
+    objectives: Vec<Objective>,
     sides: SidePair<SideDef>,
     officers: Vec<OfficerDef>,
     corps: Vec<CorpsDef>,
@@ -1250,6 +1317,16 @@ impl Scenario {
     /// If `s` is not a sector of this scenario.
     pub fn sector(&self, s: SectorRef) -> &[Point] {
         &self.terrain[s.terrain.index()].sectors[usize::from(s.sector)]
+    }
+
+    /// The objectives, in scenario order (empty if the scenario has none).
+    pub fn objectives(&self) -> &[Objective] {
+        &self.objectives
+    }
+    /// The scenario's stand-in victory conditions; `None`: the engine's own stand-in
+    /// (docs/rulings.md, R-HZ-vic).
+    pub fn victory(&self) -> Option<&VictoryData> {
+        self.data.victory.as_ref()
     }
 
     /// An army.
@@ -1412,6 +1489,10 @@ fn check_limits(d: &ScenarioData) -> Result<(), ScenarioError> {
                 return over_limit(p, s.len(), "points", MAX_POLYGON_POINTS, "a polygon");
             }
         }
+    }
+    if d.objectives.len() > MAX_OBJECTIVES {
+        let n = d.objectives.len();
+        return over_limit("objectives", n, "objectives", MAX_OBJECTIVES, "a scenario");
     }
     if d.conditions.len() > usize::from(*TURNS.end()) {
         let n = d.conditions.len();
@@ -1685,6 +1766,99 @@ fn check_sector_inside(
                 );
             }
         }
+    }
+    Ok(())
+}
+
+/// The objectives: ids unique and without `/`, centres on the table, radius and points
+/// in range.
+fn validate_objectives(d: &ScenarioData) -> Result<Vec<Objective>, ScenarioError> {
+    let mut out: Vec<Objective> = Vec::with_capacity(d.objectives.len());
+    for (i, o) in d.objectives.iter().enumerate() {
+        let op = format!("objectives[{i}]");
+        nonempty(&o.id, format!("{op}.id"))?;
+        if o.id.contains('/') {
+            return err(
+                format!("{op}.id"),
+                format!("'{}' contains '/': an objective's id is a plain name", o.id),
+            );
+        }
+        if let Some(j) = out.iter().position(|p| p.id == o.id) {
+            return err(
+                format!("{op}.id"),
+                format!("duplicate objective id '{}' (objectives[{j}] has it)", o.id),
+            );
+        }
+        if let Some(name) = &o.name {
+            nonempty(name, format!("{op}.name"))?;
+        }
+        let at = to_point(table_point(o.at, &d.table, format!("{op}.at"))?);
+        if !OBJECTIVE_RADIUS_MM.contains(&o.radius_mm) {
+            return err(
+                format!("{op}.radius_mm"),
+                format!(
+                    "{} mm: an objective's radius is {} to {} mm",
+                    o.radius_mm,
+                    OBJECTIVE_RADIUS_MM.start(),
+                    OBJECTIVE_RADIUS_MM.end()
+                ),
+            );
+        }
+        if !OBJECTIVE_POINTS.contains(&o.points) {
+            return err(
+                format!("{op}.points"),
+                format!(
+                    "{} points: an objective scores {} to {} points",
+                    o.points,
+                    OBJECTIVE_POINTS.start(),
+                    OBJECTIVE_POINTS.end()
+                ),
+            );
+        }
+        out.push(Objective {
+            id: o.id.clone(),
+            name: o.name.clone(),
+            at,
+            radius: Len::mm(i64::from(o.radius_mm)),
+            points: o.points,
+        });
+    }
+    Ok(out)
+}
+
+/// The stand-in victory: a provenance, a base score in range, and something to score.
+fn validate_victory(d: &ScenarioData) -> Result<(), ScenarioError> {
+    let Some(v) = &d.victory else {
+        return Ok(());
+    };
+    if v.provenance.trim().is_empty() {
+        return err(
+            "victory.provenance",
+            "an empty provenance: pages 1-22 print no victory rules, so say what is invented (\"stand-in: …\") and what the printed scenario would replace",
+        );
+    }
+    if !BASE_POINTS.contains(&v.base_points) {
+        return err(
+            "victory.base_points",
+            format!(
+                "{} points: a lost base scores {} to {} points",
+                v.base_points,
+                BASE_POINTS.start(),
+                BASE_POINTS.end()
+            ),
+        );
+    }
+    if v.objective_points && d.objectives.is_empty() {
+        return err(
+            "victory.objective_points",
+            "true, but the scenario has no objectives to score",
+        );
+    }
+    if !v.objective_points && v.base_points == 0 {
+        return err(
+            "victory",
+            "nothing scores: objective_points is false and base_points is 0",
+        );
     }
     Ok(())
 }
@@ -2159,6 +2333,8 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
         None => QualityTable::stand_in(),
     };
     let (terrain, terrain_ids) = validate_terrain(&data)?;
+    let objectives = validate_objectives(&data)?;
+    validate_victory(&data)?;
 
     // Officers (both sides first: their ids are unique across the two).
     let mut officers: Vec<OfficerDef> = Vec::new();
@@ -2519,6 +2695,7 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
         movement,
         quality_table,
         terrain,
+        objectives,
         sides,
         officers,
         corps,
@@ -2552,10 +2729,11 @@ impl MissingRules {
 }
 
 /// The built-in Huzzah! scenarios.
-pub const BUILTIN: [&str; 1] = ["huzzah-firefight"];
+pub const BUILTIN: [&str; 2] = ["huzzah-encounter", "huzzah-firefight"];
 
 fn builtin_text(name: &str) -> Option<&'static str> {
     match name {
+        "huzzah-encounter" => Some(include_str!("../../scenarios/huzzah-encounter.json")),
         "huzzah-firefight" => Some(include_str!("../../scenarios/huzzah-firefight.json")),
         _ => None,
     }
@@ -3853,5 +4031,393 @@ mod tests {
         // A placed scenario's positions are the designer's.
         v["setup"] = json!("placed");
         load(v).unwrap();
+    }
+
+    fn objective(id: &str, x: i32, y: i32) -> Value {
+        json!({"id": id, "name": "A place", "at": [x, y], "radius_mm": 100, "points": 2})
+    }
+
+    fn with_objectives() -> Value {
+        let mut v = minimal();
+        v["objectives"] = json!([objective("village", 900, 600), objective("hill", 300, 600)]);
+        v["victory"] = json!({
+            "provenance": "stand-in: a test", "objective_points": true, "base_points": 1
+        });
+        v
+    }
+
+    #[test]
+    fn objectives_and_victory_load() {
+        let sc = load(with_objectives()).unwrap();
+        let o = sc.objectives();
+        assert_eq!(o.len(), 2);
+        assert_eq!(
+            o[0],
+            Objective {
+                id: "village".into(),
+                name: Some("A place".into()),
+                at: Point {
+                    x: Len::mm(900),
+                    y: Len::mm(600)
+                },
+                radius: Len::cm(10),
+                points: 2,
+            }
+        );
+        assert_eq!(o[1].id, "hill");
+        let vic = sc.victory().unwrap();
+        assert!(vic.objective_points);
+        assert_eq!(vic.base_points, 1);
+        assert_eq!(vic.provenance, "stand-in: a test");
+        // Both are optional; a name is too.
+        let sc = load(minimal()).unwrap();
+        assert!(sc.objectives().is_empty() && sc.victory().is_none());
+        let mut v = with_objectives();
+        v["objectives"][0].as_object_mut().unwrap().remove("name");
+        v.as_object_mut().unwrap().remove("victory");
+        let sc = load(v).unwrap();
+        assert_eq!(sc.objectives()[0].name, None);
+        assert!(sc.victory().is_none());
+        // The limits of the ranges load.
+        let mut v = with_objectives();
+        v["objectives"][0]["radius_mm"] = json!(10);
+        v["objectives"][0]["points"] = json!(1);
+        v["objectives"][1]["radius_mm"] = json!(1000);
+        v["objectives"][1]["points"] = json!(20);
+        v["objectives"][1]["at"] = json!([1800, 0]);
+        v["victory"]["base_points"] = json!(0);
+        load(v).unwrap();
+        // Round trip.
+        let data = from_json_value(with_objectives()).unwrap();
+        let again = from_json_value(serde_json::to_value(&data).unwrap()).unwrap();
+        assert_eq!(data, again);
+    }
+
+    #[test]
+    fn objectives_checked() {
+        let set = |k: usize, field: &str, x: Value| {
+            let mut v = with_objectives();
+            v["objectives"][k][field] = x;
+            v
+        };
+        refused(set(0, "id", json!("")), "objectives[0].id", &["empty"]);
+        refused(
+            set(1, "id", json!("a/b")),
+            "objectives[1].id",
+            &["'a/b'", "'/'"],
+        );
+        refused(
+            set(1, "id", json!("village")),
+            "objectives[1].id",
+            &["duplicate objective id 'village'", "objectives[0]"],
+        );
+        refused(set(0, "name", json!(" ")), "objectives[0].name", &["empty"]);
+        refused(
+            set(0, "at", json!([1801, 600])),
+            "objectives[0].at",
+            &["[1801, 600]", "off the table"],
+        );
+        refused(
+            set(1, "at", json!([10, -1])),
+            "objectives[1].at",
+            &["[10, -1]", "off the table"],
+        );
+        refused(
+            set(0, "radius_mm", json!(9)),
+            "objectives[0].radius_mm",
+            &["9 mm", "10 to 1000"],
+        );
+        refused(
+            set(1, "radius_mm", json!(1001)),
+            "objectives[1].radius_mm",
+            &["1001 mm", "10 to 1000"],
+        );
+        refused(
+            set(0, "points", json!(0)),
+            "objectives[0].points",
+            &["0 points", "1 to 20"],
+        );
+        refused(
+            set(1, "points", json!(21)),
+            "objectives[1].points",
+            &["21 points", "1 to 20"],
+        );
+        // At most 32.
+        let mut v = with_objectives();
+        v["objectives"] = Value::Array(
+            (0..=MAX_OBJECTIVES)
+                .map(|i| objective(&format!("o{i}"), 10 + i as i32, 600))
+                .collect(),
+        );
+        refused(v.clone(), "objectives", &["33 objectives", "32"]);
+        v["objectives"].as_array_mut().unwrap().pop();
+        assert_eq!(load(v).unwrap().objectives().len(), MAX_OBJECTIVES);
+        // Unknown and missing fields, and types, name their paths.
+        let e = from_json_value(set(1, "colour", json!("red"))).unwrap_err();
+        assert_eq!(e.path, "objectives[1].colour", "{e}");
+        let mut v = with_objectives();
+        v["objectives"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("radius_mm");
+        let e = from_json_value(v).unwrap_err();
+        assert_eq!(e.path, "objectives[0].radius_mm", "{e}");
+        let e = from_json_value(set(0, "points", json!(300))).unwrap_err();
+        assert_eq!(e.path, "objectives[0].points", "{e}");
+    }
+
+    #[test]
+    fn victory_checked() {
+        let set = |field: &str, x: Value| {
+            let mut v = with_objectives();
+            v["victory"][field] = x;
+            v
+        };
+        refused(
+            set("provenance", json!(" ")),
+            "victory.provenance",
+            &["empty provenance", "stand-in"],
+        );
+        refused(
+            set("base_points", json!(21)),
+            "victory.base_points",
+            &["21 points", "0 to 20"],
+        );
+        let mut v = set("objective_points", json!(true));
+        v.as_object_mut().unwrap().remove("objectives");
+        refused(v, "victory.objective_points", &["no objectives"]);
+        let mut v = set("objective_points", json!(false));
+        v["victory"]["base_points"] = json!(0);
+        refused(v.clone(), "victory", &["nothing scores"]);
+        // Scoring lost bases alone, without objectives, is allowed.
+        v["victory"]["base_points"] = json!(2);
+        v.as_object_mut().unwrap().remove("objectives");
+        assert_eq!(load(v).unwrap().victory().unwrap().base_points, 2);
+        let e = from_json_value(set("colour", json!(1))).unwrap_err();
+        assert_eq!(e.path, "victory.colour", "{e}");
+        let mut v = with_objectives();
+        v["victory"].as_object_mut().unwrap().remove("base_points");
+        let e = from_json_value(v).unwrap_err();
+        assert_eq!(e.path, "victory.base_points", "{e}");
+    }
+
+    fn encounter() -> Value {
+        let mut v: Value =
+            serde_json::from_str(include_str!("../../scenarios/huzzah-encounter.json")).unwrap();
+        let system = v.as_object_mut().unwrap().remove("system");
+        assert_eq!(system, Some(json!("huzzah")));
+        v
+    }
+
+    #[test]
+    fn encounter_scenario_loads() {
+        use crate::huzzah::geometry::{dist_point_seg, min_distance};
+        let sc = load(encounter()).unwrap();
+        assert_eq!(sc.data().id, "huzzah-encounter");
+        assert!(sc.data().name.contains("stand-in"));
+        let prov = &sc.data().provenance;
+        assert!(prov.starts_with("stand-in:"), "{prov}");
+        assert!(prov.contains("Army Lists") && prov.contains("scenario book"));
+        assert_eq!(
+            sc.table(),
+            TableSize {
+                width: Len::cm(180),
+                depth: Len::cm(120)
+            }
+        );
+        assert_eq!(sc.base(), Len::cm(4));
+        assert_eq!(sc.turns(), 8);
+        assert_eq!(sc.battle(), Battle::Encounter);
+        assert_eq!(sc.setup(), Setup::Alternate);
+        assert_eq!(sc.first(), None);
+        // Morning fog lifting on turn 3.
+        assert_eq!(sc.conditions_on(1), (Ground::Normal, Weather::Foul));
+        assert_eq!(sc.conditions_on(2), (Ground::Normal, Weather::Foul));
+        assert_eq!(sc.conditions_on(3), (Ground::Normal, Weather::Fair));
+        assert_eq!(sc.conditions_on(8), (Ground::Normal, Weather::Fair));
+
+        // Terrain: a wood of two or three sectors, a village of two, hedges, an orchard.
+        let kinds = |k: TerrainKind| sc.terrain().iter().filter(|t| t.kind == k).count();
+        assert_eq!(kinds(TerrainKind::Woods), 1);
+        assert_eq!(kinds(TerrainKind::Buildings), 1);
+        assert_eq!(kinds(TerrainKind::Orchard), 1);
+        assert!((2..=3).contains(&kinds(TerrainKind::Hedge)));
+        let piece = |k: TerrainKind| sc.terrain().iter().find(|t| t.kind == k).unwrap();
+        assert!((2..=3).contains(&piece(TerrainKind::Woods).sectors.len()));
+        assert_eq!(piece(TerrainKind::Buildings).sectors.len(), 2);
+        // The wood left of centre, the village right of it.
+        let mid_x = |t: &Terrain| {
+            let xs = t.polygon.iter().map(|p| p.x.0);
+            (xs.clone().min().unwrap() + xs.max().unwrap()) / 2
+        };
+        assert!(mid_x(piece(TerrainKind::Woods)) < sc.table().width.0 / 2);
+        assert!(mid_x(piece(TerrainKind::Buildings)) > sc.table().width.0 / 2);
+
+        // Two objectives of 2 points: the village and the crossroads.
+        let obj: Vec<_> = sc
+            .objectives()
+            .iter()
+            .map(|o| (o.id.as_str(), o.points))
+            .collect();
+        assert_eq!(obj, [("village", 2), ("crossroads", 2)]);
+        let village =
+            crate::huzzah::geometry::Polygon(piece(TerrainKind::Buildings).polygon.clone());
+        assert!(village.contains(sc.objectives()[0].at));
+        let vic = sc.victory().unwrap();
+        assert!(vic.provenance.starts_with("stand-in:") && vic.provenance.contains("page 7"));
+        assert!(vic.objective_points);
+        assert_eq!(vic.base_points, 1);
+
+        for side in Side::BOTH {
+            let us = sc.units_of(side);
+            assert_eq!(us.len(), 10, "side {side}");
+            let count = |f: &dyn Fn(&UnitDef) -> bool| us.iter().filter(|u| f(u)).count();
+            // Six infantry units of 3-4 bases: two with divisional artillery, one
+            // skirmish, one skirmish (limited).
+            assert_eq!(count(&|u| u.arm == Arm::Infantry), 6);
+            assert!(us
+                .iter()
+                .filter(|u| u.arm == Arm::Infantry)
+                .all(|u| (3..=4).contains(&u.bases.len())));
+            assert_eq!(count(&|u| u.has_divisional_artillery()), 2);
+            assert_eq!(count(&|u| u.order == UnitOrder::Skirmish), 1);
+            assert_eq!(count(&|u| u.order == UnitOrder::SkirmishLimited), 1);
+            // Two cavalry units of 2-3 bases, battle and other cavalry.
+            let cav: Vec<_> = us.iter().filter(|u| u.arm == Arm::Cavalry).collect();
+            assert_eq!(cav.len(), 2);
+            assert!(cav.iter().all(|u| (2..=3).contains(&u.bases.len())));
+            for k in [BaseKind::BattleCavalry, BaseKind::OtherCavalry] {
+                assert_eq!(count(&|u| u.bases.iter().all(|b| b.kind == k)), 1);
+            }
+            // One single reserve foot battery and a grand battery of 2-3 bases.
+            let art: Vec<_> = us.iter().filter(|u| u.arm == Arm::Artillery).collect();
+            assert_eq!(art.len(), 2);
+            let single: Vec<_> = art.iter().filter(|u| !u.is_grand_battery()).collect();
+            assert_eq!(single.len(), 1);
+            assert_eq!(single[0].bases[0].kind, BaseKind::FootArtillery);
+            let gb: Vec<_> = art.iter().filter(|u| u.is_grand_battery()).collect();
+            assert_eq!(gb.len(), 1);
+            assert!((2..=3).contains(&gb[0].bases.len()));
+            // Heavy guns in the French grand battery only.
+            assert_eq!(gb[0].has_heavy_artillery(), side == Side::A);
+            assert_eq!(
+                gb[0].fire_range(),
+                Some(Len::cm(60)),
+                "the shortest range of its batteries"
+            );
+            // Traits: one renowned, one hesitant, one impulsive.
+            assert_eq!(count(&|u| u.flags.renowned), 1);
+            assert_eq!(count(&|u| u.flags.hesitant), 1);
+            assert_eq!(count(&|u| u.flags.impulsive), 1);
+            // Elites, regulars and militia.
+            let grade = |q: ExpectedQuality| json_name(&q)[..3].to_string();
+            for g in ["eli", "reg", "mil"] {
+                assert!(
+                    us.iter().any(|u| grade(u.effective_expected()) == g),
+                    "side {side} has no {g}"
+                );
+            }
+            let sd = sc.side(side);
+            assert!(ARMY_FACTOR.contains(&sd.skirmish_factor));
+            assert!(ARMY_FACTOR.contains(&sd.artillery_factor));
+            // A CinC and two division officers of different qualities, one of them
+            // inspirational; two divisions.
+            let os = sc.officers_of(side);
+            assert_eq!(os.len(), 3);
+            assert_eq!(sc.officer(sc.cinc(side)).rank, OfficerRank::Cinc);
+            let gens: Vec<_> = os
+                .iter()
+                .filter(|o| o.rank == OfficerRank::Division)
+                .collect();
+            assert_eq!(gens.len(), 2);
+            assert_ne!(gens[0].quality, gens[1].quality);
+            assert_eq!(gens.iter().filter(|o| o.inspirational).count(), 1);
+            let divs: Vec<_> = sc.divisions().iter().filter(|d| d.side == side).collect();
+            assert_eq!(divs.len(), 2);
+            // Facing the enemy; every officer placed behind the army, each division
+            // officer behind his own division's rearmost base.
+            let forward = if side == Side::A { 1 } else { -1 };
+            let facing = if side == Side::A { 0 } else { 180 };
+            assert!(us.iter().all(|u| u.facing == Facing(facing)));
+            let rear_of = |units: &mut dyn Iterator<Item = &UnitDef>| {
+                units
+                    .flat_map(|u| u.shape(sc.base()).footprint_corners())
+                    .map(|p| p.y.0 * forward)
+                    .min()
+                    .unwrap()
+            };
+            for d in &divs {
+                let rear = rear_of(&mut d.units.iter().map(|&u| sc.unit(u)));
+                let at = sc.officer(d.officer).position.unwrap();
+                assert!(at.y.0 * forward < rear, "{}", sc.officer(d.officer).id);
+            }
+            let rear = rear_of(&mut us.iter());
+            assert!(os.iter().all(|o| o.position.unwrap().y.0 * forward < rear));
+        }
+
+        let base = sc.base();
+        let (w, d) = sc.table_size();
+        let shapes: Vec<_> = sc.units().iter().map(|u| u.shape(base)).collect();
+        for (u, sh) in sc.units().iter().zip(&shapes) {
+            // On the table (validate checks it too).
+            assert!(sh
+                .footprint_corners()
+                .iter()
+                .all(|p| p.x >= Len::ZERO && p.y >= Len::ZERO && p.x <= w && p.y <= d));
+            // Out of every terrain piece at the start.
+            assert_eq!(u.sector, None);
+            for t in sc.terrain() {
+                let poly = crate::huzzah::geometry::Polygon(t.polygon.clone());
+                assert!(
+                    sh.bases().iter().all(|q| !poly.intersects_quad(q)),
+                    "'{}' stands in '{}'",
+                    u.id,
+                    t.id
+                );
+            }
+            // Nobody holds an objective at the start.
+            for o in sc.objectives() {
+                for q in sh.bases() {
+                    assert!(!q.contains(o.at));
+                    let near = q.edges().iter().map(|e| dist_point_seg(o.at, *e)).min();
+                    assert!(near.unwrap() > o.radius, "'{}' is at '{}'", u.id, o.id);
+                }
+            }
+        }
+        // The armies' nearest bases: at least 80 cm apart (page 7, an encounter).
+        let a = sc.units_of(Side::A).len();
+        let nearest = (0..a)
+            .flat_map(|i| (a..shapes.len()).map(move |j| (i, j)))
+            .map(|(i, j)| min_distance(&shapes[i], &shapes[j]))
+            .min()
+            .unwrap();
+        assert!(nearest >= Len::cm(80), "{nearest:?}");
+        assert_eq!(nearest, Len::mm(810));
+
+        // The built-in is the file, and every binding lists it.
+        assert!(BUILTIN.contains(&"huzzah-encounter"));
+        let b = Scenario::builtin("huzzah-encounter").unwrap();
+        assert_eq!(b.data(), sc.data());
+        check_builtin_id(sc.data()).unwrap();
+        let mut edited = sc.data().clone();
+        edited.turns = 9;
+        assert_eq!(check_builtin_id(&edited).unwrap_err().path, "id");
+        let data = from_json_value(encounter()).unwrap();
+        let again = from_json_value(serde_json::to_value(&data).unwrap()).unwrap();
+        assert_eq!(data, again);
+    }
+
+    #[test]
+    fn every_builtin_loads() {
+        for name in BUILTIN {
+            let sc = Scenario::builtin(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(sc.data().id, name);
+            assert!(sc.data().provenance.starts_with("stand-in:"), "{name}");
+        }
+        let e = Scenario::builtin("huzzah-nothing").unwrap_err();
+        assert!(
+            e.message.contains("huzzah-encounter, huzzah-firefight"),
+            "{e}"
+        );
     }
 }
