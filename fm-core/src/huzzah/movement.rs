@@ -6,8 +6,8 @@
 //! Rulings (docs/rulings.md, Huzzah): an officer orders one group at a time; his
 //! successive orders to it take −1 each, and once he orders another group the first is
 //! closed, as are its units for his later groups; a group's units that another officer
-//! has ordered this turn, that route, or that have another officer attached, are left
-//! out of it. Charges (an advance into
+//! has ordered this turn, that route, that charged, reserve artillery that fired, or
+//! that have another officer attached, are left out of it. Charges (an advance into
 //! contact), deploy and manoeuvre orders are not built yet: they are refused with the
 //! page they need.
 
@@ -49,6 +49,8 @@ pub fn group_units(sc: &Scenario, s: &State, officer: OfficerIx, g: GroupRef) ->
             on_table(s, *u)
                 && s.unit(*u).status != Status::Routing
                 && !s.unit(*u).charger
+                // Page 17: reserve artillery that fired cannot move.
+                && !(sc.unit(*u).arm == crate::huzzah::scenario::Arm::Artillery && s.unit(*u).fired)
                 && s.attached_officer(*u)
                     .map_or(true, |x| x == officer.index())
                 && !s

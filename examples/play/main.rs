@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release --example play -- --scenario system-demo --seed 1
 //! cargo run --release --example play -- --scenario my.json --seed 1 --games 100 --json
+//! cargo run --release --example play -- --scenario huzzah-encounter --seed 1
 //! ```
 //!
 //! Options: `--scenario <name|file.json>` (default `system-demo`), `--seed N`,
@@ -10,6 +11,8 @@
 //! events), `--json` (print the summary as one JSON object), `--svg FILE.svg` (write the
 //! final board of the first game as SVG), `--svg-every-turn` (with `--svg`: also write the
 //! board at the start of every game turn, as `FILE-turnNN.svg`).
+
+mod huzzah;
 
 use fm_core::{agents, Command, Event, Match, Scenario, Side};
 use std::io::Write;
@@ -244,6 +247,14 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
 
 fn main() {
     let args = parse();
+    if let Some(sc) = huzzah::load(&args.scenario) {
+        let sc = sc.unwrap_or_else(|e| usage(&format!("scenario: {e}")));
+        if args.svg.is_some() {
+            usage("--svg draws Fire & Movement boards only");
+        }
+        huzzah::run(sc, args.seed, args.games, args.json, args.log.as_deref());
+        return;
+    }
     let sc = Arc::new(load(&args.scenario));
     let mut log = args.log.as_ref().map(|p| {
         std::io::BufWriter::new(

@@ -1,0 +1,234 @@
+//! The `play` example for Huzzah! Glorious Empires scenarios: random legal commands,
+//! and a readable log of each roll with its factor, modifiers and result.
+
+use fm_core::huzzah::event::{Event, Test};
+use fm_core::huzzah::scenario::{self, Scenario, UnitIx};
+use fm_core::huzzah::Huzzah;
+use fm_core::{Game, GameMatch, Side};
+use rand_core::RngCore;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Loads a Huzzah! scenario: a built-in name, or JSON naming `"system": "huzzah"`.
+pub fn load(name: &str) -> Option<Result<Scenario, String>> {
+    if scenario::BUILTIN.contains(&name) {
+        return Some(Scenario::builtin(name).map_err(|e| e.to_string()));
+    }
+    if !name.ends_with(".json") {
+        return None;
+    }
+    let text = std::fs::read_to_string(name).ok()?;
+    let mut v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    if v.get("system").and_then(|s| s.as_str()) != Some("huzzah") {
+        return None;
+    }
+    v.as_object_mut()?.remove("system");
+    Some(
+        scenario::from_json_value(v)
+            .and_then(scenario::validate)
+            .map_err(|e| e.to_string()),
+    )
+}
+
+fn test(t: &Test) -> String {
+    let mods: Vec<String> = t
+        .modifiers
+        .iter()
+        .map(|m| format!("{:+} {}", m.by, m.why))
+        .collect();
+    format!(
+        "{}{} = {}; rolled {}+{}={} {}",
+        t.base,
+        if mods.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", mods.join(", "))
+        },
+        t.factor,
+        t.dice.0,
+        t.dice.1,
+        t.dice.total(),
+        if t.passed { "passes" } else { "fails" }
+    )
+}
+
+fn describe(sc: &Scenario, e: &Event) -> Option<String> {
+    let u = |x: &UnitIx| sc.unit(*x).id.to_string();
+    let side = |s: &Side| sc.side(*s).name.clone();
+    let officer = |o: u16| sc.officers()[o as usize].id.clone();
+    Some(match e {
+        Event::FirstDecided { side: s, by } => format!("{} places first ({by})", side(s)),
+        Event::PlayersDecided { player1 } => format!("{} is Player 1", side(player1)),
+        Event::TurnStarted {
+            turn,
+            ground,
+            weather,
+        } => format!("== turn {turn} ({ground:?} ground, {weather:?} weather) =="),
+        Event::SkirmishTested { side: s, test: t } => {
+            format!("  skirmishers of {}: {}", side(s), test(t))
+        }
+        Event::SkirmisherWar { winner } => match winner {
+            Some(w) => format!("  {} win the skirmisher war", side(w)),
+            None => "  nobody wins the skirmisher war".into(),
+        },
+        Event::ArtilleryTested { side: s, test: t } => {
+            format!("  artillery of {}: {}", side(s), test(t))
+        }
+        Event::FireResolved {
+            unit,
+            target,
+            test: t,
+            hits,
+            bases,
+        } => format!(
+            "  {} fires at {} with {bases} bases: {}; {hits} hits",
+            u(unit),
+            u(target),
+            test(t)
+        ),
+        Event::BaseRemoved { unit, kind, .. } => format!("    {} loses a {kind:?} base", u(unit)),
+        Event::UnitDestroyed { unit } => format!("    {} is destroyed", u(unit)),
+        Event::MoraleTested { unit, test: t } => format!("    {} morale: {}", u(unit), test(t)),
+        Event::WaverTested { unit, test: t } => format!("    {} waver test: {}", u(unit), test(t)),
+        Event::StatusChanged { unit, status, why } => {
+            format!("    {} is now {status:?} ({why})", u(unit))
+        }
+        Event::UnitMoved {
+            unit,
+            distance,
+            why,
+            ..
+        } => format!(
+            "    {} moves {:.1} cm ({why})",
+            u(unit),
+            *distance as f64 / 100.0
+        ),
+        Event::ToRoutTable { unit } => format!("    {} goes to the Rout Table", u(unit)),
+        Event::UnitCaptured { unit } => format!("    {} is captured", u(unit)),
+        Event::OrderGiven {
+            officer: o,
+            order,
+            units,
+            test: t,
+            automatic,
+            ..
+        } => format!(
+            "  {} orders {} to {order:?}: {}",
+            sc.officer(*o).id,
+            units.iter().map(u).collect::<Vec<_>>().join(", "),
+            match t {
+                Some(t) => test(t),
+                None if *automatic => "automatic (Huzzah!)".into(),
+                None => String::new(),
+            }
+        ),
+        Event::OrdersEnded { why, .. } => format!("  orders end: {why}"),
+        Event::Charged { unit, target, face } => {
+            format!("    {} charges {} in the {face:?}", u(unit), u(target))
+        }
+        Event::MeleeResolved {
+            a,
+            b,
+            winner,
+            hits,
+            stand_in,
+            ..
+        } => format!(
+            "  melee {} v {}: {} (hits {}/{}){}",
+            u(a),
+            u(b),
+            match winner {
+                Some(w) => format!("{} win", side(w)),
+                None => "drawn".into(),
+            },
+            hits.0,
+            hits.1,
+            if *stand_in { " [stand-in]" } else { "" }
+        ),
+        Event::OfficerKilled { officer: o, unit } => {
+            format!("    {} is killed with {}", officer(*o), u(unit))
+        }
+        Event::OfficerCaptured { officer: o, .. } => format!("    {} is captured", officer(*o)),
+        Event::GameEnded { outcome } => format!(
+            "== {}: {} ==",
+            match outcome.winner {
+                Some(w) => format!("{} win", side(&w)),
+                None => "a draw".into(),
+            },
+            outcome.reason
+        ),
+        _ => return None,
+    })
+}
+
+/// Plays `games` games from `seed` and prints a log (one game) or a summary.
+pub fn run(sc: Scenario, seed: u64, games: u64, json: bool, log: Option<&str>) {
+    let sc = Arc::new(sc);
+    let mut log = log.map(|p| {
+        std::io::BufWriter::new(std::fs::File::create(p).expect("the log file can be written"))
+    });
+    let single = games == 1 && !json;
+    let start = Instant::now();
+    let mut wins = [0u64; 3];
+    let mut commands = 0u64;
+    for g in 0..games {
+        let s = seed.wrapping_add(g);
+        let mut m = GameMatch::<Huzzah>::new(sc.clone(), s);
+        let mut pick = fm_core::rng_from_seed(s ^ 0x9e37_79b9_7f4a_7c15);
+        if single {
+            println!("{} (seed {s})", sc.data().name);
+            for e in m.opening_events() {
+                if let Some(d) = describe(&sc, e) {
+                    println!("{d}");
+                }
+            }
+        }
+        while !m.state().is_over() {
+            let legal = Huzzah::legal_commands(m.scenario(), m.state());
+            let c = legal[(pick.next_u32() as usize) % legal.len()].clone();
+            let events = m.apply(&c).expect("legal commands are accepted").to_vec();
+            commands += 1;
+            if let Some(w) = log.as_mut() {
+                let line =
+                    serde_json::json!({"game": g, "seed": s, "command": c, "events": events});
+                writeln!(w, "{line}").expect("log write");
+            }
+            if single {
+                for e in &events {
+                    if let Some(d) = describe(&sc, e) {
+                        println!("{d}");
+                    }
+                }
+            }
+        }
+        match m.state().outcome.as_ref().and_then(|o| o.winner) {
+            Some(Side::A) => wins[0] += 1,
+            Some(Side::B) => wins[1] += 1,
+            None => wins[2] += 1,
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let (a, b) = (sc.side(Side::A).name.clone(), sc.side(Side::B).name.clone());
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "scenario": sc.data().id, "games": games, "seed": seed,
+                "wins": {a: wins[0], b: wins[1], "draw": wins[2]},
+                "commands_per_game": commands as f64 / games.max(1) as f64,
+                "games_per_second": games as f64 / secs.max(1e-9),
+            })
+        );
+    } else if !single {
+        println!(
+            "{games} games of {}: {a} {} , {b} {}, draws {}; {:.1} commands/game; {:.1} games/s",
+            sc.data().id,
+            wins[0],
+            wins[1],
+            wins[2],
+            commands as f64 / games.max(1) as f64,
+            games as f64 / secs.max(1e-9)
+        );
+    }
+}
