@@ -35,6 +35,7 @@ pub mod movement;
 pub mod odds;
 pub mod orders;
 pub mod quality;
+pub mod render;
 pub mod scenario;
 pub mod skirmish;
 pub mod state;
