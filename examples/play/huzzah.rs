@@ -162,8 +162,16 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
     })
 }
 
-/// Plays `games` games from `seed` and prints a log (one game) or a summary.
-pub fn run(sc: Scenario, seed: u64, games: u64, json: bool, log: Option<&str>) {
+/// Plays `games` games from `seed` and prints a log (one game) or a summary; `svg`: the
+/// first game's final table.
+pub fn run(
+    sc: Scenario,
+    seed: u64,
+    games: u64,
+    json: bool,
+    log: Option<&str>,
+    svg: Option<&str>,
+) {
     let sc = Arc::new(sc);
     let mut log = log.map(|p| {
         std::io::BufWriter::new(std::fs::File::create(p).expect("the log file can be written"))
@@ -201,6 +209,11 @@ pub fn run(sc: Scenario, seed: u64, games: u64, json: bool, log: Option<&str>) {
                     }
                 }
             }
+        }
+        if let (0, Some(p)) = (g, svg) {
+            let opts = fm_core::huzzah::render::RenderOptions::default();
+            let pic = fm_core::huzzah::render::render_svg(m.scenario(), m.state(), &opts);
+            std::fs::write(p, pic).expect("the picture can be written");
         }
         match m.state().outcome.as_ref().and_then(|o| o.winner) {
             Some(Side::A) => wins[0] += 1,

@@ -249,10 +249,17 @@ fn main() {
     let args = parse();
     if let Some(sc) = huzzah::load(&args.scenario) {
         let sc = sc.unwrap_or_else(|e| usage(&format!("scenario: {e}")));
-        if args.svg.is_some() {
-            usage("--svg draws Fire & Movement boards only");
+        if args.svg_every_turn {
+            usage("--svg-every-turn draws Fire & Movement boards only");
         }
-        huzzah::run(sc, args.seed, args.games, args.json, args.log.as_deref());
+        huzzah::run(
+            sc,
+            args.seed,
+            args.games,
+            args.json,
+            args.log.as_deref(),
+            args.svg.as_deref(),
+        );
         return;
     }
     let sc = Arc::new(load(&args.scenario));

@@ -412,6 +412,26 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
         o.push_str("</g>");
     }
 
+    // ---- objectives: a dashed circle of their radius, a star at their centre
+    for ob in sc.objectives() {
+        let (cx, cy) = f.xy(ob.at);
+        let label = ob.name.as_deref().unwrap_or(&ob.id);
+        let _ = write!(
+            o,
+            r##"<g class="objective" data-objective="{}"><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#b8860b" stroke-width="{}" stroke-dasharray="{} {}"/><circle cx="{cx}" cy="{cy}" r="{}" fill="#b8860b"/><text x="{cx}" y="{}" font-size="{}" text-anchor="middle" fill="#7a5a00">{} ({} pts)</text></g>"##,
+            xml_escape(&ob.id),
+            ob.radius.0,
+            f.px(2),
+            f.px(6),
+            f.px(4),
+            f.px(4),
+            cy + ob.radius.0 + f.px(12),
+            f.px(11),
+            xml_escape(label),
+            ob.points
+        );
+    }
+
     // ---- the arc of fire (under the units), its rays and ranges, and the command
     // radii, clipped to the table
     o.push_str(r#"<g clip-path="url(#hz-table)">"#);
