@@ -274,14 +274,15 @@ pub(crate) fn retreat(ctx: &mut Ctx, u: UnitIx, d: Len, routing: bool, why: &str
     let mut dist = d;
     let mut sector: Option<SectorRef> = None;
     let own = ctx.s.unit(u).sector;
-    // Forced out of dense terrain: placed the force-back distance beyond it.
+    // Forced out of dense terrain: placed the force-back distance beyond it (clear of
+    // it once no base is inside it; touching its edge is out).
     if let Some(sec) = own {
         let poly = Polygon(sc.sector(sec).to_vec());
         let clear = first_distance(Len::cm(500), |x| {
             !moved(&start, x, routing)
                 .bases()
                 .iter()
-                .any(|q| poly.intersects_quad(q))
+                .any(|q| poly.interior_meets_quad(q))
         });
         if let Some(c) = clear {
             dist = Len(c.0 + d.0);
@@ -330,9 +331,10 @@ pub(crate) fn retreat(ctx: &mut Ctx, u: UnitIx, d: Len, routing: bool, why: &str
             }
             (true, Some(_)) => {
                 extra_hits.push("p14: routed into an occupied sector of dense terrain".into());
+                // At `h` it only touches the sector: clear means through and out.
                 let clear = first_distance(Len::cm(500), |x| {
                     let sh = moved(&start, Len(h.0 + x.0), routing);
-                    !sh.bases().iter().any(|q| poly.intersects_quad(q))
+                    x.0 > 0 && !sh.bases().iter().any(|q| poly.interior_meets_quad(q))
                 })
                 .unwrap_or(Len::ZERO);
                 dist = Len(h.0 + clear.0 + (dist.0 - h.0));
