@@ -140,6 +140,28 @@ fn play(sc: &Scenario, s: &mut State, cmd: Command, dice: &[u8]) -> Vec<Event> {
     ev
 }
 
+/// Ends the phase, then passes the missing rules' decisions that follow (officer
+/// moves, rallies: none taken) until another decision; `dice` are for whichever of
+/// those commands rolls (the next turn's opening rolls). All the events, in order.
+fn pass(sc: &Scenario, s: &mut State, dice: &[u8]) -> Vec<Event> {
+    let mut rest = dice.to_vec();
+    let mut out = Vec::new();
+    loop {
+        let mut rng = Loaded::new(&rest);
+        let ev = engine::apply(sc, s, &Command::EndPhase, &mut rng).expect("end phase");
+        s.apply_events(sc, &ev);
+        rest = rng.0.iter().copied().collect();
+        out.extend(ev);
+        if !matches!(
+            s.pending,
+            Pending::MoveOfficers { .. } | Pending::Rally { .. }
+        ) {
+            assert!(rest.is_empty(), "dice left over: {rest:?}");
+            return out;
+        }
+    }
+}
+
 /// Applies a command that must be refused, without rolling a die or changing the
 /// state; returns the rule it broke.
 fn refused(sc: &Scenario, s: &State, cmd: Command) -> fm_core::RuleError {
@@ -188,6 +210,7 @@ fn fire_cmd(unit: &str, target: &str) -> Command {
     Command::Fire {
         unit: unit.into(),
         target: target.into(),
+        bases: None,
     }
 }
 
@@ -245,8 +268,35 @@ fn next_turn(sc: &Scenario, s: &mut State, turn_dice: &[u8]) -> Vec<Event> {
                 let id = sc.unit(units[0]).id.to_string();
                 play(sc, s, hold_cmd(&id), &[]);
             }
+            // The missing rules' decisions (officer moves, rallies): none taken.
+            Pending::MoveOfficers { side: Side::A } | Pending::Rally { side: Side::A, .. } => {
+                play(sc, s, Command::EndPhase, &[]);
+            }
             Pending::Orders { side: Side::B } => {
-                return play(sc, s, Command::EndPhase, turn_dice);
+                play(sc, s, Command::EndPhase, &[]);
+                // Side b's officers and rallies, then the next turn's opening rolls
+                // (rolled by whichever command starts the turn).
+                let mut rest = turn_dice.to_vec();
+                loop {
+                    match s.pending.clone() {
+                        Pending::MoveOfficers { side: Side::B }
+                        | Pending::Rally { side: Side::B, .. } => {
+                            let mut rng = Loaded::new(&rest);
+                            let ev = engine::apply(sc, s, &Command::EndPhase, &mut rng)
+                                .expect("end phase");
+                            s.apply_events(sc, &ev);
+                            rest = rng.0.iter().copied().collect();
+                            if !matches!(
+                                s.pending,
+                                Pending::MoveOfficers { .. } | Pending::Rally { .. }
+                            ) {
+                                assert!(rest.is_empty(), "dice left over: {rest:?}");
+                                return ev;
+                            }
+                        }
+                        p => panic!("unexpected decision {p:?}"),
+                    }
+                }
             }
             p => panic!("unexpected decision {p:?}"),
         }
@@ -519,8 +569,8 @@ fn rule_p7_the_fifteen_phases_in_order() {
         vec![line("b1", Side::B, 2, [600, 1000])],
     ));
     let (mut s, mut ev) = begin(&sc, &QUIET);
-    ev.extend(play(&sc, &mut s, Command::EndPhase, &[]));
-    ev.extend(play(&sc, &mut s, Command::EndPhase, &QUIET));
+    ev.extend(pass(&sc, &mut s, &[]));
+    ev.extend(pass(&sc, &mut s, &QUIET));
     let phases: Vec<Phase> = ev
         .iter()
         .filter_map(|e| match e {
@@ -792,7 +842,7 @@ fn rule_p9_superiority_gives_minus_one_to_fire_at_that_side() {
         )
     );
     // Side a's units have no such protection when side b fires.
-    play(&sc, &mut s, Command::EndPhase, &[]);
+    pass(&sc, &mut s, &[]);
     assert_eq!(
         s.pending,
         Pending::DeclareFire {
@@ -1047,6 +1097,7 @@ fn rule_p11_a_target_at_short_range_must_be_chosen() {
             target: ix(&sc, "b-near"),
             range: 800,
             short: true,
+            bases: None,
         },
         fire_resolved(
             &sc,
@@ -1204,7 +1255,8 @@ fn rule_p11_all_targets_declared_before_any_fire_is_resolved() {
                 unit: ix(&sc, "a-deep"),
                 target: ix(&sc, "b1"),
                 range: 1000,
-                short: false
+                short: false,
+                bases: None,
             },
             Event::Awaiting {
                 decision: Pending::DeclareFire {
@@ -1275,6 +1327,7 @@ fn rule_p12_worked_example() {
             target: ix(&sc, "french"),
             range: 800,
             short: true,
+            bases: None,
         },
         fire_resolved(
             &sc,
@@ -1342,6 +1395,17 @@ fn rule_p12_worked_example() {
             phase(Phase::FireAtChargers { side: B }),
             phase(Phase::Combat { side: A }),
             phase(Phase::MoveOfficers { side: A }),
+            // The Move Officers phase's rules are missing: where officers go is asked.
+            Event::Awaiting {
+                decision: Pending::MoveOfficers { side: A }
+            },
+        ]
+    );
+    assert_eq!(s.unit(ix(&sc, "french")).hits, 1);
+    let ev = play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(
+        ev,
+        vec![
             phase(Phase::Rally { side: A }),
             Event::OddHitsRemoved {
                 units: vec![ix(&sc, "french")]
@@ -1587,6 +1651,7 @@ fn rule_p12_bases_removed_only_after_all_fire_at_a_unit() {
             target: ix(&sc, "b1"),
             range: 921,
             short: true,
+            bases: None,
         },
         fire_resolved(&sc, "a1", "b1", 2, t((2, 3)), 3),
         fire_resolved(&sc, "a2", "b1", 2, t((3, 3)), 2),
@@ -1845,7 +1910,7 @@ fn rule_p12_fire_modifiers_disordered_firer_flank_and_square() {
     for id in ["a1", "a2", "a3"] {
         play(&sc, &mut s, hold_cmd(id), &[]);
     }
-    play(&sc, &mut s, Command::EndPhase, &[]);
+    pass(&sc, &mut s, &[]);
     let b1 = ix(&sc, "b1");
     let mut b1_fired = false;
     while let Pending::DeclareFire { units, .. } = s.pending.clone() {
@@ -1861,7 +1926,7 @@ fn rule_p12_fire_modifiers_disordered_firer_flank_and_square() {
     }
     assert!(b1_fired);
     assert_eq!(s.unit(ix(&sc, "a1")).status, Status::Disordered);
-    play(&sc, &mut s, Command::EndPhase, &QUIET);
+    pass(&sc, &mut s, &QUIET);
     // Turn 2.
     play(&sc, &mut s, fire_cmd("a1", "b1"), &[]);
     play(&sc, &mut s, fire_cmd("a2", "b2"), &[]);
@@ -1974,7 +2039,8 @@ fn rule_p12_grand_battery_modifiers_need_effective_guns() {
                 unit: ix(&sc, "a-gb"),
                 target: ix(&sc, "b-deep"),
                 range: 4200,
-                short: false
+                short: false,
+                bases: None,
             }
         );
         assert_eq!(tests_of(&ev), vec![test(7, mods, f, (6, 6), false)]);
@@ -3268,21 +3334,26 @@ fn rule_invariant_every_legal_command_is_accepted() {
             Pending::DeclareFire { .. } => "declare fire",
             Pending::RemoveBase { .. } => "remove base",
             Pending::Orders { .. } => "orders",
+            Pending::Act { .. } => "act",
+            Pending::FireAtCharger { .. } => "fire at charger",
+            Pending::Melee { .. } => "melee",
+            Pending::Rally { .. } => "rally",
+            Pending::MoveOfficers { .. } => "move officers",
             Pending::GameOver { .. } => "game over",
         })
         .collect();
     kinds.sort();
     kinds.dedup();
-    assert_eq!(
-        kinds,
-        [
-            "declare fire",
-            "orders",
-            "place officer",
-            "place units",
-            "remove base"
-        ]
-    );
+    for k in [
+        "act",
+        "declare fire",
+        "orders",
+        "place officer",
+        "place units",
+        "remove base",
+    ] {
+        assert!(kinds.contains(&k), "no {k} among {kinds:?}");
+    }
     for (n, (sc, s)) in states.iter().enumerate() {
         let legal = legal::legal_commands(sc, s);
         assert!(!legal.is_empty(), "{:?}", s.pending);
@@ -3301,7 +3372,10 @@ fn rule_invariant_refused_commands_change_nothing() {
         // Every encoded command not in the listing is refused, rolling no die and
         // leaving the state as it was.
         for i in 0..legal::action_space_size(sc) {
-            let c = legal::index_to_command(sc, i).unwrap();
+            // Menu slots (moves, melee outcomes) stand for a command only when legal.
+            let Some(c) = legal::index_to_command(sc, s, i) else {
+                continue;
+            };
             if legal.contains(&c) {
                 continue;
             }
@@ -3335,9 +3409,14 @@ fn rule_invariant_refused_commands_change_nothing() {
 fn rule_invariant_command_index_round_trip() {
     for (sc, s) in random_states() {
         for c in legal::legal_commands(&sc, &s) {
-            let i = legal::command_to_index(&sc, &c).expect("an index");
+            // A fire with fewer bases has no index (legal.rs).
+            if matches!(c, Command::Fire { bases: Some(_), .. }) {
+                assert_eq!(legal::command_to_index(&sc, &s, &c), None);
+                continue;
+            }
+            let i = legal::command_to_index(&sc, &s, &c).expect("an index");
             assert!(i < legal::action_space_size(&sc));
-            assert_eq!(legal::index_to_command(&sc, i), Some(c));
+            assert_eq!(legal::index_to_command(&sc, &s, i), Some(c));
         }
     }
 }

@@ -164,14 +164,7 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
 
 /// Plays `games` games from `seed` and prints a log (one game) or a summary; `svg`: the
 /// first game's final table.
-pub fn run(
-    sc: Scenario,
-    seed: u64,
-    games: u64,
-    json: bool,
-    log: Option<&str>,
-    svg: Option<&str>,
-) {
+pub fn run(sc: Scenario, seed: u64, games: u64, json: bool, log: Option<&str>, svg: Option<&str>) {
     let sc = Arc::new(sc);
     let mut log = log.map(|p| {
         std::io::BufWriter::new(std::fs::File::create(p).expect("the log file can be written"))
