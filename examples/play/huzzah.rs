@@ -58,7 +58,7 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
     let side = |s: &Side| sc.side(*s).name.clone();
     let officer = |o: u16| sc.officers()[o as usize].id.clone();
     Some(match e {
-        Event::FirstDecided { side: s, by } => format!("{} places first ({by})", side(s)),
+        Event::FirstDecided { side: s, by } => format!("{} place first ({by})", side(s)),
         Event::PlayersDecided { player1 } => format!("{} is Player 1", side(player1)),
         Event::TurnStarted {
             turn,
