@@ -92,3 +92,63 @@ fn the_built_in_encounter_plays_to_a_scored_result() {
         assert!(kinds.contains_key(k), "no {k} in 10 games: {kinds:?}");
     }
 }
+
+#[test]
+fn rule_p21_deploy_keeps_the_anchor_base_and_the_facing() {
+    use fm_core::huzzah::command::Command;
+    use fm_core::huzzah::engine;
+    use fm_core::huzzah::event::Event;
+    use fm_core::huzzah::geometry::Len;
+    use fm_core::huzzah::movement::FormationKind;
+    use fm_core::huzzah::orders::OrderKind;
+    use fm_core::huzzah::state::{ActiveOrder, GroupRef, Pending};
+    use fm_core::Side;
+    let sc = Scenario::builtin("huzzah-firefight").unwrap();
+    let (mut s, _) = engine::new_game(&sc, &mut fm_core::rng_from_seed(1));
+    let u = sc.unit_index("fr-2").unwrap();
+    let before = s.unit(u).shape.clone();
+    // A deploy order already given to fr-2 (its roll is tested elsewhere).
+    s.orders.active = Some(ActiveOrder {
+        officer: sc.officer_index("fr-div-gen").unwrap(),
+        group: GroupRef::Unit(u),
+        kind: OrderKind::Deploy,
+        units: vec![u],
+        rate: Len::cm(20),
+    });
+    s.pending = Pending::Act {
+        side: Side::A,
+        order: OrderKind::Deploy,
+        units: vec![u],
+    };
+    let square = Command::Deploy {
+        unit: "fr-2".into(),
+        formation: FormationKind::Square,
+        ranks: vec![2, 2],
+        anchor: 1,
+        anchor_to: 0,
+    };
+    let mut rng = fm_core::rng_from_seed(2);
+    let ev = engine::apply(&sc, &s, &square, &mut rng).unwrap();
+    let Event::UnitDeployed { shape, column, .. } = &ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert!(!column && shape.square && shape.ranks == vec![2, 2]);
+    assert_eq!(shape.facing, before.facing);
+    // Base 1 of the line is base 0 of the square, in the same place.
+    assert_eq!(shape.bases()[0].centre(), before.bases()[1].centre());
+    // Cavalry-only and impossible formations are refused, naming the page.
+    let bad = Command::Deploy {
+        unit: "fr-2".into(),
+        formation: FormationKind::Column,
+        ranks: vec![2, 2],
+        anchor: 0,
+        anchor_to: 0,
+    };
+    assert_eq!(
+        engine::apply(&sc, &s, &bad, &mut rng).unwrap_err().rule,
+        "p21"
+    );
+    // A square cannot advance (page 22).
+    s.apply_events(&sc, &ev);
+    assert!(s.unit(u).shape.square);
+}

@@ -98,6 +98,23 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         offset_mm: Option<i64>,
     },
+    /// Page 21: a unit of a deploy order changes formation: base `anchor` (its index
+    /// now, rank by rank from the front, left to right) stays where it is and becomes base
+    /// `anchor_to` of the new formation of `ranks`; facing kept.
+    Deploy {
+        /// The unit.
+        unit: String,
+        /// Line, column or square.
+        formation: crate::huzzah::movement::FormationKind,
+        /// Bases per rank, front first.
+        ranks: Vec<u8>,
+        /// The stationary base, as numbered now.
+        #[serde(default)]
+        anchor: u8,
+        /// Its number in the new formation.
+        #[serde(default)]
+        anchor_to: u8,
+    },
     /// Page 20: a unit of the order retires `distance_mm` straight back.
     Retire {
         /// The unit.

@@ -308,6 +308,25 @@ pub fn apply(
             let plan = movement::plan_charge(sc, state, u, t, offset)?;
             movement::charge(&mut ctx, u, t, plan);
         }
+        (
+            Pending::Act { .. },
+            Command::Deploy {
+                unit,
+                formation,
+                ranks,
+                anchor,
+                anchor_to,
+            },
+        ) => {
+            let u = unit_ix(sc, unit)?;
+            let end = movement::check_deploy(sc, state, u, *formation, ranks, *anchor, *anchor_to)?;
+            movement::deploy(
+                &mut ctx,
+                u,
+                end,
+                *formation == movement::FormationKind::Column,
+            );
+        }
         (Pending::Act { .. }, Command::EndOrder) => ctx.emit(Event::OrderDone),
         (
             Pending::Melee { a, b, .. },

@@ -391,6 +391,15 @@ pub enum Event {
         /// The face charged.
         face: crate::huzzah::geometry::Face,
     },
+    /// Page 21: a change of formation on a deploy order.
+    UnitDeployed {
+        /// The unit.
+        unit: UnitIx,
+        /// Its geometry afterwards.
+        shape: crate::huzzah::geometry::Shape,
+        /// It is in road column.
+        column: bool,
+    },
     /// Page 21: the Waver Test after a retire within one move of an enemy.
     WaverTested {
         /// The unit.
@@ -791,6 +800,15 @@ impl State {
                 }
             }
             Event::OrderDone => self.orders.active = None,
+            Event::UnitDeployed {
+                unit,
+                shape,
+                column,
+            } => {
+                let st = self.unit_mut(*unit);
+                st.shape = shape.clone();
+                st.column = *column;
+            }
             Event::Charged { unit, .. } => self.unit_mut(*unit).charger = true,
             Event::MeleeResolved { a, b, hits, .. } => {
                 self.combat_done.push((*a, *b));

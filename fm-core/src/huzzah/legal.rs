@@ -11,7 +11,9 @@ use crate::huzzah::command::{Command, GroupArg};
 use crate::huzzah::engine::officers_to_place;
 use crate::huzzah::firing::{group_options, removal_candidates, targets};
 use crate::huzzah::geometry::Len;
-use crate::huzzah::movement::{check_advance, check_retire, orderable, plan_charge};
+use crate::huzzah::movement::{
+    check_advance, check_deploy, check_retire, orderable, plan_charge, FormationKind,
+};
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
@@ -104,7 +106,7 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             let mut out = Vec::new();
             for o in sc.officers_of(*side) {
                 for (g, _) in orderable(sc, s, o.ix) {
-                    for order in [OrderKind::Advance, OrderKind::Retire] {
+                    for order in [OrderKind::Advance, OrderKind::Retire, OrderKind::Deploy] {
                         out.push(Command::Order {
                             officer: o.id.clone(),
                             group: group_arg(sc, g),
@@ -150,6 +152,11 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
                 }
                 for slot in 0..ACT_SLOTS {
                     if let Some(c) = act_command(sc, s, *u, slot) {
+                        out.push(c);
+                    }
+                }
+                for slot in 0..DEPLOY_SLOTS {
+                    if let Some(c) = deploy_command(sc, s, *u, slot) {
                         out.push(c);
                     }
                 }
@@ -220,6 +227,37 @@ fn melee_command(sc: &Scenario, a: UnitIx, b: UnitIx, k: usize) -> Command {
         loser_falls_back_mm: 50 * hits as i64,
         loser_routs: false,
     }
+}
+
+/// The formations offered to a unit on a deploy order, its front-left base staying put:
+/// one line, a line with a support rank, a road column, a square.
+pub const DEPLOY_SLOTS: usize = 4;
+
+/// The command of a deploy menu slot, if it is legal and changes the formation.
+pub fn deploy_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<Command> {
+    let n = s.unit(u).bases.len() as u8;
+    let (formation, ranks) = match slot {
+        0 => (FormationKind::Line, vec![n]),
+        1 if n >= 4 => (FormationKind::Line, vec![n / 2, n - n / 2]),
+        2 => (FormationKind::Column, vec![1; n as usize]),
+        3 if n >= 2 => (FormationKind::Square, vec![n / 2, n - n / 2]),
+        _ => return None,
+    };
+    let st = s.unit(u);
+    let same = st.shape.ranks == ranks
+        && st.shape.square == (formation == FormationKind::Square)
+        && st.column == (formation == FormationKind::Column);
+    if same {
+        return None;
+    }
+    check_deploy(sc, s, u, formation, &ranks, 0, 0).ok()?;
+    Some(Command::Deploy {
+        unit: sc.unit(u).id.to_string(),
+        formation,
+        ranks,
+        anchor: 0,
+        anchor_to: 0,
+    })
 }
 
 fn group_arg(sc: &Scenario, g: GroupRef) -> GroupArg {
@@ -295,8 +333,11 @@ impl Blocks {
     fn rally(&self) -> usize {
         self.melee() + MELEE_SLOTS
     }
-    fn size(&self) -> usize {
+    fn deploy(&self) -> usize {
         self.rally() + self.n * 2
+    }
+    fn size(&self) -> usize {
+        self.deploy() + self.n * DEPLOY_SLOTS
     }
 }
 
@@ -368,6 +409,12 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
         },
         Command::Rally { unit, rallies } => b.rally() + u(unit)? * 2 + usize::from(!*rallies),
         Command::MoveOfficer { .. } => return None,
+        Command::Deploy { unit, .. } => {
+            let ux = sc.unit_index(unit)?;
+            let slot =
+                (0..DEPLOY_SLOTS).find(|k| deploy_command(sc, s, ux, *k).as_ref() == Some(c))?;
+            b.deploy() + ux.0 as usize * DEPLOY_SLOTS + slot
+        }
     })
 }
 
@@ -443,11 +490,14 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
             Pending::Melee { a, b: ub, .. } => melee_command(sc, *a, *ub, i - b.melee()),
             _ => return None,
         }
-    } else {
+    } else if i < b.deploy() {
         let k = i - b.rally();
         Command::Rally {
             unit: id(k / 2)?,
             rallies: k % 2 == 0,
         }
+    } else {
+        let k = i - b.deploy();
+        return deploy_command(sc, s, UnitIx((k / DEPLOY_SLOTS) as u16), k % DEPLOY_SLOTS);
     })
 }

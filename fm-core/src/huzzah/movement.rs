@@ -191,14 +191,10 @@ pub(crate) fn give(
             "no unit of that group can act on an order (routing, off the table, another officer attached or already ordered by another officer)",
         );
     }
-    if matches!(kind, OrderKind::Deploy | OrderKind::Manoeuvre) {
+    if kind == OrderKind::Manoeuvre {
         return refuse(
-            if kind == OrderKind::Deploy {
-                "p21"
-            } else {
-                "p17"
-            },
-            "deploy and manoeuvre orders are not built yet (docs/huzzah.md)",
+            "p17",
+            "the manoeuvre order's rules are on the missing pages and it is not built yet (docs/huzzah.md)",
         );
     }
     let rate = group_rate(sc, &ctx.s, &units);
@@ -924,6 +920,167 @@ pub(crate) fn charge(ctx: &mut Ctx, u: UnitIx, target: UnitIx, plan: ChargePlan)
             target,
             face: plan.face,
         });
+    }
+    ctx.emit(Event::Acted { unit: u });
+}
+
+/// The formations a deploy order forms (page 21).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormationKind {
+    /// Line of battle, in one or more ranks.
+    Line,
+    /// Road column: one base wide.
+    Column,
+    /// Square (infantry only).
+    Square,
+}
+
+/// Checks a change of formation on a deploy order (page 21): one base (`anchor`, its
+/// index now) stays where it is and becomes base `anchor_to` of the new formation; the
+/// facing is kept; the bases are rearranged into `ranks`. Infantry forms line, road
+/// column or square; cavalry line or column; reserve artillery does not change
+/// formation. A deploy never engages the enemy in the open nor breaks off an
+/// engagement.
+///
+/// # Errors
+/// The rule it breaks.
+pub fn check_deploy(
+    sc: &Scenario,
+    s: &State,
+    u: UnitIx,
+    formation: FormationKind,
+    ranks: &[u8],
+    anchor: u8,
+    anchor_to: u8,
+) -> Result<Shape, RuleError> {
+    let id = &sc.unit(u).id;
+    let Some(active) = &s.orders.active else {
+        return refuse("p21", "no order is being acted on");
+    };
+    if active.kind != OrderKind::Deploy || !active.units.contains(&u) {
+        return refuse("p21", format!("{id} is not acting on a deploy order"));
+    }
+    let st = s.unit(u);
+    let n = st.bases.len();
+    if ranks.is_empty() || ranks.len() > 24 || ranks.contains(&0) {
+        return refuse("input", "ranks: 1 to 24 ranks of at least one base");
+    }
+    if ranks.iter().map(|r| *r as usize).sum::<usize>() != n {
+        return refuse(
+            "p21",
+            format!("{id} has {n} bases; the ranks hold a different number"),
+        );
+    }
+    if anchor as usize >= n || anchor_to as usize >= n {
+        return refuse("input", format!("{id}'s bases are numbered 0 to {}", n - 1));
+    }
+    let arm = sc.unit(u).arm;
+    match (arm, formation) {
+        (crate::huzzah::scenario::Arm::Artillery, _) => {
+            return refuse(
+                "p21",
+                "reserve artillery does not change formation (it joins a grand battery)",
+            )
+        }
+        (crate::huzzah::scenario::Arm::Cavalry, FormationKind::Square) => {
+            return refuse("p22", "only infantry forms square")
+        }
+        _ => {}
+    }
+    if formation == FormationKind::Column && ranks.iter().any(|r| *r != 1) {
+        return refuse("p21", "a road column is one base wide");
+    }
+    if formation == FormationKind::Square && ranks.len() < 2 {
+        return refuse("p22", "a square has at least two ranks");
+    }
+    if st.sector.is_some() {
+        return refuse(
+            "p22",
+            format!("{id} is in dense terrain: it changes formation outside it"),
+        );
+    }
+    let enemies = enemies_on_table(sc, s, u);
+    if let Some(e) = touches_any(s, &st.shape, &enemies) {
+        return refuse(
+            "p22",
+            format!(
+                "{id} is engaged with {}: a deploy never breaks off an engagement",
+                sc.unit(e).id
+            ),
+        );
+    }
+    // The anchor base's centre stays put.
+    let old = st.shape.bases();
+    let keep = old[anchor as usize].centre();
+    let probe = Shape {
+        anchor: st.shape.anchor,
+        facing: st.shape.facing,
+        ranks: ranks.to_vec(),
+        base: st.shape.base,
+        square: formation == FormationKind::Square,
+    };
+    let now = probe.bases()[anchor_to as usize].centre();
+    let end = Shape {
+        anchor: Point::new(
+            Len(st.shape.anchor.x.0 + keep.x.0 - now.x.0),
+            Len(st.shape.anchor.y.0 + keep.y.0 - now.y.0),
+        ),
+        ..probe
+    };
+    if off_table(sc, &end) {
+        return refuse("p21", format!("{id} would leave the table"));
+    }
+    if let Some(e) = touches_any(s, &end, &enemies) {
+        return refuse(
+            "p22",
+            format!(
+                "{id} would touch {}: a deploy never engages the enemy in the open",
+                sc.unit(e).id
+            ),
+        );
+    }
+    if dense_polygons(sc)
+        .iter()
+        .any(|p| end.bases().iter().any(|q| p.intersects_quad(q)))
+    {
+        return refuse(
+            "p22",
+            format!("{id} would enter dense terrain: deploying into a sector is its own move"),
+        );
+    }
+    Ok(end)
+}
+
+/// Carries out a change of formation; friends it ends touching are disordered with it
+/// (page 22).
+pub(crate) fn deploy(ctx: &mut Ctx, u: UnitIx, end: Shape, column: bool) {
+    let sc = ctx.sc;
+    let side = sc.unit(u).side;
+    ctx.emit(Event::UnitDeployed {
+        unit: u,
+        shape: end.clone(),
+        column,
+    });
+    let friends: Vec<UnitIx> = sc
+        .unit_ixs(side)
+        .filter(|f| {
+            *f != u
+                && on_table(&ctx.s, *f)
+                && (geometry::overlaps(&end, &ctx.s.unit(*f).shape)
+                    || geometry::in_contact(&end, &ctx.s.unit(*f).shape))
+        })
+        .collect();
+    for f in friends {
+        for x in [u, f] {
+            if ctx.s.unit(x).status == Status::Formed {
+                ctx.emit(Event::StatusChanged {
+                    unit: x,
+                    status: Status::Disordered,
+                    why: "p22: friendly units touching after a change of formation".into(),
+                });
+            }
+        }
     }
     ctx.emit(Event::Acted { unit: u });
 }
