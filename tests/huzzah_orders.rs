@@ -16,6 +16,7 @@
 use fm_core::huzzah::command::{Command, GroupArg};
 use fm_core::huzzah::engine;
 use fm_core::huzzah::event::{Event, Modifier, Test};
+use fm_core::huzzah::firing;
 use fm_core::huzzah::geometry::{self, Facing, Len, Point, Shape};
 use fm_core::huzzah::legal;
 use fm_core::huzzah::movement;
@@ -1304,5 +1305,352 @@ fn rule_p20_the_owner_places_the_overlap_within_the_face() {
     assert_eq!(
         ev[0],
         moved_tenths(&sc4, "a1", shape(640, 560, 0, &[2]), 1590, CHARGES)
+    );
+}
+
+// ------------------------------------------------------------------------- page 13
+
+/// a1 charges b1 (16 cm straight ahead) and the Orders phase ends: the Fire at
+/// Chargers phase follows with `dice`.
+fn charged(sc: &Scenario, dice: &[u8]) -> (State, Vec<Event>) {
+    let mut s = orders_phase(sc);
+    ordered(sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    play(sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    let ev = play(sc, &mut s, Command::EndPhase, dice);
+    (s, ev)
+}
+
+fn short_fire(sc: &Scenario, dice: (u8, u8), passed: bool, hits: u8) -> Event {
+    fire_resolved(
+        sc,
+        "b1",
+        "a1",
+        2,
+        test(
+            6,
+            vec![
+                md("every two bases in the front line", 1),
+                md("target at short range", 1),
+            ],
+            8,
+            dice,
+            passed,
+        ),
+        hits,
+    )
+}
+
+#[test]
+fn rule_p13_the_charged_unit_fires_at_short_range_a_failed_firer_only_disorders() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (s, ev) = charged(&sc, &[6, 6, 6, 5]);
+    assert_eq!(
+        ev[..10],
+        [
+            Event::PhaseStarted {
+                phase: Phase::FireAtChargers { side: Side::B }
+            },
+            // Range: from b1's centre to a1's front face, 2 cm.
+            Event::FireDeclared {
+                unit: b1,
+                target: a1,
+                range: 200,
+                short: true,
+                bases: None
+            },
+            short_fire(&sc, (6, 6), false, 0),
+            hits_applied(&sc, "a1", 0),
+            removal_done(&sc, "a1", 0),
+            resolved(&sc, "a1"),
+            morale(&sc, "b1", test(8, vec![], 8, (6, 5), false)),
+            status(&sc, "b1", Status::Disordered, FAILED),
+            resolved(&sc, "b1"),
+            Event::PhaseStarted {
+                phase: Phase::Combat { side: Side::A }
+            },
+        ]
+    );
+    // Disordered, not forced back.
+    assert_eq!(s.unit(b1).shape, shape(600, 560, 180, &[2]));
+    assert_eq!(
+        s.pending,
+        Pending::Melee {
+            side: Side::A,
+            a: a1,
+            b: b1
+        }
+    );
+}
+
+#[test]
+fn rule_p13_a_unit_charged_by_two_chooses_its_target() {
+    let sc = load(table(
+        vec![
+            line("a1", Side::A, 2, [560, 400]),
+            line("a2", Side::A, 2, [640, 400]),
+        ],
+        vec![line("b1", Side::B, 4, [600, 560])],
+    ));
+    let (a1, a2, b1) = (ix(&sc, "a1"), ix(&sc, "a2"), ix(&sc, "b1"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Advance);
+    play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    play(&sc, &mut s, charge_cmd("a2", "b1", None), &[]);
+    assert_eq!(s.unit(a1).shape, shape(560, 560, 0, &[2]));
+    assert_eq!(s.unit(a2).shape, shape(640, 560, 0, &[2]));
+    play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(
+        s.pending,
+        Pending::FireAtCharger {
+            side: Side::B,
+            unit: b1,
+            chargers: vec![a1, a2]
+        }
+    );
+    let ev = play(&sc, &mut s, fire_cmd("b1", "a2"), &[6, 6, 3, 3]);
+    assert!(matches!(
+        ev[0],
+        Event::FireDeclared { unit, target, short: true, .. } if unit == b1 && target == a2
+    ));
+}
+
+#[test]
+fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (mut s, ev) = begin(&sc, &QUIET);
+    assert!(ev.contains(&Event::InCombat {
+        pairs: vec![(a1, b1)]
+    }));
+    to_orders(&sc, &mut s);
+    // a1 is marked a charger (as if it had charged b1): still no fire at it.
+    s.unit_mut(a1).charger = true;
+    let ev = play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(
+        ev,
+        vec![
+            Event::PhaseStarted {
+                phase: Phase::FireAtChargers { side: Side::B }
+            },
+            Event::PhaseStarted {
+                phase: Phase::Combat { side: Side::A }
+            },
+            Event::Awaiting {
+                decision: Pending::Melee {
+                    side: Side::A,
+                    a: a1,
+                    b: b1
+                }
+            },
+        ]
+    );
+}
+
+// ------------------------------------------------------------------------- missing rules
+
+fn melee(winner: Option<Side>, hits_a: u8, hits_b: u8, back: i64) -> Command {
+    Command::MeleeResult {
+        a: "a1".into(),
+        b: "b1".into(),
+        winner,
+        hits_a,
+        hits_b,
+        loser_falls_back_mm: back,
+        loser_routs: false,
+    }
+}
+
+const DECIDED: &str = "the melee's loser, as decided";
+const LOST_COMBAT: &str = "p18: lost a combat";
+
+#[test]
+fn rule_missing_a_melee_result_applies_hits_disorders_and_moves_the_loser_back() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let (mut s, _) = charged(&sc, &[6, 6, 3, 3]);
+    // A drawn melee has nobody to fall back.
+    assert_eq!(refused(&sc, &s, melee(None, 1, 1, 20)).rule, "p13");
+    let ev = play(&sc, &mut s, melee(Some(Side::A), 0, 3, 30), &[]);
+    assert_eq!(
+        ev[..5],
+        [
+            Event::MeleeResolved {
+                a: ix(&sc, "a1"),
+                b: ix(&sc, "b1"),
+                winner: Some(Side::A),
+                hits: (0, 3),
+                tests: None,
+                stand_in: false
+            },
+            status(&sc, "b1", Status::Disordered, LOST_COMBAT),
+            moved(&sc, "b1", shape(600, 590, 180, &[2]), 30, DECIDED),
+            base_removed(&sc, "b1", 0, BaseKind::Infantry, shape(600, 590, 180, &[1])),
+            removal_done(&sc, "b1", 0),
+        ]
+    );
+}
+
+#[test]
+fn rule_missing_a_losing_charger_falls_back_5cm_more_a_base_it_lost_this_turn() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    // b1's fire at its charger: 1-2 against 8, five hits, one base of a1.
+    let (mut s, ev) = charged(&sc, &[1, 2, 3, 3]);
+    assert_eq!(ev[2], short_fire(&sc, (1, 2), true, 5));
+    let ev = play(&sc, &mut s, melee(Some(Side::B), 0, 0, 20), &[]);
+    assert_eq!(
+        ev[..3],
+        [
+            Event::MeleeResolved {
+                a: ix(&sc, "a1"),
+                b: ix(&sc, "b1"),
+                winner: Some(Side::B),
+                hits: (0, 0),
+                tests: None,
+                stand_in: false
+            },
+            status(&sc, "a1", Status::Disordered, LOST_COMBAT),
+            // 2 cm as decided and 5 cm for the base lost.
+            moved(&sc, "a1", shape(600, 490, 0, &[1]), 70, DECIDED),
+        ]
+    );
+}
+
+#[test]
+fn rule_missing_the_stand_in_melee_shows_its_two_tests() {
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![line("b1", Side::B, 2, [600, 560])],
+    );
+    v["missing_rules"] = json!("stand_in");
+    let sc = load(v);
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    let mut rng = Loaded::new(&[6, 6, 3, 3, 2, 3, 4, 4]);
+    let ev = engine::apply(&sc, &s, &Command::EndPhase, &mut rng).expect("end phase");
+    let m = ev
+        .iter()
+        .find(|e| matches!(e, Event::MeleeResolved { .. }))
+        .expect("a melee");
+    assert_eq!(
+        *m,
+        Event::MeleeResolved {
+            a: ix(&sc, "a1"),
+            b: ix(&sc, "b1"),
+            winner: Some(Side::A),
+            hits: (0, 4),
+            tests: Some((
+                test(8, vec![md("stand-in: charging", 1)], 9, (2, 3), true),
+                test(8, vec![], 8, (4, 4), true)
+            )),
+            stand_in: true
+        }
+    );
+}
+
+#[test]
+fn rule_missing_rally_asks_per_unit_and_officers_move_at_most_60cm() {
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_with(&sc, |s| s.unit_mut(a1).status = Status::Disordered);
+    play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(s.pending, Pending::MoveOfficers { side: Side::A });
+    let mv = |at: [i64; 2]| Command::MoveOfficer {
+        officer: "a-cinc".into(),
+        at,
+        attach: None,
+    };
+    assert_eq!(refused(&sc, &s, mv([100, 701])).rule, "p20");
+    let ev = play(&sc, &mut s, mv([100, 700]), &[]);
+    assert_eq!(
+        ev[0],
+        Event::OfficerMoved {
+            officer: 0,
+            at: Point::mm(100, 700),
+            attached: None,
+            why: "moves in the Move Officers phase".into()
+        }
+    );
+    play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(
+        s.pending,
+        Pending::Rally {
+            side: Side::A,
+            units: vec![a1]
+        }
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        Command::Rally {
+            unit: "a1".into(),
+            rallies: true,
+        },
+        &[],
+    );
+    assert_eq!(
+        ev[0],
+        Event::RallyDecided {
+            unit: a1,
+            to: Status::Formed,
+            test: None,
+            stand_in: false
+        }
+    );
+}
+
+// ------------------------------------------------------------------------- page 12
+
+#[test]
+fn rule_p12_a_unit_fires_with_fewer_bases_to_bring_a_target_into_range() {
+    // b1 is out of a1's range measured from a1's centre, but in range of its right-hand
+    // bases.
+    let sc = load(table(
+        vec![line("a1", Side::A, 6, [600, 500])],
+        vec![line("b1", Side::B, 2, [800, 640])],
+    ));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (mut s, _) = begin(&sc, &QUIET);
+    assert!(firing::targets(&sc, &s, a1).is_empty());
+    assert_eq!(
+        firing::group_options(&sc, &s, a1),
+        vec![(b1, vec![5]), (b1, vec![4, 5])]
+    );
+    // Page 12: the unit is offered its fire (the engine skipped it: fixed).
+    assert_eq!(
+        s.pending,
+        Pending::DeclareFire {
+            side: Side::A,
+            units: vec![a1]
+        }
+    );
+    // The whole unit cannot, nor a group that leaves it out of range.
+    assert_eq!(refused(&sc, &s, fire_cmd("a1", "b1")).rule, "p11");
+    let with_bases = |b: Vec<u8>| Command::Fire {
+        unit: "a1".into(),
+        target: "b1".into(),
+        bases: Some(b),
+    };
+    assert!(engine::apply(&sc, &s, &with_bases(vec![0, 1]), &mut Loaded::new(&[])).is_err());
+    let ev = play(&sc, &mut s, with_bases(vec![4, 5]), &[6, 6]);
+    assert!(
+        matches!(&ev[0], Event::FireDeclared { unit, target, bases: Some(b), .. }
+            if *unit == a1 && *target == b1 && *b == vec![4, 5]),
+        "{ev:?}"
+    );
+    // Only the two bases named count: one "every two bases in the front line" (and from
+    // there b1 is seen from beyond its front's edge: its flank).
+    let Some(Event::FireResolved { bases, test, .. }) =
+        ev.iter().find(|e| matches!(e, Event::FireResolved { .. }))
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*bases, 2);
+    assert_eq!(
+        test.modifiers,
+        vec![
+            md("every two bases in the front line", 1),
+            md("firing on the target's flank or rear", 1)
+        ]
     );
 }
