@@ -20,7 +20,8 @@ use fm_core::huzzah::firing;
 use fm_core::huzzah::geometry::{self, Facing, Len, Point, Shape};
 use fm_core::huzzah::legal;
 use fm_core::huzzah::movement;
-use fm_core::huzzah::orders::OrderKind;
+use fm_core::huzzah::odds::Chance;
+use fm_core::huzzah::orders::{self, OrderKind};
 use fm_core::huzzah::scenario::{self, BaseKind, DivisionIx, OfficerIx, Scenario, UnitIx};
 use fm_core::huzzah::state::GroupRef;
 use fm_core::huzzah::state::{Dice, Pending, Phase, State, Status};
@@ -1651,6 +1652,280 @@ fn rule_p12_a_unit_fires_with_fewer_bases_to_bring_a_target_into_range() {
         vec![
             md("every two bases in the front line", 1),
             md("firing on the target's flank or rear", 1)
+        ]
+    );
+}
+
+// ------------------------------------------------------------------------- page 17: modifiers
+
+fn odds_of(
+    sc: &Scenario,
+    s: &State,
+    officer: OfficerIx,
+    units: &[&str],
+    kind: OrderKind,
+    successive: u8,
+) -> orders::OrderOdds {
+    let units: Vec<UnitIx> = units.iter().map(|u| ix(sc, u)).collect();
+    orders::order_odds(sc, s, officer, &units, kind, successive).expect("odds")
+}
+
+#[test]
+fn rule_p17_order_odds_out_of_range_and_the_clamp_to_two() {
+    let sc = two_divisions();
+    let s = orders_phase(&sc);
+    assert_eq!(
+        odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0),
+        orders::OrderOdds {
+            base: 8,
+            modifiers: vec![md(OUT_OF_RANGE, 1)],
+            factor: 9,
+            pass: Chance::new(30, 36)
+        }
+    );
+    // Ten successive orders: clamped to 2, which only a double one passes.
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 10);
+    assert_eq!(o.modifiers, vec![md(SUCCESSIVE, -10), md(OUT_OF_RANGE, 1)]);
+    assert_eq!((o.factor, o.pass), (2, Chance::new(1, 36)));
+}
+
+#[test]
+fn rule_p17_fired_disordered_and_dense_terrain() {
+    let mut v = table(
+        vec![with(
+            line("a1", Side::A, 2, [600, 200]),
+            "sector",
+            json!("w/0"),
+        )],
+        vec![line("b1", Side::B, 2, [600, 1010])],
+    );
+    v["terrain"] = json!([{"id": "w", "kind": "woods",
+        "polygon": [[540, 140], [660, 140], [660, 220], [540, 220]]}]);
+    let sc = load(v);
+    let a1 = ix(&sc, "a1");
+    // Its fire and disorder are set directly (nothing is in range to fire at).
+    let mut s = orders_phase(&sc);
+    s.unit_mut(a1).fired = true;
+    s.unit_mut(a1).status = Status::Disordered;
+    let want = vec![
+        md("a unit ordered fired at the enemy", -1),
+        md("a unit ordered is in disorder", -1),
+        md("a unit ordered is in dense terrain", -1),
+        md(OUT_OF_RANGE, 1),
+    ];
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert_eq!((o.modifiers.clone(), o.factor), (want.clone(), 6));
+    // The same modifiers on the roll itself.
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Retire),
+        &[3, 3],
+    );
+    assert_eq!(
+        ev[0],
+        given(
+            A_D1,
+            GroupRef::Unit(a1),
+            OrderKind::Retire,
+            vec![a1],
+            Some(test(8, want, 6, (3, 3), true)),
+            false,
+            false,
+            200
+        )
+    );
+}
+
+#[test]
+fn rule_p17_near_the_enemy_hesitant_renowned_and_cavalry() {
+    let formed = md("units ordered within one move of a formed enemy", -1);
+    let hesitant = md("hesitant troops within one move of any enemy", -1);
+    let renowned = md("a unit ordered to advance on a renowned unit", -1);
+    let cavalry = md("infantry ordered to advance on cavalry within one move", -2);
+    // Hesitant a1 16 cm from b1.
+    let sc = close_pair(with(
+        line("a1", Side::A, 2, [600, 400]),
+        "hesitant",
+        json!(true),
+    ));
+    let mut s = orders_phase(&sc);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![formed.clone(), hesitant.clone()]);
+    assert_eq!((o.factor, o.pass), (6, Chance::new(15, 36)));
+    // A disordered enemy is not formed; hesitant still counts.
+    s.unit_mut(ix(&sc, "b1")).status = Status::Disordered;
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![hesitant]);
+    // A renowned enemy ahead: only for an advance.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![with(
+            line("b1", Side::B, 2, [600, 560]),
+            "renowned",
+            json!(true),
+        )],
+    ));
+    let s = orders_phase(&sc);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![formed.clone(), renowned]);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert_eq!(o.modifiers, vec![formed.clone()]);
+    // Infantry advancing on cavalry within one move.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![unit(
+            "b1",
+            Side::B,
+            &["battle_cavalry", "battle_cavalry"],
+            &[2],
+            [600, 560],
+        )],
+    ));
+    let s = orders_phase(&sc);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![formed.clone(), cavalry]);
+    assert_eq!(o.factor, 5);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert_eq!(o.modifiers, vec![formed]);
+}
+
+#[test]
+fn rule_p17_attached_inspirational_clamped_to_ten_and_eleven_fails() {
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 200])],
+        vec![line("b1", Side::B, 2, [600, 1010])],
+    );
+    v["sides"]["a"]["officers"][0]["inspirational"] = json!(true);
+    let sc = load(v);
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_with(&sc, |s| {
+        s.officers[0].attached = Some(a1);
+        s.officers[0].at = Some(Point::mm(600, 150));
+    });
+    let mods = vec![
+        md(RADIUS, 1),
+        md(OUT_OF_RANGE, 1),
+        md("an officer is attached", 1),
+        md("inspirational officer ordering an advance", 1),
+    ];
+    let o = odds_of(&sc, &s, A_CINC, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(
+        o,
+        orders::OrderOdds {
+            base: 8,
+            modifiers: mods.clone(),
+            factor: 10,
+            pass: Chance::new(33, 36)
+        }
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-cinc", u_arg("a1"), OrderKind::Advance),
+        &[5, 6],
+    );
+    assert_eq!(
+        ev[..2],
+        [
+            given(
+                A_CINC,
+                GroupRef::Unit(a1),
+                OrderKind::Advance,
+                vec![a1],
+                Some(test(8, mods, 10, (5, 6), false)),
+                false,
+                false,
+                200
+            ),
+            Event::OrdersEnded {
+                side: Side::A,
+                why: "p16: the CinC failed an order".into()
+            }
+        ]
+    );
+}
+
+#[test]
+fn rule_p18_a_double_one_makes_the_next_order_to_the_group_automatic() {
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Advance),
+        &[1, 1],
+    );
+    assert_eq!(
+        ev[0],
+        given(
+            A_D1,
+            GroupRef::Unit(a1),
+            OrderKind::Advance,
+            vec![a1],
+            Some(test(8, vec![md(OUT_OF_RANGE, 1)], 9, (1, 1), true)),
+            false,
+            true,
+            200
+        )
+    );
+    play(&sc, &mut s, advance_cmd("a1", 100, 0), &[]);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Advance),
+        &[],
+    );
+    assert_eq!(
+        ev,
+        vec![
+            given(
+                A_D1,
+                GroupRef::Unit(a1),
+                OrderKind::Advance,
+                vec![a1],
+                None,
+                true,
+                false,
+                200
+            ),
+            act(vec![a1], OrderKind::Advance),
+        ]
+    );
+    play(&sc, &mut s, advance_cmd("a1", 100, 0), &[]);
+    // The group is closed now.
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Advance)).rule,
+        "p16"
+    );
+}
+
+#[test]
+fn rule_p20_an_oblique_charge_the_closer_corner_decides_a_flank() {
+    // b1 faces 270 (towards -x): its left flank is its face towards -y, which a1's
+    // right-hand corner meets.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![with(
+            line("b1", Side::B, 2, [620, 600]),
+            "facing",
+            json!(270),
+        )],
+    ));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    let ev = play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    assert_eq!(
+        ev[..2],
+        [
+            moved_tenths(&sc, "a1", shape(620, 560, 0, &[2]), 1590, CHARGES),
+            Event::Charged {
+                unit: a1,
+                target: b1,
+                face: geometry::Face::Left
+            },
         ]
     );
 }
