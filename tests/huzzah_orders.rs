@@ -11,7 +11,6 @@
 //! The scaffolding is copied from `tests/huzzah_rules.rs`. Where a test needs a
 //! situation no command brings about (an attached officer, a unit that fired), it sets a
 //! plain state field before the turn starts, and says why.
-#![allow(dead_code)]
 
 use fm_core::huzzah::command::{Command, GroupArg};
 use fm_core::huzzah::engine;
@@ -81,18 +80,6 @@ fn line(id: &str, side: Side, n: usize, at: [i64; 2]) -> Value {
     unit(id, side, &vec!["infantry"; n], &[n as u8], at)
 }
 
-/// The worked example's firer (page 12): three bases of infantry and one of
-/// divisional artillery in one line, trained.
-fn brigade_with_guns(id: &str, side: Side, at: [i64; 2]) -> Value {
-    unit(
-        id,
-        side,
-        &["infantry", "infantry", "infantry", "divisional_artillery"],
-        &[4],
-        at,
-    )
-}
-
 /// `v` with `key` set to `val`.
 fn with(mut v: Value, key: &str, val: Value) -> Value {
     v[key] = val;
@@ -143,28 +130,6 @@ fn play(sc: &Scenario, s: &mut State, cmd: Command, dice: &[u8]) -> Vec<Event> {
     ev
 }
 
-/// Ends the phase, then passes the missing rules' decisions that follow (officer
-/// moves, rallies: none taken) until another decision; `dice` are for whichever of
-/// those commands rolls (the next turn's opening rolls). All the events, in order.
-fn pass(sc: &Scenario, s: &mut State, dice: &[u8]) -> Vec<Event> {
-    let mut rest = dice.to_vec();
-    let mut out = Vec::new();
-    loop {
-        let mut rng = Loaded::new(&rest);
-        let ev = engine::apply(sc, s, &Command::EndPhase, &mut rng).expect("end phase");
-        s.apply_events(sc, &ev);
-        rest = rng.0.iter().copied().collect();
-        out.extend(ev);
-        if !matches!(
-            s.pending,
-            Pending::MoveOfficers { .. } | Pending::Rally { .. }
-        ) {
-            assert!(rest.is_empty(), "dice left over: {rest:?}");
-            return out;
-        }
-    }
-}
-
 /// Applies a command that must be refused, without rolling a die or changing the
 /// state; returns the rule it broke.
 fn refused(sc: &Scenario, s: &State, cmd: Command) -> fm_core::RuleError {
@@ -173,17 +138,6 @@ fn refused(sc: &Scenario, s: &State, cmd: Command) -> fm_core::RuleError {
         .expect_err("the command should be refused");
     assert_eq!(*s, before);
     e
-}
-
-fn tests_of(ev: &[Event]) -> Vec<Test> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::FireResolved { test, .. } | Event::MoraleTested { test, .. } => {
-                Some(test.clone())
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 fn md(why: &str, by: i8) -> Modifier {
@@ -224,9 +178,6 @@ fn hold_cmd(unit: &str) -> Command {
 /// The four tests of the two common phases all failing (6-6): nobody has skirmisher
 /// superiority, no army's guns are effective.
 const QUIET: [u8; 8] = [6, 6, 6, 6, 6, 6, 6, 6];
-/// The same, but side A's guns effective (3-3 against 8).
-const A_GUNS: [u8; 8] = [6, 6, 6, 6, 3, 3, 6, 6];
-
 /// A new battle of a placed set-up (side a first, no roll-off): the officers placed
 /// (Player 2's, then Player 1's), `prep` applied just before the last, and the first
 /// turn's opening rolls (`turn_dice`). Returns the state and the last command's events.
@@ -255,76 +206,6 @@ fn begin_with(
 
 fn begin(sc: &Scenario, turn_dice: &[u8]) -> (State, Vec<Event>) {
     begin_with(sc, turn_dice, |_| {})
-}
-
-/// From Player 1's (side a's) Orders phase to the next turn's first decision: side b
-/// holds all its fire; `turn_dice` are the next turn's opening rolls.
-fn next_turn(sc: &Scenario, s: &mut State, turn_dice: &[u8]) -> Vec<Event> {
-    assert_eq!(s.pending, Pending::Orders { side: Side::A });
-    play(sc, s, Command::EndPhase, &[]);
-    loop {
-        match s.pending.clone() {
-            Pending::DeclareFire {
-                side: Side::B,
-                units,
-            } => {
-                let id = sc.unit(units[0]).id.to_string();
-                play(sc, s, hold_cmd(&id), &[]);
-            }
-            // The missing rules' decisions (officer moves, rallies): none taken.
-            Pending::MoveOfficers { side: Side::A } | Pending::Rally { side: Side::A, .. } => {
-                play(sc, s, Command::EndPhase, &[]);
-            }
-            Pending::Orders { side: Side::B } => {
-                play(sc, s, Command::EndPhase, &[]);
-                // Side b's officers and rallies, then the next turn's opening rolls
-                // (rolled by whichever command starts the turn).
-                let mut rest = turn_dice.to_vec();
-                loop {
-                    match s.pending.clone() {
-                        Pending::MoveOfficers { side: Side::B }
-                        | Pending::Rally { side: Side::B, .. } => {
-                            let mut rng = Loaded::new(&rest);
-                            let ev = engine::apply(sc, s, &Command::EndPhase, &mut rng)
-                                .expect("end phase");
-                            s.apply_events(sc, &ev);
-                            rest = rng.0.iter().copied().collect();
-                            if !matches!(
-                                s.pending,
-                                Pending::MoveOfficers { .. } | Pending::Rally { .. }
-                            ) {
-                                assert!(rest.is_empty(), "dice left over: {rest:?}");
-                                return ev;
-                            }
-                        }
-                        p => panic!("unexpected decision {p:?}"),
-                    }
-                }
-            }
-            p => panic!("unexpected decision {p:?}"),
-        }
-    }
-}
-
-/// The events from the first `fire_resolved` on.
-fn from_resolution(ev: &[Event]) -> Vec<Event> {
-    let i = ev
-        .iter()
-        .position(|e| matches!(e, Event::FireResolved { .. }))
-        .expect("fire resolved");
-    ev[i..].to_vec()
-}
-
-/// The tail of the firing phase when it ends with Player 1's Orders phase.
-fn to_orders_a() -> Vec<Event> {
-    vec![
-        Event::PhaseStarted {
-            phase: Phase::Orders { side: Side::A },
-        },
-        Event::Awaiting {
-            decision: Pending::Orders { side: Side::A },
-        },
-    ]
 }
 
 fn fire_resolved(sc: &Scenario, unit: &str, target: &str, bases: u8, t: Test, hits: u8) -> Event {
@@ -381,9 +262,6 @@ fn resolved(sc: &Scenario, unit: &str) -> Event {
 }
 
 const FAILED: &str = "p14: failed a morale test";
-const FALLS_BACK: &str = "p14: falls back 5cm for each base lost";
-const ROUTS: &str = "p14: routs its road-column move or its force back";
-
 // ------------------------------------------------------------------------- orders helpers
 
 const A_CINC: OfficerIx = OfficerIx(0);
@@ -1928,4 +1806,14 @@ fn rule_p20_an_oblique_charge_the_closer_corner_decides_a_flank() {
             },
         ]
     );
+}
+
+#[test]
+fn rule_p19_an_advance_never_breaks_contact() {
+    // a1's front on b1's front as the turn begins.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 50, 0)).rule, "p19");
+    assert_eq!(refused(&sc, &s, charge_cmd("a1", "b1", None)).rule, "p19");
 }
