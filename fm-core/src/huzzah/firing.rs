@@ -354,12 +354,12 @@ pub fn group_options(sc: &Scenario, s: &State, firer: UnitIx) -> Vec<(UnitIx, Ve
     out
 }
 
-/// The units of `side` that can still declare: may fire, have a target, and have not
-/// declared this phase.
+/// The units of `side` that can still declare: may fire, have a target (with the whole
+/// unit, or with fewer bases: page 12), and have not declared this phase.
 pub fn to_declare(sc: &Scenario, s: &State, side: Side) -> Vec<UnitIx> {
     sc.unit_ixs(side)
         .filter(|u| !s.firing.declarations.iter().any(|d| d.unit == *u))
-        .filter(|u| !targets(sc, s, *u).is_empty())
+        .filter(|u| !targets(sc, s, *u).is_empty() || !group_options(sc, s, *u).is_empty())
         .collect()
 }
 

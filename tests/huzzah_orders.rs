@@ -1,0 +1,1819 @@
+//! Huzzah! Glorious Empires orders and movement (pages 12-13 and 16-21), each test named
+//! after its page (`rule_p17_…`), on small hand-built tables, with loaded dice so each
+//! asserts the exact events; and the missing rules' decisions (melee, rally, officer
+//! moves) as the engine asks for them.
+//!
+//! Tables: side A faces 0 (towards +y) from low y, side B faces 180 from higher y;
+//! positions in the helpers are millimetres (the JSON's unit), positions and lengths
+//! in events tenths of a millimetre. Bases are 40 mm. A unit's anchor is the centre of
+//! its front edge, its bases behind it.
+//!
+//! The scaffolding is copied from `tests/huzzah_rules.rs`. Where a test needs a
+//! situation no command brings about (an attached officer, a unit that fired), it sets a
+//! plain state field before the turn starts, and says why.
+
+use fm_core::huzzah::command::{Command, GroupArg};
+use fm_core::huzzah::engine;
+use fm_core::huzzah::event::{Event, Modifier, Test};
+use fm_core::huzzah::firing;
+use fm_core::huzzah::geometry::{self, Facing, Len, Point, Shape};
+use fm_core::huzzah::legal;
+use fm_core::huzzah::movement;
+use fm_core::huzzah::odds::Chance;
+use fm_core::huzzah::orders::{self, OrderKind};
+use fm_core::huzzah::scenario::{self, BaseKind, DivisionIx, OfficerIx, Scenario, UnitIx};
+use fm_core::huzzah::state::GroupRef;
+use fm_core::huzzah::state::{Dice, Pending, Phase, State, Status};
+use fm_core::Side;
+use rand_core::RngCore;
+use serde_json::{json, Value};
+
+// ------------------------------------------------------------------------- helpers
+
+/// Dice that come up as scripted (each value 1-6), then panic: a test states every
+/// roll it expects.
+struct Loaded(std::collections::VecDeque<u8>);
+
+impl Loaded {
+    fn new(dice: &[u8]) -> Loaded {
+        Loaded(dice.iter().copied().collect())
+    }
+}
+
+impl RngCore for Loaded {
+    fn next_u32(&mut self) -> u32 {
+        let d = self
+            .0
+            .pop_front()
+            .expect("the test scripted fewer dice than rolled");
+        (d - 1) as u32
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.next_u32() as u64
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for b in dest {
+            *b = self.next_u32() as u8;
+        }
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+/// A trained unit of `bases` in `ranks`, anchored at `at` (mm), facing its side's way.
+fn unit(id: &str, side: Side, bases: &[&str], ranks: &[u8], at: [i64; 2]) -> Value {
+    let (division, facing) = match side {
+        Side::A => ("a-div", 0),
+        Side::B => ("b-div", 180),
+    };
+    json!({
+        "id": id, "division": division, "bases": bases, "expected": "regulars_b",
+        "quality": "trained", "formation": "line", "ranks": ranks, "position": at,
+        "facing": facing
+    })
+}
+
+/// A trained unit of `n` infantry bases in one line.
+fn line(id: &str, side: Side, n: usize, at: [i64; 2]) -> Value {
+    unit(id, side, &vec!["infantry"; n], &[n as u8], at)
+}
+
+/// `v` with `key` set to `val`.
+fn with(mut v: Value, key: &str, val: Value) -> Value {
+    v[key] = val;
+    v
+}
+
+fn side(name: &str, prefix: &str, units: Vec<Value>) -> Value {
+    json!({
+        "name": name, "skirmish_factor": 8, "artillery_factor": 8,
+        "officers": [
+            {"id": format!("{prefix}-cinc"), "rank": "cinc", "quality": "average", "position": [100, 100]},
+            {"id": format!("{prefix}-d1"), "rank": "division", "quality": "average", "position": [200, 100]}
+        ],
+        "divisions": [{"id": format!("{prefix}-div"), "officer": format!("{prefix}-d1")}],
+        "units": units
+    })
+}
+
+/// Officers in scenario order: a-cinc, a-d1, b-cinc, b-d1.
+const B_D1: u16 = 3;
+
+/// A 1200 × 1200 mm table, 40 mm bases, fair weather, placed set-up, side a first.
+fn table(a: Vec<Value>, b: Vec<Value>) -> Value {
+    json!({
+        "id": "test-table", "name": "test", "provenance": "stand-in: a test table",
+        "table": {"width_mm": 1200, "depth_mm": 1200}, "base_mm": 40, "turns": 3,
+        "battle": "encounter", "setup": "placed", "first": "a",
+        "conditions": [{"turn": 1, "ground": "normal", "weather": "fair"}],
+        "terrain": [],
+        "sides": {"a": side("First", "a", a), "b": side("Second", "b", b)}
+    })
+}
+
+fn load(v: Value) -> Scenario {
+    scenario::validate(scenario::from_json_value(v).expect("parses")).expect("valid")
+}
+
+fn ix(sc: &Scenario, id: &str) -> UnitIx {
+    sc.unit_index(id).expect("unit")
+}
+
+fn play(sc: &Scenario, s: &mut State, cmd: Command, dice: &[u8]) -> Vec<Event> {
+    let mut rng = Loaded::new(dice);
+    let ev =
+        engine::apply(sc, s, &cmd, &mut rng).unwrap_or_else(|e| panic!("{cmd:?} refused: {e:?}"));
+    s.apply_events(sc, &ev);
+    assert!(rng.0.is_empty(), "dice left over: {:?}", rng.0);
+    ev
+}
+
+/// Applies a command that must be refused, without rolling a die or changing the
+/// state; returns the rule it broke.
+fn refused(sc: &Scenario, s: &State, cmd: Command) -> fm_core::RuleError {
+    let before = s.clone();
+    let e = engine::apply(sc, s, &cmd, &mut Loaded::new(&[]))
+        .expect_err("the command should be refused");
+    assert_eq!(*s, before);
+    e
+}
+
+fn md(why: &str, by: i8) -> Modifier {
+    Modifier {
+        why: why.to_string(),
+        by,
+    }
+}
+
+/// A test as the engine records it (the factor given, as clamped).
+fn test(base: i8, modifiers: Vec<Modifier>, factor: i8, dice: (u8, u8), passed: bool) -> Test {
+    Test {
+        base,
+        modifiers,
+        factor,
+        dice: Dice(dice.0, dice.1),
+        passed,
+    }
+}
+
+/// A unit's expected shape: anchor in mm, facing, ranks, 40 mm bases.
+fn shape(x: i64, y: i64, facing: u16, ranks: &[u8]) -> Shape {
+    Shape::new(Point::mm(x, y), Facing(facing), ranks.to_vec(), Len::mm(40))
+}
+
+fn fire_cmd(unit: &str, target: &str) -> Command {
+    Command::Fire {
+        unit: unit.into(),
+        target: target.into(),
+        bases: None,
+    }
+}
+
+fn hold_cmd(unit: &str) -> Command {
+    Command::HoldFire { unit: unit.into() }
+}
+
+/// The four tests of the two common phases all failing (6-6): nobody has skirmisher
+/// superiority, no army's guns are effective.
+const QUIET: [u8; 8] = [6, 6, 6, 6, 6, 6, 6, 6];
+/// A new battle of a placed set-up (side a first, no roll-off): the officers placed
+/// (Player 2's, then Player 1's), `prep` applied just before the last, and the first
+/// turn's opening rolls (`turn_dice`). Returns the state and the last command's events.
+fn begin_with(
+    sc: &Scenario,
+    turn_dice: &[u8],
+    prep: impl FnOnce(&mut State),
+) -> (State, Vec<Event>) {
+    let (mut s, _) = engine::new_game(sc, &mut Loaded::new(&[]));
+    let mut prep = Some(prep);
+    loop {
+        assert!(
+            matches!(s.pending, Pending::PlaceOfficer { .. }),
+            "{:?}",
+            s.pending
+        );
+        let cmd = legal::legal_commands(sc, &s)[0].clone();
+        if s.officers.iter().filter(|o| o.at.is_none()).count() == 1 {
+            (prep.take().unwrap())(&mut s);
+            let ev = play(sc, &mut s, cmd, turn_dice);
+            return (s, ev);
+        }
+        play(sc, &mut s, cmd, &[]);
+    }
+}
+
+fn begin(sc: &Scenario, turn_dice: &[u8]) -> (State, Vec<Event>) {
+    begin_with(sc, turn_dice, |_| {})
+}
+
+fn fire_resolved(sc: &Scenario, unit: &str, target: &str, bases: u8, t: Test, hits: u8) -> Event {
+    Event::FireResolved {
+        unit: ix(sc, unit),
+        target: ix(sc, target),
+        bases,
+        test: t,
+        hits,
+    }
+}
+
+fn hits_applied(sc: &Scenario, unit: &str, hits: u8) -> Event {
+    Event::HitsApplied {
+        unit: ix(sc, unit),
+        hits,
+    }
+}
+
+fn removal_done(sc: &Scenario, unit: &str, odd_hits: u8) -> Event {
+    Event::RemovalDone {
+        unit: ix(sc, unit),
+        odd_hits,
+    }
+}
+
+fn base_removed(sc: &Scenario, unit: &str, rank: u8, kind: BaseKind, shape: Shape) -> Event {
+    Event::BaseRemoved {
+        unit: ix(sc, unit),
+        rank,
+        kind,
+        hits: kind.hits(),
+        shape,
+    }
+}
+
+fn morale(sc: &Scenario, unit: &str, t: Test) -> Event {
+    Event::MoraleTested {
+        unit: ix(sc, unit),
+        test: t,
+    }
+}
+
+fn status(sc: &Scenario, unit: &str, st: Status, why: &str) -> Event {
+    Event::StatusChanged {
+        unit: ix(sc, unit),
+        status: st,
+        why: why.into(),
+    }
+}
+
+fn resolved(sc: &Scenario, unit: &str) -> Event {
+    Event::TargetResolved { unit: ix(sc, unit) }
+}
+
+const FAILED: &str = "p14: failed a morale test";
+// ------------------------------------------------------------------------- orders helpers
+
+const A_CINC: OfficerIx = OfficerIx(0);
+const A_D1: OfficerIx = OfficerIx(1);
+/// The second division's officer, in tables built by [`two_divisions`].
+const A_D2: OfficerIx = OfficerIx(2);
+
+fn div(sc: &Scenario, id: &str) -> DivisionIx {
+    sc.divisions()
+        .iter()
+        .find(|d| d.id == id)
+        .expect("division")
+        .ix
+}
+
+fn order(officer: &str, group: GroupArg, kind: OrderKind) -> Command {
+    Command::Order {
+        officer: officer.into(),
+        group,
+        order: kind,
+    }
+}
+
+fn u_arg(id: &str) -> GroupArg {
+    GroupArg::Unit(id.into())
+}
+
+fn d_arg(id: &str) -> GroupArg {
+    GroupArg::Division(id.into())
+}
+
+fn advance_cmd(unit: &str, distance_mm: i64, drift_mm: i64) -> Command {
+    Command::Advance {
+        unit: unit.into(),
+        distance_mm,
+        drift_mm,
+    }
+}
+
+fn retire_cmd(unit: &str, distance_mm: i64) -> Command {
+    Command::Retire {
+        unit: unit.into(),
+        distance_mm,
+    }
+}
+
+fn charge_cmd(unit: &str, target: &str, offset_mm: Option<i64>) -> Command {
+    Command::Charge {
+        unit: unit.into(),
+        target: target.into(),
+        offset_mm,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn given(
+    officer: OfficerIx,
+    group: GroupRef,
+    kind: OrderKind,
+    units: Vec<UnitIx>,
+    test: Option<Test>,
+    automatic: bool,
+    huzzah: bool,
+    rate_mm: i64,
+) -> Event {
+    Event::OrderGiven {
+        officer,
+        group,
+        order: kind,
+        units,
+        test,
+        automatic,
+        huzzah,
+        rate: rate_mm * 10,
+    }
+}
+
+fn act(units: Vec<UnitIx>, kind: OrderKind) -> Event {
+    Event::Awaiting {
+        decision: Pending::Act {
+            side: Side::A,
+            order: kind,
+            units,
+        },
+    }
+}
+
+fn awaiting_orders() -> Event {
+    Event::Awaiting {
+        decision: Pending::Orders { side: Side::A },
+    }
+}
+
+/// Holds every fire of side A's firing phase, to reach its Orders phase.
+fn to_orders(sc: &Scenario, s: &mut State) {
+    loop {
+        match s.pending.clone() {
+            Pending::DeclareFire {
+                side: Side::A,
+                units,
+            } => {
+                let id = sc.unit(units[0]).id.to_string();
+                play(sc, s, hold_cmd(&id), &[]);
+            }
+            Pending::Orders { side: Side::A } => return,
+            p => panic!("unexpected decision {p:?}"),
+        }
+    }
+}
+
+/// Side A's Orders phase of turn 1, `prep` applied before the turn starts.
+fn orders_with(sc: &Scenario, prep: impl FnOnce(&mut State)) -> State {
+    let (mut s, _) = begin_with(sc, &QUIET, prep);
+    to_orders(sc, &mut s);
+    s
+}
+
+fn orders_phase(sc: &Scenario) -> State {
+    orders_with(sc, |_| {})
+}
+
+const OUT_OF_RANGE: &str = "out of range of the enemy";
+const RADIUS: &str = "all units ordered completely within the command radius";
+const SUCCESSIVE: &str = "each successive order to the same command group or sub-command";
+
+/// Two divisions on side a: a1 (and a3) in a-div under a-d1, a2 in a-div2 under a-d2;
+/// b1 far away (more than 80 cm: "out of range of the enemy").
+fn two_divisions() -> Scenario {
+    let mut v = table(
+        vec![
+            line("a1", Side::A, 2, [600, 200]),
+            with(
+                line("a2", Side::A, 2, [300, 200]),
+                "division",
+                json!("a-div2"),
+            ),
+            line("a3", Side::A, 2, [900, 200]),
+        ],
+        vec![line("b1", Side::B, 2, [600, 1010])],
+    );
+    v["sides"]["a"]["officers"].as_array_mut().unwrap().push(
+        json!({"id": "a-d2", "rank": "division", "quality": "average", "position": [300, 100]}),
+    );
+    v["sides"]["a"]["divisions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "a-div2", "officer": "a-d2"}));
+    load(v)
+}
+
+// ------------------------------------------------------------------------- pages 16-17
+
+#[test]
+fn rule_p17_a_division_officer_orders_his_division_and_a_unit_of_it() {
+    let sc = two_divisions();
+    let (a1, a3) = (ix(&sc, "a1"), ix(&sc, "a3"));
+    let mut s = orders_phase(&sc);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", d_arg("a-div"), OrderKind::Advance),
+        &[3, 4],
+    );
+    assert_eq!(
+        ev,
+        vec![
+            given(
+                A_D1,
+                GroupRef::Division(div(&sc, "a-div")),
+                OrderKind::Advance,
+                vec![a1, a3],
+                Some(test(8, vec![md(OUT_OF_RANGE, 1)], 9, (3, 4), true)),
+                false,
+                false,
+                200
+            ),
+            act(vec![a1, a3], OrderKind::Advance),
+        ]
+    );
+    // A unit of his division, on a fresh turn.
+    let mut s = orders_phase(&sc);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a3"), OrderKind::Retire),
+        &[5, 4],
+    );
+    assert_eq!(
+        ev,
+        vec![
+            given(
+                A_D1,
+                GroupRef::Unit(a3),
+                OrderKind::Retire,
+                vec![a3],
+                Some(test(8, vec![md(OUT_OF_RANGE, 1)], 9, (5, 4), true)),
+                false,
+                false,
+                200
+            ),
+            act(vec![a3], OrderKind::Retire),
+        ]
+    );
+}
+
+#[test]
+fn rule_p17_no_authority_over_another_divisions_unit_the_cinc_orders_any() {
+    let sc = two_divisions();
+    let a2 = ix(&sc, "a2");
+    let mut s = orders_phase(&sc);
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a2"), OrderKind::Advance)).rule,
+        "p17"
+    );
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", d_arg("a-div2"), OrderKind::Advance)).rule,
+        "p17"
+    );
+    assert!(!movement::may_order(&sc, &s, A_D1, GroupRef::Unit(a2)));
+    assert!(movement::may_order(&sc, &s, A_D2, GroupRef::Unit(a2)));
+    assert!(movement::may_order(&sc, &s, A_CINC, GroupRef::Unit(a2)));
+    // a-d2's orderable groups: his unit and his division.
+    assert_eq!(
+        movement::orderable(&sc, &s, A_D2),
+        vec![
+            (GroupRef::Unit(a2), vec![a2]),
+            (GroupRef::Division(div(&sc, "a-div2")), vec![a2])
+        ]
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-cinc", u_arg("a2"), OrderKind::Advance),
+        &[2, 2],
+    );
+    assert_eq!(
+        ev[0],
+        given(
+            A_CINC,
+            GroupRef::Unit(a2),
+            OrderKind::Advance,
+            vec![a2],
+            Some(test(
+                8,
+                vec![md(RADIUS, 1), md(OUT_OF_RANGE, 1)],
+                10,
+                (2, 2),
+                true
+            )),
+            false,
+            false,
+            200
+        )
+    );
+}
+
+#[test]
+fn rule_p16_an_attached_officer_orders_only_his_unit_and_a_unit_with_another_attached_is_left_out()
+{
+    let sc = two_divisions();
+    let (a1, a3) = (ix(&sc, "a1"), ix(&sc, "a3"));
+    // No command attaches an officer during the Orders phase yet: the CinC is attached
+    // to a3 as the turn starts.
+    let mut s = orders_with(&sc, |s| s.officers[0].attached = Some(a3));
+    assert!(movement::may_order(&sc, &s, A_CINC, GroupRef::Unit(a3)));
+    assert!(!movement::may_order(&sc, &s, A_CINC, GroupRef::Unit(a1)));
+    assert_eq!(
+        refused(&sc, &s, order("a-cinc", u_arg("a1"), OrderKind::Advance)).rule,
+        "p17"
+    );
+    // a-d1's division leaves a3 out: another officer is attached to it.
+    assert_eq!(
+        movement::group_units(&sc, &s, A_D1, GroupRef::Division(div(&sc, "a-div"))),
+        vec![a1]
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", d_arg("a-div"), OrderKind::Advance),
+        &[1, 2],
+    );
+    assert_eq!(
+        ev[0],
+        given(
+            A_D1,
+            GroupRef::Division(div(&sc, "a-div")),
+            OrderKind::Advance,
+            vec![a1],
+            Some(test(8, vec![md(OUT_OF_RANGE, 1)], 9, (1, 2), true)),
+            false,
+            false,
+            200
+        )
+    );
+}
+
+#[test]
+fn rule_p16_a_failed_order_ends_that_officers_orders() {
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Advance),
+        &[5, 5],
+    );
+    assert_eq!(
+        ev,
+        vec![
+            given(
+                A_D1,
+                GroupRef::Unit(a1),
+                OrderKind::Advance,
+                vec![a1],
+                Some(test(8, vec![md(OUT_OF_RANGE, 1)], 9, (5, 5), false)),
+                false,
+                false,
+                200
+            ),
+            awaiting_orders(),
+        ]
+    );
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a3"), OrderKind::Advance)).rule,
+        "p16"
+    );
+    assert!(movement::orderable(&sc, &s, A_D1).is_empty());
+    // Another officer still may.
+    play(
+        &sc,
+        &mut s,
+        order("a-d2", u_arg("a2"), OrderKind::Advance),
+        &[1, 1],
+    );
+}
+
+#[test]
+fn rule_p16_a_failed_cinc_ends_the_orders_phase_at_once() {
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-cinc", u_arg("a1"), OrderKind::Advance),
+        &[6, 5],
+    );
+    assert_eq!(
+        ev[..3],
+        [
+            given(
+                A_CINC,
+                GroupRef::Unit(a1),
+                OrderKind::Advance,
+                vec![a1],
+                Some(test(8, vec![md(OUT_OF_RANGE, 1)], 9, (6, 5), false)),
+                false,
+                false,
+                200
+            ),
+            Event::OrdersEnded {
+                side: Side::A,
+                why: "p16: the CinC failed an order".into()
+            },
+            Event::PhaseStarted {
+                phase: Phase::FireAtChargers { side: Side::B }
+            },
+        ]
+    );
+    assert!(!matches!(s.pending, Pending::Orders { .. }));
+}
+
+#[test]
+fn rule_p16_ordering_with_another_officer_leaves_the_first_done() {
+    let sc = two_divisions();
+    let mut s = orders_phase(&sc);
+    play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Advance),
+        &[2, 3],
+    );
+    play(&sc, &mut s, Command::EndOrder, &[]);
+    play(
+        &sc,
+        &mut s,
+        order("a-d2", u_arg("a2"), OrderKind::Advance),
+        &[2, 3],
+    );
+    play(&sc, &mut s, Command::EndOrder, &[]);
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a3"), OrderKind::Advance)).rule,
+        "p16"
+    );
+    assert!(s.orders.done.contains(&A_D1));
+}
+
+#[test]
+fn rule_p16_successive_orders_take_minus_one_each_and_another_group_closes_the_first() {
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    let g = GroupRef::Unit(a1);
+    let mut mods = vec![md(OUT_OF_RANGE, 1)];
+    for (n, dice) in [(0, (1, 2)), (1, (2, 2)), (2, (3, 2))] {
+        let ev = play(
+            &sc,
+            &mut s,
+            order("a-d1", u_arg("a1"), OrderKind::Advance),
+            &[dice.0, dice.1],
+        );
+        let mut want = mods.clone();
+        if n > 0 {
+            want = vec![md(SUCCESSIVE, -n), md(OUT_OF_RANGE, 1)];
+        }
+        assert_eq!(
+            ev[0],
+            given(
+                A_D1,
+                g,
+                OrderKind::Advance,
+                vec![a1],
+                Some(test(8, want, 9 - n, dice, true)),
+                false,
+                false,
+                200
+            ),
+            "order {n}"
+        );
+        play(&sc, &mut s, Command::EndOrder, &[]);
+        mods = vec![md(OUT_OF_RANGE, 1)];
+    }
+    // Another group: the first is closed to him.
+    play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a3"), OrderKind::Advance),
+        &[2, 2],
+    );
+    play(&sc, &mut s, Command::EndOrder, &[]);
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Advance)).rule,
+        "p16"
+    );
+    // Its units too, in a larger group; and a3, ordered as a group of its own, would
+    // only act again on further orders to that group: the division has nobody left.
+    assert_eq!(
+        movement::group_units(&sc, &s, A_D1, GroupRef::Division(div(&sc, "a-div"))),
+        vec![]
+    );
+}
+
+#[test]
+fn rule_p17_deploy_and_manoeuvre_are_refused_with_their_page() {
+    let sc = two_divisions();
+    let s = orders_phase(&sc);
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Deploy)).rule,
+        "p21"
+    );
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Manoeuvre)).rule,
+        "p17"
+    );
+}
+
+#[test]
+fn rule_p17_routing_units_and_reserve_artillery_that_fired_are_left_out() {
+    let sc = load(table(
+        vec![
+            line("a1", Side::A, 2, [600, 200]),
+            unit("a2", Side::A, &["foot_artillery"], &[1], [300, 200]),
+            line("a3", Side::A, 2, [900, 200]),
+        ],
+        vec![line("b1", Side::B, 2, [600, 1010])],
+    ));
+    let (a1, a2, a3) = (ix(&sc, "a1"), ix(&sc, "a2"), ix(&sc, "a3"));
+    // No fire reaches b1 from here: a2's fire this turn and a1's rout are set directly.
+    let mut s = orders_with(&sc, |s| {
+        s.unit_mut(a1).status = Status::Routing;
+    });
+    s.unit_mut(a2).fired = true;
+    let g = GroupRef::Division(div(&sc, "a-div"));
+    assert_eq!(movement::group_units(&sc, &s, A_D1, g), vec![a3]);
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Retire)).rule,
+        "p17"
+    );
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a2"), OrderKind::Advance)).rule,
+        "p17"
+    );
+}
+
+// ------------------------------------------------------------------------- page 19
+
+/// An order to unit `id` by a-d1 that succeeds (1-2 against 9).
+fn ordered(sc: &Scenario, s: &mut State, group: GroupArg, kind: OrderKind) -> Vec<Event> {
+    play(sc, s, order("a-d1", group, kind), &[1, 2])
+}
+
+fn moved(sc: &Scenario, u: &str, sh: Shape, distance_mm: i64, why: &str) -> Event {
+    Event::UnitMoved {
+        unit: ix(sc, u),
+        shape: sh,
+        sector: None,
+        distance: distance_mm * 10,
+        why: why.into(),
+    }
+}
+
+/// The reported distance of a charge is the straight-ahead distance to the first
+/// contact within the 1 mm contact tolerance (159 mm for a 160 mm gap); the squared-up
+/// position is flush.
+fn moved_tenths(sc: &Scenario, u: &str, sh: Shape, distance: i64, why: &str) -> Event {
+    Event::UnitMoved {
+        unit: ix(sc, u),
+        shape: sh,
+        sector: None,
+        distance,
+        why: why.into(),
+    }
+}
+
+const ADVANCES: &str = "p19: advances";
+
+#[test]
+fn rule_p19_an_advance_is_straight_ahead_then_a_drift_facing_0_and_180() {
+    let sc = load(table(
+        vec![
+            line("a1", Side::A, 2, [600, 200]),
+            with(line("a4", Side::A, 2, [300, 700]), "facing", json!(180)),
+        ],
+        vec![line("b1", Side::B, 2, [1000, 1150])],
+    ));
+    let (a1, a4) = (ix(&sc, "a1"), ix(&sc, "a4"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Advance);
+    let ev = play(&sc, &mut s, advance_cmd("a1", 150, 30), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            moved(&sc, "a1", shape(630, 350, 0, &[2]), 150, ADVANCES),
+            Event::Acted { unit: a1 },
+            act(vec![a4], OrderKind::Advance),
+        ]
+    );
+    let ev = play(&sc, &mut s, advance_cmd("a4", 100, 20), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            moved(&sc, "a4", shape(280, 600, 180, &[2]), 100, ADVANCES),
+            Event::Acted { unit: a4 },
+            Event::OrderDone,
+            awaiting_orders(),
+        ]
+    );
+}
+
+#[test]
+fn rule_p19_advance_limits_rate_drift_table_and_a_square() {
+    let sc = load(table(
+        vec![
+            line("a1", Side::A, 2, [600, 200]),
+            unit(
+                "c1",
+                Side::A,
+                &["battle_cavalry", "battle_cavalry"],
+                &[2],
+                [300, 200],
+            ),
+            line("a3", Side::A, 2, [900, 1150]),
+        ],
+        vec![line("b1", Side::B, 2, [100, 1150])],
+    ));
+    let c1 = ix(&sc, "c1");
+    let mut s = orders_phase(&sc);
+    // Infantry with cavalry: the group moves at the infantry's 20 cm.
+    let ev = ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Advance);
+    let Event::OrderGiven { rate, .. } = &ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*rate, 2000);
+    assert_eq!(refused(&sc, &s, advance_cmd("c1", 250, 0)).rule, "p19");
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 201, 0)).rule, "p19");
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 100, 51)).rule, "p19");
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 100, -51)).rule, "p19");
+    assert_eq!(refused(&sc, &s, advance_cmd("a3", 60, 0)).rule, "p19");
+    play(&sc, &mut s, advance_cmd("c1", 200, -50), &[]);
+    // A square cannot move (set directly: no command forms a square yet).
+    let mut sq = s.clone();
+    sq.unit_mut(ix(&sc, "a1")).shape.square = true;
+    assert_eq!(refused(&sc, &sq, advance_cmd("a1", 100, 0)).rule, "p22");
+    assert_eq!(s.unit(c1).shape, shape(250, 400, 0, &[2]));
+}
+
+fn wood_ahead() -> Scenario {
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 200])],
+        vec![line("b1", Side::B, 2, [100, 1150])],
+    );
+    v["terrain"] = json!([{"id": "w", "kind": "woods",
+        "polygon": [[520, 260], [680, 260], [680, 320], [520, 320]]}]);
+    load(v)
+}
+
+#[test]
+fn rule_p19_an_advance_does_not_enter_dense_terrain_a_road_column_passes_through() {
+    let sc = wood_ahead();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    // Into it, and through it.
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 80, 0)).rule, "p19");
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 170, 0)).rule, "p19");
+    // Short of it is fine.
+    let mut short = s.clone();
+    play(&sc, &mut short, advance_cmd("a1", 50, 0), &[]);
+    // A road column passes through (set directly: the deploy order is not built).
+    let mut col = orders_with(&sc, |s| s.unit_mut(a1).column = true);
+    ordered(&sc, &mut col, u_arg("a1"), OrderKind::Advance);
+    let ev = play(&sc, &mut col, advance_cmd("a1", 200, 0), &[]);
+    assert_eq!(
+        ev[0],
+        moved(&sc, "a1", shape(600, 400, 0, &[2]), 200, ADVANCES)
+    );
+    // But it does not end in it.
+    let mut col = orders_with(&sc, |s| s.unit_mut(a1).column = true);
+    ordered(&sc, &mut col, u_arg("a1"), OrderKind::Advance);
+    assert_eq!(refused(&sc, &col, advance_cmd("a1", 100, 0)).rule, "p19");
+}
+
+#[test]
+fn rule_p19_friendly_overlap_disorders_both() {
+    let sc = load(table(
+        vec![
+            line("a1", Side::A, 2, [600, 200]),
+            line("a2", Side::A, 2, [650, 380]),
+        ],
+        vec![line("b1", Side::B, 2, [100, 1150])],
+    ));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    let ev = play(&sc, &mut s, advance_cmd("a1", 150, 0), &[]);
+    assert_eq!(
+        ev[..3],
+        [
+            moved(&sc, "a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
+            status(&sc, "a1", Status::Disordered, "p20: friendly units overlap"),
+            status(&sc, "a2", Status::Disordered, "p20: friendly units overlap"),
+        ]
+    );
+}
+
+#[test]
+fn rule_p18_an_attached_officer_moves_with_his_unit_a_friend_under_it_is_displaced() {
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 200])],
+        vec![line("b1", Side::B, 2, [100, 1150])],
+    );
+    v["sides"]["a"]["officers"][1]["position"] = json!([600, 330]);
+    let sc = load(v);
+    let a1 = ix(&sc, "a1");
+    // No Orders-phase command attaches an officer: a-cinc is attached as the turn starts.
+    let mut s = orders_with(&sc, |s| {
+        s.officers[0].attached = Some(a1);
+        s.officers[0].at = Some(Point::mm(600, 150));
+    });
+    play(
+        &sc,
+        &mut s,
+        order("a-cinc", u_arg("a1"), OrderKind::Advance),
+        &[1, 2],
+    );
+    let ev = play(&sc, &mut s, advance_cmd("a1", 150, 0), &[]);
+    assert_eq!(
+        ev[..3],
+        [
+            moved(&sc, "a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
+            Event::OfficerMoved {
+                officer: 0,
+                at: Point::mm(600, 300),
+                attached: Some(a1),
+                why: "moves with his unit".into()
+            },
+            Event::OfficerMoved {
+                officer: 1,
+                at: Point::mm(600, 300),
+                attached: None,
+                why: "p18: displaced by a friendly unit".into()
+            },
+        ]
+    );
+}
+
+#[test]
+fn rule_p18_an_enemy_officer_reached_is_captured_or_joins_a_friend_in_his_radius() {
+    for join in [false, true] {
+        let mut b = vec![line("b1", Side::B, 2, [100, 1150])];
+        if join {
+            b.push(line("b2", Side::B, 2, [900, 400]));
+        }
+        let mut v = table(vec![line("a1", Side::A, 2, [600, 200])], b);
+        v["sides"]["b"]["officers"][1]["position"] = json!([600, 330]);
+        let sc = load(v);
+        let a1 = ix(&sc, "a1");
+        let mut s = orders_phase(&sc);
+        ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+        let ev = play(&sc, &mut s, advance_cmd("a1", 150, 0), &[]);
+        let want = if join {
+            Event::OfficerMoved {
+                officer: B_D1,
+                at: Point::mm(900, 450),
+                attached: Some(ix(&sc, "b2")),
+                why: "p18: reached by an enemy unit, he joins the nearest friendly unit in his command radius".into(),
+            }
+        } else {
+            Event::OfficerCaptured {
+                officer: B_D1,
+                by: a1,
+            }
+        };
+        assert_eq!(
+            ev[..2],
+            [
+                moved(&sc, "a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
+                want
+            ],
+            "join {join}"
+        );
+    }
+}
+
+// ------------------------------------------------------------------------- pages 20-21: retire
+
+const RETIRES: &str = "p20: retires";
+
+/// a1 16 cm from b1's front: within one move of a formed enemy.
+fn close_pair(a1: Value) -> Scenario {
+    load(table(vec![a1], vec![line("b1", Side::B, 2, [600, 560])]))
+}
+
+#[test]
+fn rule_p20_a_retire_is_half_the_move_straight_back_and_waver_tests_near_an_enemy() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let a1 = ix(&sc, "a1");
+    for (dice, passed) in [((4, 4), true), ((5, 4), false)] {
+        let mut s = orders_phase(&sc);
+        ordered(&sc, &mut s, u_arg("a1"), OrderKind::Retire);
+        assert_eq!(refused(&sc, &s, retire_cmd("a1", 101)).rule, "p20");
+        let ev = play(&sc, &mut s, retire_cmd("a1", 100), &[dice.0, dice.1]);
+        let mut want = vec![
+            moved(&sc, "a1", shape(600, 300, 0, &[2]), 100, RETIRES),
+            Event::Acted { unit: a1 },
+            Event::WaverTested {
+                unit: a1,
+                test: test(8, vec![], 8, dice, passed),
+            },
+        ];
+        if !passed {
+            want.push(status(
+                &sc,
+                "a1",
+                Status::Disordered,
+                "p21: failed a waver test",
+            ));
+        }
+        want.extend([Event::OrderDone, awaiting_orders()]);
+        assert_eq!(ev, want, "{dice:?}");
+    }
+}
+
+#[test]
+fn rule_p21_waver_test_modifiers_and_a_disordered_unit_that_fails_routs() {
+    // A unit is hesitant or impulsive, not both: impulsive on its own table.
+    let imp = close_pair(with(
+        line("a1", Side::A, 2, [600, 400]),
+        "impulsive",
+        json!(true),
+    ));
+    let s = orders_phase(&imp);
+    assert_eq!(
+        movement::waver_modifiers(&imp, &s, ix(&imp, "a1")),
+        vec![md("impulsive", -1)]
+    );
+    let a1 = with(line("a1", Side::A, 2, [600, 400]), "hesitant", json!(true));
+    let mut v = table(vec![a1], vec![line("b1", Side::B, 2, [600, 560])]);
+    v["sides"]["a"]["officers"][0]["inspirational"] = json!(true);
+    let sc = load(v);
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_with(&sc, |s| {
+        s.unit_mut(a1).status = Status::Disordered;
+        s.unit_mut(a1).disciplined = true;
+        s.officers[0].attached = Some(a1);
+        s.officers[0].at = Some(Point::mm(600, 350));
+    });
+    assert_eq!(
+        movement::waver_modifiers(&sc, &s, a1),
+        vec![
+            md("disordered", -1),
+            md("hesitant", -1),
+            md("leader attached", 1),
+            md("inspirational leader attached", 1),
+            md("disciplined", 1),
+        ]
+    );
+    play(
+        &sc,
+        &mut s,
+        order("a-cinc", u_arg("a1"), OrderKind::Retire),
+        &[1, 2],
+    );
+    let ev = play(&sc, &mut s, retire_cmd("a1", 100), &[5, 5]);
+    // Moved, the attached officer with it, acted, then the test.
+    assert_eq!(
+        ev[3],
+        Event::WaverTested {
+            unit: a1,
+            test: test(
+                8,
+                vec![
+                    md("disordered", -1),
+                    md("hesitant", -1),
+                    md("leader attached", 1),
+                    md("inspirational leader attached", 1),
+                    md("disciplined", 1),
+                ],
+                9,
+                (5, 5),
+                false
+            ),
+        }
+    );
+    assert_eq!(s.unit(a1).status, Status::Routing);
+}
+
+#[test]
+fn rule_p20_a_retire_never_breaks_contact_nor_reaches_an_enemy() {
+    // a1 in contact with b1 (its front on b1's front).
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let s = orders_phase(&sc);
+    let mut s2 = s.clone();
+    ordered(&sc, &mut s2, u_arg("a1"), OrderKind::Retire);
+    assert_eq!(refused(&sc, &s2, retire_cmd("a1", 50)).rule, "p20");
+    // An enemy behind: retiring into it is refused.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![
+            line("b1", Side::B, 2, [100, 1150]),
+            with(line("b2", Side::B, 2, [600, 300]), "facing", json!(0)),
+        ],
+    ));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Retire);
+    assert_eq!(refused(&sc, &s, retire_cmd("a1", 80)).rule, "p20");
+    let _ = s2;
+}
+
+// ------------------------------------------------------------------------- page 20: charge
+
+const CHARGES: &str = "p20: charges";
+
+#[test]
+fn rule_p20_a_charge_straight_ahead_into_the_front_squares_up_flush() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    // An advance that would touch is a charge.
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 170, 0)).rule, "p20");
+    let ev = play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            moved_tenths(&sc, "a1", shape(600, 560, 0, &[2]), 1590, CHARGES),
+            Event::Charged {
+                unit: a1,
+                target: b1,
+                face: geometry::Face::Front
+            },
+            Event::Acted { unit: a1 },
+            Event::OrderDone,
+            awaiting_orders(),
+        ]
+    );
+    // A charger acts on no more orders.
+    assert_eq!(
+        refused(&sc, &s, order("a-cinc", u_arg("a1"), OrderKind::Advance)).rule,
+        "p17"
+    );
+}
+
+#[test]
+fn rule_p20_a_charge_out_of_reach_is_refused() {
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![line("b1", Side::B, 2, [600, 610])],
+    ));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    assert_eq!(refused(&sc, &s, charge_cmd("a1", "b1", None)).rule, "p19");
+}
+
+#[test]
+fn rule_p20_the_owner_places_the_overlap_within_the_face() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let sc4 = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![line("b1", Side::B, 4, [600, 560])],
+    ));
+    let _ = sc;
+    let mut s = orders_phase(&sc4);
+    ordered(&sc4, &mut s, u_arg("a1"), OrderKind::Advance);
+    assert_eq!(
+        refused(&sc4, &s, charge_cmd("a1", "b1", Some(41))).rule,
+        "p20"
+    );
+    let ev = play(&sc4, &mut s, charge_cmd("a1", "b1", Some(40)), &[]);
+    assert_eq!(
+        ev[0],
+        moved_tenths(&sc4, "a1", shape(640, 560, 0, &[2]), 1590, CHARGES)
+    );
+}
+
+// ------------------------------------------------------------------------- page 13
+
+/// a1 charges b1 (16 cm straight ahead) and the Orders phase ends: the Fire at
+/// Chargers phase follows with `dice`.
+fn charged(sc: &Scenario, dice: &[u8]) -> (State, Vec<Event>) {
+    let mut s = orders_phase(sc);
+    ordered(sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    play(sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    let ev = play(sc, &mut s, Command::EndPhase, dice);
+    (s, ev)
+}
+
+fn short_fire(sc: &Scenario, dice: (u8, u8), passed: bool, hits: u8) -> Event {
+    fire_resolved(
+        sc,
+        "b1",
+        "a1",
+        2,
+        test(
+            6,
+            vec![
+                md("every two bases in the front line", 1),
+                md("target at short range", 1),
+            ],
+            8,
+            dice,
+            passed,
+        ),
+        hits,
+    )
+}
+
+#[test]
+fn rule_p13_the_charged_unit_fires_at_short_range_a_failed_firer_only_disorders() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (s, ev) = charged(&sc, &[6, 6, 6, 5]);
+    assert_eq!(
+        ev[..10],
+        [
+            Event::PhaseStarted {
+                phase: Phase::FireAtChargers { side: Side::B }
+            },
+            // Range: from b1's centre to a1's front face, 2 cm.
+            Event::FireDeclared {
+                unit: b1,
+                target: a1,
+                range: 200,
+                short: true,
+                bases: None
+            },
+            short_fire(&sc, (6, 6), false, 0),
+            hits_applied(&sc, "a1", 0),
+            removal_done(&sc, "a1", 0),
+            resolved(&sc, "a1"),
+            morale(&sc, "b1", test(8, vec![], 8, (6, 5), false)),
+            status(&sc, "b1", Status::Disordered, FAILED),
+            resolved(&sc, "b1"),
+            Event::PhaseStarted {
+                phase: Phase::Combat { side: Side::A }
+            },
+        ]
+    );
+    // Disordered, not forced back.
+    assert_eq!(s.unit(b1).shape, shape(600, 560, 180, &[2]));
+    assert_eq!(
+        s.pending,
+        Pending::Melee {
+            side: Side::A,
+            a: a1,
+            b: b1
+        }
+    );
+}
+
+#[test]
+fn rule_p13_a_unit_charged_by_two_chooses_its_target() {
+    let sc = load(table(
+        vec![
+            line("a1", Side::A, 2, [560, 400]),
+            line("a2", Side::A, 2, [640, 400]),
+        ],
+        vec![line("b1", Side::B, 4, [600, 560])],
+    ));
+    let (a1, a2, b1) = (ix(&sc, "a1"), ix(&sc, "a2"), ix(&sc, "b1"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Advance);
+    play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    play(&sc, &mut s, charge_cmd("a2", "b1", None), &[]);
+    assert_eq!(s.unit(a1).shape, shape(560, 560, 0, &[2]));
+    assert_eq!(s.unit(a2).shape, shape(640, 560, 0, &[2]));
+    play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(
+        s.pending,
+        Pending::FireAtCharger {
+            side: Side::B,
+            unit: b1,
+            chargers: vec![a1, a2]
+        }
+    );
+    let ev = play(&sc, &mut s, fire_cmd("b1", "a2"), &[6, 6, 3, 3]);
+    assert!(matches!(
+        ev[0],
+        Event::FireDeclared { unit, target, short: true, .. } if unit == b1 && target == a2
+    ));
+}
+
+#[test]
+fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (mut s, ev) = begin(&sc, &QUIET);
+    assert!(ev.contains(&Event::InCombat {
+        pairs: vec![(a1, b1)]
+    }));
+    to_orders(&sc, &mut s);
+    // a1 is marked a charger (as if it had charged b1): still no fire at it.
+    s.unit_mut(a1).charger = true;
+    let ev = play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(
+        ev,
+        vec![
+            Event::PhaseStarted {
+                phase: Phase::FireAtChargers { side: Side::B }
+            },
+            Event::PhaseStarted {
+                phase: Phase::Combat { side: Side::A }
+            },
+            Event::Awaiting {
+                decision: Pending::Melee {
+                    side: Side::A,
+                    a: a1,
+                    b: b1
+                }
+            },
+        ]
+    );
+}
+
+// ------------------------------------------------------------------------- missing rules
+
+fn melee(winner: Option<Side>, hits_a: u8, hits_b: u8, back: i64) -> Command {
+    Command::MeleeResult {
+        a: "a1".into(),
+        b: "b1".into(),
+        winner,
+        hits_a,
+        hits_b,
+        loser_falls_back_mm: back,
+        loser_routs: false,
+    }
+}
+
+const DECIDED: &str = "the melee's loser, as decided";
+const LOST_COMBAT: &str = "p18: lost a combat";
+
+#[test]
+fn rule_missing_a_melee_result_applies_hits_disorders_and_moves_the_loser_back() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let (mut s, _) = charged(&sc, &[6, 6, 3, 3]);
+    // A drawn melee has nobody to fall back.
+    assert_eq!(refused(&sc, &s, melee(None, 1, 1, 20)).rule, "p13");
+    let ev = play(&sc, &mut s, melee(Some(Side::A), 0, 3, 30), &[]);
+    assert_eq!(
+        ev[..5],
+        [
+            Event::MeleeResolved {
+                a: ix(&sc, "a1"),
+                b: ix(&sc, "b1"),
+                winner: Some(Side::A),
+                hits: (0, 3),
+                tests: None,
+                stand_in: false
+            },
+            status(&sc, "b1", Status::Disordered, LOST_COMBAT),
+            moved(&sc, "b1", shape(600, 590, 180, &[2]), 30, DECIDED),
+            base_removed(&sc, "b1", 0, BaseKind::Infantry, shape(600, 590, 180, &[1])),
+            removal_done(&sc, "b1", 0),
+        ]
+    );
+}
+
+#[test]
+fn rule_missing_a_losing_charger_falls_back_5cm_more_a_base_it_lost_this_turn() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    // b1's fire at its charger: 1-2 against 8, five hits, one base of a1.
+    let (mut s, ev) = charged(&sc, &[1, 2, 3, 3]);
+    assert_eq!(ev[2], short_fire(&sc, (1, 2), true, 5));
+    let ev = play(&sc, &mut s, melee(Some(Side::B), 0, 0, 20), &[]);
+    assert_eq!(
+        ev[..3],
+        [
+            Event::MeleeResolved {
+                a: ix(&sc, "a1"),
+                b: ix(&sc, "b1"),
+                winner: Some(Side::B),
+                hits: (0, 0),
+                tests: None,
+                stand_in: false
+            },
+            status(&sc, "a1", Status::Disordered, LOST_COMBAT),
+            // 2 cm as decided and 5 cm for the base lost.
+            moved(&sc, "a1", shape(600, 490, 0, &[1]), 70, DECIDED),
+        ]
+    );
+}
+
+#[test]
+fn rule_missing_the_stand_in_melee_shows_its_two_tests() {
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![line("b1", Side::B, 2, [600, 560])],
+    );
+    v["missing_rules"] = json!("stand_in");
+    let sc = load(v);
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    let mut rng = Loaded::new(&[6, 6, 3, 3, 2, 3, 4, 4]);
+    let ev = engine::apply(&sc, &s, &Command::EndPhase, &mut rng).expect("end phase");
+    let m = ev
+        .iter()
+        .find(|e| matches!(e, Event::MeleeResolved { .. }))
+        .expect("a melee");
+    assert_eq!(
+        *m,
+        Event::MeleeResolved {
+            a: ix(&sc, "a1"),
+            b: ix(&sc, "b1"),
+            winner: Some(Side::A),
+            hits: (0, 4),
+            tests: Some((
+                test(8, vec![md("stand-in: charging", 1)], 9, (2, 3), true),
+                test(8, vec![], 8, (4, 4), true)
+            )),
+            stand_in: true
+        }
+    );
+}
+
+#[test]
+fn rule_missing_rally_asks_per_unit_and_officers_move_at_most_60cm() {
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_with(&sc, |s| s.unit_mut(a1).status = Status::Disordered);
+    play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(s.pending, Pending::MoveOfficers { side: Side::A });
+    let mv = |at: [i64; 2]| Command::MoveOfficer {
+        officer: "a-cinc".into(),
+        at,
+        attach: None,
+    };
+    assert_eq!(refused(&sc, &s, mv([100, 701])).rule, "p20");
+    let ev = play(&sc, &mut s, mv([100, 700]), &[]);
+    assert_eq!(
+        ev[0],
+        Event::OfficerMoved {
+            officer: 0,
+            at: Point::mm(100, 700),
+            attached: None,
+            why: "moves in the Move Officers phase".into()
+        }
+    );
+    play(&sc, &mut s, Command::EndPhase, &[]);
+    assert_eq!(
+        s.pending,
+        Pending::Rally {
+            side: Side::A,
+            units: vec![a1]
+        }
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        Command::Rally {
+            unit: "a1".into(),
+            rallies: true,
+        },
+        &[],
+    );
+    assert_eq!(
+        ev[0],
+        Event::RallyDecided {
+            unit: a1,
+            to: Status::Formed,
+            test: None,
+            stand_in: false
+        }
+    );
+}
+
+// ------------------------------------------------------------------------- page 12
+
+#[test]
+fn rule_p12_a_unit_fires_with_fewer_bases_to_bring_a_target_into_range() {
+    // b1 is out of a1's range measured from a1's centre, but in range of its right-hand
+    // bases.
+    let sc = load(table(
+        vec![line("a1", Side::A, 6, [600, 500])],
+        vec![line("b1", Side::B, 2, [800, 640])],
+    ));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (mut s, _) = begin(&sc, &QUIET);
+    assert!(firing::targets(&sc, &s, a1).is_empty());
+    assert_eq!(
+        firing::group_options(&sc, &s, a1),
+        vec![(b1, vec![5]), (b1, vec![4, 5])]
+    );
+    // Page 12: the unit is offered its fire (the engine skipped it: fixed).
+    assert_eq!(
+        s.pending,
+        Pending::DeclareFire {
+            side: Side::A,
+            units: vec![a1]
+        }
+    );
+    // The whole unit cannot, nor a group that leaves it out of range.
+    assert_eq!(refused(&sc, &s, fire_cmd("a1", "b1")).rule, "p11");
+    let with_bases = |b: Vec<u8>| Command::Fire {
+        unit: "a1".into(),
+        target: "b1".into(),
+        bases: Some(b),
+    };
+    assert!(engine::apply(&sc, &s, &with_bases(vec![0, 1]), &mut Loaded::new(&[])).is_err());
+    let ev = play(&sc, &mut s, with_bases(vec![4, 5]), &[6, 6]);
+    assert!(
+        matches!(&ev[0], Event::FireDeclared { unit, target, bases: Some(b), .. }
+            if *unit == a1 && *target == b1 && *b == vec![4, 5]),
+        "{ev:?}"
+    );
+    // Only the two bases named count: one "every two bases in the front line" (and from
+    // there b1 is seen from beyond its front's edge: its flank).
+    let Some(Event::FireResolved { bases, test, .. }) =
+        ev.iter().find(|e| matches!(e, Event::FireResolved { .. }))
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*bases, 2);
+    assert_eq!(
+        test.modifiers,
+        vec![
+            md("every two bases in the front line", 1),
+            md("firing on the target's flank or rear", 1)
+        ]
+    );
+}
+
+// ------------------------------------------------------------------------- page 17: modifiers
+
+fn odds_of(
+    sc: &Scenario,
+    s: &State,
+    officer: OfficerIx,
+    units: &[&str],
+    kind: OrderKind,
+    successive: u8,
+) -> orders::OrderOdds {
+    let units: Vec<UnitIx> = units.iter().map(|u| ix(sc, u)).collect();
+    orders::order_odds(sc, s, officer, &units, kind, successive).expect("odds")
+}
+
+#[test]
+fn rule_p17_order_odds_out_of_range_and_the_clamp_to_two() {
+    let sc = two_divisions();
+    let s = orders_phase(&sc);
+    assert_eq!(
+        odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0),
+        orders::OrderOdds {
+            base: 8,
+            modifiers: vec![md(OUT_OF_RANGE, 1)],
+            factor: 9,
+            pass: Chance::new(30, 36)
+        }
+    );
+    // Ten successive orders: clamped to 2, which only a double one passes.
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 10);
+    assert_eq!(o.modifiers, vec![md(SUCCESSIVE, -10), md(OUT_OF_RANGE, 1)]);
+    assert_eq!((o.factor, o.pass), (2, Chance::new(1, 36)));
+}
+
+#[test]
+fn rule_p17_fired_disordered_and_dense_terrain() {
+    let mut v = table(
+        vec![with(
+            line("a1", Side::A, 2, [600, 200]),
+            "sector",
+            json!("w/0"),
+        )],
+        vec![line("b1", Side::B, 2, [600, 1010])],
+    );
+    v["terrain"] = json!([{"id": "w", "kind": "woods",
+        "polygon": [[540, 140], [660, 140], [660, 220], [540, 220]]}]);
+    let sc = load(v);
+    let a1 = ix(&sc, "a1");
+    // Its fire and disorder are set directly (nothing is in range to fire at).
+    let mut s = orders_phase(&sc);
+    s.unit_mut(a1).fired = true;
+    s.unit_mut(a1).status = Status::Disordered;
+    let want = vec![
+        md("a unit ordered fired at the enemy", -1),
+        md("a unit ordered is in disorder", -1),
+        md("a unit ordered is in dense terrain", -1),
+        md(OUT_OF_RANGE, 1),
+    ];
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert_eq!((o.modifiers.clone(), o.factor), (want.clone(), 6));
+    // The same modifiers on the roll itself.
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Retire),
+        &[3, 3],
+    );
+    assert_eq!(
+        ev[0],
+        given(
+            A_D1,
+            GroupRef::Unit(a1),
+            OrderKind::Retire,
+            vec![a1],
+            Some(test(8, want, 6, (3, 3), true)),
+            false,
+            false,
+            200
+        )
+    );
+}
+
+#[test]
+fn rule_p17_near_the_enemy_hesitant_renowned_and_cavalry() {
+    let formed = md("units ordered within one move of a formed enemy", -1);
+    let hesitant = md("hesitant troops within one move of any enemy", -1);
+    let renowned = md("a unit ordered to advance on a renowned unit", -1);
+    let cavalry = md("infantry ordered to advance on cavalry within one move", -2);
+    // Hesitant a1 16 cm from b1.
+    let sc = close_pair(with(
+        line("a1", Side::A, 2, [600, 400]),
+        "hesitant",
+        json!(true),
+    ));
+    let mut s = orders_phase(&sc);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![formed.clone(), hesitant.clone()]);
+    assert_eq!((o.factor, o.pass), (6, Chance::new(15, 36)));
+    // A disordered enemy is not formed; hesitant still counts.
+    s.unit_mut(ix(&sc, "b1")).status = Status::Disordered;
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![hesitant]);
+    // A renowned enemy ahead: only for an advance.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![with(
+            line("b1", Side::B, 2, [600, 560]),
+            "renowned",
+            json!(true),
+        )],
+    ));
+    let s = orders_phase(&sc);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![formed.clone(), renowned]);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert_eq!(o.modifiers, vec![formed.clone()]);
+    // Infantry advancing on cavalry within one move.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![unit(
+            "b1",
+            Side::B,
+            &["battle_cavalry", "battle_cavalry"],
+            &[2],
+            [600, 560],
+        )],
+    ));
+    let s = orders_phase(&sc);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(o.modifiers, vec![formed.clone(), cavalry]);
+    assert_eq!(o.factor, 5);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert_eq!(o.modifiers, vec![formed]);
+}
+
+#[test]
+fn rule_p17_attached_inspirational_clamped_to_ten_and_eleven_fails() {
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 200])],
+        vec![line("b1", Side::B, 2, [600, 1010])],
+    );
+    v["sides"]["a"]["officers"][0]["inspirational"] = json!(true);
+    let sc = load(v);
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_with(&sc, |s| {
+        s.officers[0].attached = Some(a1);
+        s.officers[0].at = Some(Point::mm(600, 150));
+    });
+    let mods = vec![
+        md(RADIUS, 1),
+        md(OUT_OF_RANGE, 1),
+        md("an officer is attached", 1),
+        md("inspirational officer ordering an advance", 1),
+    ];
+    let o = odds_of(&sc, &s, A_CINC, &["a1"], OrderKind::Advance, 0);
+    assert_eq!(
+        o,
+        orders::OrderOdds {
+            base: 8,
+            modifiers: mods.clone(),
+            factor: 10,
+            pass: Chance::new(33, 36)
+        }
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-cinc", u_arg("a1"), OrderKind::Advance),
+        &[5, 6],
+    );
+    assert_eq!(
+        ev[..2],
+        [
+            given(
+                A_CINC,
+                GroupRef::Unit(a1),
+                OrderKind::Advance,
+                vec![a1],
+                Some(test(8, mods, 10, (5, 6), false)),
+                false,
+                false,
+                200
+            ),
+            Event::OrdersEnded {
+                side: Side::A,
+                why: "p16: the CinC failed an order".into()
+            }
+        ]
+    );
+}
+
+#[test]
+fn rule_p18_a_double_one_makes_the_next_order_to_the_group_automatic() {
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Advance),
+        &[1, 1],
+    );
+    assert_eq!(
+        ev[0],
+        given(
+            A_D1,
+            GroupRef::Unit(a1),
+            OrderKind::Advance,
+            vec![a1],
+            Some(test(8, vec![md(OUT_OF_RANGE, 1)], 9, (1, 1), true)),
+            false,
+            true,
+            200
+        )
+    );
+    play(&sc, &mut s, advance_cmd("a1", 100, 0), &[]);
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Advance),
+        &[],
+    );
+    assert_eq!(
+        ev,
+        vec![
+            given(
+                A_D1,
+                GroupRef::Unit(a1),
+                OrderKind::Advance,
+                vec![a1],
+                None,
+                true,
+                false,
+                200
+            ),
+            act(vec![a1], OrderKind::Advance),
+        ]
+    );
+    play(&sc, &mut s, advance_cmd("a1", 100, 0), &[]);
+    // The group is closed now.
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Advance)).rule,
+        "p16"
+    );
+}
+
+#[test]
+fn rule_p20_an_oblique_charge_the_closer_corner_decides_a_flank() {
+    // b1 faces 270 (towards -x): its left flank is its face towards -y, which a1's
+    // right-hand corner meets.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 400])],
+        vec![with(
+            line("b1", Side::B, 2, [620, 600]),
+            "facing",
+            json!(270),
+        )],
+    ));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    let ev = play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    assert_eq!(
+        ev[..2],
+        [
+            moved_tenths(&sc, "a1", shape(620, 560, 0, &[2]), 1590, CHARGES),
+            Event::Charged {
+                unit: a1,
+                target: b1,
+                face: geometry::Face::Left
+            },
+        ]
+    );
+}
+
+#[test]
+fn rule_p19_an_advance_never_breaks_contact() {
+    // a1's front on b1's front as the turn begins.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 50, 0)).rule, "p19");
+    assert_eq!(refused(&sc, &s, charge_cmd("a1", "b1", None)).rule, "p19");
+}
