@@ -1691,8 +1691,12 @@ impl Scenario {
                     .iter()
                     .flat_map(|f| f.road_for_tags.values().copied()),
             )
-            .min()
-            .map_or(0, |m| m.sixths());
+            // A fold over plain integers, not `min()` over `Option<Mp>`: release builds
+            // of the latter read the empty option's payload before its tag, which
+            // valgrind's memcheck (scripts/test_ffi.sh) reports as a use of an
+            // uninitialised value.
+            .fold(u32::MAX, |acc, m| acc.min(m.sixths()));
+        let cheapest = if cheapest == u32::MAX { 0 } else { cheapest };
         let factor = match &self.data.rules {
             RuleSet::Suez1916(p) => p.surprise_movement_factor.max(1) as u32,
             _ => 1,
