@@ -9,11 +9,10 @@
 //! at short range" gives the short-range +1 whatever the measured range.
 
 use crate::error::RuleError;
-use crate::huzzah::engine::{m, Ctx};
+use crate::huzzah::engine::Ctx;
 use crate::huzzah::event::Event;
 use crate::huzzah::firing::{
-    ensure_quality, fire_factor, fire_modifiers, hits_of, on_table, resolve_targets, seeing_bases,
-    weapon_range, Step,
+    ensure_quality, on_table, resolve_targets, roll_fire, weapon_range, Step,
 };
 use crate::huzzah::geometry;
 use crate::huzzah::morale::{failed, morale_modifiers};
@@ -114,27 +113,7 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             return Step::Done;
         }
         for (f, t) in decls {
-            let q = ensure_quality(ctx, f);
-            let base = fire_factor(sc, f, q);
-            let mut mods = fire_modifiers(sc, &ctx.s, f, t);
-            if !mods.iter().any(|x| x.why == "target at short range") {
-                mods.push(m("target at short range", 1));
-            }
-            let bases = seeing_bases(sc, &ctx.s, f, t).len() as u8;
-            let test = ctx.test(base, mods, true);
-            let hits = hits_of(
-                test.factor,
-                test.passed,
-                test.dice.total(),
-                test.dice.huzzah(),
-            );
-            ctx.emit(Event::FireResolved {
-                unit: f,
-                target: t,
-                bases,
-                test,
-                hits,
-            });
+            roll_fire(ctx, f, t, None, true);
         }
     }
     match resolve_targets(ctx) {

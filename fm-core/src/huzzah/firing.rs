@@ -561,27 +561,38 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             return Step::Done;
         }
         for (f, t, g) in decls {
-            let q = ensure_quality(ctx, f);
-            let base = fire_factor(sc, f, q);
-            let mods = fire_modifiers_with(sc, &ctx.s, f, t, g.as_deref());
-            let bases = seeing_bases_with(sc, &ctx.s, f, t, g.as_deref()).len() as u8;
-            let test = ctx.test(base, mods, true);
-            let hits = hits_of(
-                test.factor,
-                test.passed,
-                test.dice.total(),
-                test.dice.huzzah(),
-            );
-            ctx.emit(Event::FireResolved {
-                unit: f,
-                target: t,
-                bases,
-                test,
-                hits,
-            });
+            roll_fire(ctx, f, t, g.as_deref(), false);
         }
     }
     resolve_targets(ctx)
+}
+
+/// Rolls one unit's fire (pages 11-12): its quality if unknown, the Fire Factor and
+/// its modifiers, the test, the hits. `at_short` gives the short-range +1 whatever
+/// the range (fire at chargers, page 13).
+pub(crate) fn roll_fire(ctx: &mut Ctx, f: UnitIx, t: UnitIx, group: Group, at_short: bool) {
+    let sc = ctx.sc;
+    let q = ensure_quality(ctx, f);
+    let base = fire_factor(sc, f, q);
+    let mut mods = fire_modifiers_with(sc, &ctx.s, f, t, group);
+    if at_short && !mods.iter().any(|x| x.why == "target at short range") {
+        mods.push(m("target at short range", 1));
+    }
+    let bases = seeing_bases_with(sc, &ctx.s, f, t, group).len() as u8;
+    let test = ctx.test(base, mods, true);
+    let hits = hits_of(
+        test.factor,
+        test.passed,
+        test.dice.total(),
+        test.dice.huzzah(),
+    );
+    ctx.emit(Event::FireResolved {
+        unit: f,
+        target: t,
+        bases,
+        test,
+        hits,
+    });
 }
 
 /// Resolves each target in turn: hits into lost bases, the officer's saving throw, the

@@ -267,6 +267,37 @@ fn dense_polygons(sc: &Scenario) -> Vec<Polygon> {
         .collect()
 }
 
+/// The active order, if `u` may move on it as a `kind` (page 19: "Units that have been
+/// given an order to advance … can only advance"; page 22: squares cannot move).
+fn acting<'a>(
+    sc: &Scenario,
+    s: &'a State,
+    u: UnitIx,
+    kind: OrderKind,
+    page: &str,
+) -> Result<&'a ActiveOrder, RuleError> {
+    let id = &sc.unit(u).id;
+    let Some(active) = &s.orders.active else {
+        return refuse(page, "no order is being acted on");
+    };
+    if active.kind != kind {
+        return refuse(
+            "p19",
+            format!("{id} was ordered to {:?}: it can only do that", active.kind),
+        );
+    }
+    if !active.units.contains(&u) {
+        return refuse(
+            page,
+            format!("{id} is not a unit of this order still to act"),
+        );
+    }
+    if s.unit(u).shape.square {
+        return refuse("p22", format!("{id} is in square: squares cannot move"));
+    }
+    Ok(active)
+}
+
 /// Checks an advance (page 19).
 ///
 /// # Errors
@@ -279,24 +310,7 @@ pub fn check_advance(
     drift: Len,
 ) -> Result<Shape, RuleError> {
     let id = &sc.unit(u).id;
-    let Some(active) = &s.orders.active else {
-        return refuse("p19", "no order is being acted on");
-    };
-    if active.kind != OrderKind::Advance {
-        return refuse(
-            "p19",
-            format!("{id} was ordered to {:?}: it can only do that", active.kind),
-        );
-    }
-    if !active.units.contains(&u) {
-        return refuse(
-            "p19",
-            format!("{id} is not a unit of this order still to act"),
-        );
-    }
-    if s.unit(u).shape.square {
-        return refuse("p22", format!("{id} is in square: squares cannot move"));
-    }
+    let active = acting(sc, s, u, OrderKind::Advance, "p19")?;
     if d <= Len::ZERO || d > active.rate {
         return refuse(
             "p19",
@@ -377,24 +391,7 @@ pub fn check_advance(
 /// The rule it breaks.
 pub fn check_retire(sc: &Scenario, s: &State, u: UnitIx, d: Len) -> Result<Shape, RuleError> {
     let id = &sc.unit(u).id;
-    let Some(active) = &s.orders.active else {
-        return refuse("p20", "no order is being acted on");
-    };
-    if active.kind != OrderKind::Retire {
-        return refuse(
-            "p19",
-            format!("{id} was ordered to {:?}: it can only do that", active.kind),
-        );
-    }
-    if !active.units.contains(&u) {
-        return refuse(
-            "p20",
-            format!("{id} is not a unit of this order still to act"),
-        );
-    }
-    if s.unit(u).shape.square {
-        return refuse("p22", format!("{id} is in square: squares cannot move"));
-    }
+    let active = acting(sc, s, u, OrderKind::Retire, "p20")?;
     let max = Len(active.rate.0 / 2);
     if d <= Len::ZERO || d > max {
         return refuse(
