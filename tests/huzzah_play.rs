@@ -152,3 +152,50 @@ fn rule_p21_deploy_keeps_the_anchor_base_and_the_facing() {
     s.apply_events(&sc, &ev);
     assert!(s.unit(u).shape.square);
 }
+
+#[test]
+fn rule_p20_an_impulsive_unit_within_one_advance_charges_without_orders() {
+    use fm_core::huzzah::event::Event;
+    let text = include_str!("../fm-core/scenarios/huzzah-firefight.json");
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("system");
+    o.insert("id".into(), "firefight-impulsive".into());
+    // fr-2 faces br-2 15 cm away; infantry advances 20 cm (stand-in).
+    v["sides"]["a"]["units"][1]["impulsive"] = true.into();
+    let sc = Arc::new(scenario::validate(scenario::from_json_value(v).unwrap()).unwrap());
+    let (fr2, br2) = (
+        sc.unit_index("fr-2").unwrap(),
+        sc.unit_index("br-2").unwrap(),
+    );
+    let mut m = GameMatch::<Huzzah>::new(sc.clone(), 4);
+    let mut seen = Vec::new();
+    // Officers placed, then side a holds all its fire: the Orders phase begins.
+    while !m.state().is_over()
+        && !seen
+            .iter()
+            .any(|e| matches!(e, Event::ImpulsiveCharges { .. }))
+    {
+        let legal = Huzzah::legal_commands(m.scenario(), m.state());
+        let c = legal
+            .iter()
+            .find(|c| matches!(c, fm_core::huzzah::command::Command::HoldFire { .. }))
+            .unwrap_or(&legal[0])
+            .clone();
+        seen.extend(m.apply(&c).unwrap().iter().cloned());
+    }
+    let charged = seen
+        .iter()
+        .position(
+            |e| matches!(e, Event::Charged { unit, target, .. } if *unit == fr2 && *target == br2),
+        )
+        .expect("fr-2 charged br-2");
+    let done = seen
+        .iter()
+        .position(|e| matches!(e, Event::ImpulsiveCharges { charges, .. } if charges == &vec![(fr2, br2)]))
+        .expect("the impulsive charges are recorded");
+    assert!(charged < done);
+    // No order was needed, and fr-2 takes no orders this phase.
+    assert!(!seen.iter().any(|e| matches!(e, Event::OrderGiven { .. })));
+    assert!(m.state().unit(fr2).charger);
+}

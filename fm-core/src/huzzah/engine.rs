@@ -507,6 +507,7 @@ pub(crate) fn advance(ctx: &mut Ctx) {
                 firing::Step::Done => next(ctx, player1),
             },
             Phase::Orders { side } => {
+                movement::impulsive_charges(ctx, side);
                 movement::settle(ctx);
                 let p = movement::pending(&ctx.s, side);
                 await_decision(ctx, p);

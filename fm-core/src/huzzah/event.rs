@@ -391,6 +391,14 @@ pub enum Event {
         /// The face charged.
         face: crate::huzzah::geometry::Face,
     },
+    /// Page 20: impulsive units within one advance of the enemy charged without orders
+    /// as the Orders phase began (the charges' own events come first).
+    ImpulsiveCharges {
+        /// The phasing side.
+        side: Side,
+        /// The charges made: (charger, target).
+        charges: Vec<(UnitIx, UnitIx)>,
+    },
     /// Page 21: a change of formation on a deploy order.
     UnitDeployed {
         /// The unit.
@@ -800,6 +808,7 @@ impl State {
                 }
             }
             Event::OrderDone => self.orders.active = None,
+            Event::ImpulsiveCharges { .. } => self.orders.impulsive_checked = true,
             Event::UnitDeployed {
                 unit,
                 shape,

@@ -717,6 +717,23 @@ pub fn plan_charge(
             format!("{id} is not acting on an advance order: only an advance charges"),
         );
     }
+    plan_charge_within(sc, s, u, target, offset, active.rate)
+}
+
+/// [`plan_charge`] for a unit moving up to `rate` (its group's move, or its own for an
+/// impulsive charge without orders).
+///
+/// # Errors
+/// The rule the charge breaks.
+pub fn plan_charge_within(
+    sc: &Scenario,
+    s: &State,
+    u: UnitIx,
+    target: UnitIx,
+    offset: Option<Len>,
+    rate: Len,
+) -> Result<ChargePlan, RuleError> {
+    let id = &sc.unit(u).id;
     if s.unit(u).shape.square {
         return refuse("p22", format!("{id} is in square: squares cannot move"));
     }
@@ -744,13 +761,13 @@ pub fn plan_charge(
         );
     }
     let ts = &s.unit(target).shape;
-    let Some(reach) = contact_distance(sh, ts, active.rate) else {
+    let Some(reach) = contact_distance(sh, ts, rate) else {
         return refuse(
             "p19",
             format!(
                 "{} is not within {id}'s move straight ahead ({})",
                 sc.unit(target).id,
-                active.rate
+                rate
             ),
         );
     };
@@ -799,7 +816,7 @@ pub fn plan_charge(
     // "Most of a charger would contact the front": most of eleven points along its
     // front, carried straight ahead, meet the target's front face first.
     let (fsin, fcos) = geometry::sin_cos(sh.facing);
-    let far = Len(active.rate.0 + sh.width().0 + ts.width().0 + ts.depth().0);
+    let far = Len(rate.0 + sh.width().0 + ts.width().0 + ts.depth().0);
     let ahead = |p: Point| {
         Point::new(
             Len(p.x.0 + (far.0 as i128 * fsin as i128 / geometry::TRIG_ONE as i128) as i64),
@@ -1080,4 +1097,41 @@ pub(crate) fn deploy(ctx: &mut Ctx, u: UnitIx, end: Shape, column: bool) {
         }
     }
     ctx.emit(Event::Acted { unit: u });
+}
+
+/// Page 20: "Impulsive units that are within one advance move of the enemy at the start
+/// of their Orders and Movement phase must always charge that enemy. They do not
+/// require orders." Each such unit of `side` (formed or disordered, not in contact)
+/// charges the enemy it would reach first straight ahead within its own move (ruling
+/// R-HZ-20b); the check is made once, as the phase starts.
+pub(crate) fn impulsive_charges(ctx: &mut Ctx, side: Side) {
+    let sc = ctx.sc;
+    let units: Vec<UnitIx> = sc
+        .unit_ixs(side)
+        .filter(|u| sc.unit(*u).flags.impulsive)
+        .collect();
+    if units.is_empty() || ctx.s.orders.impulsive_checked {
+        return;
+    }
+    let mut charges = Vec::new();
+    for u in units {
+        if !on_table(&ctx.s, u) || ctx.s.unit(u).status == Status::Routing || ctx.s.unit(u).charger
+        {
+            continue;
+        }
+        let rate = advance_of(sc, &ctx.s, u);
+        let best = enemies_on_table(sc, &ctx.s, u)
+            .into_iter()
+            .filter_map(|e| {
+                plan_charge_within(sc, &ctx.s, u, e, None, rate)
+                    .ok()
+                    .map(|p| (p.reach, e, p))
+            })
+            .min_by_key(|(r, e, _)| (*r, *e));
+        if let Some((_, e, plan)) = best {
+            charges.push((u, e));
+            charge(ctx, u, e, plan);
+        }
+    }
+    ctx.emit(Event::ImpulsiveCharges { side, charges });
 }

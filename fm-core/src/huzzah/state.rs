@@ -298,6 +298,9 @@ pub struct Orders {
     pub free: bool,
     /// The order being acted on.
     pub active: Option<ActiveOrder>,
+    /// The impulsive units' compulsory charges were made (page 20).
+    #[serde(default)]
+    pub impulsive_checked: bool,
 }
 
 /// The alternate placement of page 7, in progress.
