@@ -880,14 +880,10 @@ pub fn default_officer_position(sc: &Scenario, s: &State, o: u16) -> Point {
     if let Some(p) = def.position {
         return p;
     }
-    let units: Vec<UnitIx> = sc
+    let Some(u) = sc
         .unit_ixs(def.side)
-        .filter(|u| sc.commands(OfficerIx(o), *u))
-        .collect();
-    let Some(u) = units
-        .first()
-        .or(sc.unit_ixs(def.side).collect::<Vec<_>>().first())
-        .copied()
+        .find(|u| sc.commands(OfficerIx(o), *u))
+        .or_else(|| sc.unit_ixs(def.side).next())
     else {
         let (w, d) = sc.table_size();
         return Point::new(Len(w.0 / 2), Len(d.0 / 2));

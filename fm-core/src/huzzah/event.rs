@@ -499,7 +499,6 @@ impl State {
             }
             Event::PlayersDecided { player1 } => {
                 self.player1 = Some(*player1);
-                self.placement.first_done = Some(player1.other());
             }
             Event::OfficersToPlace => self.placement.officers = true,
             Event::OfficerPlaced { officer, at } => {

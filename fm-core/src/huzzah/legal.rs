@@ -12,7 +12,7 @@ use crate::huzzah::engine::officers_to_place;
 use crate::huzzah::firing::{group_options, removal_candidates, targets};
 use crate::huzzah::geometry::Len;
 use crate::huzzah::movement::{
-    check_advance, check_deploy, check_retire, orderable, plan_charge, FormationKind,
+    check_advance, check_deploy, check_retire, first_met, orderable, plan_charge, FormationKind,
 };
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
@@ -138,9 +138,8 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
         Pending::Act { units, order, .. } => {
             let mut out = Vec::new();
             for u in units {
-                if *order == OrderKind::Advance {
-                    let enemies = sc.unit_ixs(sc.unit(*u).side.other());
-                    for t in enemies {
+                if let (OrderKind::Advance, Some(a)) = (*order, &s.orders.active) {
+                    for t in first_met(sc, s, *u, a.rate) {
                         if plan_charge(sc, s, *u, t, None).is_ok() {
                             out.push(Command::Charge {
                                 unit: id(*u),

@@ -80,15 +80,11 @@ pub(crate) fn resolve(
     tests: Option<(Test, Test)>,
 ) {
     let stand_in = tests.is_some();
-    let lost_to_fire = |ctx: &Ctx, u: UnitIx| ctx.s.unit(u).lost_this_turn;
     let loser = o.winner.map(|w| if w == Side::A { b } else { a });
-    let fire_lost = loser.map_or(0, |l| {
-        if ctx.s.unit(l).charger {
-            lost_to_fire(ctx, l)
-        } else {
-            0
-        }
-    });
+    // Page 13: a losing charger's losses to fire this turn lengthen its fall back.
+    let fire_lost = loser
+        .filter(|l| ctx.s.unit(*l).charger)
+        .map_or(0, |l| ctx.s.unit(l).lost_this_turn);
     ctx.emit(Event::MeleeResolved {
         a,
         b,

@@ -720,6 +720,30 @@ pub fn plan_charge(
     plan_charge_within(sc, s, u, target, offset, active.rate)
 }
 
+/// The enemies `u` could charge at all moving up to `rate`: those it would meet first
+/// straight ahead (any other is "met first" by one of these), in scenario order. One
+/// contact search per enemy, each bounded by the best so far, so that listing charges
+/// costs one pass rather than one plan per enemy.
+pub fn first_met(sc: &Scenario, s: &State, u: UnitIx, rate: Len) -> Vec<UnitIx> {
+    let sh = &s.unit(u).shape;
+    let mut best: Option<Len> = None;
+    let mut out: Vec<UnitIx> = Vec::new();
+    for e in enemies_on_table(sc, s, u) {
+        let Some(d) = contact_distance(sh, &s.unit(e).shape, best.unwrap_or(rate)) else {
+            continue;
+        };
+        match best {
+            Some(b) if d > b => {}
+            Some(b) if d == b => out.push(e),
+            _ => {
+                best = Some(d);
+                out = vec![e];
+            }
+        }
+    }
+    out
+}
+
 /// [`plan_charge`] for a unit moving up to `rate` (its group's move, or its own for an
 /// impulsive charge without orders).
 ///
@@ -1120,7 +1144,7 @@ pub(crate) fn impulsive_charges(ctx: &mut Ctx, side: Side) {
             continue;
         }
         let rate = advance_of(sc, &ctx.s, u);
-        let best = enemies_on_table(sc, &ctx.s, u)
+        let best = first_met(sc, &ctx.s, u, rate)
             .into_iter()
             .filter_map(|e| {
                 plan_charge_within(sc, &ctx.s, u, e, None, rate)

@@ -166,7 +166,7 @@ pub fn morale_odds(sc: &Scenario, s: &State, u: UnitIx) -> MoraleOdds {
     for (q, w) in quality_weights(sc, s, u) {
         let f = modified(q.morale_factor() as i8, &mods, true);
         factors.push((q, f, Chance::new(w, 1296)));
-        pass += w * all_dice().filter(|d| passes(f, *d)).count() as u64;
+        pass += w * u64::from(quality::pass_count(i32::from(f)));
     }
     MoraleOdds {
         modifiers: mods,

@@ -7,14 +7,14 @@
 //! more than 80 cm (footprint to footprint) from every enemy unit on the table.
 
 use crate::error::RuleError;
-use crate::huzzah::engine::{m, modified, passes};
+use crate::huzzah::engine::{m, modified};
 use crate::huzzah::event::Modifier;
 use crate::huzzah::firing::on_table;
 use crate::huzzah::geometry::{self, Len};
 use crate::huzzah::morale::within_one_move;
 use crate::huzzah::odds::Chance;
 use crate::huzzah::scenario::{Arm, OfficerIx, Scenario, UnitIx};
-use crate::huzzah::state::{Dice, State, Status};
+use crate::huzzah::state::{State, Status};
 use serde::{Deserialize, Serialize};
 
 /// The four orders (page 17).
@@ -186,10 +186,7 @@ pub fn order_odds(
     let base = def.quality.command_factor() as i8;
     let modifiers = command_modifiers(sc, s, officer, units, kind, successive);
     let factor = modified(base, &modifiers, true);
-    let pass = (1..=6u8)
-        .flat_map(|a| (1..=6u8).map(move |b| Dice(a, b)))
-        .filter(|d| passes(factor, *d))
-        .count() as u64;
+    let pass = u64::from(crate::huzzah::quality::pass_count(i32::from(factor)));
     Ok(OrderOdds {
         base,
         modifiers,

@@ -318,8 +318,6 @@ pub struct Placement {
     pub max: u8,
     /// Placed on the current roll.
     pub placed: u8,
-    /// The side that finished placing first (Player 2).
-    pub first_done: Option<Side>,
     /// Units are all placed; officers are being placed.
     pub officers: bool,
 }
