@@ -1773,6 +1773,23 @@ impl Scenario {
         self.data.turns.len() as u16
     }
 
+    /// The bit set of the hex terrains named in `ids` (bit i: `terrain.hex[i]`), for a
+    /// game's terrain masks.
+    pub fn hex_terrain_mask(&self, ids: &[String]) -> u64 {
+        let th = &self.data.terrain.hex;
+        (0..th.len())
+            .filter(|&i| ids.contains(&th[i].id))
+            .fold(0, |m, i| m | 1 << i)
+    }
+
+    /// The bit set of the hexside terrain `id` (bit i: `terrain.hexside[i]`).
+    pub fn hexside_mask(&self, id: &str) -> u64 {
+        let ts = &self.data.terrain.hexside;
+        (0..ts.len())
+            .filter(|&i| ts[i].id == id)
+            .fold(0, |m, i| m | 1 << i)
+    }
+
     /// Whether game turn `turn` (1-based) is marked a night turn on the track.
     pub fn is_night_turn(&self, turn: u16) -> bool {
         self.data

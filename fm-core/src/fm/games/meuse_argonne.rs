@@ -699,17 +699,12 @@ impl crate::fm::exclusive::ExclusiveRules for MeuseArgonne {
             return Ok(());
         };
         let p = p.clone();
-        let th = &sc.data.terrain.hex;
-        let ids = |v: &[String]| -> u64 {
-            (0..th.len())
-                .filter(|&i| v.contains(&th[i].id))
-                .fold(0, |m, i| m | 1 << i)
-        };
-        sc.masks.works = ids(&p.trench_terrains);
-        sc.masks.fortress = ids(&p.fortress_terrains);
-        sc.masks.forest = ids(&p.forest_terrains);
-        sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
-        sc.masks.allied_plus_one = ids(std::slice::from_ref(&p.fortification_terrain));
+        sc.masks.works = sc.hex_terrain_mask(&p.trench_terrains);
+        sc.masks.fortress = sc.hex_terrain_mask(&p.fortress_terrains);
+        sc.masks.forest = sc.hex_terrain_mask(&p.forest_terrains);
+        sc.masks.woods = sc.hex_terrain_mask(std::slice::from_ref(&p.woods_terrain));
+        sc.masks.allied_plus_one =
+            sc.hex_terrain_mask(std::slice::from_ref(&p.fortification_terrain));
         validate(sc, &p)
     }
     fn check_placement(

@@ -1623,23 +1623,12 @@ impl crate::fm::exclusive::ExclusiveRules for Suez1916 {
         };
         let p = p.clone();
         validate(sc, &p)?;
-        let (th, ts) = (&sc.data.terrain.hex, &sc.data.terrain.hexside);
-        let ids = |v: &[String]| -> u64 {
-            (0..th.len())
-                .filter(|&i| v.contains(&th[i].id))
-                .fold(0, |m, i| m | 1 << i)
-        };
-        let side = |id: &str| -> u64 {
-            (0..ts.len())
-                .filter(|&i| ts[i].id == id)
-                .fold(0, |m, i| m | 1 << i)
-        };
-        sc.masks.trench_side = side(&p.trench_hexside);
-        sc.masks.canal_side = side(&p.canal_hexside);
-        sc.masks.rail_side = side(&p.railroad_hexside);
-        sc.masks.marsh = ids(std::slice::from_ref(&p.marsh_terrain));
-        sc.masks.hill = ids(&p.hill_terrains);
-        sc.masks.town_village = ids(&p.town_village_terrains);
+        sc.masks.trench_side = sc.hexside_mask(&p.trench_hexside);
+        sc.masks.canal_side = sc.hexside_mask(&p.canal_hexside);
+        sc.masks.rail_side = sc.hexside_mask(&p.railroad_hexside);
+        sc.masks.marsh = sc.hex_terrain_mask(std::slice::from_ref(&p.marsh_terrain));
+        sc.masks.hill = sc.hex_terrain_mask(&p.hill_terrains);
+        sc.masks.town_village = sc.hex_terrain_mask(&p.town_village_terrains);
         Ok(())
     }
     fn initial(&self, sc: &Scenario, control: &mut BTreeMap<Hex, Side>, ex: &mut ExclusiveState) {

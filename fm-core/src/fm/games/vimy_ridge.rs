@@ -881,19 +881,11 @@ impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
         };
         let p = p.clone();
         validate(sc, &p)?;
-        let (th, ts) = (&sc.data.terrain.hex, &sc.data.terrain.hexside);
-        let ids = |v: &[String]| -> u64 {
-            (0..th.len())
-                .filter(|&i| v.contains(&th[i].id))
-                .fold(0, |m, i| m | 1 << i)
-        };
-        let side_bits = (0..ts.len())
-            .filter(|&i| ts[i].id == p.trench_hexside)
-            .fold(0u64, |m, i| m | 1 << i);
-        sc.masks.no_mans_land = ids(std::slice::from_ref(&p.no_mans_land_terrain));
-        sc.masks.peak = ids(std::slice::from_ref(&p.peak_terrain));
-        sc.masks.woods = ids(std::slice::from_ref(&p.woods_terrain));
-        sc.masks.los_block = ids(&p.los_blocking_terrains);
+        let side_bits = sc.hexside_mask(&p.trench_hexside);
+        sc.masks.no_mans_land = sc.hex_terrain_mask(std::slice::from_ref(&p.no_mans_land_terrain));
+        sc.masks.peak = sc.hex_terrain_mask(std::slice::from_ref(&p.peak_terrain));
+        sc.masks.woods = sc.hex_terrain_mask(std::slice::from_ref(&p.woods_terrain));
+        sc.masks.los_block = sc.hex_terrain_mask(&p.los_blocking_terrains);
         sc.masks.trench_side = side_bits;
         Ok(())
     }
