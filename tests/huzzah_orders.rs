@@ -716,18 +716,6 @@ fn rule_p16_successive_orders_take_minus_one_each_and_another_group_closes_the_f
 }
 
 #[test]
-fn rule_p17_manoeuvre_is_refused_with_its_page() {
-    // The manoeuvre order's rules are on the missing pages (the deploy order is built:
-    // tests/huzzah_play.rs).
-    let sc = two_divisions();
-    let s = orders_phase(&sc);
-    assert_eq!(
-        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Manoeuvre)).rule,
-        "p17"
-    );
-}
-
-#[test]
 fn rule_p17_routing_units_and_reserve_artillery_that_fired_are_left_out() {
     let sc = load(table(
         vec![
@@ -1814,4 +1802,695 @@ fn rule_p19_an_advance_never_breaks_contact() {
     ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
     assert_eq!(refused(&sc, &s, advance_cmd("a1", 50, 0)).rule, "p19");
     assert_eq!(refused(&sc, &s, charge_cmd("a1", "b1", None)).rule, "p19");
+}
+
+// ------------------------------------------------------------------------- page 22, manoeuvre
+
+const MANOEUVRE_DECIDED: &str = "manoeuvre (its rules are missing): new position and facing as the player decided, within the written limits";
+const MANOEUVRE_STAND_IN: &str = "stand-in manoeuvre (its rules are missing): new position and facing, no corner moving more than the group's move";
+
+fn manoeuvre_cmd(unit: &str, anchor: [i64; 2], facing: u16) -> Command {
+    Command::Manoeuvre {
+        unit: unit.into(),
+        anchor,
+        facing,
+    }
+}
+
+#[test]
+fn rule_p17_a_manoeuvre_turns_a_unit_as_decided_within_the_written_limits() {
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [600, 200])],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    ));
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    let ev = ordered(&sc, &mut s, u_arg("a1"), OrderKind::Manoeuvre);
+    assert!(matches!(
+        ev[0],
+        Event::OrderGiven {
+            order: OrderKind::Manoeuvre,
+            ..
+        }
+    ));
+    assert_eq!(ev.last(), Some(&act(vec![a1], OrderKind::Manoeuvre)));
+    // The menu turns it in place: 90° right about its centre (600, 180) puts its front
+    // edge's centre 20 mm to the east of the centre.
+    let right = manoeuvre_cmd("a1", [620, 180], 90);
+    assert!(legal::legal_commands(&sc, &s).contains(&right));
+    // It cannot advance or deploy on a manoeuvre order.
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 100, 0)).rule, "p19");
+    let ev = play(&sc, &mut s, right, &[]);
+    // The far corner moves from (560, 200) to (620, 220): 63.2 mm.
+    assert_eq!(
+        ev,
+        vec![
+            moved_tenths(&sc, "a1", shape(620, 180, 90, &[2]), 632, MANOEUVRE_DECIDED),
+            Event::Acted { unit: a1 },
+            Event::OrderDone,
+            awaiting_orders(),
+        ]
+    );
+    // In "decide" mode the distance is the players' to agree: a long move is accepted.
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Manoeuvre);
+    play(&sc, &mut s, manoeuvre_cmd("a1", [200, 600], 45), &[]);
+    assert_eq!(s.unit(a1).shape.facing, Facing(45));
+}
+
+#[test]
+fn rule_p19_a_manoeuvre_never_makes_or_breaks_contact_nor_enters_dense_terrain() {
+    let mut v = table(
+        vec![
+            line("a1", Side::A, 2, [600, 200]),
+            line("a2", Side::A, 2, [200, 800]),
+        ],
+        vec![
+            line("b1", Side::B, 2, [600, 400]),
+            line("b2", Side::B, 2, [200, 800]),
+        ],
+    );
+    v["terrain"] = json!([{"id": "w", "kind": "woods",
+        "polygon": [[900, 100], [1100, 100], [1100, 300], [900, 300]]}]);
+    let sc = load(v);
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Manoeuvre);
+    // Into contact with b1 (its front edge at y = 400): only an advance does that.
+    let e = refused(&sc, &s, manoeuvre_cmd("a1", [600, 400], 0));
+    assert_eq!(e.rule, "p19");
+    assert!(e.message.contains("only an advance"), "{e:?}");
+    // a2 touches b2 (front to front): no order breaks contact.
+    assert_eq!(
+        refused(&sc, &s, manoeuvre_cmd("a2", [200, 700], 0)).rule,
+        "p19"
+    );
+    // Into the wood: a deploy order's work.
+    assert_eq!(
+        refused(&sc, &s, manoeuvre_cmd("a1", [1000, 250], 0)).rule,
+        "p19"
+    );
+    // Off the table, and a facing out of range.
+    assert_eq!(
+        refused(&sc, &s, manoeuvre_cmd("a1", [10, 200], 0)).rule,
+        "p17"
+    );
+    assert_eq!(
+        refused(&sc, &s, manoeuvre_cmd("a1", [600, 200], 360)).rule,
+        "input"
+    );
+}
+
+#[test]
+fn rule_p22_squares_cannot_manoeuvre() {
+    let sc = load(table(
+        vec![with(
+            unit("a1", Side::A, &["infantry"; 4], &[2, 2], [600, 200]),
+            "formation",
+            json!("square"),
+        )],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    ));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Manoeuvre);
+    assert_eq!(
+        refused(&sc, &s, manoeuvre_cmd("a1", [620, 180], 90)).rule,
+        "p22"
+    );
+    assert!(legal::legal_commands(&sc, &s)
+        .iter()
+        .all(|c| !matches!(c, Command::Manoeuvre { .. })));
+}
+
+#[test]
+fn rule_p17_stand_in_manoeuvre_limits_each_corner_to_the_groups_move() {
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 200])],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    );
+    v["missing_rules"] = json!("stand_in");
+    let sc = load(v);
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Manoeuvre);
+    // 20 cm is infantry's move in line: 201 mm sideways is too far.
+    let e = refused(&sc, &s, manoeuvre_cmd("a1", [801, 200], 0));
+    assert_eq!(e.rule, "stand-in");
+    let ev = play(&sc, &mut s, manoeuvre_cmd("a1", [800, 200], 0), &[]);
+    assert_eq!(
+        ev[0],
+        moved(&sc, "a1", shape(800, 200, 0, &[2]), 200, MANOEUVRE_STAND_IN)
+    );
+}
+
+// Skirmishers.
+
+fn skirmishers() -> Scenario {
+    load(table(
+        vec![
+            with(
+                line("a1", Side::A, 3, [600, 200]),
+                "order",
+                json!("skirmish"),
+            ),
+            with(
+                line("a2", Side::A, 3, [300, 200]),
+                "order",
+                json!("skirmish_limited"),
+            ),
+        ],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    ))
+}
+
+fn skirmish_cmd(unit: &str, bases: u8) -> Command {
+    Command::SkirmishLine {
+        unit: unit.into(),
+        bases,
+    }
+}
+
+#[test]
+fn rule_p22_skirmish_bases_go_into_the_skirmish_line_removed_not_lost() {
+    let sc = skirmishers();
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Deploy);
+    let menu = legal::legal_commands(&sc, &s);
+    assert!(menu.contains(&skirmish_cmd("a1", 1)) && menu.contains(&skirmish_cmd("a1", 3)));
+    assert_eq!(refused(&sc, &s, skirmish_cmd("a1", 4)).rule, "p22");
+    let ev = play(&sc, &mut s, skirmish_cmd("a1", 2), &[]);
+    // Its last two bases go; the rank closes up on its axis (as after losses, page 12).
+    assert_eq!(
+        ev[..2],
+        [
+            Event::SkirmishersDeployed {
+                unit: a1,
+                bases: 2,
+                shape: Some(shape(600, 200, 0, &[1])),
+                line: 2,
+            },
+            Event::Acted { unit: a1 },
+        ]
+    );
+    assert_eq!(s.unit(a1).bases.len(), 1);
+    assert_eq!(s.armies.get(Side::A).skirmish_line, 2);
+    assert_eq!(engine::bases_lost(&sc, &s, Side::A), 0);
+    // Twice the enemy's (none): the skirmish line is reinforced (page 9).
+    assert!(
+        fm_core::huzzah::skirmish::skirmish_modifiers(&sc, &s, Side::A)
+            .contains(&md("skirmish line is reinforced", 1))
+    );
+}
+
+#[test]
+fn rule_p22_skirmish_limited_deploys_one_base_and_loses_the_ability_disordered_units_none() {
+    let sc = skirmishers();
+    let (a1, a2) = (ix(&sc, "a1"), ix(&sc, "a2"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a2"), OrderKind::Deploy);
+    assert_eq!(refused(&sc, &s, skirmish_cmd("a2", 2)).rule, "p22");
+    let ev = play(&sc, &mut s, skirmish_cmd("a2", 1), &[]);
+    assert_eq!(
+        ev[..3],
+        [
+            Event::SkirmishersDeployed {
+                unit: a2,
+                bases: 1,
+                shape: Some(shape(300, 200, 0, &[2])),
+                line: 1,
+            },
+            Event::AbilityLost {
+                unit: a2,
+                ability: "skirmish (limited)".into()
+            },
+            Event::Acted { unit: a2 },
+        ]
+    );
+    assert!(!s.unit(a2).skirmish_limited);
+    // Disordered: no skirmishers (set as the turn starts: no fire reaches it here).
+    let mut s = orders_with(&sc, |s| s.unit_mut(a1).status = Status::Disordered);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Deploy);
+    let e = refused(&sc, &s, skirmish_cmd("a1", 1));
+    assert!(e.rule == "p22" && e.message.contains("disordered"), "{e:?}");
+}
+
+#[test]
+fn rule_p22_a_divisions_only_unit_gone_whole_into_the_skirmish_line_removes_its_officer() {
+    let sc = load(table(
+        vec![with(
+            line("a1", Side::A, 3, [600, 200]),
+            "order",
+            json!("skirmish"),
+        )],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    ));
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Deploy);
+    let ev = play(&sc, &mut s, skirmish_cmd("a1", 3), &[]);
+    assert_eq!(
+        ev[..3],
+        [
+            Event::SkirmishersDeployed {
+                unit: a1,
+                bases: 3,
+                shape: None,
+                line: 3,
+            },
+            Event::OfficerRemoved {
+                officer: A_D1.0,
+                why: "p22: the division's only unit went whole into the skirmish line".into()
+            },
+            Event::Acted { unit: a1 },
+        ]
+    );
+    assert_eq!(
+        s.unit(a1).at,
+        fm_core::huzzah::state::Whereabouts::SkirmishLine
+    );
+    assert!(s.officers[A_D1.index()].lost);
+    assert_eq!(engine::bases_lost(&sc, &s, Side::A), 0);
+}
+
+// Grand batteries.
+
+fn guns(id: &str, kind: &str, at: [i64; 2]) -> Value {
+    let mut u = unit(id, Side::A, &[kind], &[1], at);
+    u.as_object_mut().unwrap().remove("quality");
+    u
+}
+
+fn join_cmd(unit: &str, battery: &str, left: bool) -> Command {
+    Command::JoinBattery {
+        unit: unit.into(),
+        battery: battery.into(),
+        left,
+    }
+}
+
+#[test]
+fn rule_p22_reserve_artillery_joins_a_grand_battery_within_one_advance_move() {
+    let mut g2 = guns("g2", "foot_artillery", [800, 200]);
+    g2["quality"] = json!("experienced");
+    let sc = load(table(
+        vec![
+            guns("g1", "foot_artillery", [600, 200]),
+            g2,
+            guns("g3", "foot_artillery", [1100, 200]),
+            line("a1", Side::A, 2, [300, 200]),
+        ],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    ));
+    let (g1, g2, g3) = (ix(&sc, "g1"), ix(&sc, "g2"), ix(&sc, "g3"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("g1"), OrderKind::Deploy);
+    // g2 is 160 mm away (reserve artillery moves 200); g3 460 mm; a1 is infantry.
+    assert_eq!(refused(&sc, &s, join_cmd("g1", "g3", false)).rule, "p22");
+    assert_eq!(refused(&sc, &s, join_cmd("g1", "a1", false)).rule, "p3");
+    let menu = legal::legal_commands(&sc, &s);
+    assert!(
+        menu.contains(&join_cmd("g1", "g2", true)) && menu.contains(&join_cmd("g1", "g2", false))
+    );
+    // g2's quality is known (experienced), g1's is not: g1 rolls now (page 6), 4+4 on
+    // the stand-in table for Regulars B, and the lower decides.
+    let ev = play(&sc, &mut s, join_cmd("g1", "g2", true), &[4, 4]);
+    let Event::QualityDetermined {
+        unit, quality: q1, ..
+    } = &ev[0]
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*unit, g1);
+    let q = q1.lowest(fm_core::huzzah::quality::Quality::Experienced);
+    assert_eq!(
+        ev[1..3],
+        [
+            Event::BatteryJoined {
+                unit: g1,
+                battery: g2,
+                left: true,
+                shape: shape(780, 200, 0, &[2]),
+                quality: Some(q),
+                grognards: false,
+                disciplined: false,
+            },
+            Event::Acted { unit: g1 },
+        ]
+    );
+    assert_eq!(s.unit(g2).bases.len(), 2);
+    assert_eq!(s.unit(g1).at, fm_core::huzzah::state::Whereabouts::Joined);
+    assert_eq!(engine::bases_lost(&sc, &s, Side::A), 0);
+    assert_eq!(s.unit(g2).quality, Some(q));
+    let _ = g3;
+}
+
+#[test]
+fn rule_p6_a_grand_battery_forms_within_one_division_and_unrolled_bases_stay_unrolled() {
+    let mut v = table(
+        vec![
+            guns("g1", "foot_artillery", [600, 200]),
+            guns("g2", "heavy_artillery", [700, 200]),
+            with(
+                guns("g3", "foot_artillery", [500, 200]),
+                "division",
+                json!("a-div2"),
+            ),
+        ],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    );
+    v["sides"]["a"]["officers"].as_array_mut().unwrap().push(
+        json!({"id": "a-d2", "rank": "division", "quality": "average", "position": [300, 100]}),
+    );
+    v["sides"]["a"]["divisions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "a-div2", "officer": "a-d2"}));
+    let sc = load(v);
+    let (g1, g2) = (ix(&sc, "g1"), ix(&sc, "g2"));
+    let mut s = orders_phase(&sc);
+    play(
+        &sc,
+        &mut s,
+        order("a-cinc", u_arg("g1"), OrderKind::Deploy),
+        &[1, 2],
+    );
+    assert_eq!(refused(&sc, &s, join_cmd("g1", "g3", false)).rule, "p6");
+    // Neither was rolled: nothing is rolled now. A grand battery uses the shortest of
+    // its ranges (page 11): the foot gun's 60 cm, not the heavy's 80.
+    let ev = play(&sc, &mut s, join_cmd("g1", "g2", false), &[]);
+    assert!(matches!(ev[0], Event::BatteryJoined { quality: None, .. }));
+    assert_eq!(
+        s.unit(g2).bases,
+        vec![BaseKind::HeavyArtillery, BaseKind::FootArtillery]
+    );
+    assert_eq!(firing::weapon_range(&sc, &s, g2), Some(Len::cm(60)));
+    let _ = g1;
+}
+
+// Dense terrain sectors.
+
+const WOOD: &str = "w";
+
+fn wooded(a: Vec<Value>, b: Vec<Value>) -> Scenario {
+    let mut v = table(a, b);
+    v["terrain"] = json!([{"id": WOOD, "kind": "woods",
+    "polygon": [[400, 300], [800, 300], [800, 500], [400, 500]],
+    "sectors": [
+        [[400, 300], [600, 300], [600, 500], [400, 500]],
+        [[600, 300], [800, 300], [800, 500], [600, 500]]
+    ]}]);
+    load(v)
+}
+
+fn enter_cmd(unit: &str, sector: &str) -> Command {
+    Command::EnterSector {
+        unit: unit.into(),
+        sector: sector.into(),
+        at: None,
+    }
+}
+
+fn sec(sc: &Scenario, k: u16) -> fm_core::huzzah::scenario::SectorRef {
+    let _ = sc;
+    fm_core::huzzah::scenario::SectorRef {
+        terrain: fm_core::huzzah::scenario::TerrainIx(0),
+        sector: k,
+    }
+}
+
+#[test]
+fn rule_p22_a_unit_touching_an_unoccupied_sector_deploys_into_it() {
+    // a1's front edge touches the wood's south edge (y = 300) under the west sector.
+    let sc = wooded(
+        vec![
+            line("a1", Side::A, 2, [500, 300]),
+            with(
+                line("c1", Side::A, 2, [700, 100]),
+                "bases",
+                json!(["battle_cavalry", "battle_cavalry"]),
+            ),
+        ],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    );
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Deploy);
+    assert!(legal::legal_commands(&sc, &s).contains(&enter_cmd("a1", "w/0")));
+    // Not touching the east sector; cavalry (not Irregular) holds no sector.
+    assert_eq!(refused(&sc, &s, enter_cmd("a1", "w/1")).rule, "p22");
+    assert_eq!(refused(&sc, &s, enter_cmd("c1", "w/1")).rule, "p22");
+    assert_eq!(refused(&sc, &s, enter_cmd("a1", "w/7")).rule, "input");
+    let ev = play(&sc, &mut s, enter_cmd("a1", "w/0"), &[]);
+    // Its centre goes to the sector's centre (500, 400); facing and formation kept.
+    assert_eq!(
+        ev[..2],
+        [
+            Event::UnitMoved {
+                unit: a1,
+                shape: shape(500, 420, 0, &[2]),
+                sector: Some(sec(&sc, 0)),
+                distance: 1200,
+                why: "p22: deploys into dense terrain".into(),
+            },
+            Event::Acted { unit: a1 },
+        ]
+    );
+    assert_eq!(s.unit(a1).sector, Some(sec(&sc, 0)));
+}
+
+#[test]
+fn rule_p22_entering_a_sector_of_contested_dense_terrain_engages_the_enemy() {
+    let mut b1 = line("b1", Side::B, 2, [700, 380]);
+    b1["sector"] = json!("w/1");
+    let sc = wooded(
+        vec![line("a1", Side::A, 2, [500, 300])],
+        vec![b1, line("b2", Side::B, 2, [100, 1150])],
+    );
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Deploy);
+    let ev = play(&sc, &mut s, enter_cmd("a1", "w/0"), &[]);
+    assert_eq!(
+        ev[1],
+        Event::Engaged {
+            a: a1,
+            b: b1,
+            why: "p22: entered w/0 next to b1's sector".into()
+        }
+    );
+    assert_eq!(s.sector_engaged, vec![(a1, b1)]);
+    // The engagement is fought in the Combat phase like a contact.
+    assert_eq!(
+        fm_core::huzzah::missing::engagements(&sc, &s),
+        vec![(a1, b1)]
+    );
+}
+
+#[test]
+fn rule_p19_from_a_sector_a_unit_advances_into_the_adjacent_one_or_engages_its_holder() {
+    let mut a1 = line("a1", Side::A, 2, [500, 420]);
+    a1["sector"] = json!("w/0");
+    let sc = wooded(vec![a1], vec![line("b1", Side::B, 2, [600, 1150])]);
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    // From dense terrain an advance order moves it only sector to sector.
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 100, 0)).rule, "p19");
+    let adv = Command::AdvanceSector {
+        unit: "a1".into(),
+        sector: "w/1".into(),
+    };
+    assert!(legal::legal_commands(&sc, &s).contains(&adv));
+    let ev = play(&sc, &mut s, adv, &[]);
+    assert_eq!(
+        ev[0],
+        Event::UnitMoved {
+            unit: a1,
+            shape: shape(700, 420, 0, &[2]),
+            sector: Some(sec(&sc, 1)),
+            distance: 2000,
+            why: "p19: advances into the adjacent sector".into(),
+        }
+    );
+    // Into an enemy-held sector it engages the holder, staying put.
+    let mut a1d = line("a1", Side::A, 2, [500, 420]);
+    a1d["sector"] = json!("w/0");
+    let mut b1 = line("b1", Side::B, 2, [700, 380]);
+    b1["sector"] = json!("w/1");
+    let sc = wooded(vec![a1d], vec![b1, line("b2", Side::B, 2, [100, 1150])]);
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    let ev = play(
+        &sc,
+        &mut s,
+        Command::AdvanceSector {
+            unit: "a1".into(),
+            sector: "w/1".into(),
+        },
+        &[],
+    );
+    assert_eq!(
+        ev[..2],
+        [
+            Event::Engaged {
+                a: a1,
+                b: b1,
+                why: "p19: advanced on b1 in the adjacent sector".into()
+            },
+            Event::Acted { unit: a1 },
+        ]
+    );
+}
+
+#[test]
+fn rule_p22_a_unit_deploys_out_of_its_sector_but_never_into_contact() {
+    let mut a1 = line("a1", Side::A, 2, [500, 420]);
+    a1["sector"] = json!("w/0");
+    let sc = wooded(vec![a1], vec![line("b1", Side::B, 2, [500, 540])]);
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Deploy);
+    let out = |d: fm_core::huzzah::command::Direction| Command::LeaveSector {
+        unit: "a1".into(),
+        direction: d,
+    };
+    use fm_core::huzzah::command::Direction;
+    // Ahead it would meet b1 (its front at y = 540).
+    let e = refused(&sc, &s, out(Direction::Ahead));
+    assert!(
+        e.rule == "p22" && e.message.contains("into contact"),
+        "{e:?}"
+    );
+    let ev = play(&sc, &mut s, out(Direction::Back), &[]);
+    // Back until its front edge is just clear of the wood's south edge (y = 300).
+    assert_eq!(
+        ev[..2],
+        [
+            moved_tenths(
+                &sc,
+                "a1",
+                Shape::new(
+                    Point::new(Len(5000), Len(2990)),
+                    Facing(0),
+                    vec![2],
+                    Len::mm(40)
+                ),
+                1210,
+                "p22: deploys out of dense terrain"
+            ),
+            Event::Acted { unit: a1 },
+        ]
+    );
+    assert_eq!(s.unit(a1).sector, None);
+}
+
+// Passage of lines.
+
+fn passage_cmd(unit: &str, with: &str) -> Command {
+    Command::PassageOfLines {
+        unit: unit.into(),
+        with: with.into(),
+    }
+}
+
+#[test]
+fn rule_p22_a_passage_of_lines_exchanges_two_lines_without_disorder() {
+    let sc = load(table(
+        vec![
+            line("a1", Side::A, 2, [600, 200]),
+            line("a2", Side::A, 3, [620, 300]),
+        ],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    ));
+    let (a1, a2) = (ix(&sc, "a1"), ix(&sc, "a2"));
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Deploy);
+    assert!(legal::legal_commands(&sc, &s).contains(&passage_cmd("a1", "a2")));
+    let ev = play(&sc, &mut s, passage_cmd("a1", "a2"), &[]);
+    assert_eq!(
+        ev,
+        vec![
+            Event::LinesPassed { unit: a1, with: a2 },
+            moved_tenths(
+                &sc,
+                "a1",
+                shape(620, 300, 0, &[2]),
+                1019,
+                "p22: passage of lines"
+            ),
+            moved_tenths(
+                &sc,
+                "a2",
+                shape(600, 200, 0, &[3]),
+                1019,
+                "p22: passage of lines"
+            ),
+            Event::Acted { unit: a1 },
+            Event::Acted { unit: a2 },
+            Event::OrderDone,
+            awaiting_orders(),
+        ]
+    );
+    assert_eq!(s.unit(a1).status, Status::Formed);
+}
+
+#[test]
+fn rule_p22_passage_of_lines_conditions() {
+    let build = |a2: Value| {
+        load(table(
+            vec![line("a1", Side::A, 2, [600, 200]), a2],
+            vec![line("b1", Side::B, 2, [600, 1150])],
+        ))
+    };
+    let cases: Vec<(Value, &str)> = vec![
+        (
+            unit("a2", Side::A, &["infantry"; 4], &[2, 2], [600, 300]),
+            "support ranks",
+        ),
+        (
+            with(line("a2", Side::A, 2, [600, 300]), "facing", json!(10)),
+            "same direction",
+        ),
+        (line("a2", Side::A, 2, [600, 450]), "one advance move"),
+        (
+            with(
+                line("a2", Side::A, 2, [600, 300]),
+                "bases",
+                json!(["battle_cavalry", "battle_cavalry"]),
+            ),
+            "two units of infantry",
+        ),
+        (
+            with(
+                line("a2", Side::A, 2, [600, 300]),
+                "formation",
+                json!("column"),
+            ),
+            "line of battle",
+        ),
+    ];
+    for (a2, why) in cases {
+        let mut a2 = a2;
+        if a2["formation"] == json!("column") {
+            a2["ranks"] = json!([1, 1]);
+        }
+        let sc = build(a2);
+        let mut s = orders_phase(&sc);
+        ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Deploy);
+        let e = refused(&sc, &s, passage_cmd("a1", "a2"));
+        assert!(e.rule == "p22" && e.message.contains(why), "{why}: {e:?}");
+    }
+    // In disorder: neither executes one nor has one executed on it.
+    let sc = build(line("a2", Side::A, 2, [600, 300]));
+    let a2 = ix(&sc, "a2");
+    let mut s = orders_with(&sc, |s| s.unit_mut(a2).status = Status::Disordered);
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Deploy);
+    let e = refused(&sc, &s, passage_cmd("a1", "a2"));
+    assert!(e.message.contains("disorder"), "{e:?}");
+    // Both must be on the order.
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Deploy);
+    assert!(refused(&sc, &s, passage_cmd("a1", "a2"))
+        .message
+        .contains("both units"));
 }

@@ -1,6 +1,7 @@
 //! Whole Huzzah! battles by random legal commands: with the missing rules decided by
 //! command (the menu) and answered by the stand-ins. Every game ends, every legal
-//! command is accepted, and the battles reach charges, melees and rallies.
+//! command is accepted, and the battles reach charges, melees and rallies, and the
+//! deploy order's skirmish line, grand batteries and passages of lines.
 
 use fm_core::huzzah::scenario::{self, Scenario};
 use fm_core::huzzah::Huzzah;
@@ -31,6 +32,10 @@ fn play(sc: &Arc<Scenario>, seed: u64, kinds: &mut BTreeMap<String, usize>) {
             m.state().pending
         );
         let c = legal[(pick.next_u32() as usize) % legal.len()].clone();
+        let cv = serde_json::to_value(&c).unwrap();
+        *kinds
+            .entry(format!("command {}", cv["type"].as_str().unwrap()))
+            .or_default() += 1;
         let events = m
             .apply(&c)
             .unwrap_or_else(|e| panic!("seed {seed}: the legal {c:?} was refused: {e}"));
@@ -91,15 +96,27 @@ fn the_built_in_encounter_plays_to_a_scored_result() {
     ] {
         assert!(kinds.contains_key(k), "no {k} in 10 games: {kinds:?}");
     }
+    // The menu reaches the orders of page 22 and the (decided) manoeuvre.
+    for k in [
+        "command manoeuvre",
+        "command skirmish_line",
+        "command join_battery",
+        "command passage_of_lines",
+        "battery_joined",
+        "skirmishers_deployed",
+        "lines_passed",
+    ] {
+        assert!(kinds.contains_key(k), "no {k} in 10 games: {kinds:?}");
+    }
 }
 
 #[test]
 fn rule_p21_deploy_keeps_the_anchor_base_and_the_facing() {
     use fm_core::huzzah::command::Command;
+    use fm_core::huzzah::deploy::FormationKind;
     use fm_core::huzzah::engine;
     use fm_core::huzzah::event::Event;
     use fm_core::huzzah::geometry::Len;
-    use fm_core::huzzah::movement::FormationKind;
     use fm_core::huzzah::orders::OrderKind;
     use fm_core::huzzah::state::{ActiveOrder, GroupRef, Pending};
     use fm_core::Side;

@@ -150,6 +150,62 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
             format!("    {} is killed with {}", officer(*o), u(unit))
         }
         Event::OfficerCaptured { officer: o, .. } => format!("    {} is captured", officer(*o)),
+        Event::UnitDeployed {
+            unit,
+            shape,
+            column,
+        } => format!(
+            "    {} deploys into {} {:?}",
+            u(unit),
+            if *column {
+                "road column"
+            } else if shape.square {
+                "square"
+            } else {
+                "line"
+            },
+            shape.ranks
+        ),
+        Event::SkirmishersDeployed {
+            unit, bases, line, ..
+        } => format!(
+            "    {} sends {bases} base(s) into the skirmish line ({line} there now)",
+            u(unit)
+        ),
+        Event::OfficerRemoved { officer: o, why } => {
+            format!("    {} leaves the field ({why})", officer(*o))
+        }
+        Event::BatteryJoined {
+            unit,
+            battery,
+            quality,
+            ..
+        } => format!(
+            "    {} joins the grand battery {}{}",
+            u(unit),
+            u(battery),
+            quality.map_or(String::new(), |q| format!(", rated {q:?}"))
+        ),
+        Event::Engaged { a, b, why } => format!("    {} and {} are engaged ({why})", u(a), u(b)),
+        Event::LinesPassed { unit, with } => {
+            format!(
+                "    {} and {} pass through each other's lines",
+                u(unit),
+                u(with)
+            )
+        }
+        Event::RallyDecided {
+            unit,
+            to,
+            test: t,
+            stand_in,
+        } => format!(
+            "    {} is {to:?} after the rally{}{}",
+            u(unit),
+            t.as_ref()
+                .map_or(String::new(), |t| format!(": {}", test(t))),
+            if *stand_in { " [stand-in]" } else { "" }
+        ),
         Event::GameEnded { outcome } => format!(
             "== {}: {} ==",
             match outcome.winner {

@@ -105,7 +105,7 @@ pub enum Command {
         /// The unit.
         unit: String,
         /// Line, column or square.
-        formation: crate::huzzah::movement::FormationKind,
+        formation: crate::huzzah::deploy::FormationKind,
         /// Bases per rank, front first.
         ranks: Vec<u8>,
         /// The stationary base, as numbered now.
@@ -161,9 +161,101 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         attach: Option<String>,
     },
+    /// Page 22: a unit with a Skirmish ability, on a deploy order, deploys `bases` of
+    /// its infantry bases into its army's skirmish line (removed from play, not lost;
+    /// Skirmish (Limited): its one base, and the ability goes).
+    SkirmishLine {
+        /// The unit.
+        unit: String,
+        /// How many bases.
+        bases: u8,
+    },
+    /// Page 22: reserve artillery on a deploy order joins `battery` (reserve artillery
+    /// of its division within one advance move), its bases extending the battery's
+    /// front rank at the left end (`left`) or the right.
+    JoinBattery {
+        /// The joining reserve artillery.
+        unit: String,
+        /// The battery (or single base) it joins.
+        battery: String,
+        /// At the battery's left end.
+        #[serde(default)]
+        left: bool,
+    },
+    /// Page 22: a unit on a deploy order deploys into a sector of dense terrain it
+    /// touches, `"<terrain id>/<n>"`, formation and facing kept, its centre at `at`
+    /// (`[x_mm, y_mm]`, inside the sector) or the sector's centre.
+    EnterSector {
+        /// The unit.
+        unit: String,
+        /// The sector.
+        sector: String,
+        /// Where its centre goes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<[i64; 2]>,
+    },
+    /// Page 22: a unit on a deploy order deploys out of its sector of dense terrain,
+    /// moving `direction` (facing kept) until just clear of the terrain piece.
+    LeaveSector {
+        /// The unit.
+        unit: String,
+        /// Ahead, back, left or right.
+        direction: Direction,
+    },
+    /// Page 19: a unit deployed in dense terrain, on an advance order, advances into an
+    /// adjacent sector; into an enemy-held one it engages the enemy instead.
+    AdvanceSector {
+        /// The unit.
+        unit: String,
+        /// The sector, `"<terrain id>/<n>"`.
+        sector: String,
+    },
+    /// Page 22: a passage of lines: `unit` and `with`, both on this deploy order,
+    /// exchange places.
+    PassageOfLines {
+        /// The unit.
+        unit: String,
+        /// The unit it exchanges places with.
+        with: String,
+    },
+    /// A manoeuvre (its rules are missing): the unit's new anchor (`[x_mm, y_mm]`, the
+    /// centre of its front edge) and facing (degrees), formation kept, held to the
+    /// written limits (and the stand-in one under `"stand_in"`).
+    Manoeuvre {
+        /// The unit.
+        unit: String,
+        /// Its new anchor.
+        anchor: [i64; 2],
+        /// Its new facing, 0 to 359.
+        facing: u16,
+    },
     /// Ends the order being acted on: units that have not acted stay where they are.
     EndOrder,
     /// Ends the phase: no more orders (Orders), no more rallies (Rally: the rest stay
     /// as they are), no more officer moves (Move Officers).
     EndPhase,
+}
+
+/// Which way a unit deploys out of dense terrain, facing kept.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Straight ahead.
+    Ahead,
+    /// Straight back.
+    Back,
+    /// To its left.
+    Left,
+    /// To its right.
+    Right,
+}
+
+impl Direction {
+    /// All four, in encoding order.
+    pub const ALL: [Direction; 4] = [
+        Direction::Ahead,
+        Direction::Back,
+        Direction::Left,
+        Direction::Right,
+    ];
 }

@@ -16,7 +16,7 @@ use crate::huzzah::scenario::MissingRules;
 use crate::huzzah::scenario::{OfficerIx, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Dice, Outcome, Pending, Phase, State, Whereabouts};
-use crate::huzzah::{chargers, firing, missing, morale, movement, skirmish};
+use crate::huzzah::{chargers, deploy, firing, manoeuvre, missing, morale, movement, skirmish};
 use crate::ids::Side;
 use rand_core::RngCore;
 
@@ -319,13 +319,78 @@ pub fn apply(
             },
         ) => {
             let u = unit_ix(sc, unit)?;
-            let end = movement::check_deploy(sc, state, u, *formation, ranks, *anchor, *anchor_to)?;
-            movement::deploy(
+            let end = deploy::check_deploy(sc, state, u, *formation, ranks, *anchor, *anchor_to)?;
+            deploy::deploy(
                 &mut ctx,
                 u,
                 end,
-                *formation == movement::FormationKind::Column,
+                *formation == deploy::FormationKind::Column,
             );
+        }
+        (Pending::Act { .. }, Command::SkirmishLine { unit, bases }) => {
+            let u = unit_ix(sc, unit)?;
+            deploy::check_skirmish_line(sc, state, u, *bases)?;
+            deploy::skirmish_line(&mut ctx, u, *bases);
+        }
+        (
+            Pending::Act { .. },
+            Command::JoinBattery {
+                unit,
+                battery,
+                left,
+            },
+        ) => {
+            let (u, b) = (unit_ix(sc, unit)?, unit_ix(sc, battery)?);
+            let end = deploy::check_join_battery(sc, state, u, b, *left)?;
+            deploy::join_battery(&mut ctx, u, b, *left, end);
+        }
+        (Pending::Act { .. }, Command::EnterSector { unit, sector, at }) => {
+            let u = unit_ix(sc, unit)?;
+            let sec = sector_ix(sc, sector)?;
+            let at = at
+                .map(|[x, y]| Ok::<_, RuleError>(Point::new(bounded_mm(x)?, bounded_mm(y)?)))
+                .transpose()?;
+            let end = deploy::check_enter_sector(sc, state, u, sec, at)?;
+            deploy::into_sector(&mut ctx, u, sec, end, "p22: deploys into dense terrain");
+        }
+        (Pending::Act { .. }, Command::LeaveSector { unit, direction }) => {
+            let u = unit_ix(sc, unit)?;
+            let end = deploy::check_leave_sector(sc, state, u, *direction)?;
+            deploy::leave_sector(&mut ctx, u, end);
+        }
+        (Pending::Act { .. }, Command::AdvanceSector { unit, sector }) => {
+            let u = unit_ix(sc, unit)?;
+            let sec = sector_ix(sc, sector)?;
+            let how = deploy::check_advance_sector(sc, state, u, sec)?;
+            deploy::advance_sector(&mut ctx, u, sec, how);
+        }
+        (Pending::Act { .. }, Command::PassageOfLines { unit, with }) => {
+            let (u, w) = (unit_ix(sc, unit)?, unit_ix(sc, with)?);
+            let ends = deploy::check_passage(sc, state, u, w)?;
+            deploy::passage(&mut ctx, u, w, ends);
+        }
+        (
+            Pending::Act { .. },
+            Command::Manoeuvre {
+                unit,
+                anchor: [x, y],
+                facing,
+            },
+        ) => {
+            let u = unit_ix(sc, unit)?;
+            if *facing >= 360 {
+                return refuse(
+                    "input",
+                    format!("a facing is 0 to 359 degrees, not {facing}"),
+                );
+            }
+            let end = state
+                .unit(u)
+                .shape
+                .with_anchor(Point::new(bounded_mm(*x)?, bounded_mm(*y)?))
+                .with_facing(geometry::Facing(*facing));
+            manoeuvre::check_manoeuvre(sc, state, u, &end)?;
+            manoeuvre::manoeuvre(&mut ctx, u, end);
         }
         (Pending::Act { .. }, Command::EndOrder) => ctx.emit(Event::OrderDone),
         (
@@ -419,6 +484,34 @@ pub(crate) fn unit_ix(sc: &Scenario, id: &str) -> Result<UnitIx, RuleError> {
 }
 
 /// A length in millimetres from a command, bounded so that no input overflows.
+/// A sector by name, `"<terrain id>/<n>"`.
+pub(crate) fn sector_ix(
+    sc: &Scenario,
+    name: &str,
+) -> Result<crate::huzzah::scenario::SectorRef, RuleError> {
+    let unknown = || {
+        RuleError::new(
+            "input",
+            format!("unknown sector '{name}' (\"<terrain id>/<n>\")"),
+        )
+    };
+    let (tid, n) = name.rsplit_once('/').ok_or_else(unknown)?;
+    let ti = sc
+        .terrain()
+        .iter()
+        .position(|t| t.id == tid && t.kind.is_dense())
+        .ok_or_else(unknown)?;
+    let k = n
+        .parse::<usize>()
+        .ok()
+        .filter(|k| *k < sc.terrain()[ti].sectors.len())
+        .ok_or_else(unknown)?;
+    Ok(crate::huzzah::scenario::SectorRef {
+        terrain: crate::huzzah::scenario::TerrainIx(ti as u16),
+        sector: k as u16,
+    })
+}
+
 fn bounded_mm(v: i64) -> Result<Len, RuleError> {
     if v.abs() > 1_000_000 {
         return refuse("input", format!("{v} mm is more than the table"));
@@ -701,14 +794,26 @@ pub fn holds(sc: &Scenario, s: &State, side: Side, at: Point, r: Len) -> bool {
 }
 
 /// Bases a side has lost: destroyed, captured, on the Rout Table, or removed by hits.
+/// Bases deployed into the skirmish line are not lost (page 22), and a grand battery's
+/// joined bases count where they went.
 pub fn bases_lost(sc: &Scenario, s: &State, side: Side) -> usize {
     sc.unit_ixs(side)
         .map(|u| {
-            let def = sc.unit(u).bases.len();
-            match s.unit(u).at {
-                Whereabouts::Table | Whereabouts::Unplaced => def - s.unit(u).bases.len(),
-                _ => def,
-            }
+            let st = s.unit(u);
+            let had = sc.unit(u).bases.len()
+                + st.joined
+                    .iter()
+                    .map(|j| s.unit(*j).bases.len())
+                    .sum::<usize>();
+            let kept = usize::from(st.skirmished)
+                + match st.at {
+                    Whereabouts::Table | Whereabouts::Unplaced | Whereabouts::Joined => {
+                        st.bases.len()
+                    }
+                    Whereabouts::SkirmishLine => 0,
+                    Whereabouts::RoutTable | Whereabouts::Destroyed | Whereabouts::Captured => 0,
+                };
+            had.saturating_sub(kept)
         })
         .sum()
 }

@@ -460,6 +460,65 @@ pub enum Event {
         /// Decided by the stand-in rules.
         stand_in: bool,
     },
+    /// Page 22: bases of a unit with a Skirmish ability deployed into its army's
+    /// skirmish line: removed from play, not lost. Its last infantry bases go (the
+    /// rear rank's first).
+    SkirmishersDeployed {
+        /// The unit.
+        unit: UnitIx,
+        /// How many bases.
+        bases: u8,
+        /// The unit's geometry afterwards; `None` if every base went.
+        shape: Option<Shape>,
+        /// The army's bases in the skirmish line now.
+        line: u16,
+    },
+    /// Page 22: an officer removed from play (a division officer whose only unit went
+    /// whole into the skirmish line).
+    OfficerRemoved {
+        /// The officer.
+        officer: u16,
+        /// Why.
+        why: String,
+    },
+    /// Page 22: reserve artillery joined a grand battery on a deploy order; its bases
+    /// extend the battery's front rank at one end (ruling R-HZ-22c) and the battery's
+    /// quality is the lower of the two (page 6).
+    BatteryJoined {
+        /// The reserve artillery that joined.
+        unit: UnitIx,
+        /// The battery it joined.
+        battery: UnitIx,
+        /// At the battery's left end (else its right).
+        left: bool,
+        /// The battery's geometry afterwards.
+        shape: Shape,
+        /// The battery's quality afterwards (`None`: neither was rolled yet).
+        quality: Option<Quality>,
+        /// The battery keeps Grognards (both had it).
+        grognards: bool,
+        /// The battery keeps Disciplined (both had it).
+        disciplined: bool,
+    },
+    /// Pages 19 and 22: units engaged in dense terrain without touching (a unit that
+    /// entered a sector next to an enemy-held one, or advanced on an enemy-held
+    /// sector).
+    Engaged {
+        /// Side A's unit.
+        a: UnitIx,
+        /// Side B's unit.
+        b: UnitIx,
+        /// Why.
+        why: String,
+    },
+    /// Page 22: two units exchanged places in a passage of lines (their moves follow);
+    /// neither is disordered by the other.
+    LinesPassed {
+        /// The unit ordered.
+        unit: UnitIx,
+        /// The unit it exchanged places with.
+        with: UnitIx,
+    },
     /// The engine waits for this decision.
     Awaiting {
         /// The decision.
@@ -693,7 +752,11 @@ impl State {
             } => {
                 let u = self.unit_mut(*unit);
                 u.shape = shape.clone();
+                let left = u.sector != *sector;
                 u.sector = *sector;
+                if left {
+                    self.sector_engaged.retain(|(a, b)| a != unit && b != unit);
+                }
             }
             Event::ExtraHit { unit, .. } => {
                 let u = self.unit_mut(*unit);
@@ -851,6 +914,65 @@ impl State {
                 o.at = None;
                 o.attached = None;
             }
+            Event::SkirmishersDeployed {
+                unit,
+                bases,
+                shape,
+                line,
+            } => {
+                let side = sc.unit(*unit).side;
+                let u = self.unit_mut(*unit);
+                for _ in 0..*bases {
+                    if let Some(i) = u.bases.iter().rposition(|b| b.is_infantry_base()) {
+                        u.bases.remove(i);
+                    }
+                }
+                u.skirmished = u.skirmished.saturating_add(*bases);
+                match shape {
+                    Some(sh) => u.shape = sh.clone(),
+                    None => {
+                        u.at = Whereabouts::SkirmishLine;
+                        u.sector = None;
+                    }
+                }
+                self.armies.get_mut(side).skirmish_line = *line;
+            }
+            Event::OfficerRemoved { officer, .. } => {
+                let o = &mut self.officers[*officer as usize];
+                o.lost = true;
+                o.at = None;
+                o.attached = None;
+            }
+            Event::BatteryJoined {
+                unit,
+                battery,
+                left,
+                shape,
+                quality,
+                grognards,
+                disciplined,
+            } => {
+                let moved = self.unit(*unit).bases.clone();
+                self.unit_mut(*unit).at = Whereabouts::Joined;
+                let b = self.unit_mut(*battery);
+                if *left {
+                    b.bases.splice(0..0, moved);
+                } else {
+                    let front = usize::from(b.shape.ranks.first().copied().unwrap_or(0));
+                    b.bases.splice(front..front, moved);
+                }
+                b.shape = shape.clone();
+                b.quality = *quality;
+                b.grognards = *grognards;
+                b.disciplined = *disciplined;
+                b.joined.push(*unit);
+            }
+            Event::Engaged { a, b, .. } => {
+                if !self.sector_engaged.contains(&(*a, *b)) {
+                    self.sector_engaged.push((*a, *b));
+                }
+            }
+            Event::LinesPassed { .. } => {}
             Event::Awaiting { decision } => self.pending = decision.clone(),
             Event::GameEnded { outcome } => {
                 self.outcome = Some(outcome.clone());

@@ -500,8 +500,7 @@ pub(crate) fn ensure_quality(ctx: &mut Ctx, u: UnitIx) -> Quality {
         return q;
     }
     let sc = ctx.sc;
-    let def = sc.unit(u);
-    let expected = def.effective_expected();
+    let expected = quality::unit_expected(sc, &ctx.s, u);
     let st = ctx.s.unit(u);
     let (g, d) = (st.grognards, st.disciplined);
     let rng = &mut *ctx.rng;

@@ -7,13 +7,17 @@
 //! offers each contiguous run of the front rank that brings a target into range or
 //! close range that the whole unit does not reach so).
 
+use crate::huzzah::command::Direction;
 use crate::huzzah::command::{Command, GroupArg};
+use crate::huzzah::deploy::{
+    self, check_advance_sector, check_deploy, check_enter_sector, check_join_battery,
+    check_leave_sector, check_passage, check_skirmish_line, FormationKind,
+};
 use crate::huzzah::engine::officers_to_place;
 use crate::huzzah::firing::{group_options, removal_candidates, targets};
 use crate::huzzah::geometry::Len;
-use crate::huzzah::movement::{
-    check_advance, check_deploy, check_retire, first_met, orderable, plan_charge, FormationKind,
-};
+use crate::huzzah::manoeuvre::{check_manoeuvre, turned_in_place};
+use crate::huzzah::movement::{check_advance, check_retire, first_met, orderable, plan_charge};
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
@@ -106,7 +110,7 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             let mut out = Vec::new();
             for o in sc.officers_of(*side) {
                 for (g, _) in orderable(sc, s, o.ix) {
-                    for order in [OrderKind::Advance, OrderKind::Retire, OrderKind::Deploy] {
+                    for order in KINDS_OF_ORDER {
                         out.push(Command::Order {
                             officer: o.id.clone(),
                             group: group_arg(sc, g),
@@ -167,8 +171,18 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
 }
 
 /// The menu slots of a unit acting on an order: advance full or half its group's move,
-/// each with a drift of −5, 0 or +5 cm; retire the full half-move or half of that.
-pub const ACT_SLOTS: usize = 8;
+/// each with a drift of −5, 0 or +5 cm; retire the full half-move or half of that;
+/// from dense terrain, advance into the first or second adjacent sector it may; a
+/// manoeuvre turning in place (about its centre) 45° right or left, 90° right or left,
+/// or about.
+pub const ACT_SLOTS: usize = 15;
+
+/// The manoeuvre turns of act slots 10 to 14, in degrees clockwise.
+const TURNS: [i32; 5] = [45, -45, 90, -90, 180];
+
+fn mm(p: crate::huzzah::geometry::Point) -> [i64; 2] {
+    [p.x.0.div_euclid(10), p.y.0.div_euclid(10)]
+}
 
 /// The command of a menu slot for a unit acting on the active order, if it is legal.
 pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<Command> {
@@ -189,6 +203,32 @@ pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<C
             unit: id,
             distance_mm: if slot == 6 { mm / 2 } else { mm / 4 },
         },
+        (OrderKind::Advance, 8 | 9) => {
+            s.unit(u).sector?;
+            let sec = deploy::all_sectors(sc)
+                .into_iter()
+                .filter(|x| check_advance_sector(sc, s, u, *x).is_ok())
+                .nth(slot - 8)?;
+            return Some(Command::AdvanceSector {
+                unit: id,
+                sector: sector_name(sc, sec),
+            });
+        }
+        (OrderKind::Manoeuvre, 10..=14) => {
+            let end = turned_in_place(&s.unit(u).shape, TURNS[slot - 10]);
+            // The command is in whole millimetres: check the shape it stands for.
+            let anchor = self::mm(end.anchor);
+            let end = end.with_anchor(crate::huzzah::geometry::Point::new(
+                Len::mm(anchor[0]),
+                Len::mm(anchor[1]),
+            ));
+            check_manoeuvre(sc, s, u, &end).ok()?;
+            return Some(Command::Manoeuvre {
+                unit: id,
+                anchor,
+                facing: end.facing.0,
+            });
+        }
         _ => return None,
     };
     let ok = match &c {
@@ -228,12 +268,25 @@ fn melee_command(sc: &Scenario, a: UnitIx, b: UnitIx, k: usize) -> Command {
     }
 }
 
-/// The formations offered to a unit on a deploy order, its front-left base staying put:
-/// one line, a line with a support rank, a road column, a square.
-pub const DEPLOY_SLOTS: usize = 4;
+/// The deploy menu of a unit on a deploy order: the formations, its front-left base
+/// staying put (0 one line, 1 a line with a support rank, 2 a road column, 3 a
+/// square); 4 one base or 5 every base it may into the skirmish line; joining the
+/// first (6 at its right end, 7 at its left) or second (8, 9) battery in reach; 10
+/// entering the first or 11 the second sector it touches; 12-15 leaving its sector
+/// ahead, back, left or right; 16, 17 a passage of lines with the first or second
+/// unit it may.
+pub const DEPLOY_SLOTS: usize = 18;
 
-/// The command of a deploy menu slot, if it is legal and changes the formation.
+fn sector_name(sc: &Scenario, sec: crate::huzzah::scenario::SectorRef) -> String {
+    format!("{}/{}", sc.terrain()[sec.terrain.index()].id, sec.sector)
+}
+
+/// The command of a deploy menu slot, if it is legal (and, for a formation, changes
+/// it).
 pub fn deploy_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<Command> {
+    if slot >= 4 {
+        return other_deploy_command(sc, s, u, slot);
+    }
     let n = s.unit(u).bases.len() as u8;
     let (formation, ranks) = match slot {
         0 => (FormationKind::Line, vec![n]),
@@ -388,7 +441,10 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
             let k = KINDS_OF_ORDER.iter().position(|x| x == order)?;
             b.order() + (o * b.groups() + g) * KINDS_OF_ORDER.len() + k
         }
-        Command::Advance { unit, .. } | Command::Retire { unit, .. } => {
+        Command::Advance { unit, .. }
+        | Command::Retire { unit, .. }
+        | Command::AdvanceSector { unit, .. }
+        | Command::Manoeuvre { unit, .. } => {
             let ux = sc.unit_index(unit)?;
             let slot = (0..ACT_SLOTS).find(|k| act_command(sc, s, ux, *k).as_ref() == Some(c))?;
             b.act() + ux.0 as usize * ACT_SLOTS + slot
@@ -408,7 +464,12 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
         },
         Command::Rally { unit, rallies } => b.rally() + u(unit)? * 2 + usize::from(!*rallies),
         Command::MoveOfficer { .. } => return None,
-        Command::Deploy { unit, .. } => {
+        Command::Deploy { unit, .. }
+        | Command::SkirmishLine { unit, .. }
+        | Command::JoinBattery { unit, .. }
+        | Command::EnterSector { unit, .. }
+        | Command::LeaveSector { unit, .. }
+        | Command::PassageOfLines { unit, .. } => {
             let ux = sc.unit_index(unit)?;
             let slot =
                 (0..DEPLOY_SLOTS).find(|k| deploy_command(sc, s, ux, *k).as_ref() == Some(c))?;
@@ -499,4 +560,64 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
         let k = i - b.deploy();
         return deploy_command(sc, s, UnitIx((k / DEPLOY_SLOTS) as u16), k % DEPLOY_SLOTS);
     })
+}
+
+fn other_deploy_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<Command> {
+    let id = sc.unit(u).id.to_string();
+    match slot {
+        4 | 5 => {
+            let max = deploy::skirmish_bases(sc, s, u);
+            let n = if slot == 4 { 1 } else { max };
+            if n == 0 || (slot == 5 && max <= 1) {
+                return None;
+            }
+            check_skirmish_line(sc, s, u, n).ok()?;
+            Some(Command::SkirmishLine { unit: id, bases: n })
+        }
+        6..=9 => {
+            let b = *deploy::batteries_in_reach(sc, s, u).get((slot - 6) / 2)?;
+            let left = slot % 2 == 1;
+            check_join_battery(sc, s, u, b, left).ok()?;
+            Some(Command::JoinBattery {
+                unit: id,
+                battery: sc.unit(b).id.to_string(),
+                left,
+            })
+        }
+        10 | 11 => {
+            if s.unit(u).sector.is_some() || !deploy::may_hold_sectors(sc, u) {
+                return None;
+            }
+            let sec = deploy::all_sectors(sc)
+                .into_iter()
+                .filter(|x| check_enter_sector(sc, s, u, *x, None).is_ok())
+                .nth(slot - 10)?;
+            Some(Command::EnterSector {
+                unit: id,
+                sector: sector_name(sc, sec),
+                at: None,
+            })
+        }
+        12..=15 => {
+            s.unit(u).sector?;
+            let direction = Direction::ALL[slot - 12];
+            check_leave_sector(sc, s, u, direction).ok()?;
+            Some(Command::LeaveSector {
+                unit: id,
+                direction,
+            })
+        }
+        16 | 17 => {
+            let units = &s.orders.active.as_ref()?.units;
+            let w = *units
+                .iter()
+                .filter(|w| check_passage(sc, s, u, **w).is_ok())
+                .nth(slot - 16)?;
+            Some(Command::PassageOfLines {
+                unit: id,
+                with: sc.unit(w).id.to_string(),
+            })
+        }
+        _ => None,
+    }
 }

@@ -21,15 +21,17 @@ use crate::huzzah::state::{Pending, State, Status};
 use crate::ids::Side;
 use serde::{Deserialize, Serialize};
 
-/// The engagements to resolve this Combat phase: pairs of enemy units in contact,
-/// neither routing, side A's unit first, not yet resolved.
+/// The engagements to resolve this Combat phase: pairs of enemy units in contact or
+/// engaged in dense terrain (pages 19, 22), neither routing, side A's unit first, not
+/// yet resolved.
 pub fn engagements(sc: &Scenario, s: &State) -> Vec<(UnitIx, UnitIx)> {
     let fighting = |u: UnitIx| on_table(s, u) && s.unit(u).status != Status::Routing;
     let mut out = Vec::new();
     for a in sc.unit_ixs(Side::A).filter(|u| fighting(*u)) {
         for b in sc.unit_ixs(Side::B).filter(|u| fighting(*u)) {
             if !s.combat_done.contains(&(a, b))
-                && geometry::in_contact(&s.unit(a).shape, &s.unit(b).shape)
+                && (s.sector_engaged.contains(&(a, b))
+                    || geometry::in_contact(&s.unit(a).shape, &s.unit(b).shape))
             {
                 out.push((a, b));
             }

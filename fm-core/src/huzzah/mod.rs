@@ -15,6 +15,11 @@
 //! | `firing` | 11-13 | who fires at what, the Fire Factor, hits, base removal |
 //! | `morale` | 13-15 | morale tests, force backs, routs, officers' saving throws |
 //! | `chargers` | 13 | fire at chargers |
+//! | `movement` | 16-21 | the command hierarchy and order roll; advance, drift, charge and squaring up, retire, the Waver Test; officers met by moving units |
+//! | `deploy` | 19, 21-22 | formations, squares, the skirmish line, grand batteries, sectors of dense terrain, the passage of lines |
+//! | `manoeuvre` | 17-22 | the manoeuvre (its rules are missing: the outcome is stated, held to the written limits) |
+//! | `missing` | — | melee, rally and officer moves (missing pages): decisions, or labelled stand-ins |
+//! | `render` | — | the SVG picture of the table |
 //! | `odds`, `orders` | 11-19 | exact fire, morale and order odds; the Command Factor and its modifiers |
 //! | `legal` | — | legal commands and the integer encoding |
 //!
@@ -24,11 +29,13 @@
 
 pub mod chargers;
 pub mod command;
+pub mod deploy;
 pub mod engine;
 pub mod event;
 pub mod firing;
 pub mod geometry;
 pub mod legal;
+pub mod manoeuvre;
 pub mod missing;
 pub mod morale;
 pub mod movement;

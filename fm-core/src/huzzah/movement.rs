@@ -7,9 +7,9 @@
 //! successive orders to it take −1 each, and once he orders another group the first is
 //! closed, as are its units for his later groups; a group's units that another officer
 //! has ordered this turn, that route, that charged, reserve artillery that fired, or
-//! that have another officer attached, are left out of it. Charges (an advance into
-//! contact), deploy and manoeuvre orders are not built yet: they are refused with the
-//! page they need.
+//! that have another officer attached, are left out of it. Charges: [`plan_charge`].
+//! The deploy order is in [`crate::huzzah::deploy`], the manoeuvre (its rules are
+//! missing) in [`crate::huzzah::manoeuvre`].
 
 use crate::error::{refuse, RuleError};
 use crate::huzzah::engine::{m, Ctx};
@@ -191,12 +191,6 @@ pub(crate) fn give(
             "no unit of that group can act on an order (routing, off the table, another officer attached or already ordered by another officer)",
         );
     }
-    if kind == OrderKind::Manoeuvre {
-        return refuse(
-            "p17",
-            "the manoeuvre order's rules are on the missing pages and it is not built yet (docs/huzzah.md)",
-        );
-    }
     let rate = group_rate(sc, &ctx.s, &units);
     let free = ctx.s.orders.free
         && ctx.s.orders.group.is_some_and(|(x, _)| x == g)
@@ -239,27 +233,27 @@ pub fn advanced(s: &State, u: UnitIx, d: Len, drift: Len) -> Shape {
     s.unit(u).shape.translated(d, drift)
 }
 
-fn off_table(sc: &Scenario, sh: &Shape) -> bool {
+pub(crate) fn off_table(sc: &Scenario, sh: &Shape) -> bool {
     let (w, d) = sc.table_size();
     sh.footprint_corners()
         .iter()
         .any(|p| p.x < Len::ZERO || p.y < Len::ZERO || p.x > w || p.y > d)
 }
 
-fn enemies_on_table(sc: &Scenario, s: &State, u: UnitIx) -> Vec<UnitIx> {
+pub(crate) fn enemies_on_table(sc: &Scenario, s: &State, u: UnitIx) -> Vec<UnitIx> {
     sc.unit_ixs(sc.unit(u).side.other())
         .filter(|e| on_table(s, *e))
         .collect()
 }
 
-fn touches_any(s: &State, sh: &Shape, others: &[UnitIx]) -> Option<UnitIx> {
+pub(crate) fn touches_any(s: &State, sh: &Shape, others: &[UnitIx]) -> Option<UnitIx> {
     others.iter().copied().find(|e| {
         let es = &s.unit(*e).shape;
         geometry::in_contact(sh, es) || geometry::overlaps(sh, es)
     })
 }
 
-fn dense_polygons(sc: &Scenario) -> Vec<Polygon> {
+pub(crate) fn dense_polygons(sc: &Scenario) -> Vec<Polygon> {
     sc.terrain()
         .iter()
         .filter(|t| t.kind.is_dense())
@@ -358,7 +352,7 @@ pub fn check_advance(
         return refuse(
             "p20",
             format!(
-                "{id} would reach {}: an advance into contact is a charge, and charges are not built yet",
+                "{id} would reach {}: an advance into contact is a charge (the charge command, with no drift)",
                 sc.unit(e).id
             ),
         );
@@ -457,13 +451,27 @@ pub fn check_retire(sc: &Scenario, s: &State, u: UnitIx, d: Len) -> Result<Shape
 /// officers it ends on are displaced, enemy officers it reaches are captured or attach
 /// (page 18), and friends it overlaps are disordered with it (page 20).
 pub(crate) fn move_to(ctx: &mut Ctx, u: UnitIx, end: Shape, distance: Len, why: &str) {
+    move_to_with(ctx, u, end, distance, why, None, &[]);
+}
+
+/// [`move_to`], ending in `sector` (or none), with `exempt` friends not disordered by
+/// an overlap (page 20: a passage of lines).
+pub(crate) fn move_to_with(
+    ctx: &mut Ctx,
+    u: UnitIx,
+    end: Shape,
+    distance: Len,
+    why: &str,
+    sector: Option<crate::huzzah::scenario::SectorRef>,
+    exempt: &[UnitIx],
+) {
     let sc = ctx.sc;
     let side = sc.unit(u).side;
     let start = ctx.s.unit(u).shape.clone();
     ctx.emit(Event::UnitMoved {
         unit: u,
         shape: end.clone(),
-        sector: None,
+        sector,
         distance: distance.0,
         why: why.to_string(),
     });
@@ -535,7 +543,10 @@ pub(crate) fn move_to(ctx: &mut Ctx, u: UnitIx, end: Shape, distance: Len, why: 
     let friends: Vec<UnitIx> = sc
         .unit_ixs(side)
         .filter(|f| {
-            *f != u && on_table(&ctx.s, *f) && geometry::overlaps(&end, &ctx.s.unit(*f).shape)
+            *f != u
+                && !exempt.contains(f)
+                && on_table(&ctx.s, *f)
+                && geometry::overlaps(&end, &ctx.s.unit(*f).shape)
         })
         .collect();
     for f in friends {
@@ -958,167 +969,6 @@ pub(crate) fn charge(ctx: &mut Ctx, u: UnitIx, target: UnitIx, plan: ChargePlan)
             target,
             face: plan.face,
         });
-    }
-    ctx.emit(Event::Acted { unit: u });
-}
-
-/// The formations a deploy order forms (page 21).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FormationKind {
-    /// Line of battle, in one or more ranks.
-    Line,
-    /// Road column: one base wide.
-    Column,
-    /// Square (infantry only).
-    Square,
-}
-
-/// Checks a change of formation on a deploy order (page 21): one base (`anchor`, its
-/// index now) stays where it is and becomes base `anchor_to` of the new formation; the
-/// facing is kept; the bases are rearranged into `ranks`. Infantry forms line, road
-/// column or square; cavalry line or column; reserve artillery does not change
-/// formation. A deploy never engages the enemy in the open nor breaks off an
-/// engagement.
-///
-/// # Errors
-/// The rule it breaks.
-pub fn check_deploy(
-    sc: &Scenario,
-    s: &State,
-    u: UnitIx,
-    formation: FormationKind,
-    ranks: &[u8],
-    anchor: u8,
-    anchor_to: u8,
-) -> Result<Shape, RuleError> {
-    let id = &sc.unit(u).id;
-    let Some(active) = &s.orders.active else {
-        return refuse("p21", "no order is being acted on");
-    };
-    if active.kind != OrderKind::Deploy || !active.units.contains(&u) {
-        return refuse("p21", format!("{id} is not acting on a deploy order"));
-    }
-    let st = s.unit(u);
-    let n = st.bases.len();
-    if ranks.is_empty() || ranks.len() > 24 || ranks.contains(&0) {
-        return refuse("input", "ranks: 1 to 24 ranks of at least one base");
-    }
-    if ranks.iter().map(|r| *r as usize).sum::<usize>() != n {
-        return refuse(
-            "p21",
-            format!("{id} has {n} bases; the ranks hold a different number"),
-        );
-    }
-    if anchor as usize >= n || anchor_to as usize >= n {
-        return refuse("input", format!("{id}'s bases are numbered 0 to {}", n - 1));
-    }
-    let arm = sc.unit(u).arm;
-    match (arm, formation) {
-        (crate::huzzah::scenario::Arm::Artillery, _) => {
-            return refuse(
-                "p21",
-                "reserve artillery does not change formation (it joins a grand battery)",
-            )
-        }
-        (crate::huzzah::scenario::Arm::Cavalry, FormationKind::Square) => {
-            return refuse("p22", "only infantry forms square")
-        }
-        _ => {}
-    }
-    if formation == FormationKind::Column && ranks.iter().any(|r| *r != 1) {
-        return refuse("p21", "a road column is one base wide");
-    }
-    if formation == FormationKind::Square && ranks.len() < 2 {
-        return refuse("p22", "a square has at least two ranks");
-    }
-    if st.sector.is_some() {
-        return refuse(
-            "p22",
-            format!("{id} is in dense terrain: it changes formation outside it"),
-        );
-    }
-    let enemies = enemies_on_table(sc, s, u);
-    if let Some(e) = touches_any(s, &st.shape, &enemies) {
-        return refuse(
-            "p22",
-            format!(
-                "{id} is engaged with {}: a deploy never breaks off an engagement",
-                sc.unit(e).id
-            ),
-        );
-    }
-    // The anchor base's centre stays put.
-    let old = st.shape.bases();
-    let keep = old[anchor as usize].centre();
-    let probe = Shape {
-        anchor: st.shape.anchor,
-        facing: st.shape.facing,
-        ranks: ranks.to_vec(),
-        base: st.shape.base,
-        square: formation == FormationKind::Square,
-    };
-    let now = probe.bases()[anchor_to as usize].centre();
-    let end = Shape {
-        anchor: Point::new(
-            Len(st.shape.anchor.x.0 + keep.x.0 - now.x.0),
-            Len(st.shape.anchor.y.0 + keep.y.0 - now.y.0),
-        ),
-        ..probe
-    };
-    if off_table(sc, &end) {
-        return refuse("p21", format!("{id} would leave the table"));
-    }
-    if let Some(e) = touches_any(s, &end, &enemies) {
-        return refuse(
-            "p22",
-            format!(
-                "{id} would touch {}: a deploy never engages the enemy in the open",
-                sc.unit(e).id
-            ),
-        );
-    }
-    if dense_polygons(sc)
-        .iter()
-        .any(|p| end.bases().iter().any(|q| p.intersects_quad(q)))
-    {
-        return refuse(
-            "p22",
-            format!("{id} would enter dense terrain: deploying into a sector is its own move"),
-        );
-    }
-    Ok(end)
-}
-
-/// Carries out a change of formation; friends it ends touching are disordered with it
-/// (page 22).
-pub(crate) fn deploy(ctx: &mut Ctx, u: UnitIx, end: Shape, column: bool) {
-    let sc = ctx.sc;
-    let side = sc.unit(u).side;
-    ctx.emit(Event::UnitDeployed {
-        unit: u,
-        shape: end.clone(),
-        column,
-    });
-    let friends: Vec<UnitIx> = sc
-        .unit_ixs(side)
-        .filter(|f| {
-            *f != u
-                && on_table(&ctx.s, *f)
-                && (geometry::overlaps(&end, &ctx.s.unit(*f).shape)
-                    || geometry::in_contact(&end, &ctx.s.unit(*f).shape))
-        })
-        .collect();
-    for f in friends {
-        for x in [u, f] {
-            if ctx.s.unit(x).status == Status::Formed {
-                ctx.emit(Event::StatusChanged {
-                    unit: x,
-                    status: Status::Disordered,
-                    why: "p22: friendly units touching after a change of formation".into(),
-                });
-            }
-        }
     }
     ctx.emit(Event::Acted { unit: u });
 }

@@ -73,7 +73,6 @@ fn quality_weights(sc: &Scenario, s: &State, u: UnitIx) -> Vec<(Quality, u64)> {
     if let Some(q) = s.unit(u).quality {
         return vec![(q, 1296)];
     }
-    let def = sc.unit(u);
     let st = s.unit(u);
     let mut out: Vec<(Quality, u64)> = Vec::new();
     for first in all_dice() {
@@ -87,7 +86,7 @@ fn quality_weights(sc: &Scenario, s: &State, u: UnitIx) -> Vec<(Quality, u64)> {
             };
             let r = quality::determine(
                 sc.quality_table(),
-                def.effective_expected(),
+                quality::unit_expected(sc, s, u),
                 st.grognards,
                 st.disciplined,
                 &mut roll,

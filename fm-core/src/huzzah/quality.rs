@@ -526,6 +526,21 @@ pub fn determine(
     }
 }
 
+/// The expected quality a unit rolls on (page 6): a grand battery's lowest, counting
+/// the reserve artillery that joined it.
+pub fn unit_expected(
+    sc: &crate::huzzah::scenario::Scenario,
+    s: &crate::huzzah::state::State,
+    u: crate::huzzah::scenario::UnitIx,
+) -> ExpectedQuality {
+    s.unit(u)
+        .joined
+        .iter()
+        .fold(sc.unit(u).effective_expected(), |e, j| {
+            e.lowest(sc.unit(*j).effective_expected())
+        })
+}
+
 /// The quality of a grand battery from the known (rolled or given) qualities of its
 /// bases (page 6): the lowest known rating; `None` if none is known yet.
 pub fn grand_battery_quality(known: &[Quality]) -> Option<Quality> {

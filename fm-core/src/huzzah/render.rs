@@ -211,6 +211,8 @@ fn whereabouts_text(w: Whereabouts) -> &'static str {
         Whereabouts::RoutTable => "on the Rout Table",
         Whereabouts::Destroyed => "destroyed",
         Whereabouts::Captured => "captured",
+        Whereabouts::SkirmishLine => "in the skirmish line",
+        Whereabouts::Joined => "joined a grand battery",
     }
 }
 

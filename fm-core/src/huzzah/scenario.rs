@@ -586,6 +586,12 @@ impl BaseKind {
         }
     }
 
+    /// A base of infantry (not its divisional artillery): what a skirmish line takes
+    /// (page 22).
+    pub const fn is_infantry_base(self) -> bool {
+        matches!(self, BaseKind::Infantry | BaseKind::IrregularInfantry)
+    }
+
     /// Reserve artillery (foot, horse or heavy): the only artillery that fires and forms
     /// grand batteries (page 3).
     pub const fn is_reserve_artillery(self) -> bool {

@@ -123,6 +123,11 @@ pub enum Whereabouts {
     Destroyed,
     /// Routed into an enemy-held sector of dense terrain (page 14), or otherwise taken.
     Captured,
+    /// Every base deployed into the skirmish line (page 22): removed from play, not
+    /// lost.
+    SkirmishLine,
+    /// Joined a grand battery (page 22): its bases are the battery's now.
+    Joined,
 }
 
 /// A unit's dynamic state.
@@ -162,6 +167,17 @@ pub struct UnitState {
     pub passed_through: bool,
     /// Hits waiting to be turned into lost bases (the owner chooses which).
     pub removing: bool,
+    /// Bases deployed into the skirmish line (page 22: removed, not lost).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skirmished: u8,
+    /// Reserve artillery that joined this grand battery (page 22), in order; their
+    /// bases, as they were when they joined, are among this unit's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joined: Vec<UnitIx>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// An officer's dynamic state.
@@ -476,6 +492,11 @@ pub struct State {
     /// Pairs of enemy units in contact at the start of the turn (page 13: they do not
     /// fire at each other as chargers).
     pub in_combat: Vec<(UnitIx, UnitIx)>,
+    /// Engagements in dense terrain (pages 19 and 22: a unit entering a sector next to
+    /// an enemy-held one, or advancing on one, engages it without touching it): side
+    /// A's unit first. Each lasts while both stay in their sectors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sector_engaged: Vec<(UnitIx, UnitIx)>,
     /// The decision it waits for.
     pub pending: Pending,
     /// Set once the battle is over.
@@ -511,6 +532,8 @@ impl State {
                 sector: u.sector,
                 passed_through: false,
                 removing: false,
+                skirmished: 0,
+                joined: Vec::new(),
             })
             .collect();
         let officers = sc
@@ -541,6 +564,7 @@ impl State {
             artillery_huzzah_against: SidePair::default(),
             firing: Firing::default(),
             in_combat: Vec::new(),
+            sector_engaged: Vec::new(),
             orders: Orders::default(),
             combat_done: Vec::new(),
             done_in_phase: Vec::new(),
