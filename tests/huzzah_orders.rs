@@ -2494,3 +2494,136 @@ fn rule_p22_passage_of_lines_conditions() {
         .message
         .contains("both units"));
 }
+
+// The CinC's appointments (page 16).
+
+fn appoint_cmd(
+    officer: &str,
+    quality: Option<scenario::OfficerQuality>,
+    inspirational: bool,
+) -> Command {
+    Command::Appoint {
+        officer: officer.into(),
+        quality,
+        inspirational,
+        at: None,
+    }
+}
+
+#[test]
+fn rule_p16_the_cinc_appoints_a_new_officer_to_a_group_that_lost_its_own_in_a_previous_turn() {
+    use scenario::OfficerQuality as Q;
+    let sc = two_divisions();
+    let a1 = ix(&sc, "a1");
+    // a-d1 was lost before this turn (set as the turn starts: a loss needs a fight).
+    let lost_before = |s: &mut State| {
+        s.officers[A_D1.index()].lost = true;
+        s.officers[A_D1.index()].at = None;
+        s.officers[A_D1.index()].lost_turn = Some(0);
+    };
+    let mut s = orders_with(&sc, lost_before);
+    // His division cannot be ordered by him meanwhile.
+    assert_eq!(
+        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Advance)).rule,
+        "p16"
+    );
+    // The menu offers a successor like him; the command may state another.
+    assert!(legal::legal_commands(&sc, &s).contains(&appoint_cmd("a-d1", Some(Q::Average), false)));
+    assert_eq!(
+        refused(&sc, &s, appoint_cmd("a-d1", None, false)).rule,
+        "input"
+    );
+    assert_eq!(
+        refused(&sc, &s, appoint_cmd("a-cinc", Some(Q::Poor), false)).rule,
+        "p16"
+    );
+    assert_eq!(
+        refused(&sc, &s, appoint_cmd("a-d2", Some(Q::Poor), false)).rule,
+        "p16"
+    );
+    let ev = play(
+        &sc,
+        &mut s,
+        appoint_cmd("a-d1", Some(Q::Excellent), true),
+        &[],
+    );
+    // Beside the CinC (at 100, 100 mm).
+    assert_eq!(
+        ev,
+        vec![
+            Event::OfficerAppointed {
+                officer: A_D1.0,
+                quality: Q::Excellent,
+                inspirational: true,
+                at: Point::mm(130, 100),
+                stand_in: false,
+            },
+            awaiting_orders(),
+        ]
+    );
+    assert!(legal::legal_commands(&sc, &s)
+        .iter()
+        .all(|c| !matches!(c, Command::Appoint { .. })));
+    // He orders at his own Command Factor, 10.
+    let ev = play(
+        &sc,
+        &mut s,
+        order("a-d1", u_arg("a1"), OrderKind::Advance),
+        &[1, 2],
+    );
+    let Event::OrderGiven {
+        test: Some(t),
+        units,
+        ..
+    } = &ev[0]
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!((t.base, units.clone()), (10, vec![a1]));
+    assert!(t
+        .modifiers
+        .contains(&md("inspirational officer ordering an advance", 1)));
+    // Lost this turn: not yet.
+    let s = orders_with(&sc, |s| {
+        lost_before(s);
+        s.officers[A_D1.index()].lost_turn = Some(1);
+    });
+    assert_eq!(
+        refused(&sc, &s, appoint_cmd("a-d1", Some(Q::Poor), false)).rule,
+        "p16"
+    );
+}
+
+#[test]
+fn rule_p16_stand_in_successor_is_one_grade_below_the_officer_lost() {
+    use scenario::OfficerQuality as Q;
+    let mut v = table(
+        vec![line("a1", Side::A, 2, [600, 200])],
+        vec![line("b1", Side::B, 2, [600, 1150])],
+    );
+    v["missing_rules"] = json!("stand_in");
+    let sc = load(v);
+    let mut s = orders_with(&sc, |s| {
+        s.officers[A_D1.index()].lost = true;
+        s.officers[A_D1.index()].at = None;
+        s.officers[A_D1.index()].lost_turn = Some(0);
+    });
+    assert_eq!(
+        refused(&sc, &s, appoint_cmd("a-d1", Some(Q::Excellent), false)).rule,
+        "input"
+    );
+    let menu = legal::legal_commands(&sc, &s);
+    assert!(menu.contains(&appoint_cmd("a-d1", None, false)));
+    let ev = play(&sc, &mut s, appoint_cmd("a-d1", None, false), &[]);
+    assert_eq!(
+        ev[0],
+        Event::OfficerAppointed {
+            officer: A_D1.0,
+            quality: Q::Poor,
+            inspirational: false,
+            at: Point::mm(130, 100),
+            stand_in: true,
+        }
+    );
+    assert_eq!(s.officer_quality(&sc, A_D1.index()), Q::Poor);
+}

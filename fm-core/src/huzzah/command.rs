@@ -229,6 +229,24 @@ pub enum Command {
         /// Its new facing, 0 to 359.
         facing: u16,
     },
+    /// Page 16: the CinC appoints a new officer in place of `officer`, a division or
+    /// corps officer lost in a previous turn. What the new man is like is on the missing
+    /// pages: under `"decide"` the command states his `quality` (and whether he is
+    /// `inspirational`); under `"stand_in"` both are left out and the stand-in gives
+    /// them. He is placed at `at` (`[x_mm, y_mm]`) or beside the CinC.
+    Appoint {
+        /// The lost officer.
+        officer: String,
+        /// The new officer's quality.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        quality: Option<crate::huzzah::scenario::OfficerQuality>,
+        /// He is inspirational.
+        #[serde(default)]
+        inspirational: bool,
+        /// Where he is placed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<[i64; 2]>,
+    },
     /// Ends the order being acted on: units that have not acted stay where they are.
     EndOrder,
     /// Ends the phase: no more orders (Orders), no more rallies (Rally: the rest stay

@@ -463,6 +463,22 @@ pub fn apply(
             }
             ctx.emit(Event::PhaseStarted { phase: next });
         }
+        (
+            Pending::Orders { side },
+            Command::Appoint {
+                officer,
+                quality,
+                inspirational,
+                at,
+            },
+        ) => {
+            let o = officer_ix(sc, officer)? as usize;
+            let at = at
+                .map(|[x, y]| Ok::<_, RuleError>(Point::new(bounded_mm(x)?, bounded_mm(y)?)))
+                .transpose()?;
+            let a = missing::check_appoint(sc, state, *side, o, *quality, *inspirational, at)?;
+            missing::appoint(&mut ctx, a);
+        }
         (Pending::Orders { side }, Command::EndPhase) => {
             let next = next_phase(state.phase, state.player1.unwrap_or(*side));
             ctx.emit(Event::PhaseStarted { phase: next });

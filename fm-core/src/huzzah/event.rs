@@ -519,6 +519,21 @@ pub enum Event {
         /// The unit it exchanged places with.
         with: UnitIx,
     },
+    /// Page 16: the CinC appointed a new officer to a command group that lost its
+    /// officer in a previous turn; what he is like is on the missing pages (stated by
+    /// the command, or the stand-in's).
+    OfficerAppointed {
+        /// The officer replaced (his successor takes his place and index).
+        officer: u16,
+        /// The new officer's quality.
+        quality: crate::huzzah::scenario::OfficerQuality,
+        /// He is inspirational.
+        inspirational: bool,
+        /// Where he is placed.
+        at: Point,
+        /// Given by the stand-in rules.
+        stand_in: bool,
+    },
     /// The engine waits for this decision.
     Awaiting {
         /// The decision.
@@ -731,8 +746,10 @@ impl State {
                 }
             }
             Event::OfficerKilled { officer, unit } => {
+                let turn = self.turn;
                 let o = &mut self.officers[*officer as usize];
                 o.lost = true;
+                o.lost_turn = Some(turn);
                 o.attached = None;
                 o.at = None;
                 o.killed_with = Some(*unit);
@@ -909,8 +926,10 @@ impl State {
                 o.attached = *attached;
             }
             Event::OfficerCaptured { officer, .. } => {
+                let turn = self.turn;
                 let o = &mut self.officers[*officer as usize];
                 o.lost = true;
+                o.lost_turn = Some(turn);
                 o.at = None;
                 o.attached = None;
             }
@@ -938,8 +957,10 @@ impl State {
                 self.armies.get_mut(side).skirmish_line = *line;
             }
             Event::OfficerRemoved { officer, .. } => {
+                let turn = self.turn;
                 let o = &mut self.officers[*officer as usize];
                 o.lost = true;
+                o.lost_turn = Some(turn);
                 o.at = None;
                 o.attached = None;
             }
@@ -973,6 +994,24 @@ impl State {
                 }
             }
             Event::LinesPassed { .. } => {}
+            Event::OfficerAppointed {
+                officer,
+                quality,
+                inspirational,
+                at,
+                ..
+            } => {
+                let o = &mut self.officers[*officer as usize];
+                o.lost = false;
+                o.lost_turn = None;
+                o.at = Some(*at);
+                o.attached = None;
+                o.charmed = false;
+                o.appointed = Some(crate::huzzah::state::Appointed {
+                    quality: *quality,
+                    inspirational: *inspirational,
+                });
+            }
             Event::Awaiting { decision } => self.pending = decision.clone(),
             Event::GameEnded { outcome } => {
                 self.outcome = Some(outcome.clone());

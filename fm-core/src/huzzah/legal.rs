@@ -109,6 +109,9 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
         Pending::Orders { side } => {
             let mut out = Vec::new();
             for o in sc.officers_of(*side) {
+                if crate::huzzah::missing::appointable(sc, s, *side).contains(&o.ix.index()) {
+                    out.push(appoint_command(sc, o.ix.index()));
+                }
                 for (g, _) in orderable(sc, s, o.ix) {
                     for order in KINDS_OF_ORDER {
                         out.push(Command::Order {
@@ -388,8 +391,11 @@ impl Blocks {
     fn deploy(&self) -> usize {
         self.rally() + self.n * 2
     }
-    fn size(&self) -> usize {
+    fn appoint(&self) -> usize {
         self.deploy() + self.n * DEPLOY_SLOTS
+    }
+    fn size(&self) -> usize {
+        self.appoint() + self.o
     }
 }
 
@@ -450,6 +456,13 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
             b.act() + ux.0 as usize * ACT_SLOTS + slot
         }
         Command::EndOrder => b.end_order(),
+        Command::Appoint { officer, .. } => {
+            let o = sc.officer_index(officer)?.index();
+            if appoint_command(sc, o) != *c {
+                return None;
+            }
+            b.appoint() + o
+        }
         Command::Charge {
             unit,
             target,
@@ -556,9 +569,11 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
             unit: id(k / 2)?,
             rallies: k % 2 == 0,
         }
-    } else {
+    } else if i < b.appoint() {
         let k = i - b.deploy();
         return deploy_command(sc, s, UnitIx((k / DEPLOY_SLOTS) as u16), k % DEPLOY_SLOTS);
+    } else {
+        appoint_command(sc, i - b.appoint())
     })
 }
 
@@ -619,5 +634,19 @@ fn other_deploy_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Opt
             })
         }
         _ => None,
+    }
+}
+
+/// The appointment the menu offers in place of officer `o` (page 16): under
+/// `"decide"` a successor of the lost officer's own quality and trait (any other is
+/// accepted as a command); under `"stand_in"` the stand-in's; beside the CinC.
+pub fn appoint_command(sc: &Scenario, o: usize) -> Command {
+    let def = &sc.officers()[o];
+    let decide = sc.missing_rules() == crate::huzzah::scenario::MissingRules::Decide;
+    Command::Appoint {
+        officer: def.id.clone(),
+        quality: decide.then_some(def.quality),
+        inspirational: decide && def.inspirational,
+        at: None,
     }
 }

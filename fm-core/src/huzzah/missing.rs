@@ -1,4 +1,5 @@
-//! The rules our copy lacks (pages 23 on: melee, rally, officer movement), asked as
+//! The rules our copy lacks (pages 23 on: melee, rally, officer movement and the
+//! appointment of new officers), asked as
 //! explicit decisions where the text puts them, never invented inside the written
 //! rules. A scenario with `"missing_rules": "stand_in"` has the engine answer them with
 //! the simple stand-in rules below, each labelled stand-in in its events
@@ -16,7 +17,7 @@ use crate::huzzah::event::{Event, Test};
 use crate::huzzah::firing::{cover, ensure_quality, on_table};
 use crate::huzzah::geometry::{self, Len, Point};
 use crate::huzzah::morale::{cover_reduction, retreat, rout, support_ranks, within_one_move};
-use crate::huzzah::scenario::{MissingRules, Scenario, UnitIx};
+use crate::huzzah::scenario::{MissingRules, OfficerQuality, OfficerRank, Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State, Status};
 use crate::ids::Side;
 use serde::{Deserialize, Serialize};
@@ -324,4 +325,132 @@ pub fn check_officer_move(
         }
     }
     Ok(())
+}
+
+/// The STAND-IN successor's quality: one grade below the officer he replaces (Abysmal
+/// stays Abysmal), never inspirational.
+pub fn stand_in_successor(q: OfficerQuality) -> OfficerQuality {
+    match q {
+        OfficerQuality::Excellent => OfficerQuality::Skilful,
+        OfficerQuality::Skilful => OfficerQuality::Average,
+        OfficerQuality::Average => OfficerQuality::Poor,
+        OfficerQuality::Poor | OfficerQuality::Abysmal => OfficerQuality::Abysmal,
+    }
+}
+
+/// The officers `side`'s CinC may replace now (page 16: "appoint a new officer to a
+/// command group that lost its officer in a previous turn"): corps and division
+/// officers lost before this turn, while the CinC is on the table.
+pub fn appointable(sc: &Scenario, s: &State, side: Side) -> Vec<usize> {
+    let cinc = sc.cinc(side).index();
+    if s.officers[cinc].lost || s.officers[cinc].at.is_none() {
+        return Vec::new();
+    }
+    sc.officers()
+        .iter()
+        .enumerate()
+        .filter(|(o, d)| {
+            d.side == side
+                && d.rank != OfficerRank::Cinc
+                && s.officers[*o].lost
+                && s.officers[*o].lost_turn.is_some_and(|t| t < s.turn)
+        })
+        .map(|(o, _)| o)
+        .collect()
+}
+
+/// An appointment as the engine carries it out.
+pub struct Appointment {
+    /// The officer replaced.
+    pub officer: usize,
+    /// The successor's quality.
+    pub quality: OfficerQuality,
+    /// He is inspirational.
+    pub inspirational: bool,
+    /// Where he is placed.
+    pub at: Point,
+    /// The stand-in gave his quality.
+    pub stand_in: bool,
+}
+
+/// Checks the CinC's appointment of a successor to `o` (page 16).
+///
+/// # Errors
+/// The rule it breaks; `"input"` for a quality missing under `"decide"` or given
+/// under `"stand_in"`.
+pub fn check_appoint(
+    sc: &Scenario,
+    s: &State,
+    side: Side,
+    o: usize,
+    quality: Option<OfficerQuality>,
+    inspirational: bool,
+    at: Option<Point>,
+) -> Result<Appointment, RuleError> {
+    let def = &sc.officers()[o];
+    if def.side != side {
+        return refuse(
+            "p16",
+            format!("{} is not an officer of side {side}", def.id),
+        );
+    }
+    if !appointable(sc, s, side).contains(&o) {
+        return refuse(
+            "p16",
+            format!(
+                "the CinC appoints a new officer only to a command group that lost its officer in a previous turn, with the CinC on the table: not in place of {}",
+                def.id
+            ),
+        );
+    }
+    let (quality, inspirational, stand_in) = match (sc.missing_rules(), quality) {
+        (MissingRules::Decide, Some(q)) => (q, inspirational, false),
+        (MissingRules::Decide, None) => {
+            return refuse(
+                "input",
+                "state the new officer's quality (the rules for it are on the missing pages)",
+            )
+        }
+        (MissingRules::StandIn, None) if !inspirational => {
+            (stand_in_successor(def.quality), false, true)
+        }
+        (MissingRules::StandIn, _) => {
+            return refuse(
+                "input",
+                "under the stand-in rules the new officer's quality and traits are the stand-in's: leave them out",
+            )
+        }
+    };
+    let cinc = sc.cinc(side).index();
+    let at = at.unwrap_or_else(|| {
+        let c = s.officers[cinc]
+            .at
+            .unwrap_or(Point::new(Len::ZERO, Len::ZERO));
+        // Beside the CinC: 3 cm to the side that stays on the table.
+        let (w, _) = sc.table_size();
+        let dx = if c.x.0 + 300 <= w.0 { 300 } else { -300 };
+        Point::new(Len(c.x.0 + dx), c.y)
+    });
+    let (w, d) = sc.table_size();
+    if at.x < Len::ZERO || at.y < Len::ZERO || at.x > w || at.y > d {
+        return refuse("input", "the point is off the table");
+    }
+    Ok(Appointment {
+        officer: o,
+        quality,
+        inspirational,
+        at,
+        stand_in,
+    })
+}
+
+/// Carries out an appointment.
+pub(crate) fn appoint(ctx: &mut Ctx, a: Appointment) {
+    ctx.emit(Event::OfficerAppointed {
+        officer: a.officer as u16,
+        quality: a.quality,
+        inspirational: a.inspirational,
+        at: a.at,
+        stand_in: a.stand_in,
+    });
 }

@@ -94,7 +94,7 @@ pub fn morale_modifiers(sc: &Scenario, s: &State, u: UnitIx, ranks_before: &[u8]
     }
     for (o, os) in s.officers.iter().enumerate() {
         if os.killed_with == Some(u) {
-            if sc.officers()[o].inspirational {
+            if s.officer_inspirational(sc, o) {
                 mods.push(m("attached inspirational officer killed this turn", -2));
             } else {
                 mods.push(m("attached officer killed this turn", -1));
@@ -107,7 +107,7 @@ pub fn morale_modifiers(sc: &Scenario, s: &State, u: UnitIx, ranks_before: &[u8]
     }
     if let Some(o) = s.attached_officer(u) {
         mods.push(m("officer attached", 1));
-        if sc.officers()[o].inspirational {
+        if s.officer_inspirational(sc, o) {
             mods.push(m("inspirational officer attached", 1));
         }
     }

@@ -200,7 +200,8 @@ pub(crate) fn give(
     } else {
         let n = successive(&ctx.s, officer, g);
         let mods = command_modifiers(sc, &ctx.s, officer, &units, kind, n);
-        let t = ctx.test(def.quality.command_factor() as i8, mods, true);
+        let cf = ctx.s.officer_quality(sc, officer.index()).command_factor();
+        let t = ctx.test(cf as i8, mods, true);
         let p = t.passed;
         (Some(t), p)
     };
@@ -510,7 +511,7 @@ pub(crate) fn move_to_with(
                 why: "p18: displaced by a friendly unit".into(),
             });
         } else {
-            let r = sc.officer(oix).quality.radius();
+            let r = ctx.s.officer_quality(sc, o).radius();
             let nearest = sc
                 .unit_ixs(sc.officer(oix).side)
                 .filter(|f| on_table(&ctx.s, *f) && ctx.s.unit(*f).status != Status::Routing)
@@ -586,7 +587,7 @@ pub fn waver_modifiers(sc: &Scenario, s: &State, u: UnitIx) -> Vec<Modifier> {
     }
     if let Some(o) = s.attached_officer(u) {
         mods.push(m("leader attached", 1));
-        if sc.officers()[o].inspirational {
+        if s.officer_inspirational(sc, o) {
             mods.push(m("inspirational leader attached", 1));
         }
     }

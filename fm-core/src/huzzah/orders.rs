@@ -103,7 +103,7 @@ pub fn command_modifiers(
         }
     }
     if let Some(at) = s.officers[officer.index()].at {
-        let r = sc.officer(officer).quality.radius();
+        let r = s.officer_quality(sc, officer.index()).radius();
         if !units.is_empty()
             && units
                 .iter()
@@ -129,7 +129,7 @@ pub fn command_modifiers(
     {
         mods.push(m("an officer is attached", 1));
     }
-    if kind == OrderKind::Advance && sc.officer(officer).inspirational {
+    if kind == OrderKind::Advance && s.officer_inspirational(sc, officer.index()) {
         mods.push(m("inspirational officer ordering an advance", 1));
     }
     mods
@@ -183,7 +183,7 @@ pub fn order_odds(
             ),
         ));
     }
-    let base = def.quality.command_factor() as i8;
+    let base = s.officer_quality(sc, officer.index()).command_factor() as i8;
     let modifiers = command_modifiers(sc, s, officer, units, kind, successive);
     let factor = modified(base, &modifiers, true);
     let pass = u64::from(crate::huzzah::quality::pass_count(i32::from(factor)));

@@ -457,7 +457,7 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
                 o,
                 r#"<circle class="radius" data-officer="{}" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{}" stroke-opacity="0.6" stroke-width="{}" stroke-dasharray="{} {}"/>"#,
                 xml_escape(&def.id),
-                def.quality.radius().0,
+                s.officer_quality(sc, i).radius().0,
                 SIDE_DARK.get(def.side),
                 f.px(1),
                 f.px(6),
@@ -697,7 +697,7 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
                 .as_deref()
                 .map(|n| format!(" ({})", xml_escape(n)))
                 .unwrap_or_default(),
-            def.quality.radius(),
+            s.officer_quality(sc, i).radius(),
             match os.attached.and_then(|u| sc.units().get(u.index())) {
                 Some(u) => format!(", attached to {}", xml_escape(&u.id.to_string())),
                 None => String::new(),

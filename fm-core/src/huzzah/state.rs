@@ -193,6 +193,24 @@ pub struct OfficerState {
     pub charmed: bool,
     /// Killed this turn while attached to this unit (the morale test's −1/−2, page 14).
     pub killed_with: Option<UnitIx>,
+    /// The turn he was lost (killed, captured or removed), for the CinC's appointment of
+    /// a successor in a later turn (page 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_turn: Option<u16>,
+    /// A successor the CinC appointed in his place (page 16), with the quality and trait
+    /// the appointment gave; `None`: the scenario's officer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub appointed: Option<Appointed>,
+}
+
+/// An officer appointed by the CinC (page 16; what he is like is on the missing pages:
+/// the appointment states it, or the stand-in gives it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Appointed {
+    /// His quality.
+    pub quality: crate::huzzah::scenario::OfficerQuality,
+    /// He is inspirational.
+    pub inspirational: bool,
 }
 
 /// An army's standing in the two common phases (pages 9-10).
@@ -545,6 +563,8 @@ impl State {
                 lost: false,
                 charmed: o.charmed,
                 killed_with: None,
+                lost_turn: None,
+                appointed: None,
             })
             .collect();
         let army = |s: Side| ArmyState {
@@ -587,6 +607,24 @@ impl State {
     /// The battle is over.
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
+    }
+
+    /// An officer's quality: his own, or his appointed successor's (page 16).
+    pub fn officer_quality(
+        &self,
+        sc: &Scenario,
+        o: usize,
+    ) -> crate::huzzah::scenario::OfficerQuality {
+        self.officers[o]
+            .appointed
+            .map_or(sc.officers()[o].quality, |a| a.quality)
+    }
+
+    /// An officer is inspirational: he, or his appointed successor (page 16).
+    pub fn officer_inspirational(&self, sc: &Scenario, o: usize) -> bool {
+        self.officers[o]
+            .appointed
+            .map_or(sc.officers()[o].inspirational, |a| a.inspirational)
     }
 
     /// The officer attached to a unit, if any.
