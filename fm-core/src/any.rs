@@ -134,15 +134,7 @@ impl<G: Game> DynMatch for GameMatch<G> {
         GameMatch::seed(self)
     }
     fn apply_json(&mut self, command: &Value) -> Result<Value, MatchError> {
-        let cmd: G::Command = serde_json::from_value(command.clone())
-            .map_err(|e| MatchError::Input(format!("command JSON: {e}")))?;
-        // A field the command does not have is a mistake, not something to ignore
-        // (serde lets extra fields through on field-less variants such as `done`).
-        if let Some(path) = unknown_field(&to_value(&cmd), command, "") {
-            return Err(MatchError::Input(format!(
-                "command JSON: unknown field {path}"
-            )));
-        }
+        let cmd = command_from_json::<G>(command)?;
         Ok(to_value(&self.apply(&cmd)?))
     }
     fn apply_index(&mut self, index: usize) -> Result<(), RuleError> {
@@ -249,6 +241,26 @@ impl<G: Game> DynMatch for GameMatch<G> {
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
+}
+
+/// Reads a command of `G` from its JSON form as strictly as [`DynMatch::apply_json`]
+/// does (it is what `apply_json` uses): serde's reading, and then no member the command
+/// does not have (serde lets extra members through on field-less variants such as F&M's
+/// `done`). For a binding that applies a system's typed commands itself
+/// (`GameMatch::<G>::apply`) but must read dicts and JSON text exactly as the layer does.
+///
+/// # Errors
+/// [`MatchError::Input`] (`command JSON: …`) for JSON that is not a command of `G`.
+pub fn command_from_json<G: Game>(command: &Value) -> Result<G::Command, MatchError> {
+    let cmd: G::Command = serde_json::from_value(command.clone())
+        .map_err(|e| MatchError::Input(format!("command JSON: {e}")))?;
+    // A field the command does not have is a mistake, not something to ignore.
+    if let Some(path) = unknown_field(&to_value(&cmd), command, "") {
+        return Err(MatchError::Input(format!(
+            "command JSON: unknown field {path}"
+        )));
+    }
+    Ok(cmd)
 }
 
 /// The path of the first member of `given` that `expected` (the engine's own form of

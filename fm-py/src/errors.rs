@@ -39,9 +39,15 @@ pub fn unsupported_error(message: impl Into<String>, system: &str) -> PyErr {
 /// The [`unsupported_error`] of a method or property (`what`: `"Match.svg"`) that only
 /// Fire & Movement matches have.
 pub fn fm_only(what: &str, system: &str) -> PyErr {
+    systems_only(what, "a Fire & Movement feature", system)
+}
+
+/// The [`unsupported_error`] of a feature (`what`: `"Match.svg"`) that only some systems
+/// have (`of`: `"a Fire & Movement and Huzzah! feature"`).
+pub fn systems_only(what: &str, of: &str, system: &str) -> PyErr {
     unsupported_error(
         format!(
-            "{what} is a Fire & Movement feature; this match is of the {system:?} rules system \
+            "{what} is {of}; this match is of the {system:?} rules system \
              (every system has the generic methods: see help(fm.Match))"
         ),
         system,

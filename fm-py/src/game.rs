@@ -8,8 +8,10 @@ use crate::args::{
 };
 use crate::convert::{check_text_size, strip_bom, to_json_value, to_py, type_name};
 use crate::errors::{
-    fm_only, match_error, protocol_error, rule_error, scenario_error, unsupported_error,
+    fm_only, match_error, protocol_error, rule_error, scenario_error, systems_only,
+    unsupported_error,
 };
+use crate::huzzah::{self as hz, HzMatch, PyHzCommand, PyHzPending};
 use crate::objects::{command_from_py, command_obj, events_list, PyCommand, PyLogEntry, PyPending};
 use fm_core::any::{self, DynMatch};
 use fm_core::{Game, Hex, MapMarker, RenderOptions, Scenario, Side, UnitId};
@@ -378,7 +380,8 @@ impl PyScenario {
 // ---------------------------------------------------------------- Match
 
 // The match is a `fm_core::any::DynMatch`: the generic methods go through it, the Fire &
-// Movement extras downcast it to `fm_core::Match` (and take the typed fast paths).
+// Movement extras downcast it to `fm_core::Match` (and take the typed fast paths), and
+// Huzzah!'s typed objects and picture downcast it to `GameMatch<Huzzah>` (`HzMatch`).
 /// A running game of any registered rules system (`fm.systems()`): scenario, state,
 /// seeded generator (xoshiro256++) and the log.
 ///
@@ -387,13 +390,17 @@ impl PyScenario {
 /// `legal_action_mask()`, `action_space_size`, `action_of()`, `command_of()`, `state`,
 /// `view()`, `hash`, `view_hash()`, `export()`, `is_over`, `winner`, `result`,
 /// `returns()`, `log`, `opening_events`, `events()`, `playout()`, `clone()` (copy and
-/// pickle), `undo()`, `save()`, `load()`. For another system than Fire & Movement,
-/// commands, events, the pending decision and log entries are dicts in that system's
-/// JSON form, and commands are given as dicts or JSON text.
+/// pickle), `undo()`, `save()`, `load()`. Commands, events, the pending decision and log
+/// entries are typed for Fire & Movement (`fm.Move`, `fm.events.UnitMoved`,
+/// `fm.Pending`, `fm.LogEntry`) and Huzzah! (`fm.huzzah.Fire`,
+/// `fm.huzzah.events.FireResolved`, `fm.huzzah.Pending`, `fm.huzzah.LogEntry`), dicts in
+/// the system's JSON form for another; commands may always be given as dicts or JSON
+/// text.
 ///
-/// Fire & Movement only (`fm.UnsupportedError` for another system): `scenario` (an
-/// `fm.Scenario`), `turn`, `phase`, `active`, `legal_commands_for()`, `explain()`,
-/// `reachable()`, `odds()`, `svg()`, `_repr_svg_()`, `observation_bytes()`.
+/// Fire & Movement and Huzzah!: `svg()`, `_repr_svg_()`. Fire & Movement only
+/// (`fm.UnsupportedError` for another system): `scenario` (an `fm.Scenario`), `turn`,
+/// `phase`, `active`, `legal_commands_for()`, `explain()`, `reachable()`, `odds()`,
+/// `observation_bytes()`.
 #[pyclass(module = "fm", name = "Match")]
 pub struct PyMatch {
     pub m: Box<dyn DynMatch>,
@@ -419,6 +426,11 @@ impl PyMatch {
         self.fm().ok_or_else(|| fm_only(what, self.m.system()))
     }
 
+    /// The Huzzah! match, if this is one (for its typed objects and its picture).
+    pub fn hz(&self) -> Option<&HzMatch> {
+        self.m.as_any().downcast_ref::<HzMatch>()
+    }
+
     /// A side argument: with a Fire & Movement scenario also a side's name.
     fn side(&self, obj: &Bound<'_, PyAny>) -> PyResult<Side> {
         side_from_py(self.fm().map(|m| m.scenario()), obj)
@@ -442,6 +454,9 @@ fn command_value(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     if let Ok(c) = obj.cast::<PyCommand>() {
         return Ok(serde_json::to_value(&c.get().cmd).expect("a command serializes"));
     }
+    if let Ok(c) = obj.cast::<PyHzCommand>() {
+        return Ok(serde_json::to_value(&c.get().cmd).expect("a command serializes"));
+    }
     if obj.is_instance_of::<PyDict>() {
         return to_json_value(obj, "command").map_err(protocol_error);
     }
@@ -455,6 +470,19 @@ fn command_value(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
         "a command is a dict in the rules system's JSON form or JSON text, not a {}",
         type_name(obj)
     )))
+}
+
+/// A command for a Fire & Movement match (`objects::command_from_py`), naming the
+/// mistake when it is a Huzzah! command.
+fn fm_command(obj: &Bound<'_, PyAny>) -> PyResult<fm_core::Command> {
+    if obj.is_instance_of::<PyHzCommand>() {
+        return Err(protocol_error(format!(
+            "fm.huzzah.{} is a command of the \"huzzah\" rules system; this match is of \
+             \"fm\" (Fire & Movement)",
+            type_name(obj)
+        )));
+    }
+    command_from_py(obj)
 }
 
 /// A side as Python shows it: `"a"` or `"b"`.
@@ -525,6 +553,66 @@ fn render_options(
             .map(|s| hex(s))
             .collect::<PyResult<_>>()?,
         markers: marks,
+    })
+}
+
+/// `Match.svg`'s options for each system, for messages.
+const FM_SVG_OPTIONS: &str = "side, hex_size, hex_ids, panel, highlight, markers, title";
+const HZ_SVG_OPTIONS: &str = "side, arc_of, radii, scale, labels";
+
+/// The `TypeError` for `Match.svg` options given that are the other system's.
+fn wrong_options(given: &[String], of: &str, system: &str, options: &str) -> PyResult<()> {
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(format!(
+        "Match.svg: {} {} {of} option{}; this match is of the {system:?} rules system \
+         (its options: {options})",
+        given.join(", "),
+        if given.len() == 1 { "is a" } else { "are" },
+        if given.len() == 1 { "" } else { "s" },
+    )))
+}
+
+/// The Huzzah! picture's options: `arc_of` a unit id of the scenario (`fm.RuleError`,
+/// rule `"input"`, otherwise), `scale` an int from 1 to 100 (`ValueError` outside,
+/// `TypeError` for a bool or a non-int).
+fn hz_render_options(
+    m: &HzMatch,
+    arc_of: Option<String>,
+    radii: Option<bool>,
+    scale: Option<&Bound<'_, PyAny>>,
+    labels: Option<bool>,
+) -> PyResult<fm_core::huzzah::render::RenderOptions> {
+    let arc_of = match arc_of {
+        Some(id) => Some(m.scenario().unit_index(&id).ok_or_else(|| {
+            rule_error(&fm_core::RuleError::new(
+                "input",
+                format!("unknown unit '{id}'"),
+            ))
+        })?),
+        None => None,
+    };
+    let scale = match scale.filter(|s| !s.is_none()) {
+        Some(s) => {
+            let i = as_int(s).ok_or_else(|| not_an_int(s, "scale"))?;
+            match i.extract::<u32>() {
+                Ok(n) if (1..=100).contains(&n) => n,
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "scale must be a number of pixels per centimetre from 1 to 100, not {}",
+                        int_text(&i)
+                    )))
+                }
+            }
+        }
+        None => fm_core::huzzah::render::RenderOptions::default().scale_px_per_cm,
+    };
+    Ok(fm_core::huzzah::render::RenderOptions {
+        radii: radii.unwrap_or(false),
+        arc_of,
+        scale_px_per_cm: scale,
+        labels: labels.unwrap_or(true),
     })
 }
 
@@ -602,10 +690,13 @@ impl PyMatch {
         self.m.seed()
     }
 
-    /// The decision the game waits for: an `fm.Pending` (Fire & Movement), or the
-    /// system's JSON form as a dict.
+    /// The decision the game waits for: an `fm.Pending` (Fire & Movement), an
+    /// `fm.huzzah.Pending` (Huzzah!), or the system's JSON form as a dict.
     #[getter]
     fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(m) = self.hz() {
+            return Ok(Bound::new(py, PyHzPending::new(m.pending()))?.into_any());
+        }
         match self.fm() {
             Some(m) => Ok(Bound::new(py, PyPending::new(m.pending()))?.into_any()),
             None => to_py(py, &self.m.pending_json()),
@@ -641,8 +732,17 @@ impl PyMatch {
     }
 
     /// Every legal command now, in the system's stable order: typed `fm.Command`s
-    /// (Fire & Movement, `done` first where legal), or dicts in the system's JSON form.
+    /// (Fire & Movement, `done` first where legal), `fm.huzzah.Command`s (Huzzah!), or
+    /// dicts in the system's JSON form.
     fn legal_commands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(m) = self.hz() {
+            let cmds = m.legal_commands();
+            let mut v = Vec::with_capacity(cmds.len());
+            for c in &cmds {
+                v.push(hz::command_obj(py, c)?);
+            }
+            return PyList::new(py, v);
+        }
         let Some(m) = self.fm() else {
             return PyList::new(
                 py,
@@ -675,22 +775,34 @@ impl PyMatch {
     }
 
     /// Applies a command and returns its events. Fire & Movement: an `fm.Command`, a
-    /// dict in the documented JSON form, or JSON text; typed events. Another system: a
-    /// dict or JSON text in its JSON form; events as dicts. Raises `fm.RuleError`
-    /// (nothing changes) if the rules refuse it, `fm.ProtocolError` if it is malformed
-    /// (an unknown field included).
+    /// dict in the documented JSON form, or JSON text; typed events. Huzzah!: an
+    /// `fm.huzzah.Command`, a dict or JSON text; `fm.huzzah.events` objects. Another
+    /// system: a dict or JSON text in its JSON form; events as dicts. Raises
+    /// `fm.RuleError` (nothing changes) if the rules refuse it, `fm.ProtocolError` if it
+    /// is malformed (an unknown field included).
     fn apply<'py>(
         &mut self,
         py: Python<'py>,
         command: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(m) = self.m.as_any_mut().downcast_mut::<HzMatch>() {
+            let r = if let Ok(c) = command.cast::<PyHzCommand>() {
+                m.apply(&c.get().cmd)
+            } else {
+                m.apply(&hz::command_from_py(command)?)
+            };
+            return match r {
+                Ok(events) => Ok(hz::events_list(py, events)?.into_any()),
+                Err(e) => Err(rule_error(&e)),
+            };
+        }
         let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
             return self.apply_generic(py, command);
         };
         let r = if let Ok(c) = command.cast::<PyCommand>() {
             m.apply(&c.get().cmd)
         } else {
-            let c = command_from_py(command)?;
+            let c = fm_command(command)?;
             m.apply(&c)
         };
         match r {
@@ -719,7 +831,7 @@ impl PyMatch {
             let r = m.apply(&c.get().cmd).map(|e| e.len());
             (r, t.elapsed().as_nanos() as u64)
         } else {
-            let c = command_from_py(command)?;
+            let c = fm_command(command)?;
             let t = std::time::Instant::now();
             let r = m.apply(&c).map(|e| e.len());
             (r, t.elapsed().as_nanos() as u64)
@@ -739,9 +851,9 @@ impl PyMatch {
     }
 
     /// Applies the command with this action index (see `legal_actions`) and returns its
-    /// events (typed for Fire & Movement, dicts otherwise). Raises `fm.RuleError` (rule
-    /// `"input"`) for any int that is no command here, negative or huge included;
-    /// `TypeError` for a bool or a non-int.
+    /// events (typed for Fire & Movement and Huzzah!, dicts otherwise). Raises
+    /// `fm.RuleError` (rule `"input"`) for any int that is no command here, negative or
+    /// huge included; `TypeError` for a bool or a non-int.
     fn apply_action<'py>(
         &mut self,
         py: Python<'py>,
@@ -754,6 +866,12 @@ impl PyMatch {
                 format!("action index {text} has no command here"),
             )));
         };
+        if let Some(m) = self.m.as_any_mut().downcast_mut::<HzMatch>() {
+            return match m.apply_index(action) {
+                Ok(events) => Ok(hz::events_list(py, events)?.into_any()),
+                Err(e) => Err(rule_error(&e)),
+            };
+        }
         let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
             self.m.apply_index(action).map_err(|e| rule_error(&e))?;
             return to_py(py, &self.m.last_events_json(None));
@@ -792,16 +910,16 @@ impl PyMatch {
     fn action_of(&self, command: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         match self.fm() {
             Some(m) => {
-                let c = command_from_py(command)?;
+                let c = fm_command(command)?;
                 Ok(fm_core::command_to_index(m.scenario(), m.state(), &c))
             }
             None => Ok(self.m.index_of(&command_value(command)?)),
         }
     }
 
-    /// The command an action index stands for here (typed for Fire & Movement, a dict
-    /// otherwise), or `None` (for any int that is no command here, negative or huge
-    /// included; `TypeError` for a bool or a non-int).
+    /// The command an action index stands for here (typed for Fire & Movement and
+    /// Huzzah!, a dict otherwise), or `None` (for any int that is no command here,
+    /// negative or huge included; `TypeError` for a bool or a non-int).
     fn command_of<'py>(
         &self,
         py: Python<'py>,
@@ -810,6 +928,15 @@ impl PyMatch {
         let (Some(action), _) = action_arg(action)? else {
             return Ok(None);
         };
+        if let Some(m) = self.hz() {
+            return <fm_core::huzzah::Huzzah as Game>::index_to_command(
+                m.scenario(),
+                m.state(),
+                action,
+            )
+            .map(|c| hz::command_obj(py, &c))
+            .transpose();
+        }
         match self.fm() {
             Some(m) => match fm_core::index_to_command(m.scenario(), m.state(), action) {
                 Some(c) => Ok(Some(command_obj(py, &c)?)),
@@ -830,7 +957,7 @@ impl PyMatch {
         command: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Py<PyAny>>> {
         let m = self.fm_or("Match.explain")?;
-        let c = command_from_py(command)?;
+        let c = fm_command(command)?;
         Ok(fm_core::explain(m.scenario(), m.state(), &c)
             .map(|e| rule_error(&e).into_value(py).into_any()))
     }
@@ -984,10 +1111,14 @@ impl PyMatch {
         Ok(d)
     }
 
-    /// Commands and events so far: `fm.LogEntry`s (Fire & Movement), or dicts
-    /// `{"command", "events", "hash"}` as in a save file (the hash as 16 hex digits).
+    /// Commands and events so far: `fm.LogEntry`s (Fire & Movement),
+    /// `fm.huzzah.LogEntry`s (Huzzah!), or dicts `{"command", "events", "hash"}` as in a
+    /// save file (the hash as 16 hex digits).
     #[getter]
     fn log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(m) = self.hz() {
+            return hz::log_list(py, m);
+        }
         let Some(m) = self.fm() else {
             return Ok(to_py(py, &self.m.log_json(0))?.cast_into::<PyList>()?);
         };
@@ -998,18 +1129,31 @@ impl PyMatch {
         PyList::new(py, v)
     }
 
-    /// The events that opened the game (typed for Fire & Movement, dicts otherwise).
+    /// The events that opened the game (typed for Fire & Movement and Huzzah!, dicts
+    /// otherwise).
     #[getter]
     fn opening_events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(m) = self.hz() {
+            return hz::events_list(py, m.opening_events());
+        }
         match self.fm() {
             Some(m) => events_list(py, m.opening_events()),
             None => Ok(to_py(py, &self.m.opening_events_json())?.cast_into::<PyList>()?),
         }
     }
 
-    /// Every event so far: the opening, then each command's (typed for Fire & Movement,
-    /// dicts otherwise).
+    /// Every event so far: the opening, then each command's (typed for Fire & Movement
+    /// and Huzzah!, dicts otherwise).
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(m) = self.hz() {
+            let all: Vec<fm_core::huzzah::event::Event> = m
+                .opening_events()
+                .iter()
+                .chain(m.log().iter().flat_map(|e| e.events.iter()))
+                .cloned()
+                .collect();
+            return hz::events_list(py, &all);
+        }
         let Some(m) = self.fm() else {
             let mut all: Vec<serde_json::Value> = match self.m.opening_events_json() {
                 serde_json::Value::Array(a) => a,
@@ -1139,25 +1283,82 @@ impl PyMatch {
         PyTuple::new(py, [f, PyTuple::new(py, [self.m.save()])?.into_any()])
     }
 
-    /// The board as SVG (Fire & Movement only): the full state, or `side`'s view of it.
-    /// `hex_size`: pixels from a hex's centre to a corner, 10 to 200 (`ValueError`
-    /// outside, NaN included); `highlight`: a list of hex ids; `markers`: a list of
-    /// `(hex, kind, label)` tuples.
-    #[pyo3(signature = (side = None, *, hex_size = 40.0, hex_ids = true, panel = true, highlight = None, markers = None, title = None))]
+    /// The board (Fire & Movement) or the table (Huzzah!) as SVG: the full state, or
+    /// `side`'s view of it. Each system takes its own options (`TypeError` for the
+    /// other's); defaults in brackets.
+    ///
+    /// Fire & Movement: `hex_size` pixels from a hex's centre to a corner, 10 to 200
+    /// (`ValueError` outside, NaN included) [40]; `hex_ids` [True]; `panel` [True];
+    /// `highlight`: a list of hex ids; `markers`: a list of `(hex, kind, label)` tuples;
+    /// `title`.
+    ///
+    /// Huzzah!: `arc_of`: a unit id, whose arc of fire, weapon range and short range are
+    /// drawn (nothing for a unit off the table; `fm.RuleError`, rule `"input"`, for an
+    /// id the scenario does not have); `radii`: the officers' command radii [False];
+    /// `scale`: pixels per centimetre of table, an int from 1 to 100 [5]; `labels`:
+    /// unit and terrain ids [True].
+    // `None` is every option's default: each system's own is in brackets above.
+    #[pyo3(signature = (side = None, *, hex_size = None, hex_ids = None, panel = None, highlight = None, markers = None, title = None, arc_of = None, radii = None, scale = None, labels = None))]
     #[allow(clippy::too_many_arguments)]
     fn svg(
         &self,
         side: Option<&Bound<'_, PyAny>>,
-        hex_size: f64,
-        hex_ids: bool,
-        panel: bool,
+        hex_size: Option<f64>,
+        hex_ids: Option<bool>,
+        panel: Option<bool>,
         highlight: Option<&Bound<'_, PyAny>>,
         markers: Option<&Bound<'_, PyAny>>,
         title: Option<String>,
+        arc_of: Option<String>,
+        radii: Option<bool>,
+        scale: Option<&Bound<'_, PyAny>>,
+        labels: Option<bool>,
     ) -> PyResult<String> {
-        let m = self.fm_or("Match.svg")?;
-        let opts = render_options(hex_size, hex_ids, panel, highlight, markers, title)?;
-        Ok(match side.filter(|s| !s.is_none()) {
+        let given = |v: bool, name: &str, names: &mut Vec<String>| {
+            if v {
+                names.push(name.to_string());
+            }
+        };
+        let present = |o: Option<&Bound<'_, PyAny>>| o.is_some_and(|x| !x.is_none());
+        let side = side.filter(|s| !s.is_none());
+        if let Some(m) = self.hz() {
+            let mut other = Vec::new();
+            given(hex_size.is_some(), "hex_size", &mut other);
+            given(hex_ids.is_some(), "hex_ids", &mut other);
+            given(panel.is_some(), "panel", &mut other);
+            given(present(highlight), "highlight", &mut other);
+            given(present(markers), "markers", &mut other);
+            given(title.is_some(), "title", &mut other);
+            wrong_options(&other, "Fire & Movement", "huzzah", HZ_SVG_OPTIONS)?;
+            let opts = hz_render_options(m, arc_of, radii, scale, labels)?;
+            let render = fm_core::huzzah::render::render_svg;
+            return Ok(match side {
+                Some(s) => render(m.scenario(), &m.view(side_from_py(None, s)?), &opts),
+                None => render(m.scenario(), m.state(), &opts),
+            });
+        }
+        let Some(m) = self.fm() else {
+            return Err(systems_only(
+                "Match.svg",
+                "a Fire & Movement and Huzzah! feature",
+                self.m.system(),
+            ));
+        };
+        let mut other = Vec::new();
+        given(arc_of.is_some(), "arc_of", &mut other);
+        given(radii.is_some(), "radii", &mut other);
+        given(present(scale), "scale", &mut other);
+        given(labels.is_some(), "labels", &mut other);
+        wrong_options(&other, "Huzzah!", "fm", FM_SVG_OPTIONS)?;
+        let opts = render_options(
+            hex_size.unwrap_or(40.0),
+            hex_ids.unwrap_or(true),
+            panel.unwrap_or(true),
+            highlight,
+            markers,
+            title,
+        )?;
+        Ok(match side {
             Some(s) => {
                 let v = m.view(side_from_py(Some(m.scenario()), s)?);
                 fm_core::render_svg(m.scenario(), &v, &opts)
@@ -1166,10 +1367,24 @@ impl PyMatch {
         })
     }
 
-    /// Jupyter shows the board inline (Fire & Movement; for another system the
-    /// `fm.UnsupportedError`, a `NotImplementedError`, tells Jupyter to show the repr).
+    /// Jupyter shows the board (Fire & Movement) or the table (Huzzah!) inline with the
+    /// default options (for another system the `fm.UnsupportedError`, a
+    /// `NotImplementedError`, tells Jupyter to show the repr).
     fn _repr_svg_(&self) -> PyResult<String> {
-        let m = self.fm_or("Match._repr_svg_")?;
+        if let Some(m) = self.hz() {
+            return Ok(fm_core::huzzah::render::render_svg(
+                m.scenario(),
+                m.state(),
+                &fm_core::huzzah::render::RenderOptions::default(),
+            ));
+        }
+        let m = self.fm().ok_or_else(|| {
+            systems_only(
+                "Match._repr_svg_",
+                "a Fire & Movement and Huzzah! feature",
+                self.m.system(),
+            )
+        })?;
         Ok(fm_core::render_svg(
             m.scenario(),
             m.state(),

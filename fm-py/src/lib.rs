@@ -24,6 +24,7 @@ mod args;
 mod convert;
 mod errors;
 mod game;
+mod huzzah;
 mod objects;
 #[cfg(feature = "toy-system")]
 #[path = "../../tests/support/race.rs"]
@@ -219,8 +220,8 @@ fn hash_event(h: &mut Fnv, e: &Event) {
 /// state_hash)`, `event_hash` being FNV-1a 64 over every event's canonical JSON (keys
 /// sorted, compact, UTF-8) followed by a newline, opening events first: the same as
 /// `json.dumps(e.to_dict(), sort_keys=True, separators=(",", ":"),
-/// ensure_ascii=False)` in Python (for another rules system's events, which are dicts,
-/// `json.dumps(e, ...)`).
+/// ensure_ascii=False)` in Python (Fire & Movement and Huzzah! events; for another rules
+/// system's events, which are dicts, `json.dumps(e, ...)`).
 #[pyfunction]
 fn rust_playthrough_hash(
     scenario: &Bound<'_, PyAny>,
@@ -415,6 +416,10 @@ fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let events = PyModule::new(py, "events")?;
     objects::add_event_classes(&events)?;
     m.add("events", events)?;
+    m.add("huzzah", huzzah::module(py)?)?;
+    m.add_function(wrap_pyfunction!(huzzah::_hz_command_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(huzzah::_hz_event_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(huzzah::_hz_pending_from_json, m)?)?;
     let names = PyList::new(py, fm_core::observation::feature_names())?;
     m.add("FEATURE_NAMES", names)?;
     Ok(())

@@ -31,7 +31,7 @@ fn camel(tag: &str) -> String {
 }
 
 /// The cached dict of a wrapped value.
-fn cached<'py, T: serde::Serialize>(
+pub(crate) fn cached<'py, T: serde::Serialize>(
     py: Python<'py>,
     cache: &OnceLock<Py<PyDict>>,
     v: &T,
@@ -94,7 +94,7 @@ fn field<'py>(
 }
 
 /// `Name(a=…, b=…)` from a dict, skipping the tag.
-fn repr_of(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<String> {
+pub(crate) fn repr_of(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<String> {
     let tag: String = match d.get_item(tag_key)? {
         Some(t) => t.extract()?,
         None => String::new(),
@@ -115,7 +115,8 @@ fn repr_of(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<String> {
     Ok(format!("{}({})", camel(&tag), parts.join(", ")))
 }
 
-fn attr_names(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<Vec<String>> {
+/// The attribute names of a value's fields (the tag left out, `from` as `from_`).
+pub(crate) fn attr_names(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<Vec<String>> {
     let mut out = Vec::new();
     for k in d.keys() {
         let k: String = k.extract()?;

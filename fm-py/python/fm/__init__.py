@@ -8,10 +8,14 @@ Pending(kind='setup', side='b')
 
 See ``help(fm.Match)``; the JSON forms of commands and events are documented in
 docs/protocol.md. ``fm.Match`` plays any registered rules system (``fm.systems()``;
-a scenario names its system): the generic methods work for all of them, with
-commands, events and decisions as dicts; typed objects, odds, rendering and
-observations are Fire & Movement's and raise ``fm.UnsupportedError`` for another. ``fm.env`` holds the PettingZoo environment (needs numpy,
-gymnasium and pettingzoo: ``pip install "fm-py[env]"``).
+a scenario names its system): the generic methods work for all of them. Commands,
+events and decisions are typed objects for Fire & Movement (``fm.Move``,
+``fm.events.UnitMoved``) and Huzzah! Glorious Empires (``fm.huzzah.Fire``,
+``fm.huzzah.events.FireResolved``), dicts for another system; the picture
+(``Match.svg``) is Fire & Movement's and Huzzah!'s; odds and observations are Fire &
+Movement's and raise ``fm.UnsupportedError`` for another. ``fm.env`` holds the
+PettingZoo environment (needs numpy, gymnasium and pettingzoo:
+``pip install "fm-py[env]"``).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from fm._fm import (
     scenarios,
     systems,
 )
-from fm import events
+from fm import events, huzzah
 from fm.events import Event
 
 __all__ = [
@@ -90,6 +94,7 @@ __all__ = [
     "__version__",
     "command",
     "events",
+    "huzzah",
     "play_random",
     "rust_playthrough_hash",
     "scenarios",

@@ -1,14 +1,17 @@
 """Type stubs of the fm module (Python bindings of the Fire & Movement rules engine).
 
-The annotations of :class:`Match` give the Fire & Movement types; a match of another
-registered rules system returns that system's JSON forms (dicts) where they say
-"another system", and raises :class:`UnsupportedError` from the Fire & Movement-only
-members."""
+The annotations of :class:`Match` give the Fire & Movement types; a Huzzah! match
+returns the matching :mod:`fm.huzzah` types (``fm.huzzah.Command``,
+``fm.huzzah.events.Event``, ``fm.huzzah.Pending``, ``fm.huzzah.LogEntry``), a match of
+another registered rules system its JSON forms (dicts), where they say "another
+system"; the members only some systems have raise :class:`UnsupportedError` for the
+others."""
 
 import os
 from typing import Any, Iterator, Literal, Mapping, SupportsIndex, TypeAlias, TypedDict
 
 from fm import events as events
+from fm import huzzah as huzzah
 from fm._errors import ProtocolError as ProtocolError
 from fm._errors import RuleError as RuleError
 from fm._errors import SaveError as SaveError
@@ -45,8 +48,9 @@ ScenarioSource: TypeAlias = "str | os.PathLike[str] | Mapping[str, Any] | Scenar
 scenario JSON text, a dict of scenario data, or a loaded :class:`Scenario`. Scenario
 JSON names its rules system in ``"system"`` (Fire & Movement, ``"fm"``, when absent)."""
 
-CommandLike: TypeAlias = "Command | Mapping[str, Any] | str"
-"""A typed command, a dict in the documented JSON form, or JSON text."""
+CommandLike: TypeAlias = "Command | huzzah.Command | Mapping[str, Any] | str"
+"""A typed command (Fire & Movement's, or for a Huzzah! match :class:`fm.huzzah.Command`),
+a dict in the documented JSON form, or JSON text."""
 
 class Outcome(TypedDict):
     winner: SideName | None
@@ -294,13 +298,16 @@ class Match:
     ``state``, ``view()``, ``hash``, ``view_hash()``, ``export()``, ``is_over``,
     ``winner``, ``result``, ``returns()``, ``log``, ``opening_events``, ``events()``,
     ``playout()``, ``clone()`` (and copy and pickle), ``undo()``, ``save()`` and
-    ``load()``. For another system than Fire & Movement, commands, events, the pending
-    decision and log entries are dicts in that system's JSON form (the annotations
-    here are Fire & Movement's), and commands are given as dicts or JSON text.
+    ``load()``. Commands, events, the pending decision and log entries are typed: Fire &
+    Movement's (the annotations here), or for a Huzzah! match :mod:`fm.huzzah`'s
+    (``fm.huzzah.Fire``, ``fm.huzzah.events.FireResolved``, ``fm.huzzah.Pending``,
+    ``fm.huzzah.LogEntry``); for another system they are dicts in that system's JSON
+    form. Commands may always be given as dicts or JSON text too.
 
-    Fire & Movement only (:class:`UnsupportedError` for another system): ``scenario``
-    (a :class:`Scenario`), ``turn``, ``phase``, ``active``, ``legal_commands_for()``,
-    ``explain()``, ``reachable()``, ``odds()``, ``svg()``, ``_repr_svg_()`` and
+    Fire & Movement and Huzzah!: ``svg()`` and ``_repr_svg_()`` (each system its own
+    options). Fire & Movement only (:class:`UnsupportedError` for another system):
+    ``scenario`` (a :class:`Scenario`), ``turn``, ``phase``, ``active``,
+    ``legal_commands_for()``, ``explain()``, ``reachable()``, ``odds()`` and
     ``observation_bytes()`` (so also ``fm.env``)."""
 
     def __init__(self, scenario: ScenarioSource | None = None, seed: int = 0) -> None:
@@ -319,7 +326,8 @@ class Match:
     def seed(self) -> int: ...
     @property
     def pending(self) -> Pending:
-        """The decision the game waits for (another system: a dict)."""
+        """The decision the game waits for (Huzzah!: an :class:`fm.huzzah.Pending`;
+        another system: a dict)."""
     @property
     def turn(self) -> int: ...
     @property
@@ -329,14 +337,17 @@ class Match:
     @property
     def to_move(self) -> SideName | None: ...
     def legal_commands(self) -> list[Command]:
-        """The legal commands in a stable order (another system: dicts)."""
+        """The legal commands in a stable order (Huzzah!: :class:`fm.huzzah.Command`
+        objects; another system: dicts)."""
     def legal_commands_for(self, unit: str) -> list[Command]:
         """The legal commands that concern one unit; :class:`RuleError` (rule
         ``"input"``) for a unit the scenario does not have."""
     def apply(self, command: CommandLike) -> list[Event]:
-        """Applies a command and returns its events (another system: a dict or JSON
-        text in, dicts out). :class:`RuleError` if refused (nothing changes),
-        :class:`ProtocolError` if malformed (an unknown field included)."""
+        """Applies a command and returns its events (Huzzah!: an
+        :class:`fm.huzzah.Command`, a dict or JSON text in, :mod:`fm.huzzah.events` out;
+        another system: a dict or JSON text in, dicts out). :class:`RuleError` if
+        refused (nothing changes), :class:`ProtocolError` if malformed (an unknown field
+        included)."""
     def apply_action(self, action: SupportsIndex) -> list[Event]:
         """Applies the command with this action index; :class:`RuleError` (rule
         ``"input"``) for any int that is no command here (negative or huge too)."""
@@ -347,8 +358,9 @@ class Match:
         """The size of the fixed integer action space (any system)."""
     def action_of(self, command: CommandLike) -> int | None: ...
     def command_of(self, action: SupportsIndex) -> Command | None:
-        """The command an action index stands for here (another system: a dict);
-        ``None`` for any int that is none (negative or huge too)."""
+        """The command an action index stands for here (Huzzah!: an
+        :class:`fm.huzzah.Command`; another system: a dict); ``None`` for any int that is
+        none (negative or huge too)."""
     def explain(self, command: CommandLike) -> RuleError | None: ...
     def reachable(self, unit: str) -> list[JsonDict]:
         """Where a unit can move this phase; :class:`RuleError` (rule ``"input"``) for
@@ -378,8 +390,8 @@ class Match:
     def returns(self) -> dict[str, int]: ...
     @property
     def log(self) -> list[LogEntry]:
-        """The commands so far (another system: dicts ``{"command", "events", "hash"}``
-        as in a save file)."""
+        """The commands so far (Huzzah!: :class:`fm.huzzah.LogEntry` objects; another
+        system: dicts ``{"command", "events", "hash"}`` as in a save file)."""
     @property
     def opening_events(self) -> list[Event]: ...
     def events(self) -> list[Event]: ...
@@ -404,17 +416,35 @@ class Match:
         self,
         side: SideArg | None = None,
         *,
-        hex_size: float = 40.0,
-        hex_ids: bool = True,
-        panel: bool = True,
+        hex_size: float | None = None,
+        hex_ids: bool | None = None,
+        panel: bool | None = None,
         highlight: StrList | None = None,
         markers: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...] | None = None,
         title: str | None = None,
+        arc_of: str | None = None,
+        radii: bool | None = None,
+        scale: SupportsIndex | None = None,
+        labels: bool | None = None,
     ) -> str:
-        """The board as an SVG document: the full state, or ``side``'s view (the other
-        side's face-down markers as "?"). ``hex_size``: pixels from a hex's centre to a
-        corner, 10 to 200 (``ValueError`` outside, NaN included). ``highlight``: hexes to
-        outline; ``markers``: extra ``(hex, kind, label)`` chips, kind ``"breach"``,
-        ``"aircraft"``, ``"support"`` or anything else."""
-    def _repr_svg_(self) -> str: ...
+        """The board (Fire & Movement) or the table (Huzzah!) as an SVG document: the
+        full state, or ``side``'s view. Each system takes its own options; the other's
+        raise ``TypeError`` (``None`` is the default).
+
+        Fire & Movement (the other side's face-down markers as "?" in a side's view):
+        ``hex_size``: pixels from a hex's centre to a corner, 10 to 200 (``ValueError``
+        outside, NaN included; default 40); ``hex_ids`` (default True), ``panel``
+        (default True); ``highlight``: hexes to outline; ``markers``: extra ``(hex,
+        kind, label)`` chips, kind ``"breach"``, ``"aircraft"``, ``"support"`` or
+        anything else; ``title``.
+
+        Huzzah! (every base at true scale and orientation, officers, terrain, objectives,
+        a legend of the units off the table): ``arc_of``: a unit id whose arc of fire,
+        weapon range and short range are drawn (nothing for a unit off the table;
+        :class:`RuleError`, rule ``"input"``, for an id the scenario does not have);
+        ``radii``: the officers' command radii (default False); ``scale``: pixels per
+        centimetre of table, an int from 1 to 100 (``ValueError`` outside; default 5);
+        ``labels``: unit and terrain ids (default True)."""
+    def _repr_svg_(self) -> str:
+        """The picture with the default options (Jupyter shows it inline)."""
     def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]: ...
