@@ -172,6 +172,8 @@ fn command_from_kwargs(class: &str, fields: Option<&Bound<'_, PyDict>>) -> PyRes
         if v.is_none() {
             continue;
         }
+        // A field named by a Python keyword takes a trailing underscore (`with_`).
+        let k = k.strip_suffix('_').map(str::to_string).unwrap_or(k);
         let value = to_json_value(&v, &k).map_err(protocol_error)?;
         m.insert(k, value);
     }
@@ -336,6 +338,14 @@ command_classes! {
     MeleeResult [] "`melee_result`: a melee's outcome, given because the rules are missing: `winner` (`None`: drawn), `hits_a`, `hits_b`, `loser_falls_back_mm`, `loser_routs`.";
     Rally [] "`rally`: whether a disordered or routing unit rallies one step (the rules are missing).";
     MoveOfficer [attach] "`move_officer`: an officer moves to `at` (`[x_mm, y_mm]`), up to his move, and may `attach` to a unit he ends touching.";
+    SkirmishLine [] "`skirmish_line`: a unit with a Skirmish ability deploys `bases` into the skirmish line (page 22).";
+    JoinBattery [] "`join_battery`: reserve artillery joins `battery`, at its `left` end or its right (page 22).";
+    EnterSector [at] "`enter_sector`: a unit deploys into a sector of dense terrain it touches (`\"<terrain id>/<n>\"`), its centre at `at` or the sector's centre (page 22).";
+    LeaveSector [] "`leave_sector`: a unit deploys out of its sector, `direction` ahead, back, left or right (page 22).";
+    AdvanceSector [] "`advance_sector`: a unit in dense terrain advances into an adjacent sector, or engages its enemy holder (page 19).";
+    PassageOfLines [] "`passage_of_lines`: `unit` and `with`, on one deploy order, exchange places (page 22).";
+    Manoeuvre [] "`manoeuvre`: a unit's new `anchor` and `facing`, formation kept (the rules are missing; the written limits apply).";
+    Appoint [quality, at] "`appoint`: the CinC appoints a successor to `officer`, lost in an earlier turn; `quality` and `inspirational` as stated (decide) or the stand-in's (page 16).";
     EndOrder [] "`end_order`: end the order being acted on; units that have not acted stay.";
     EndPhase [] "`end_phase`: end the phase (Orders, Rally, Move Officers).";
 }
@@ -527,6 +537,12 @@ pub mod events {
         OfficerCaptured [] "`officer_captured`: an enemy unit reached an unprotected officer (page 18).";
         MeleeResolved [] "`melee_resolved`: a melee's outcome (given by command, or the labelled stand-in).";
         RallyDecided [] "`rally_decided`: a unit's rally decided (the rules are missing).";
+        SkirmishersDeployed [] "`skirmishers_deployed`: `bases` of `unit` into the skirmish line, now `line` bases; `shape` afterwards (`None`: all went) (page 22).";
+        OfficerRemoved [] "`officer_removed`: an officer removed from play (page 22).";
+        BatteryJoined [] "`battery_joined`: reserve artillery `unit` joined `battery`, whose `shape` and `quality` follow (pages 6, 22).";
+        Engaged [] "`engaged`: units engaged in dense terrain without touching (pages 19, 22).";
+        LinesPassed [] "`lines_passed`: `unit` and `with` exchanged places in a passage of lines (page 22).";
+        OfficerAppointed [] "`officer_appointed`: the CinC's successor to `officer` (page 16), with his `quality`; `stand_in` when the stand-in gave it.";
         Awaiting [] "`awaiting`: the engine waits for `decision` (the pending decision's JSON form).";
         GameEnded [] "`game_ended`: the battle is over (`outcome`).";
     }

@@ -105,7 +105,7 @@ pub(crate) fn repr_of(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<String> 
         if k == tag_key {
             continue;
         }
-        let name = if matches!(k.as_str(), "from" | "type" | "in" | "is") {
+        let name = if is_py_keyword(&k) {
             format!("{k}_")
         } else {
             k
@@ -115,13 +115,23 @@ pub(crate) fn repr_of(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<String> 
     Ok(format!("{}({})", camel(&tag), parts.join(", ")))
 }
 
+/// A JSON field name that is a Python keyword (or shadows `type`): its attribute and
+/// keyword argument take a trailing underscore (`from_`, `with_`).
+fn is_py_keyword(k: &str) -> bool {
+    matches!(k, "from" | "type" | "in" | "is" | "with")
+}
+
 /// The attribute names of a value's fields (the tag left out, `from` as `from_`).
 pub(crate) fn attr_names(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<Vec<String>> {
     let mut out = Vec::new();
     for k in d.keys() {
         let k: String = k.extract()?;
         if k != tag_key {
-            out.push(if k == "from" { "from_".to_string() } else { k });
+            out.push(if is_py_keyword(&k) {
+                format!("{k}_")
+            } else {
+                k
+            });
         }
     }
     Ok(out)

@@ -156,12 +156,17 @@ def _check_command(c: hz.Command) -> None:
     fields = {k: v for k, v in d.items() if k != "type"}
     again = type(c)(**fields)
     assert again == c and hash(again) == hash(c)
-    assert c.fields() == list(fields)
+    assert c.fields() == [_attr(k) for k in fields]
     for k, v in fields.items():
         assert getattr(c, k) == v
     # The repr is the constructor call.
     assert eval(repr(c), vars(hz)) == c
     assert pickle.loads(pickle.dumps(c)) == c and copy.deepcopy(c) == c
+
+
+def _attr(k: str) -> str:
+    """A field's attribute name: a Python keyword takes a trailing underscore."""
+    return k + "_" if k in ("with", "from") else k
 
 
 def _check_event(e: hev.Event) -> None:
@@ -174,7 +179,7 @@ def _check_event(e: hev.Event) -> None:
     for k, v in d.items():
         if k != "type":
             assert getattr(e, k) == v
-    assert e.fields() == [k for k in d if k != "type"]
+    assert e.fields() == [_attr(k) for k in d if k != "type"]
     assert pickle.loads(pickle.dumps(e)) == e and hash(pickle.loads(pickle.dumps(e))) == hash(e)
 
 
@@ -404,3 +409,16 @@ def test_the_docs_examples_run() -> None:
     exec(compile(block, "README.md", "exec"), scope)
     m: Any = scope["m"]
     assert m.is_over and scope["svg"].startswith("<svg") and 'data-unit="fr-1"' in scope["svg"]
+
+
+def test_the_page_22_commands_and_the_appointment_have_classes() -> None:
+    c = fm.huzzah.PassageOfLines(unit="fr-1", with_="fr-2")
+    assert c.to_dict() == {"type": "passage_of_lines", "unit": "fr-1", "with": "fr-2"}
+    assert c.with_ == "fr-2"
+    assert fm.huzzah.Command.from_dict(c.to_dict()) == c
+    m = fm.huzzah.Manoeuvre(unit="fr-1", anchor=[100, 200], facing=90)
+    assert m.to_dict() == {"type": "manoeuvre", "unit": "fr-1", "anchor": [100, 200], "facing": 90}
+    a = fm.huzzah.Appoint(officer="fr-div-1", quality="poor")
+    assert a.at is None and a.quality == "poor"
+    e = fm.huzzah.EnterSector(unit="fr-1", sector="wood/0")
+    assert e.at is None and isinstance(e, fm.huzzah.Command)

@@ -42,6 +42,14 @@ Retire = _hz.Retire
 MeleeResult = _hz.MeleeResult
 Rally = _hz.Rally
 MoveOfficer = _hz.MoveOfficer
+SkirmishLine = _hz.SkirmishLine
+JoinBattery = _hz.JoinBattery
+EnterSector = _hz.EnterSector
+LeaveSector = _hz.LeaveSector
+AdvanceSector = _hz.AdvanceSector
+PassageOfLines = _hz.PassageOfLines
+Manoeuvre = _hz.Manoeuvre
+Appoint = _hz.Appoint
 EndOrder = _hz.EndOrder
 EndPhase = _hz.EndPhase
 
@@ -65,6 +73,14 @@ __all__ = [
     "MeleeResult",
     "Rally",
     "MoveOfficer",
+    "SkirmishLine",
+    "JoinBattery",
+    "EnterSector",
+    "LeaveSector",
+    "AdvanceSector",
+    "PassageOfLines",
+    "Manoeuvre",
+    "Appoint",
     "EndOrder",
     "EndPhase",
 ]

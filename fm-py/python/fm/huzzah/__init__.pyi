@@ -185,6 +185,92 @@ class MoveOfficer(Command):
         self, *, officer: str, at: Sequence[int], attach: str | None = None
     ) -> None: ...
 
+Direction: TypeAlias = Literal["ahead", "back", "left", "right"]
+OfficerQuality: TypeAlias = Literal["excellent", "skilful", "average", "poor", "abysmal"]
+
+class SkirmishLine(Command):
+    """``skirmish_line``: a unit with a Skirmish ability, on a deploy order, deploys
+    ``bases`` of its infantry bases into the skirmish line (page 22)."""
+
+    unit: str
+    bases: int
+    def __init__(self, *, unit: str, bases: int) -> None: ...
+
+class JoinBattery(Command):
+    """``join_battery``: reserve artillery on a deploy order joins ``battery``, at its
+    ``left`` end or its right (page 22)."""
+
+    unit: str
+    battery: str
+    left: bool
+    def __init__(self, *, unit: str, battery: str, left: bool = False) -> None: ...
+
+class EnterSector(Command):
+    """``enter_sector``: a unit on a deploy order deploys into a sector of dense
+    terrain it touches (``"<terrain id>/<n>"``), its centre at ``at`` (mm) or the
+    sector's centre (page 22)."""
+
+    unit: str
+    sector: str
+    at: list[int] | None
+    def __init__(
+        self, *, unit: str, sector: str, at: Sequence[int] | None = None
+    ) -> None: ...
+
+class LeaveSector(Command):
+    """``leave_sector``: a unit on a deploy order deploys out of its sector of dense
+    terrain, moving ``direction`` until just clear of it (page 22)."""
+
+    unit: str
+    direction: Direction
+    def __init__(self, *, unit: str, direction: Direction) -> None: ...
+
+class AdvanceSector(Command):
+    """``advance_sector``: a unit deployed in dense terrain, on an advance order,
+    advances into an adjacent ``sector``, or engages the enemy holding it (page 19)."""
+
+    unit: str
+    sector: str
+    def __init__(self, *, unit: str, sector: str) -> None: ...
+
+class PassageOfLines(Command):
+    """``passage_of_lines``: ``unit`` and ``with``, both on the deploy order, exchange
+    places (page 22). ``with`` is a Python keyword: the argument and attribute are
+    ``with_``."""
+
+    unit: str
+    with_: str
+    def __init__(self, *, unit: str, with_: str) -> None: ...
+
+class Manoeuvre(Command):
+    """``manoeuvre``: a unit of a manoeuvre order takes a new ``anchor`` (mm, the centre
+    of its front edge) and ``facing`` (degrees), formation kept; the rules are missing,
+    the written limits apply (and a stand-in distance limit under ``stand_in``)."""
+
+    unit: str
+    anchor: list[int]
+    facing: int
+    def __init__(self, *, unit: str, anchor: Sequence[int], facing: int) -> None: ...
+
+class Appoint(Command):
+    """``appoint``: the CinC appoints a successor to ``officer``, a corps or division
+    officer lost in an earlier turn (page 16); his ``quality`` and whether he is
+    ``inspirational`` are stated under ``"decide"`` and left out under ``"stand_in"``;
+    placed at ``at`` (mm) or beside the CinC."""
+
+    officer: str
+    quality: OfficerQuality | None
+    inspirational: bool
+    at: list[int] | None
+    def __init__(
+        self,
+        *,
+        officer: str,
+        quality: OfficerQuality | None = None,
+        inspirational: bool = False,
+        at: Sequence[int] | None = None,
+    ) -> None: ...
+
 class EndOrder(Command):
     """``end_order``: end the order being acted on; units that have not acted stay."""
 

@@ -124,6 +124,12 @@ OfficerMoved = _ev.OfficerMoved
 OfficerCaptured = _ev.OfficerCaptured
 MeleeResolved = _ev.MeleeResolved
 RallyDecided = _ev.RallyDecided
+SkirmishersDeployed = _ev.SkirmishersDeployed
+OfficerRemoved = _ev.OfficerRemoved
+BatteryJoined = _ev.BatteryJoined
+Engaged = _ev.Engaged
+LinesPassed = _ev.LinesPassed
+OfficerAppointed = _ev.OfficerAppointed
 Awaiting = _ev.Awaiting
 GameEnded = _ev.GameEnded
 
@@ -187,6 +193,12 @@ __all__ = [
     "OfficerCaptured",
     "MeleeResolved",
     "RallyDecided",
+    "SkirmishersDeployed",
+    "OfficerRemoved",
+    "BatteryJoined",
+    "Engaged",
+    "LinesPassed",
+    "OfficerAppointed",
     "Awaiting",
     "GameEnded",
 ]

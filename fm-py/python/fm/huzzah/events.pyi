@@ -308,6 +308,43 @@ class RallyDecided(Event):
     test: FactorTest | None
     stand_in: bool
 
+class SkirmishersDeployed(Event):
+    unit: int
+    bases: int
+    shape: Shape | None
+    """The unit afterwards; ``None`` when every base went into the skirmish line."""
+    line: int
+
+class OfficerRemoved(Event):
+    officer: int
+    why: str
+
+class BatteryJoined(Event):
+    unit: int
+    battery: int
+    left: bool
+    shape: Shape
+    quality: str | None
+    grognards: bool
+    disciplined: bool
+
+class Engaged(Event):
+    a: int
+    b: int
+    why: str
+
+class LinesPassed(Event):
+    unit: int
+    with_: int
+    """The JSON field ``with`` (a Python keyword)."""
+
+class OfficerAppointed(Event):
+    officer: int
+    quality: Literal["excellent", "skilful", "average", "poor", "abysmal"]
+    inspirational: bool
+    at: Point
+    stand_in: bool
+
 class Awaiting(Event):
     decision: dict[str, Any]
     """The pending decision's JSON form (``Match.pending`` gives it typed)."""
@@ -375,6 +412,12 @@ __all__ = [
     "OfficerCaptured",
     "MeleeResolved",
     "RallyDecided",
+    "SkirmishersDeployed",
+    "OfficerRemoved",
+    "BatteryJoined",
+    "Engaged",
+    "LinesPassed",
+    "OfficerAppointed",
     "Awaiting",
     "GameEnded",
 ]
