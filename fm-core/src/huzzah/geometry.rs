@@ -1295,6 +1295,10 @@ pub const CONTACT_TOLERANCE: Len = Len(10);
 /// [`CONTACT_TOLERANCE`]: their penetration depth (the least overlap over the
 /// separating axes of the two convex quads, exact integer comparison) exceeds it.
 pub fn overlaps(a: &Shape, b: &Shape) -> bool {
+    // Apart by more than the rounding of rotated corners: no overlap.
+    if box_gap2(a, b) > 0 {
+        return false;
+    }
     let tol = i128::from(CONTACT_TOLERANCE.0);
     let (qa, qb) = (quads_v(a), quads_v(b));
     qa.iter().any(|p| qb.iter().any(|q| penetrates(p, q, tol)))
@@ -1312,7 +1316,33 @@ pub fn overlaps(a: &Shape, b: &Shape) -> bool {
 /// assert!(overlaps(&a, &on_top) && !in_contact(&a, &on_top));
 /// ```
 pub fn in_contact(a: &Shape, b: &Shape) -> bool {
+    let tol = i128::from(CONTACT_TOLERANCE.0);
+    if box_gap2(a, b) > tol * tol {
+        return false;
+    }
     min_distance(a, b) <= CONTACT_TOLERANCE && !overlaps(a, b)
+}
+
+/// The squared gap between the axis-aligned boxes round two footprints, each box
+/// widened by 2 units against the rounding of rotated corners: never more than the
+/// squared least distance between the footprints, so a cheap way to rule contact and
+/// overlap out.
+fn box_gap2(a: &Shape, b: &Shape) -> i128 {
+    let bx = |s: &Shape| {
+        let q = s.bounding_box().0;
+        let xs = q.map(|p| p.x.0);
+        let ys = q.map(|p| p.y.0);
+        let lo = |v: [i64; 4]| v.iter().copied().min().unwrap_or(0).saturating_sub(2);
+        let hi = |v: [i64; 4]| v.iter().copied().max().unwrap_or(0).saturating_add(2);
+        [lo(xs), lo(ys), hi(xs), hi(ys)]
+    };
+    let (p, q) = (bx(a), bx(b));
+    let gap = |lo1: i64, hi1: i64, lo2: i64, hi2: i64| {
+        i128::from(lo2.saturating_sub(hi1).max(lo1.saturating_sub(hi2)).max(0))
+    };
+    let dx = gap(p[0], p[2], q[0], q[2]);
+    let dy = gap(p[1], p[3], q[1], q[3]);
+    dx * dx + dy * dy
 }
 
 /// The open arc region meets the convex quad q: separating axes with the region
