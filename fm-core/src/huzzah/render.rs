@@ -555,6 +555,21 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
             SIDE_DARK.get(side),
             f.px(3)
         );
+        // A square faces every way (page 22: "alternating bases of the unit face the
+        // rear"): its other faces are dark too.
+        if shape.square {
+            for face in [Face::Right, Face::Rear, Face::Left] {
+                let e = shape.face(face);
+                let (x1, y1) = f.xy(e.a);
+                let (x2, y2) = f.xy(e.b);
+                let _ = write!(
+                    o,
+                    r#"<line class="square-face" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="{}" stroke-linecap="butt"/>"#,
+                    SIDE_DARK.get(side),
+                    f.px(3)
+                );
+            }
+        }
         // Badges and hits at the corners of the footprint's box on the page.
         let corners = shape.footprint_corners();
         let (mut bx0, mut by0, mut bx1) = (i64::MAX, i64::MAX, i64::MIN);
@@ -972,6 +987,7 @@ fn draw_legend(
         "Officers: C CinC, K corps, D division",
     );
     line(b, &mut y, px, plain, "dark edge: the front of a unit");
+    line(b, &mut y, px, plain, "dark all round: a square");
 
     // Units off the table.
     y += lh / 2;
@@ -1691,6 +1707,8 @@ mod tests {
         let svg = render_svg(&sc, &s, &opts);
         assert_eq!(svg.matches(r#"class="ray""#).count(), 0);
         assert!(svg.contains(r#"class="range""#));
+        // And it is drawn dark all round (page 22: it faces every way).
+        assert_eq!(svg.matches(r#"class="square-face""#).count(), 3);
         // A unit off the table, or not a unit: no arc.
         s.unit_mut(u).at = Whereabouts::RoutTable;
         assert!(!render_svg(&sc, &s, &opts).contains(r#"class="arc""#));
