@@ -284,7 +284,7 @@ pub fn run(sc: Scenario, seed: u64, games: u64, json: bool, log: Option<&str>, s
         );
     } else if !single {
         println!(
-            "{games} games of {}: {a} {} , {b} {}, draws {}; {:.1} commands/game; {:.1} games/s",
+            "{games} games of {}: {a} {}, {b} {}, draws {}; {:.1} commands/game; {:.1} games/s",
             sc.data().id,
             wins[0],
             wins[1],
