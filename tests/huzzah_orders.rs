@@ -1838,8 +1838,9 @@ fn rule_p17_a_manoeuvre_turns_a_unit_as_decided_within_the_written_limits() {
     // edge's centre 20 mm to the east of the centre.
     let right = manoeuvre_cmd("a1", [620, 180], 90);
     assert!(legal::legal_commands(&sc, &s).contains(&right));
-    // It cannot advance or deploy on a manoeuvre order.
-    assert_eq!(refused(&sc, &s, advance_cmd("a1", 100, 0)).rule, "p19");
+    // It cannot advance or deploy on a manoeuvre order (page 18).
+    assert_eq!(refused(&sc, &s, advance_cmd("a1", 100, 0)).rule, "p18");
+    assert_eq!(refused(&sc, &s, skirmish_cmd("a1", 1)).rule, "p18");
     let ev = play(&sc, &mut s, right, &[]);
     // The far corner moves from (560, 200) to (620, 220): 63.2 mm.
     assert_eq!(

@@ -16,7 +16,7 @@ use crate::huzzah::firing::{ensure_quality, on_table};
 use crate::huzzah::geometry::{self, Len, Point, Polygon, Shape};
 use crate::huzzah::morale::{first_distance, rate, support_ranks};
 use crate::huzzah::movement::{
-    dense_polygons, enemies_on_table, move_to_with, off_table, touches_any,
+    dense_polygons, enemies_on_table, move_to_with, off_table, on_order, touches_any,
 };
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{Arm, Scenario, SectorRef, TerrainIx, UnitIx, UnitOrder};
@@ -163,29 +163,29 @@ pub(crate) fn deploy(ctx: &mut Ctx, u: UnitIx, end: Shape, column: bool) {
     ctx.emit(Event::Acted { unit: u });
 }
 
-/// `u` is acting on the active order, which is of `kind`.
-fn on_order(
+const NEVER_ENGAGES: &str = "a deploy never engages the enemy in the open";
+
+/// Page 22: where a deploy puts `u` (`end`, outside dense terrain) is on the table,
+/// touches no enemy (`why` says which rule) and meets no dense terrain.
+fn clear_end(
     sc: &Scenario,
     s: &State,
     u: UnitIx,
-    kind: OrderKind,
-    page: &str,
+    end: &Shape,
+    who: impl std::fmt::Display,
+    why: &str,
 ) -> Result<(), RuleError> {
-    let id = &sc.unit(u).id;
-    let Some(active) = &s.orders.active else {
-        return refuse(page, "no order is being acted on");
-    };
-    if active.kind != kind {
-        return refuse(
-            "p18",
-            format!("{id} was ordered to {:?}: it can only do that", active.kind),
-        );
+    if off_table(sc, end) {
+        return refuse("p22", format!("{who} would leave the table"));
     }
-    if !active.units.contains(&u) {
-        return refuse(
-            page,
-            format!("{id} is not a unit of this order still to act"),
-        );
+    if let Some(e) = touches_any(s, end, &enemies_on_table(sc, s, u)) {
+        return refuse("p22", format!("{who} would touch {}: {why}", sc.unit(e).id));
+    }
+    if dense_polygons(sc)
+        .iter()
+        .any(|p| end.bases().iter().any(|q| p.interior_meets_quad(q)))
+    {
+        return refuse("p22", format!("{who} would be in dense terrain"));
     }
     Ok(())
 }
@@ -405,25 +405,7 @@ pub fn check_join_battery(
     }
     let m = s.unit(u).bases.len() as u8;
     let end = battery_shape(&s.unit(battery).shape, m, left);
-    if off_table(sc, &end) {
-        return refuse("p22", format!("{bid} would reach beyond the table"));
-    }
-    let enemies = enemies_on_table(sc, s, u);
-    if let Some(e) = touches_any(s, &end, &enemies) {
-        return refuse(
-            "p22",
-            format!(
-                "{bid} would touch {}: a deploy never engages the enemy in the open",
-                sc.unit(e).id
-            ),
-        );
-    }
-    if dense_polygons(sc)
-        .iter()
-        .any(|p| end.bases().iter().any(|q| p.interior_meets_quad(q)))
-    {
-        return refuse("p22", format!("{bid} would reach into dense terrain"));
-    }
+    clear_end(sc, s, u, &end, bid, NEVER_ENGAGES)?;
     Ok(end)
 }
 
@@ -747,25 +729,14 @@ pub fn check_leave_sector(
     let Some(end) = left_shape(sc, s, u, dir) else {
         return refuse("p22", format!("{id} finds no clear ground that way"));
     };
-    if off_table(sc, &end) {
-        return refuse("p22", format!("{id} would leave the table"));
-    }
-    let enemies = enemies_on_table(sc, s, u);
-    if let Some(e) = touches_any(s, &end, &enemies) {
-        return refuse(
-            "p22",
-            format!(
-                "{id} would touch {}: a unit cannot deploy out of dense terrain into contact (it must advance after)",
-                sc.unit(e).id
-            ),
-        );
-    }
-    if dense_polygons(sc)
-        .iter()
-        .any(|p| end.bases().iter().any(|q| p.interior_meets_quad(q)))
-    {
-        return refuse("p22", format!("{id} would be in other dense terrain"));
-    }
+    clear_end(
+        sc,
+        s,
+        u,
+        &end,
+        id,
+        "a unit cannot deploy out of dense terrain into contact (it must advance after)",
+    )?;
     Ok(end)
 }
 
@@ -946,29 +917,7 @@ pub fn check_passage(
     let ue = a.with_anchor(b.anchor);
     let we = b.with_anchor(a.anchor);
     for (x, end) in [(u, &ue), (w, &we)] {
-        if off_table(sc, end) {
-            return refuse("p22", format!("{} would leave the table", sc.unit(x).id));
-        }
-        let enemies = enemies_on_table(sc, s, x);
-        if let Some(e) = touches_any(s, end, &enemies) {
-            return refuse(
-                "p22",
-                format!(
-                    "{} would touch {}: a deploy never engages the enemy in the open",
-                    sc.unit(x).id,
-                    sc.unit(e).id
-                ),
-            );
-        }
-        if dense_polygons(sc)
-            .iter()
-            .any(|p| end.bases().iter().any(|q| p.interior_meets_quad(q)))
-        {
-            return refuse(
-                "p22",
-                format!("{} would be in dense terrain", sc.unit(x).id),
-            );
-        }
+        clear_end(sc, s, x, end, &sc.unit(x).id, NEVER_ENGAGES)?;
     }
     Ok((ue, we))
 }

@@ -746,13 +746,8 @@ impl State {
                 }
             }
             Event::OfficerKilled { officer, unit } => {
-                let turn = self.turn;
-                let o = &mut self.officers[*officer as usize];
-                o.lost = true;
-                o.lost_turn = Some(turn);
-                o.attached = None;
-                o.at = None;
-                o.killed_with = Some(*unit);
+                self.lose_officer(*officer);
+                self.officers[*officer as usize].killed_with = Some(*unit);
             }
             Event::MoraleTested { .. } => {}
             Event::AbilityGained { unit, ability } => match ability {
@@ -926,12 +921,7 @@ impl State {
                 o.attached = *attached;
             }
             Event::OfficerCaptured { officer, .. } => {
-                let turn = self.turn;
-                let o = &mut self.officers[*officer as usize];
-                o.lost = true;
-                o.lost_turn = Some(turn);
-                o.at = None;
-                o.attached = None;
+                self.lose_officer(*officer);
             }
             Event::SkirmishersDeployed {
                 unit,
@@ -957,12 +947,7 @@ impl State {
                 self.armies.get_mut(side).skirmish_line = *line;
             }
             Event::OfficerRemoved { officer, .. } => {
-                let turn = self.turn;
-                let o = &mut self.officers[*officer as usize];
-                o.lost = true;
-                o.lost_turn = Some(turn);
-                o.at = None;
-                o.attached = None;
+                self.lose_officer(*officer);
             }
             Event::BatteryJoined {
                 unit,
@@ -1020,6 +1005,16 @@ impl State {
                 };
             }
         }
+    }
+
+    /// An officer killed, captured or removed: off the table from this turn.
+    fn lose_officer(&mut self, officer: u16) {
+        let turn = self.turn;
+        let o = &mut self.officers[officer as usize];
+        o.lost = true;
+        o.lost_turn = Some(turn);
+        o.at = None;
+        o.attached = None;
     }
 
     /// Folds events in order.

@@ -20,7 +20,9 @@ use crate::error::{refuse, RuleError};
 use crate::huzzah::engine::Ctx;
 use crate::huzzah::event::Event;
 use crate::huzzah::geometry::{self, Facing, Len, Point, Shape};
-use crate::huzzah::movement::{dense_polygons, enemies_on_table, move_to, off_table, touches_any};
+use crate::huzzah::movement::{
+    dense_polygons, enemies_on_table, move_to, off_table, on_order, touches_any,
+};
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{MissingRules, Scenario, UnitIx};
 use crate::huzzah::state::State;
@@ -52,21 +54,7 @@ pub fn turned_in_place(shape: &Shape, deg: i32) -> Shape {
 /// The rule it breaks (`"stand-in"` for the stand-in distance limit).
 pub fn check_manoeuvre(sc: &Scenario, s: &State, u: UnitIx, end: &Shape) -> Result<(), RuleError> {
     let id = &sc.unit(u).id;
-    let Some(active) = &s.orders.active else {
-        return refuse("p17", "no order is being acted on");
-    };
-    if active.kind != OrderKind::Manoeuvre {
-        return refuse(
-            "p18",
-            format!("{id} was ordered to {:?}: it can only do that", active.kind),
-        );
-    }
-    if !active.units.contains(&u) {
-        return refuse(
-            "p17",
-            format!("{id} is not a unit of this order still to act"),
-        );
-    }
+    let active = on_order(sc, s, u, OrderKind::Manoeuvre, "p17")?;
     let st = s.unit(u);
     if st.shape.square {
         return refuse("p22", format!("{id} is in square: squares cannot move"));

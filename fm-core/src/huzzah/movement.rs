@@ -262,9 +262,9 @@ pub(crate) fn dense_polygons(sc: &Scenario) -> Vec<Polygon> {
         .collect()
 }
 
-/// The active order, if `u` may move on it as a `kind` (page 19: "Units that have been
-/// given an order to advance … can only advance"; page 22: squares cannot move).
-fn acting<'a>(
+/// The active order, if `u` is one of its units still to act and it is of `kind`
+/// (page 18: "Units that have been given an order to advance … can only advance").
+pub(crate) fn on_order<'a>(
     sc: &Scenario,
     s: &'a State,
     u: UnitIx,
@@ -277,7 +277,7 @@ fn acting<'a>(
     };
     if active.kind != kind {
         return refuse(
-            "p19",
+            "p18",
             format!("{id} was ordered to {:?}: it can only do that", active.kind),
         );
     }
@@ -287,8 +287,23 @@ fn acting<'a>(
             format!("{id} is not a unit of this order still to act"),
         );
     }
+    Ok(active)
+}
+
+/// [`on_order`], for a move: squares cannot move (page 22).
+fn acting<'a>(
+    sc: &Scenario,
+    s: &'a State,
+    u: UnitIx,
+    kind: OrderKind,
+    page: &str,
+) -> Result<&'a ActiveOrder, RuleError> {
+    let active = on_order(sc, s, u, kind, page)?;
     if s.unit(u).shape.square {
-        return refuse("p22", format!("{id} is in square: squares cannot move"));
+        return refuse(
+            "p22",
+            format!("{} is in square: squares cannot move", sc.unit(u).id),
+        );
     }
     Ok(active)
 }
