@@ -827,6 +827,14 @@ impl Polygon {
         clean(self.0.iter().copied().map(pv))
     }
 
+    /// The axis-aligned box `[x_min, y_min, x_max, y_max]` round the vertices.
+    pub fn aabb(&self) -> [i64; 4] {
+        self.0.iter().fold(
+            [i64::MAX, i64::MAX, i64::MIN, i64::MIN],
+            |[a, b, c, d], p| [a.min(p.x.0), b.min(p.y.0), c.max(p.x.0), d.max(p.y.0)],
+        )
+    }
+
     /// The edges, vertex i to vertex i+1 (and the last back to the first).
     pub fn edges(&self) -> Vec<Seg> {
         let n = self.0.len();
@@ -1151,6 +1159,17 @@ impl Shape {
         }
     }
 
+    /// The axis-aligned box `[x_min, y_min, x_max, y_max]` round the footprint, widened
+    /// by 2 units against the rounding of rotated corners: every base lies inside it.
+    pub fn aabb(&self) -> [i64; 4] {
+        let q = self.bounding_box().0;
+        let xs = q.map(|p| p.x.0);
+        let ys = q.map(|p| p.y.0);
+        let lo = |v: [i64; 4]| v.iter().copied().min().unwrap_or(0).saturating_sub(2);
+        let hi = |v: [i64; 4]| v.iter().copied().max().unwrap_or(0).saturating_add(2);
+        [lo(xs), lo(ys), hi(xs), hi(ys)]
+    }
+
     /// Every corner of every base, four per base in [`Shape::bases`] order.
     pub fn footprint_corners(&self) -> Vec<Point> {
         self.bases().iter().flat_map(|q| q.0).collect()
@@ -1328,15 +1347,7 @@ pub fn in_contact(a: &Shape, b: &Shape) -> bool {
 /// squared least distance between the footprints, so a cheap way to rule contact and
 /// overlap out.
 fn box_gap2(a: &Shape, b: &Shape) -> i128 {
-    let bx = |s: &Shape| {
-        let q = s.bounding_box().0;
-        let xs = q.map(|p| p.x.0);
-        let ys = q.map(|p| p.y.0);
-        let lo = |v: [i64; 4]| v.iter().copied().min().unwrap_or(0).saturating_sub(2);
-        let hi = |v: [i64; 4]| v.iter().copied().max().unwrap_or(0).saturating_add(2);
-        [lo(xs), lo(ys), hi(xs), hi(ys)]
-    };
-    let (p, q) = (bx(a), bx(b));
+    let (p, q) = (a.aabb(), b.aabb());
     let gap = |lo1: i64, hi1: i64, lo2: i64, hi2: i64| {
         i128::from(lo2.saturating_sub(hi1).max(lo1.saturating_sub(hi2)).max(0))
     };
@@ -2825,4 +2836,19 @@ mod tests {
         let _ = nearest_point_on_seg(p(i64::MAX, 0), big);
         assert_eq!(dist(p(-e, -e), p(e, e)), Len(282_842_712));
     }
+}
+
+/// Two closed axis-aligned boxes (`[x_min, y_min, x_max, y_max]`) share a point.
+pub fn boxes_meet(a: [i64; 4], b: [i64; 4]) -> bool {
+    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+}
+
+/// The smallest box holding both.
+pub fn box_union(a: [i64; 4], b: [i64; 4]) -> [i64; 4] {
+    [
+        a[0].min(b[0]),
+        a[1].min(b[1]),
+        a[2].max(b[2]),
+        a[3].max(b[3]),
+    ]
 }

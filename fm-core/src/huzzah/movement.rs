@@ -377,7 +377,15 @@ pub fn check_advance(
     // passes through it.
     let dense = dense_polygons(sc);
     let column = s.unit(u).column;
+    // Every position on the way lies in the box round the start and the two ends.
+    let sweep_box = geometry::box_union(
+        geometry::box_union(s.unit(u).shape.aabb(), straight.aabb()),
+        end.aabb(),
+    );
     for p in &dense {
+        if !geometry::boxes_meet(sweep_box, p.aabb()) {
+            continue;
+        }
         let ends_in = end.bases().iter().any(|q| p.intersects_quad(q));
         let crosses = (0..=10).any(|k| {
             advanced(s, u, Len(d.0 * k / 10), Len::ZERO)
