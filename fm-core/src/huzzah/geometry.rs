@@ -1626,6 +1626,21 @@ pub fn swept_back(s: &Shape, d: Len) -> Polygon {
     Polygon(pts.into_iter().map(vp).collect())
 }
 
+/// Two closed axis-aligned boxes (`[x_min, y_min, x_max, y_max]`) share a point.
+pub fn boxes_meet(a: [i64; 4], b: [i64; 4]) -> bool {
+    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+}
+
+/// The smallest box holding both.
+pub fn box_union(a: [i64; 4], b: [i64; 4]) -> [i64; 4] {
+    [
+        a[0].min(b[0]),
+        a[1].min(b[1]),
+        a[2].max(b[2]),
+        a[3].max(b[3]),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2836,19 +2851,4 @@ mod tests {
         let _ = nearest_point_on_seg(p(i64::MAX, 0), big);
         assert_eq!(dist(p(-e, -e), p(e, e)), Len(282_842_712));
     }
-}
-
-/// Two closed axis-aligned boxes (`[x_min, y_min, x_max, y_max]`) share a point.
-pub fn boxes_meet(a: [i64; 4], b: [i64; 4]) -> bool {
-    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
-}
-
-/// The smallest box holding both.
-pub fn box_union(a: [i64; 4], b: [i64; 4]) -> [i64; 4] {
-    [
-        a[0].min(b[0]),
-        a[1].min(b[1]),
-        a[2].max(b[2]),
-        a[3].max(b[3]),
-    ]
 }
