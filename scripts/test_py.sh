@@ -2,16 +2,18 @@
 # Tests the Python module (fm-py): creates the virtual environment .venv if it is
 # missing, installs the build and test tools into it, builds the abi3 wheel with
 # maturin (release, with the toy second rules system: feature toy-system), installs
-# it, type-checks the examples and the package with
-# `mypy --strict`, runs the random-agents example, and runs the pytest suite
-# fm-py/tests (its summary is the last line). Exits non-zero on any failure.
+# it, type-checks the examples and the package with `mypy --strict`, runs the
+# random-agents example and a smoke pass of benches/python/bench_vs_openspiel.py
+# (seconds; no timing checked), and runs the pytest suite fm-py/tests (its summary is
+# the last line). Exits non-zero on any failure.
 #
 #   ./scripts/test_py.sh                 (from anywhere; works from a fresh clone)
 #   FM_VENV=/path/to/venv ./scripts/test_py.sh
 #
 # Needs python3 (3.11 or later) with venv, a Rust toolchain, and PyPI for the tools
 # (maturin, pytest, numpy, gymnasium, pettingzoo, mypy; open_spiel is only for
-# benches/python/bench_bindings.py and is not installed here).
+# benches/python/bench_bindings.py and bench_vs_openspiel.py, which run without it, and
+# is not installed here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${FM_VENV:-.venv}
@@ -42,6 +44,9 @@ echo "== mypy --strict"
 
 echo "== example: random agents through the PettingZoo environment"
 "$PY" fm-py/examples/random_env.py --games 1
+
+echo "== benchmark script, smoke pass (the timings: scripts/bench.sh --python)"
+"$PY" benches/python/bench_vs_openspiel.py --smoke > /dev/null
 
 echo "== pytest"
 cd fm-py

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Runs the engine benchmarks (criterion, benches/engine.rs) and prints the performance
+# issue's table: operation | today's median | target (and the figure the issue
+# reported), read from criterion's target/criterion/<group>/<bench>/new/estimates.json.
+#
+#   ./scripts/bench.sh              full measurement (a few minutes after the build)
+#   ./scripts/bench.sh --quick      short measurements (FM_BENCH_QUICK=1), rough figures
+#   ./scripts/bench.sh --table      no run: the table from the last run's estimates
+#   ./scripts/bench.sh --python     also time the Python bindings next to OpenSpiel
+#                                   (benches/python/bench_vs_openspiel.py, in the venv
+#                                   FM_VENV, .venv by default, with the fm wheel:
+#                                   ./scripts/test_py.sh builds it) and add its rows
+#   ./scripts/bench.sh -- legal/    pass the rest to criterion (a filter)
+#
+# The medians are measurements, not checks: nothing here fails on a slow figure. Other
+# builds sharing the machine's cores move them; run it on an idle machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+QUICK=0
+RUN=1
+PYTHON_ROWS=0
+ARGS=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) QUICK=1 ;;
+        --table) RUN=0 ;;
+        --python) PYTHON_ROWS=1 ;;
+        --) shift; ARGS=("$@"); break ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+TARGET=${CARGO_TARGET_DIR:-target}
+if [ "$RUN" = 1 ]; then
+    if [ "$QUICK" = 1 ]; then export FM_BENCH_QUICK=1; fi
+    # criterion's own report goes to stderr, so stdout is the table alone
+    cargo bench --bench engine -- ${ARGS[@]+"${ARGS[@]}"} >&2
+fi
+
+PY_JSON=""
+if [ "$PYTHON_ROWS" = 1 ]; then
+    VENV=${FM_VENV:-.venv}
+    PY_JSON=$(mktemp)
+    trap 'rm -f "$PY_JSON"' EXIT
+    QUICK_PY=()
+    if [ "$QUICK" = 1 ]; then QUICK_PY=(--quick); fi
+    "$VENV/bin/python" benches/python/bench_vs_openspiel.py --json ${QUICK_PY[@]+"${QUICK_PY[@]}"} > "$PY_JSON"
+fi
+
+python3 - "$TARGET/criterion" "$PY_JSON" <<'EOF'
+import json
+import os
+import sys
+
+crit, py_json = sys.argv[1], sys.argv[2]
+US, MS = 1e3, 1e6
+# (operation, criterion benchmark or ("python", scenario, op), issue's figure, target; ns)
+ROWS = [
+    ("Meuse Argonne: a whole seeded random game", "game/meuse-argonne", 362 * MS, 10 * MS),
+    ("Vimy Ridge: a whole seeded random game", "game/vimy-ridge", 204 * MS, 10 * MS),
+    ("Suez 1916: a whole seeded random game", "game/suez-1916", 135 * MS, 10 * MS),
+    ("system-demo: a whole seeded random game", "game/system-demo", None, None),
+    ("Huzzah! huzzah-encounter: a whole seeded random game", "game/huzzah-encounter", None, None),
+    ("`legal_commands`, Meuse movement start", "legal/meuse_movement_start", 360 * US, 40 * US),
+    ("`legal_commands` again after one move (same phase)", "legal/meuse_after_one_move", 240 * US, 5 * US),
+    ("legal moves of one unit (`legal_commands_for`, Meuse, mean over its units)", "legal/meuse_one_unit", 15.7 * US, 1.5 * US),
+    ("`apply` of a move, Meuse mid-game (`Fm::apply`)", "apply/meuse_move_midgame", 10.6 * US, 1 * US),
+    ("`Match::apply` of that move (fold, hash, log)", "match_apply/meuse_move_midgame", None, None),
+    ("`apply` of `done`, Vimy movement phase", "apply/vimy_done_movement", 241 * US, 10 * US),
+    ("`State::clone`, Meuse mid-game", "state/clone_meuse", 1.12 * US, 0.1 * US),
+    ("`State::hash`, Meuse mid-game", "state/hash_meuse", 2.36 * US, 0.2 * US),
+    ("`Match::clone`, Meuse mid-game", "match/clone_meuse_midgame", 123 * US, 2 * US),
+    ("`undo` at the end of a Meuse game", "match/undo_meuse_end", 33 * MS, 50 * US),
+    ("`Match::load` of a finished Meuse game", "match/load_meuse_finished", 43 * MS, 5 * MS),
+    ("Huzzah! `legal_commands`, huzzah-encounter, its longest menu", "legal/huzzah_encounter", None, None),
+    ("Python `apply_action` (a move, Meuse movement start)", ("python", "meuse-argonne", "apply_action"), 43.6 * US, 3 * US),
+    ("Python `legal_action_mask` (Meuse movement start)", ("python", "meuse-argonne", "legal_action_mask"), 494 * US, 50 * US),
+]
+
+
+def fmt(ns):
+    if ns is None:
+        return "—"
+    for unit, scale in (("ms", MS), ("µs", US)):
+        if ns >= scale:
+            v = ns / scale
+            break
+    else:
+        unit, v = "ns", ns
+    return f"{v:.3g} {unit}" if v < 100 else f"{v:.0f} {unit}"
+
+
+def criterion_median(name):
+    group, bench = name.split("/", 1)
+    path = os.path.join(crit, group, bench, "new", "estimates.json")
+    try:
+        with open(path) as f:
+            return json.load(f)["median"]["point_estimate"]
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+py = None
+if py_json:
+    with open(py_json) as f:
+        py = json.load(f)
+
+print("| operation | today's median | target | issue's figure | benchmark |")
+print("|---|---|---|---|---|")
+for op, bench, issue, target in ROWS:
+    if isinstance(bench, tuple):
+        if py is None:
+            continue
+        _, scenario, what = bench
+        today = py["medians_ns"].get(scenario, {}).get(what)
+        bench = f"bench_vs_openspiel.py: {scenario} {what}"
+    else:
+        today = criterion_median(bench)
+    print(f"| {op} | {fmt(today)} | {'≤ ' + fmt(target) if target else '—'} | {fmt(issue)} | `{bench}` |")
+if py is not None:
+    print()
+    print(py["markdown"])
+EOF
