@@ -1258,3 +1258,33 @@ fn hash_changes_after_a_move() {
     assert_eq!(back, s);
     assert_eq!(back.hash(), s.hash());
 }
+
+proptest! {
+    // Whole random games of every built-in F&M scenario, the reference listing at every
+    // command: a few seconds a game.
+    #![proptest_config(config(8))]
+
+    /// After every command, the fast move listing (shared occupancy and ZOC maps,
+    /// precomputed step costs, paths built only for what is returned), the index
+    /// encoding, the random agent's count-and-build draw and the automatic passing of
+    /// phases agree with the straightforward reference search
+    /// (`fm_core::fm::reference`).
+    #[test]
+    fn fast_listing_matches_reference(
+        which in 0usize..4,
+        seed in any::<u64>(),
+        agent_seed in any::<u64>(),
+    ) {
+        let name = ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"][which];
+        let sc = Arc::new(Scenario::builtin(name).expect("built-in scenario"));
+        let mut m = Match::new(sc.clone(), seed);
+        let mut rng = rng_from_seed(agent_seed);
+        for k in 0..MAX_COMMANDS {
+            if let Err(e) = fm_core::fm::reference::check(&sc, m.state()) {
+                panic!("{name} seed {seed} agent {agent_seed}, before command #{k}: {e}");
+            }
+            let Some(c) = agents::random(&sc, m.state(), &mut rng) else { break };
+            m.apply(&c).unwrap_or_else(|e| panic!("{name} #{k} {c:?}: {e}"));
+        }
+    }
+}

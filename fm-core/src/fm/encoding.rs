@@ -32,8 +32,9 @@ use crate::fm::command::Command;
 use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::legal::legal_commands;
-use crate::fm::movement::reachable_idx;
-use crate::fm::scenario::{Scenario, NO_HEX};
+use crate::fm::legal::move_ends;
+use crate::fm::movement::Board;
+use crate::fm::scenario::{Phase, Scenario, NO_HEX};
 use crate::fm::state::{Pending, State};
 
 struct Layout {
@@ -204,26 +205,10 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                     unit: unit_id(u),
                     to: hex,
                 },
-                Pending::Phase { .. } => {
-                    let path = match reachable_idx(sc, s, u)
-                        .into_iter()
-                        .find(|r| r.hex == hex && crate::fm::legal::can_end(sc, s, u, r))
-                    {
-                        Some(r) => r.path,
-                        // Suez 1916 16.0: a rail move.
-                        None => {
-                            sc.rules()
-                                .extra_moves(sc, s, u)
-                                .into_iter()
-                                .find(|(h, _)| *h == hex)?
-                                .1
-                        }
-                    };
-                    Command::Move {
-                        unit: unit_id(u),
-                        path,
-                    }
-                }
+                Pending::Phase { .. } => Command::Move {
+                    unit: unit_id(u),
+                    path: crate::fm::legal::move_to(sc, s, u, h as u16)?,
+                },
                 _ => return None,
             }
         }
@@ -379,10 +364,34 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
 /// Indices of the legal commands, ascending and without duplicates (two retreats
 /// ending on the same hex share an index).
 pub fn legal_indices(sc: &Scenario, s: &State) -> Vec<usize> {
-    let mut v: Vec<usize> = legal_commands(sc, s)
-        .iter()
-        .filter_map(|c| command_to_index(sc, s, c))
-        .collect();
+    let mut v: Vec<usize> = match s.pending() {
+        // Moves straight from each unit's search: no path, no command.
+        Pending::Phase {
+            phase: Phase::Movement | Phase::MobileMovement,
+            ..
+        } => {
+            let h = sc.hexes.len();
+            let mut v = vec![0];
+            v.extend(
+                sc.rules()
+                    .phase_commands(sc, s)
+                    .iter()
+                    .filter_map(|c| command_to_index(sc, s, c)),
+            );
+            let board = Board::new(sc, s);
+            let mut ends = Vec::new();
+            for u in 0..s.units.len() {
+                ends.clear();
+                move_ends(sc, s, u, &board, &mut ends);
+                v.extend(ends.iter().map(|&e| 3 + u * h + e as usize));
+            }
+            v
+        }
+        _ => legal_commands(sc, s)
+            .iter()
+            .filter_map(|c| command_to_index(sc, s, c))
+            .collect(),
+    };
     v.sort_unstable();
     v.dedup();
     v

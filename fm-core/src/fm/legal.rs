@@ -5,8 +5,11 @@
 use crate::fm::combat::{can_attack_across, may_attack};
 use crate::fm::command::Command;
 use crate::fm::exclusive::ExclusiveRules;
-use crate::fm::movement::reachable_idx;
+use crate::fm::hex::Hex;
+use crate::fm::movement::{may_move, may_stack, with_search, Board, Mover};
+use crate::fm::mp::Mp;
 use crate::fm::retreat::advance_targets;
+use crate::fm::scenario::NO_HEX;
 use crate::fm::scenario::{Phase, Scenario, StartData};
 use crate::fm::state::{Location, Pending, State};
 use crate::ids::{Side, UnitId};
@@ -30,6 +33,12 @@ use crate::ids::{Side, UnitId};
 /// assert!(cmds.iter().any(|c| matches!(c, Command::Move { .. })));
 /// ```
 pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
+    legal_commands_with(sc, s, false)
+}
+
+/// [`legal_commands`], its moves by the reference search of [`crate::fm::reference`]
+/// when `reference` is set.
+pub(crate) fn legal_commands_with(sc: &Scenario, s: &State, reference: bool) -> Vec<Command> {
     let mut out = Vec::new();
     match s.pending() {
         Pending::GameOver { .. } => {}
@@ -44,8 +53,15 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             match phase {
                 Phase::Movement | Phase::MobileMovement => {
                     out.extend(sc.rules().phase_commands(sc, s));
-                    for i in 0..s.units.len() {
-                        moves_for(sc, s, i, &mut out);
+                    if reference {
+                        for i in 0..s.units.len() {
+                            reference_moves_for(sc, s, i, &mut out);
+                        }
+                    } else {
+                        let board = Board::new(sc, s);
+                        for i in 0..s.units.len() {
+                            moves_for(sc, s, i, &board, &mut out);
+                        }
                     }
                 }
                 Phase::Bombardment => {
@@ -120,7 +136,7 @@ pub fn legal_commands_for(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Comman
         Pending::Phase {
             phase: Phase::Movement | Phase::MobileMovement,
             ..
-        } => moves_for(sc, s, i, &mut out),
+        } => moves_for(sc, s, i, &Board::new(sc, s), &mut out),
         Pending::Retreat { units, hexes, .. } if units.contains(unit) => {
             let kind = s.combat.as_ref().map(|c| c.kind).expect("combat");
             retreats_for(sc, s, unit, hexes, kind, &mut out);
@@ -207,19 +223,39 @@ pub(crate) fn has_legal_command(sc: &Scenario, s: &State) -> bool {
     }
 }
 
-fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
-    let mut ends = Vec::new();
-    for r in reachable_idx(sc, s, i) {
-        if can_end(sc, s, i, &r) {
-            ends.push(r.hex);
-            out.push(Command::Move {
-                unit: s.units[i].id.clone(),
-                path: r.path,
-            });
+/// Unit `i`'s moves: each hex it may end on, in hex order, with the cheapest path;
+/// then (Suez 1916 16.0) rail moves to hexes a normal move cannot reach.
+fn moves_for(sc: &Scenario, s: &State, i: usize, board: &Board, out: &mut Vec<Command>) {
+    let id = &s.units[i].id;
+    let before = out.len();
+    with_search(sc, s, i, board, |_, found| {
+        for v in found.hexes() {
+            if !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v)) {
+                out.push(Command::Move {
+                    unit: id.clone(),
+                    path: found.path(sc, v),
+                });
+            }
         }
+    });
+    extra_moves_for(sc, s, i, before, out);
+}
+
+/// Appends unit `i`'s rail moves (Suez 1916 16.0) to hexes its normal moves, listed
+/// from `out[before..]`, do not end on.
+fn extra_moves_for(sc: &Scenario, s: &State, i: usize, before: usize, out: &mut Vec<Command>) {
+    let extra = sc.rules().extra_moves(sc, s, i);
+    if extra.is_empty() {
+        return;
     }
-    // Suez 1916 16.0: rail moves to hexes a normal move cannot reach.
-    for (hex, path) in sc.rules().extra_moves(sc, s, i) {
+    let ends: Vec<Hex> = out[before..]
+        .iter()
+        .filter_map(|c| match c {
+            Command::Move { path, .. } => path.last().copied(),
+            _ => None,
+        })
+        .collect();
+    for (hex, path) in extra {
         if !ends.contains(&hex) {
             out.push(Command::Move {
                 unit: s.units[i].id.clone(),
@@ -227,6 +263,56 @@ fn moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
             });
         }
     }
+}
+
+fn reference_moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
+    let before = out.len();
+    for (_, path) in crate::fm::reference::moves(sc, s, i) {
+        out.push(Command::Move {
+            unit: s.units[i].id.clone(),
+            path,
+        });
+    }
+    extra_moves_for(sc, s, i, before, out);
+}
+
+/// How many moves [`moves_for`] lists for unit `i`, with their destinations
+/// appended to `ends` (normal moves first, in hex order, then rail moves).
+pub(crate) fn move_ends(sc: &Scenario, s: &State, i: usize, board: &Board, ends: &mut Vec<u16>) {
+    let before = ends.len();
+    with_search(sc, s, i, board, |_, found| {
+        ends.extend(
+            found
+                .hexes()
+                .filter(|&v| !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v))),
+        );
+    });
+    let extra = sc.rules().extra_moves(sc, s, i);
+    for (hex, _) in extra {
+        let Some(h) = sc.hex_index(hex) else { continue };
+        if !ends[before..].contains(&h) {
+            ends.push(h);
+        }
+    }
+}
+
+/// The cheapest legal move of unit `i` to hex `h` (a normal move, or Suez 1916 16.0
+/// a rail move), if [`legal_commands`] lists one.
+pub(crate) fn move_to(sc: &Scenario, s: &State, i: usize, h: u16) -> Option<Vec<Hex>> {
+    let board = Board::new(sc, s);
+    let normal = with_search(sc, s, i, &board, |_, found| {
+        (found.reached(h) && (!board.occupied(h) || may_stack(sc, s, i, sc.hex_at(h))))
+            .then(|| found.path(sc, h))
+    })
+    .flatten();
+    normal.or_else(|| {
+        let hex = sc.hex_at(h);
+        sc.rules()
+            .extra_moves(sc, s, i)
+            .into_iter()
+            .find(|(x, _)| *x == hex)
+            .map(|(_, p)| p)
+    })
 }
 
 fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
@@ -248,15 +334,6 @@ fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
 
 /// Whether a unit may end its move on a reached hex (5.3; stacks where exclusive
 /// rules allow them).
-pub(crate) fn can_end(
-    sc: &Scenario,
-    s: &State,
-    unit: usize,
-    r: &crate::fm::movement::Reach,
-) -> bool {
-    !r.occupied || crate::fm::movement::may_stack(sc, s, unit, r.hex)
-}
-
 fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
     let mut seen = Vec::new();
     for (i, u) in s.units.iter().enumerate() {
@@ -370,11 +447,12 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
     match s.pending() {
         Pending::Phase { side, phase } => match phase {
             Phase::Movement | Phase::MobileMovement => {
+                let board = Board::new(sc, s);
                 (0..s.units.len()).any(|i| {
                     let d = &sc.units[i].data;
                     d.side == side
                         && crate::fm::movement::may_move(sc, s, i).is_ok()
-                        && reachable_idx(sc, s, i).iter().any(|r| can_end(sc, s, i, r))
+                        && can_move(sc, s, i, &board)
                 }) || !sc.rules().phase_commands(sc, s).is_empty()
             }
             Phase::Bombardment => {
@@ -395,4 +473,63 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
         Pending::FireSupport { side } => sc.rules().fire_support_commands(sc, s, side).len() > 1,
         _ => true,
     }
+}
+
+/// Whether unit `i` has a normal move to end (the one-hex moves tried before the
+/// whole search, which they usually settle).
+fn can_move(sc: &Scenario, s: &State, i: usize, board: &Board) -> bool {
+    if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
+        return false;
+    }
+    let endable = |v: u16| !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v));
+    let m = Mover::new(sc, s, i, board);
+    let one_step = match s.units[i].loc {
+        Location::Map(h) => sc.hex_index(h).is_some_and(|st| {
+            sc.hexes[st as usize].neighbors.iter().any(|&v| {
+                v != NO_HEX && endable(v) && m.step(s, Some(st), v, Mp::ZERO, true).is_ok()
+            })
+        }),
+        Location::Arriving => crate::fm::movement::entry_hexes(sc, s, i)
+            .into_iter()
+            .any(|e| endable(e) && m.step(s, None, e, Mp::ZERO, true).is_ok()),
+        _ => return false,
+    };
+    one_step || with_search(sc, s, i, board, |_, found| found.hexes().any(endable)).unwrap_or(false)
+}
+
+/// In a movement phase, command number `pick(n)` of the `n` that [`legal_commands`]
+/// lists, built alone: the moves are counted, and only the chosen one gets its path.
+pub(crate) fn nth_movement_command(
+    sc: &Scenario,
+    s: &State,
+    pick: impl FnOnce(usize) -> usize,
+) -> Command {
+    let mut extras = sc.rules().phase_commands(sc, s);
+    let board = Board::new(sc, s);
+    let mut ends = Vec::new();
+    let mut counts = Vec::with_capacity(s.units.len());
+    for i in 0..s.units.len() {
+        ends.clear();
+        move_ends(sc, s, i, &board, &mut ends);
+        counts.push(ends.len());
+    }
+    let n = 1 + extras.len() + counts.iter().sum::<usize>();
+    let mut k = pick(n);
+    if k == 0 {
+        return Command::Done;
+    }
+    k -= 1;
+    if k < extras.len() {
+        return extras.swap_remove(k);
+    }
+    k -= extras.len();
+    for (i, &c) in counts.iter().enumerate() {
+        if k < c {
+            let mut out = Vec::new();
+            moves_for(sc, s, i, &board, &mut out);
+            return out.swap_remove(k);
+        }
+        k -= c;
+    }
+    unreachable!("pick({n}) out of range")
 }

@@ -32,6 +32,8 @@ pub(crate) mod mp;
 pub mod observation;
 pub(crate) mod odds;
 pub(crate) mod playable;
+#[doc(hidden)]
+pub mod reference;
 pub mod render;
 pub(crate) mod retreat;
 pub(crate) mod scenario;

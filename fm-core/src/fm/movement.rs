@@ -11,7 +11,7 @@ use crate::fm::hex::Hex;
 use crate::fm::mp::Mp;
 use crate::fm::scenario::{MoveCost, Phase, Scenario, UnitKind, NO_HEX};
 use crate::fm::state::{Location, State};
-use crate::fm::zoc::{ezoc_map, occupancy};
+use crate::fm::zoc::{ezoc_map_with, occupancy};
 use crate::ids::{Side, UnitId};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -94,6 +94,98 @@ pub struct Reach {
     pub occupied: bool,
 }
 
+/// Edge value: the step is prohibited (5.2(e)).
+const EDGE_PROHIBITED: u32 = u32::MAX;
+/// Edge value: a road whose cost depends on the unit's tags; priced by [`enter_cost`].
+const EDGE_TAGGED: u32 = u32::MAX - 1;
+
+/// [`enter_cost`] of every step, precomputed at scenario load: it depends only on the
+/// scenario, except for roads whose cost depends on a unit's tags (those edges are
+/// marked and priced per unit). Values in sixths of an MP.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MoveTable {
+    /// Per hex and direction: entering the neighbour across that hexside.
+    edge: Vec<[u32; 6]>,
+    /// Per hex: entering it from off the map.
+    enter: Vec<u32>,
+    /// Per side and hex: the game's extra cost of entering it (Meuse Argonne 14.3).
+    extra: [Vec<u32>; 2],
+}
+
+fn sixths(c: Option<Mp>) -> u32 {
+    c.map_or(EDGE_PROHIBITED, |m| m.0)
+}
+
+impl MoveTable {
+    /// Prices every step of a validated scenario (its exclusive rules selected).
+    pub(crate) fn build(sc: &Scenario) -> MoveTable {
+        let tagged_roads = sc
+            .road_tag_costs
+            .iter()
+            .fold(0u64, |m, &(f, _, _)| m | 1 << f);
+        let edge = sc
+            .hexes
+            .iter()
+            .map(|info| {
+                let mut e = [EDGE_PROHIBITED; 6];
+                for (d, e) in e.iter_mut().enumerate() {
+                    let n = info.neighbors[d];
+                    if n == NO_HEX {
+                        continue;
+                    }
+                    let mask = info.sides[d];
+                    let roads = (0..64).filter(|i| mask & (1 << i) != 0).fold(0u64, |m, i| {
+                        if sc.data.terrain.hexside[i].road.is_some() {
+                            m | 1 << i
+                        } else {
+                            m
+                        }
+                    });
+                    *e = if roads & tagged_roads != 0 {
+                        EDGE_TAGGED
+                    } else {
+                        sixths(enter_cost(sc, 0, mask, n))
+                    };
+                }
+                e
+            })
+            .collect();
+        let n = sc.hexes.len() as u16;
+        let enter = (0..n).map(|h| sixths(enter_cost(sc, 0, 0, h))).collect();
+        let extra = Side::BOTH.map(|side| {
+            (0..n)
+                .map(|h| sc.rules().enter_extra(sc, side, h).0)
+                .collect()
+        });
+        MoveTable { edge, enter, extra }
+    }
+}
+
+/// What every unit's search in one listing shares: who stands where, and each side's
+/// enemy zones of control (built when first asked for).
+pub(crate) struct Board {
+    occ: Vec<u16>,
+    ezoc: [std::cell::OnceCell<Vec<bool>>; 2],
+}
+
+impl Board {
+    pub(crate) fn new(sc: &Scenario, s: &State) -> Board {
+        Board {
+            occ: occupancy(sc, s),
+            ezoc: Default::default(),
+        }
+    }
+
+    fn ezoc(&self, sc: &Scenario, s: &State, side: Side) -> &[bool] {
+        self.ezoc[side.index()].get_or_init(|| ezoc_map_with(sc, s, side, &self.occ))
+    }
+
+    /// Whether hex `h` holds a unit.
+    pub(crate) fn occupied(&self, h: u16) -> bool {
+        self.occ[h as usize] != u16::MAX
+    }
+}
+
 /// Everything needed to price one unit's steps.
 pub(crate) struct Mover<'a> {
     sc: &'a Scenario,
@@ -102,8 +194,9 @@ pub(crate) struct Mover<'a> {
     commando: bool,
     tags: u64,
     ma: Mp,
-    occ: Vec<u16>,
-    ezoc: Vec<bool>,
+    occ: &'a [u16],
+    ezoc: &'a [bool],
+    extra: &'a [u32],
     suez: Option<crate::fm::exclusive::MovementRules>,
 }
 
@@ -184,7 +277,7 @@ impl StepErr {
 }
 
 impl<'a> Mover<'a> {
-    pub(crate) fn new(sc: &'a Scenario, s: &State, unit: usize) -> Mover<'a> {
+    pub(crate) fn new(sc: &'a Scenario, s: &'a State, unit: usize, board: &'a Board) -> Mover<'a> {
         let def = &sc.units[unit];
         let side = def.data.side;
         let suez = sc.rules().movement(sc, s, unit);
@@ -197,8 +290,9 @@ impl<'a> Mover<'a> {
             commando: def.commando || suez.as_ref().is_some_and(|z| z.train),
             tags: def.tags,
             ma: Mp::whole(def.values(s.units[unit].steps).movement as u32 * factor),
-            occ: occupancy(sc, s),
-            ezoc: ezoc_map(sc, s, side),
+            occ: &board.occ,
+            ezoc: board.ezoc(sc, s, side),
+            extra: &sc.move_table.extra[side.index()],
             suez,
         }
     }
@@ -221,17 +315,54 @@ impl<'a> Mover<'a> {
         spent: Mp,
         first: bool,
     ) -> Result<(Mp, bool), StepErr> {
-        let sc = self.sc;
         if self.enemy_at(s, to) {
             return Err(StepErr::Enemy(to));
         }
-        let side_mask = match from {
-            Some(f) => {
-                let d = sc.direction(f, to).ok_or(StepErr::NotAdjacent(f, to))?;
-                sc.hexes[f as usize].sides[d]
-            }
-            None => 0,
+        let from = match from {
+            Some(f) => Some((
+                f,
+                self.sc
+                    .direction(f, to)
+                    .ok_or(StepErr::NotAdjacent(f, to))?,
+            )),
+            None => None,
         };
+        self.step_in(from, to, spent, first)
+    }
+
+    /// [`Mover::step`] into neighbour `d` of `from`.
+    #[inline]
+    fn step_dir(
+        &self,
+        s: &State,
+        from: u16,
+        d: usize,
+        to: u16,
+        spent: Mp,
+        first: bool,
+    ) -> Result<(Mp, bool), StepErr> {
+        if self.enemy_at(s, to) {
+            return Err(StepErr::Enemy(to));
+        }
+        self.step_in(Some((from, d)), to, spent, first)
+    }
+
+    /// The step after the enemy check, `from` with the direction of `to` from it.
+    #[inline]
+    fn step_in(
+        &self,
+        from: Option<(u16, usize)>,
+        to: u16,
+        spent: Mp,
+        first: bool,
+    ) -> Result<(Mp, bool), StepErr> {
+        let sc = self.sc;
+        let t = &sc.move_table;
+        let (side_mask, edge) = match from {
+            Some((f, d)) => (sc.hexes[f as usize].sides[d], t.edge[f as usize][d]),
+            None => (0, t.enter[to as usize]),
+        };
+        let from = from.map(|(f, _)| f);
         if let Some(z) = &self.suez {
             if side_mask & sc.masks.canal_side != 0 {
                 // 14.1: the whole movement allowance, from one crossing hex to the other.
@@ -248,10 +379,15 @@ impl<'a> Mover<'a> {
                 return Err(StepErr::OffRail(to));
             }
         }
-        let Some(cost) = enter_cost(sc, self.tags, side_mask, to) else {
-            return Err(StepErr::Prohibited(to));
+        let cost = match edge {
+            EDGE_PROHIBITED => return Err(StepErr::Prohibited(to)),
+            EDGE_TAGGED => match enter_cost(sc, self.tags, side_mask, to) {
+                Some(c) => c,
+                None => return Err(StepErr::Prohibited(to)),
+            },
+            c => Mp(c),
         };
-        let cost = cost + sc.rules().enter_extra(sc, self.side, to);
+        let cost = cost + Mp(self.extra[to as usize]);
         let from_ezoc = from.is_some_and(|f| self.ezoc[f as usize]);
         // Suez 1916 13.3: the armored train enters and exits EZOC freely.
         let free = self.suez.as_ref().is_some_and(|z| z.train);
@@ -307,32 +443,37 @@ impl<'a> Mover<'a> {
     }
 
     /// Dijkstra over hexes from `start` (or the entry hexes), cheapest path first;
-    /// ties break on hex order so results are deterministic.
-    pub(crate) fn search(
+    /// ties break on hex order so results are deterministic. `f` reads the result
+    /// ([`Found`]) before the search buffers are reused; nothing is allocated unless
+    /// `f` builds paths.
+    pub(crate) fn search<R>(
         &self,
         s: &State,
         start: Option<u16>,
         entry: &[u16],
-        with_stop: bool,
-    ) -> Vec<Reach> {
-        SCRATCH.with(|cell| {
-            let mut g = cell.borrow_mut();
-            g.begin(self.sc.hexes.len());
-            self.search_in(&mut g, s, start, entry, with_stop)
+        f: impl FnOnce(&Found) -> R,
+    ) -> R {
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut g) => {
+                g.begin(self.sc.hexes.len());
+                self.search_in(&mut g, s, start, entry);
+                let g = &*g;
+                f(&Found { g, start })
+            }
+            // A search while another one's result is read: fresh buffers.
+            Err(_) => {
+                let mut g = Scratch::EMPTY;
+                g.begin(self.sc.hexes.len());
+                self.search_in(&mut g, s, start, entry);
+                f(&Found { g: &g, start })
+            }
         })
     }
 
-    fn search_in(
-        &self,
-        g: &mut Scratch,
-        s: &State,
-        start: Option<u16>,
-        entry: &[u16],
-        with_stop: bool,
-    ) -> Vec<Reach> {
+    fn search_in(&self, g: &mut Scratch, s: &State, start: Option<u16>, entry: &[u16]) {
         let sc = self.sc;
-        let mut visited: Vec<u16> = Vec::new();
-        let mut heap = BinaryHeap::new();
+        let mut heap = std::mem::take(&mut g.heap);
+        heap.clear();
         match start {
             Some(st) => {
                 g.set(st, 0, NO_HEX, false);
@@ -343,7 +484,7 @@ impl<'a> Mover<'a> {
                     if let Ok((c, t)) = self.step(s, None, e, Mp::ZERO, true) {
                         if c.0 < g.dist(e) {
                             if g.dist(e) == u32::MAX {
-                                visited.push(e);
+                                g.visited.push(e);
                             }
                             g.set(e, c.0, NO_HEX, t);
                             heap.push(Reverse((c.0, e)));
@@ -357,15 +498,16 @@ impl<'a> Mover<'a> {
                 continue;
             }
             let first = Some(u) == start;
-            for d in 0..6 {
-                let v = sc.hexes[u as usize].neighbors[d];
+            let neighbors = sc.hexes[u as usize].neighbors;
+            for (d, &v) in neighbors.iter().enumerate() {
                 if v == NO_HEX || Some(v) == start {
                     continue;
                 }
-                if let Ok((nc, t)) = self.step(s, Some(u), v, Mp(c), first) {
-                    if nc.0 < g.dist(v) {
-                        if g.dist(v) == u32::MAX {
-                            visited.push(v);
+                if let Ok((nc, t)) = self.step_dir(s, u, d, v, Mp(c), first) {
+                    let old = g.dist(v);
+                    if nc.0 < old {
+                        if old == u32::MAX {
+                            g.visited.push(v);
                         }
                         g.set(v, nc.0, u, t);
                         heap.push(Reverse((nc.0, v)));
@@ -373,41 +515,69 @@ impl<'a> Mover<'a> {
                 }
             }
         }
-        let (dist, prev, terminal) = (&g.dist, &g.prev, &g.terminal);
-        let mut out = Vec::new();
-        visited.sort_unstable();
-        for v in visited {
-            if Some(v) == start {
-                continue;
-            }
-            let mut path = vec![sc.hex_at(v)];
-            let mut p = prev[v as usize];
-            while p != NO_HEX && Some(p) != start {
-                path.push(sc.hex_at(p));
-                p = prev[p as usize];
-            }
-            path.reverse();
-            let cost = Mp(dist[v as usize]);
-            let stop = if terminal[v as usize] {
-                Some(StopReason::Ezoc)
-            } else if !with_stop {
-                None
-            } else {
-                let can_go_on = (0..6).any(|d| {
-                    let w = sc.hexes[v as usize].neighbors[d];
-                    w != NO_HEX && Some(w) != start && self.step(s, Some(v), w, cost, false).is_ok()
-                });
-                (!can_go_on).then_some(StopReason::NoMp)
-            };
-            out.push(Reach {
-                hex: sc.hex_at(v),
-                cost,
-                path,
-                stop,
-                occupied: self.occ[v as usize] != u16::MAX,
-            });
+        g.heap = heap;
+        g.visited.sort_unstable();
+    }
+
+    /// Whether the unit must stop in `v` for lack of MP (5.2(c)) having spent `cost`.
+    fn out_of_mp(&self, s: &State, start: Option<u16>, v: u16, cost: Mp) -> bool {
+        let neighbors = self.sc.hexes[v as usize].neighbors;
+        !neighbors.iter().enumerate().any(|(d, &w)| {
+            w != NO_HEX && Some(w) != start && self.step_dir(s, v, d, w, cost, false).is_ok()
+        })
+    }
+}
+
+/// A finished search: the hexes reached, their costs and cheapest paths.
+pub(crate) struct Found<'g> {
+    g: &'g Scratch,
+    start: Option<u16>,
+}
+
+impl Found<'_> {
+    /// The hexes reached, in hex order, without the starting hex.
+    pub(crate) fn hexes(&self) -> impl Iterator<Item = u16> + '_ {
+        let start = self.start;
+        self.g
+            .visited
+            .iter()
+            .copied()
+            .filter(move |&v| Some(v) != start)
+    }
+
+    /// Whether `v` was reached (not the starting hex).
+    pub(crate) fn reached(&self, v: u16) -> bool {
+        Some(v) != self.start && self.g.dist(v) != u32::MAX
+    }
+
+    /// MP spent on the cheapest path to `v` (reached).
+    pub(crate) fn cost(&self, v: u16) -> Mp {
+        Mp(self.g.dist[v as usize])
+    }
+
+    /// Whether the unit entered an enemy ZOC at `v` and stops there.
+    pub(crate) fn terminal(&self, v: u16) -> bool {
+        self.g.terminal[v as usize]
+    }
+
+    /// The cheapest path to `v` (reached): the hexes entered.
+    pub(crate) fn path(&self, sc: &Scenario, v: u16) -> Vec<Hex> {
+        let prev = &self.g.prev;
+        let mut n = 1;
+        let mut p = prev[v as usize];
+        while p != NO_HEX && Some(p) != self.start {
+            n += 1;
+            p = prev[p as usize];
         }
-        out
+        let mut path = vec![sc.hex_at(v); n];
+        let mut p = prev[v as usize];
+        let mut k = n - 1;
+        while p != NO_HEX && Some(p) != self.start {
+            k -= 1;
+            path[k] = sc.hex_at(p);
+            p = prev[p as usize];
+        }
+        path
     }
 }
 
@@ -419,9 +589,21 @@ struct Scratch {
     dist: Vec<u32>,
     prev: Vec<u16>,
     terminal: Vec<bool>,
+    visited: Vec<u16>,
+    heap: BinaryHeap<Reverse<(u32, u16)>>,
 }
 
 impl Scratch {
+    const EMPTY: Scratch = Scratch {
+        generation: 0,
+        stamp: Vec::new(),
+        dist: Vec::new(),
+        prev: Vec::new(),
+        terminal: Vec::new(),
+        visited: Vec::new(),
+        heap: BinaryHeap::new(),
+    };
+
     fn begin(&mut self, n: usize) {
         if self.stamp.len() < n {
             self.stamp.resize(n, 0);
@@ -429,12 +611,14 @@ impl Scratch {
             self.prev.resize(n, NO_HEX);
             self.terminal.resize(n, false);
         }
+        self.visited.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|x| *x = 0);
             self.generation = 1;
         }
     }
+    #[inline]
     fn dist(&self, v: u16) -> u32 {
         if self.stamp[v as usize] == self.generation {
             self.dist[v as usize]
@@ -442,6 +626,7 @@ impl Scratch {
             u32::MAX
         }
     }
+    #[inline]
     fn set(&mut self, v: u16, d: u32, p: u16, t: bool) {
         let i = v as usize;
         self.stamp[i] = self.generation;
@@ -452,15 +637,7 @@ impl Scratch {
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = const {
-        std::cell::RefCell::new(Scratch {
-            generation: 0,
-            stamp: Vec::new(),
-            dist: Vec::new(),
-            prev: Vec::new(),
-            terminal: Vec::new(),
-        })
-    };
+    static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new(Scratch::EMPTY) };
 }
 
 /// Why a unit may not move at all this phase, if it may not.
@@ -521,7 +698,7 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
     }
 }
 
-fn entry_hexes(sc: &Scenario, s: &State, unit: usize) -> Vec<u16> {
+pub(crate) fn entry_hexes(sc: &Scenario, s: &State, unit: usize) -> Vec<u16> {
     // Meuse Argonne 13.2: brigades of a division broken down before it entered use its
     // entry hexes.
     let as_unit = sc.rules().enters_as(sc, s, unit);
@@ -545,20 +722,53 @@ pub fn reachable(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Reach> {
     reachable_with(sc, s, i as usize, true)
 }
 
-/// Reachable hexes without the (costlier) "no MP left" stop analysis.
-pub(crate) fn reachable_idx(sc: &Scenario, s: &State, i: usize) -> Vec<Reach> {
-    reachable_with(sc, s, i, false)
+fn reachable_with(sc: &Scenario, s: &State, i: usize, with_stop: bool) -> Vec<Reach> {
+    let board = Board::new(sc, s);
+    with_search(sc, s, i, &board, |m, found| {
+        found
+            .hexes()
+            .map(|v| {
+                let cost = found.cost(v);
+                let stop = if found.terminal(v) {
+                    Some(StopReason::Ezoc)
+                } else if with_stop && m.out_of_mp(s, found.start, v, cost) {
+                    Some(StopReason::NoMp)
+                } else {
+                    None
+                };
+                Reach {
+                    hex: sc.hex_at(v),
+                    cost,
+                    path: found.path(sc, v),
+                    stop,
+                    occupied: board.occupied(v),
+                }
+            })
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
-fn reachable_with(sc: &Scenario, s: &State, i: usize, with_stop: bool) -> Vec<Reach> {
+/// Runs `unit`'s search for the current movement phase and hands its result to `f`;
+/// `None` (and `f` not called) if the unit may not move now.
+pub(crate) fn with_search<R>(
+    sc: &Scenario,
+    s: &State,
+    i: usize,
+    board: &Board,
+    f: impl FnOnce(&Mover, &Found) -> R,
+) -> Option<R> {
     if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
-        return Vec::new();
+        return None;
     }
-    let m = Mover::new(sc, s, i);
+    let m = Mover::new(sc, s, i, board);
     match s.units[i].loc {
-        Location::Map(h) => m.search(s, sc.hex_index(h), &[], with_stop),
-        Location::Arriving => m.search(s, None, &entry_hexes(sc, s, i), with_stop),
-        _ => Vec::new(),
+        Location::Map(h) => Some(m.search(s, sc.hex_index(h), &[], |found| f(&m, found))),
+        Location::Arriving => {
+            let entry = entry_hexes(sc, s, i);
+            Some(m.search(s, None, &entry, |found| f(&m, found)))
+        }
+        _ => None,
     }
 }
 
@@ -584,7 +794,8 @@ fn normal_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<Event, Rule
     if path.is_empty() {
         return refuse("5.1", "a move must enter at least one hex");
     }
-    let m = Mover::new(sc, &ctx.s, i);
+    let board = Board::new(sc, &ctx.s);
+    let m = Mover::new(sc, &ctx.s, i, &board);
     let (mut cur, from) = match ctx.s.units[i].loc {
         Location::Map(h) => (sc.hex_index(h), Some(h)),
         _ => (None, None),

@@ -1121,6 +1121,8 @@ pub struct Scenario {
     pub masks: TerrainMasks,
     /// The most hexes a legal `move` path can have here (see [`Scenario::max_path`]).
     max_path: usize,
+    /// Every step's movement cost, precomputed.
+    pub(crate) move_table: crate::fm::movement::MoveTable,
     /// Each zone's hexes sorted, for [`Scenario::in_zone`].
     zone_sorted: BTreeMap<String, Vec<u16>>,
     grid: Vec<u16>,
@@ -1638,6 +1640,7 @@ impl Scenario {
             rules: crate::fm::games::Rules::System(crate::fm::exclusive::SystemRules),
             masks: TerrainMasks::default(),
             max_path: 0,
+            move_table: Default::default(),
             zone_sorted: BTreeMap::new(),
         };
         let bits = |f: &dyn Fn(usize) -> bool, n: usize| {
@@ -1658,6 +1661,7 @@ impl Scenario {
         rules.prepare(&mut sc)?;
         sc.objectives = sc.objective_hexes();
         sc.max_path = sc.longest_move();
+        sc.move_table = crate::fm::movement::MoveTable::build(&sc);
         sc.zone_sorted = sc
             .zones
             .iter()

@@ -32,12 +32,16 @@ pub(crate) fn occupancy(sc: &Scenario, s: &State) -> Vec<u16> {
 /// assert_eq!(ezoc.len(), sc.hexes.len());
 /// ```
 pub fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
+    ezoc_map_with(sc, s, enemy_of, &occupancy(sc, s))
+}
+
+/// [`ezoc_map`] given the state's [`occupancy`].
+pub(crate) fn ezoc_map_with(sc: &Scenario, s: &State, enemy_of: Side, occ: &[u16]) -> Vec<bool> {
     let mut z = vec![false; sc.hexes.len()];
     // Vimy Ridge 14.2 needs to know who holds the hex across a trench hexside.
     let rules = sc.rules();
     let held: Vec<Option<Side>> = if rules.zoc_needs_holders() {
-        occupancy(sc, s)
-            .iter()
+        occ.iter()
             .map(|&u| (u != u16::MAX).then(|| sc.units[u as usize].data.side))
             .collect()
     } else {
