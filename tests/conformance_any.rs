@@ -156,3 +156,70 @@ fn registration_refuses_a_second_system_of_the_same_name() {
         serde_json::from_str(&any::new_match("system-demo", 1).unwrap().save()).unwrap();
     assert!(fm.get("system").is_none(), "F&M saves are unchanged");
 }
+
+/// Plays `m` with random legal commands to the end (or `max` commands), keeping each
+/// state and generator-dependent check; then undoes every command, checking that each
+/// undo gives exactly the state it had (the replay of the shorter log), that the
+/// generator is restored (the undone command gives the same events again), and that a
+/// clone taken before an undo keeps its own log.
+fn undo_all_the_way<G: fm_core::Game>(mut m: fm_core::GameMatch<G>, seed: u64, max: usize) {
+    let mut rng = rng_from_seed(seed);
+    let mut states = vec![m.state().clone()];
+    while !m.is_over() && m.log().len() < max {
+        let legal = m.legal_commands();
+        let c = legal[(rng.next_u64() % legal.len() as u64) as usize].clone();
+        m.apply(&c).expect("a legal command is accepted");
+        states.push(m.state().clone());
+    }
+    let full = m.clone();
+    let n = m.log().len();
+    for k in (0..n).rev() {
+        let entry = m.log()[k].clone();
+        let before = m.clone();
+        assert!(m.undo());
+        assert_eq!(m.log().len(), k);
+        assert!(m.state() == &states[k], "{}: undo to {k}", G::NAME);
+        assert_eq!(before.log().len(), k + 1, "a clone keeps its log");
+        if k % 13 == 0 || k + 1 == n {
+            let mut redo = m.clone();
+            let events = redo
+                .apply(&entry.command)
+                .expect("the undone command replays");
+            assert_eq!(
+                events,
+                entry.events.as_slice(),
+                "{}: generator restored at {k}",
+                G::NAME
+            );
+            assert_eq!(redo.log().last().map(|e| e.hash), Some(entry.hash));
+        }
+        if k % 97 == 0 {
+            let replayed = fm_core::GameMatch::<G>::load(&m.save()).expect("loads");
+            assert!(replayed.state() == m.state());
+            assert_eq!(replayed.log(), m.log());
+        }
+    }
+    assert!(!m.undo());
+    assert!(m.state() == &states[0]);
+    // The clone taken at the end was not touched by all that.
+    assert_eq!(full.log().len(), n);
+    assert!(full.state() == &states[n]);
+    let again = fm_core::GameMatch::<G>::load(&full.save()).expect("loads");
+    assert_eq!(again.log(), full.log());
+    assert_eq!(
+        again.log().to_vec(),
+        full.log().iter().cloned().collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn undo_at_every_point_equals_the_replayed_state() {
+    for name in fm_core::Scenario::builtin_names() {
+        let m = fm_core::Match::new_builtin(name, 5).unwrap();
+        undo_all_the_way(m, 11, 2_000);
+    }
+    for name in fm_core::huzzah::scenario::BUILTIN {
+        let m = fm_core::GameMatch::<fm_core::huzzah::Huzzah>::new_builtin(name, 5).unwrap();
+        undo_all_the_way(m, 11, 2_000);
+    }
+}

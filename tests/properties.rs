@@ -1008,7 +1008,7 @@ proptest! {
         let mut loaded = Match::load(&saved)
             .unwrap_or_else(|e| panic!("{}: load after {k} commands: {e}", g.at(k)));
         prop_assert_eq!(loaded.state(), &g.states[k]);
-        prop_assert_eq!(loaded.log(), &g.m.log()[..k]);
+        prop_assert_eq!(loaded.log().to_vec(), g.m.log().to_vec()[..k].to_vec());
         prop_assert_eq!(loaded.save(), saved);
         for c in &cmds[k..] {
             loaded.apply(c).expect("replays after load");

@@ -22,6 +22,15 @@ fn save_value(m: &Match) -> Value {
     serde_json::from_str(&m.save()).unwrap()
 }
 
+/// A save of `m` with its scenario's data embedded (the form of every format-2 save,
+/// and of a custom scenario's), rather than naming its built-in.
+fn embedded(m: &Match) -> Value {
+    let mut v = save_value(m);
+    v["scenario"] = serde_json::to_value(&m.scenario().data).unwrap();
+    v.as_object_mut().unwrap().remove("scenario_hash");
+    v
+}
+
 /// Loads a save given as JSON and returns the error text.
 fn refused(save: &Value) -> String {
     match Match::load(&save.to_string()) {
@@ -36,12 +45,12 @@ fn abridged(v: &Value) -> String {
 }
 
 #[test]
-fn a_save_round_trips_in_format_2_with_its_seed_check() {
+fn a_save_round_trips_in_format_3_with_its_seed_check() {
     let m = demo(3, 12);
     let text = m.save();
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["format"], SAVE_FORMAT);
-    assert_eq!(SAVE_FORMAT, 2);
+    assert_eq!(SAVE_FORMAT, 3);
     let check = v["seed_check"].as_str().unwrap();
     assert_eq!(check.len(), 16);
     // The check is the first output of the generator the seed gives.
@@ -60,9 +69,9 @@ fn only_the_current_format_loads() {
     for f in [
         json!(0),
         json!(2.5),
-        json!(3),
+        json!(4),
         json!(99),
-        json!("2"),
+        json!("3"),
         json!(null),
         json!(-2),
     ] {
@@ -127,7 +136,7 @@ fn hashes_have_exactly_one_spelling() {
 #[test]
 fn unknown_fields_are_refused_wherever_they_are() {
     let m = demo(2, 3);
-    let v = save_value(&m);
+    let v = embedded(&m);
     let mut cases: Vec<(Value, &str)> = Vec::new();
     let mut top = v.clone();
     top["comment"] = json!("hi");
@@ -205,7 +214,7 @@ fn duplicate_keys_are_refused() {
     let e = Match::load(&twice).unwrap_err().to_string();
     assert!(e.contains("duplicate key \"seed\""), "{e}");
     // Inside a map of the scenario, where serde would keep the last one silently.
-    let v = save_value(&demo(1, 0));
+    let v = embedded(&demo(1, 0));
     let zones = v["scenario"]["setup"]["zones"].as_object().unwrap();
     let (k, z) = zones.iter().next().unwrap();
     let pair = format!("{}:{}", Value::String(k.clone()), z);
@@ -220,7 +229,7 @@ fn duplicate_keys_are_refused() {
 #[test]
 fn a_builtin_id_needs_the_builtin_data() {
     let m = demo(4, 3);
-    let v = save_value(&m);
+    let v = embedded(&m);
     let mut bad = v.clone();
     bad["scenario"]["units"][0]["steps"][0] = json!({"attack": 99, "defense": 99, "move": 20});
     let e = Match::load(&bad.to_string()).unwrap_err();
@@ -305,7 +314,7 @@ fn size_and_log_length_are_bounded() {
     assert!(e.contains("diverges at command 0"), "{e}");
     // Deep nesting stops at serde_json's limit.
     let deep = format!(
-        "{{\"format\":2,\"x\":{}{}}}",
+        "{{\"format\":3,\"x\":{}{}}}",
         "[".repeat(100_000),
         "]".repeat(100_000)
     );
@@ -322,4 +331,72 @@ fn a_refused_save_names_the_command_that_diverges() {
         matches!(e, MatchError::Diverged { index: Some(4), .. }),
         "{e}"
     );
+}
+
+#[test]
+fn a_save_names_its_builtin_scenario_with_its_hash() {
+    let m = demo(3, 12);
+    let v = save_value(&m);
+    assert_eq!(v["scenario"], json!("system-demo"));
+    let builtin = Scenario::builtin("system-demo").unwrap();
+    assert_eq!(
+        v["scenario_hash"],
+        json!(format!("{:016x}", scenario_hash::<Fm>(&builtin)))
+    );
+    // Far smaller than the embedded form, and it round-trips exactly.
+    assert!(m.save().len() * 2 < embedded(&m).to_string().len());
+    let again = Match::load(&m.save()).unwrap();
+    assert_eq!(again.save(), m.save());
+    assert_eq!(again.state(), m.state());
+    // A match of the built-in made from its data saves the same way.
+    let own = Match::new(std::sync::Arc::new(builtin), 3);
+    assert_eq!(save_value(&own)["scenario"], json!("system-demo"));
+}
+
+#[test]
+fn a_changed_builtin_is_refused_by_its_hash() {
+    let v = save_value(&demo(3, 4));
+    let mut bad = v.clone();
+    bad["scenario_hash"] = json!("0123456789abcdef");
+    let e = Match::load(&bad.to_string()).unwrap_err();
+    let MatchError::Scenario(s) = &e else {
+        panic!("a scenario error expected: {e}");
+    };
+    assert_eq!(s.path, "scenario_hash");
+    assert!(s.message.contains("differs from this engine's"), "{e}");
+    let mut spelled = v.clone();
+    spelled["scenario_hash"] = json!("ABC");
+    assert!(refused(&spelled).contains("16 lowercase hex digits"));
+    let mut unknown = v.clone();
+    unknown["scenario"] = json!("no-such-scenario");
+    assert!(refused(&unknown).contains("unknown scenario"));
+    let mut no_hash = v.clone();
+    no_hash.as_object_mut().unwrap().remove("scenario_hash");
+    assert!(refused(&no_hash).contains("scenario_hash"));
+    let mut both = embedded(&demo(3, 4));
+    both["scenario_hash"] = v["scenario_hash"].clone();
+    assert!(refused(&both).contains("scenario_hash"));
+    let mut old_named = v.clone();
+    old_named["format"] = json!(2);
+    assert!(refused(&old_named).contains("embeds"));
+}
+
+#[test]
+fn old_saves_with_the_scenario_embedded_still_load() {
+    let mut rng = rng_from_seed(9);
+    let mut m = Match::new_builtin("meuse-argonne", 9).unwrap();
+    for _ in 0..150 {
+        let c = agents::random(m.scenario(), m.state(), &mut rng).unwrap();
+        m.apply(&c).unwrap();
+    }
+    for format in [2, 3] {
+        // A format-2 save is exactly this: what `save` wrote before format 3.
+        let mut old = embedded(&m);
+        old["format"] = json!(format);
+        let back = Match::load(&old.to_string()).unwrap();
+        assert_eq!(back.state(), m.state());
+        assert_eq!(back.log(), m.log());
+        // Saved again, it names the built-in.
+        assert_eq!(back.save(), m.save());
+    }
 }

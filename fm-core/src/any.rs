@@ -188,7 +188,7 @@ impl<G: Game> DynMatch for GameMatch<G> {
         self.log().len()
     }
     fn log_json(&self, from: usize) -> Value {
-        to_value(&self.log()[from.min(self.log().len())..])
+        to_value(&self.log().iter_from(from).collect::<Vec<_>>())
     }
     fn side_log_json(&self, side: Side, from: usize) -> Value {
         let mut log = self.export(side).log;

@@ -84,6 +84,24 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
         cmd: &Self::Command,
         rng: &mut dyn RngCore,
     ) -> Result<Vec<Self::Event>, RuleError>;
+    /// [`Game::apply`], also returning the state after the events, which must equal
+    /// the [`Game::fold`] of `s` with them (the match keeps it instead of folding the
+    /// events again). The default folds a copy; a system whose `apply` builds that
+    /// state anyway returns it.
+    ///
+    /// # Errors
+    /// As [`Game::apply`].
+    fn apply_with_state(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        cmd: &Self::Command,
+        rng: &mut dyn RngCore,
+    ) -> Result<(Vec<Self::Event>, Self::State), RuleError> {
+        let events = Self::apply(sc, s, cmd, rng)?;
+        let mut next = s.clone();
+        Self::fold(sc, &mut next, &events);
+        Ok((events, next))
+    }
     /// Folds events into the state.
     fn fold(sc: &Self::Scenario, s: &mut Self::State, events: &[Self::Event]);
     /// The pending decision.
@@ -128,10 +146,15 @@ pub struct LogEntryOf<G: Game> {
 /// A log entry of the Fire & Movement system.
 pub type LogEntry = LogEntryOf<crate::Fm>;
 
-/// The save format [`GameMatch::save`] writes and [`GameMatch::load`] reads; any other
-/// is refused. Format 2 added [`SavedGame::seed_check`]; format 1 saves (which lack it)
-/// are refused with a message saying how to recover them.
-pub const SAVE_FORMAT: u32 = 2;
+/// The save format [`GameMatch::save`] writes. Format 3 lets a save name a built-in
+/// scenario ([`SavedScenario::Builtin`], guarded by [`SavedGame::scenario_hash`])
+/// instead of embedding its data; [`GameMatch::load`] also reads format 2 (the
+/// scenario always embedded). Format 2 added [`SavedGame::seed_check`]; format 1 saves
+/// (which lack it) are refused with a message saying how to recover them.
+pub const SAVE_FORMAT: u32 = 3;
+
+/// The oldest save format [`GameMatch::load`] reads.
+const OLDEST_SAVE_FORMAT: u32 = 2;
 
 /// The longest save text [`GameMatch::load`] reads, in bytes: 4 MiB. The longest
 /// legitimate save we know of, a whole random game of Meuse Argonne (1,662 commands),
@@ -159,8 +182,13 @@ pub struct SavedGame<G: Game> {
     /// The rules system, left out for Fire & Movement (`"fm"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<String>,
-    /// The scenario data.
-    pub scenario: G::ScenarioData,
+    /// The scenario: a built-in's id, or its data.
+    pub scenario: SavedScenario<G>,
+    /// With a built-in's id: [`scenario_hash`] of the built-in the save was written with
+    /// (16 hex digits), so that a save is refused rather than replayed on a built-in
+    /// that has changed since. Absent with embedded data.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "hex_u64_opt")]
+    pub scenario_hash: Option<u64>,
     /// Seed of the match's generator.
     pub seed: u64,
     /// The first output of a generator seeded with `seed` (16 hex digits): checked on
@@ -178,6 +206,104 @@ pub struct SavedGame<G: Game> {
 
 /// A saved match of the Fire & Movement system.
 pub type SavedMatch = SavedGame<crate::Fm>;
+
+/// The scenario of a save: a built-in scenario's id (JSON: a string), or the scenario's
+/// data (JSON: an object), which [`GameMatch::save`] writes for a scenario that is not
+/// exactly a built-in one.
+#[derive(Clone, PartialEq, Debug)]
+pub enum SavedScenario<G: Game> {
+    /// A built-in scenario, by id.
+    Builtin(String),
+    /// The scenario data.
+    Data(G::ScenarioData),
+}
+
+impl<G: Game> Serialize for SavedScenario<G> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            SavedScenario::Builtin(name) => s.serialize_str(name),
+            SavedScenario::Data(d) => d.serialize(s),
+        }
+    }
+}
+
+impl<'de, G: Game> Deserialize<'de> for SavedScenario<G> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<G>(std::marker::PhantomData<G>);
+        impl<'de, G: Game> serde::de::Visitor<'de> for V<G> {
+            type Value = SavedScenario<G>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a built-in scenario's id or scenario data")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(SavedScenario::Builtin(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                // Through the same map access, so that an error keeps its JSON path.
+                G::ScenarioData::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(SavedScenario::Data)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// The hash of a scenario that a save naming it records: FNV-1a (64 bits) over its
+/// data's compact JSON (the engine's field order), the same on every platform.
+pub fn scenario_hash<G: Game>(sc: &G::Scenario) -> u64 {
+    let text = serde_json::to_string(G::scenario_data(sc)).expect("scenario data serializes");
+    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A built-in scenario, validated once per process and shared, with its
+/// [`scenario_hash`].
+struct CachedBuiltin {
+    system: std::any::TypeId,
+    name: &'static str,
+    scenario: Arc<dyn std::any::Any + Send + Sync>,
+    hash: u64,
+}
+
+static BUILTINS: std::sync::Mutex<Vec<CachedBuiltin>> = std::sync::Mutex::new(Vec::new());
+
+/// The built-in scenario `name` of `G` and its hash (built on first use).
+fn cached_builtin<G: Game>(name: &str) -> Result<(Arc<G::Scenario>, u64), ScenarioError> {
+    let system = std::any::TypeId::of::<G>();
+    let mut cache = BUILTINS.lock().unwrap_or_else(|e| e.into_inner());
+    let found = cache
+        .iter()
+        .find(|c| c.system == system && c.name == name)
+        .map(|c| (c.scenario.clone(), c.hash));
+    let (any, hash) = match found {
+        Some(f) => f,
+        None => {
+            let sc = Arc::new(G::builtin(name)?);
+            let hash = scenario_hash::<G>(&sc);
+            // The built-in's own name, with the static lifetime the cache keeps.
+            let name = G::builtin_names()
+                .into_iter()
+                .find(|n| *n == name)
+                .unwrap_or("?");
+            cache.push(CachedBuiltin {
+                system,
+                name,
+                scenario: sc.clone(),
+                hash,
+            });
+            (sc as Arc<dyn std::any::Any + Send + Sync>, hash)
+        }
+    };
+    let sc = any.downcast::<G::Scenario>().map_err(|_| ScenarioError {
+        path: String::new(),
+        message: "built-in scenario cache: wrong type".into(),
+    })?;
+    Ok((sc, hash))
+}
 
 /// One command of a [`SideRecordOf`]: the command (commands are public in F&M), its
 /// events as the side sees them, and the side's view hash after it.
@@ -253,13 +379,174 @@ pub enum MatchError {
 }
 
 /// A running game of any rules system.
+///
+/// Cloning is O(1) in the length of the log: the scenario, the opening and the log are
+/// shared (the log is a persistent list, [`MatchLog`]), and only the current state and
+/// the generator are copied.
 pub struct GameMatch<G: Game> {
     scenario: Arc<G::Scenario>,
     state: G::State,
     rng: Xoshiro256PlusPlus,
     seed: u64,
-    opening: Vec<G::Event>,
-    log: Vec<LogEntryOf<G>>,
+    opening: Arc<Opening<G>>,
+    log: MatchLog<G>,
+}
+
+/// The opening events and the state they lead to (shared by clones).
+struct Opening<G: Game> {
+    events: Vec<G::Event>,
+    state: G::State,
+}
+
+/// A state snapshot is kept after every `SNAPSHOT_EVERY`-th command, so that
+/// [`GameMatch::undo`] folds at most `SNAPSHOT_EVERY - 1` commands' events.
+const SNAPSHOT_EVERY: usize = 16;
+
+/// The log of a [`GameMatch`]: its [`LogEntryOf`]s in order, as a persistent list that
+/// clones of the match share (cloning it, pushing onto it and popping from it are O(1)
+/// and never copy an entry). [`MatchLog::last`] and [`MatchLog::len`] are O(1);
+/// [`MatchLog::get`] (and indexing) walks back from the end, O(len − index);
+/// [`MatchLog::iter`] is O(len).
+pub struct MatchLog<G: Game> {
+    tip: Option<Arc<LogNode<G>>>,
+}
+
+/// One command of a [`MatchLog`], with what undoing it needs: the generator before it,
+/// and every [`SNAPSHOT_EVERY`]-th command the state after it.
+struct LogNode<G: Game> {
+    entry: LogEntryOf<G>,
+    prev: Option<Arc<LogNode<G>>>,
+    len: usize,
+    rng_before: Xoshiro256PlusPlus,
+    snapshot: Option<Box<G::State>>,
+}
+
+impl<G: Game> Drop for LogNode<G> {
+    // Unlinks the list iteratively: a recursive drop of 50,000 nodes would overflow
+    // the stack.
+    fn drop(&mut self) {
+        let mut next = self.prev.take();
+        while let Some(node) = next {
+            match Arc::into_inner(node) {
+                Some(mut n) => next = n.prev.take(),
+                None => break,
+            }
+        }
+    }
+}
+
+impl<G: Game> Clone for MatchLog<G> {
+    fn clone(&self) -> Self {
+        MatchLog {
+            tip: self.tip.clone(),
+        }
+    }
+}
+
+impl<G: Game> Default for MatchLog<G> {
+    fn default() -> Self {
+        MatchLog { tip: None }
+    }
+}
+
+impl<G: Game> MatchLog<G> {
+    /// The number of commands.
+    pub fn len(&self) -> usize {
+        self.tip.as_ref().map_or(0, |n| n.len)
+    }
+    /// Whether no command was applied.
+    pub fn is_empty(&self) -> bool {
+        self.tip.is_none()
+    }
+    /// The last entry, O(1).
+    pub fn last(&self) -> Option<&LogEntryOf<G>> {
+        self.tip.as_deref().map(|n| &n.entry)
+    }
+    /// Entry `i` (from 0), O(len − i).
+    pub fn get(&self, i: usize) -> Option<&LogEntryOf<G>> {
+        let mut node = self.tip.as_deref()?;
+        if i >= node.len {
+            return None;
+        }
+        while node.len > i + 1 {
+            node = node.prev.as_deref().expect("a node before");
+        }
+        Some(&node.entry)
+    }
+    /// The entries in order.
+    pub fn iter(&self) -> std::vec::IntoIter<&LogEntryOf<G>> {
+        let mut v: Vec<&LogEntryOf<G>> = self.nodes_back().map(|n| &n.entry).collect();
+        v.reverse();
+        v.into_iter()
+    }
+    /// The entries from `from` on, in order (O(len − from)).
+    pub fn iter_from(&self, from: usize) -> std::vec::IntoIter<&LogEntryOf<G>> {
+        let n = self.len().saturating_sub(from);
+        let mut v: Vec<&LogEntryOf<G>> = self.nodes_back().take(n).map(|n| &n.entry).collect();
+        v.reverse();
+        v.into_iter()
+    }
+    /// A copy of the entries, in order.
+    pub fn to_vec(&self) -> Vec<LogEntryOf<G>> {
+        self.iter().cloned().collect()
+    }
+    /// The nodes from the last back.
+    fn nodes_back(&self) -> impl Iterator<Item = &LogNode<G>> {
+        std::iter::successors(self.tip.as_deref(), |n| n.prev.as_deref())
+    }
+    fn push(&mut self, entry: LogEntryOf<G>, rng_before: Xoshiro256PlusPlus, state: &G::State) {
+        let len = self.len() + 1;
+        let snapshot = (len % SNAPSHOT_EVERY == 0).then(|| Box::new(state.clone()));
+        self.tip = Some(Arc::new(LogNode {
+            entry,
+            prev: self.tip.take(),
+            len,
+            rng_before,
+            snapshot,
+        }));
+    }
+}
+
+impl<G: Game> std::ops::Index<usize> for MatchLog<G> {
+    type Output = LogEntryOf<G>;
+    fn index(&self, i: usize) -> &LogEntryOf<G> {
+        match self.get(i) {
+            Some(e) => e,
+            None => panic!("log index {i} out of range (length {})", self.len()),
+        }
+    }
+}
+
+impl<'a, G: Game> IntoIterator for &'a MatchLog<G> {
+    type Item = &'a LogEntryOf<G>;
+    type IntoIter = std::vec::IntoIter<&'a LogEntryOf<G>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<G: Game> PartialEq for MatchLog<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<G: Game> PartialEq<[LogEntryOf<G>]> for MatchLog<G> {
+    fn eq(&self, other: &[LogEntryOf<G>]) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<G: Game> Debug for MatchLog<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<G: Game> Serialize for MatchLog<G> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 /// A running game of the Fire & Movement system.
@@ -279,6 +566,7 @@ pub struct GameMatch<G: Game> {
 pub type Match = GameMatch<crate::Fm>;
 
 impl<G: Game> Clone for GameMatch<G> {
+    /// O(1) in the length of the log: see [`GameMatch`].
     fn clone(&self) -> Self {
         GameMatch {
             scenario: self.scenario.clone(),
@@ -307,14 +595,17 @@ impl<G: Game> GameMatch<G> {
     /// Starts a match of `scenario` with a seed.
     pub fn new(scenario: Arc<G::Scenario>, seed: u64) -> GameMatch<G> {
         let mut rng = crate::rng_from_seed(seed);
-        let (state, opening) = G::new_game(&scenario, &mut rng);
+        let (state, events) = G::new_game(&scenario, &mut rng);
         GameMatch {
             scenario,
+            opening: Arc::new(Opening {
+                events,
+                state: state.clone(),
+            }),
             state,
             rng,
             seed,
-            opening,
-            log: Vec::new(),
+            log: MatchLog::default(),
         }
     }
 
@@ -323,7 +614,7 @@ impl<G: Game> GameMatch<G> {
     /// # Errors
     /// Unknown scenario name.
     pub fn new_builtin(name: &str, seed: u64) -> Result<GameMatch<G>, MatchError> {
-        Ok(GameMatch::new(Arc::new(G::builtin(name)?), seed))
+        Ok(GameMatch::new(cached_builtin::<G>(name)?.0, seed))
     }
 
     /// Applies a command, logging it. On error nothing changes.
@@ -332,14 +623,24 @@ impl<G: Game> GameMatch<G> {
     /// The [`RuleError`] from [`Game::apply`].
     pub fn apply(&mut self, cmd: &G::Command) -> Result<&[G::Event], RuleError> {
         let mut rng = self.rng.clone();
-        let events = G::apply(&self.scenario, &self.state, cmd, &mut rng)?;
-        self.rng = rng;
-        G::fold(&self.scenario, &mut self.state, &events);
-        self.log.push(LogEntryOf {
+        let (events, state) = G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)?;
+        #[cfg(debug_assertions)]
+        {
+            let mut folded = self.state.clone();
+            G::fold(&self.scenario, &mut folded, &events);
+            debug_assert!(
+                folded == state,
+                "Game::apply_with_state returned a state other than the fold of its events"
+            );
+        }
+        let rng_before = std::mem::replace(&mut self.rng, rng);
+        self.state = state;
+        let entry = LogEntryOf {
             command: cmd.clone(),
             events,
             hash: G::state_hash(&self.state),
-        });
+        };
+        self.log.push(entry, rng_before, &self.state);
         Ok(&self.log.last().expect("just pushed").events)
     }
 
@@ -357,35 +658,77 @@ impl<G: Game> GameMatch<G> {
         }
     }
 
-    /// Takes back the last command (rebuilding the state from the log). Returns false if
-    /// there was nothing to undo.
+    /// Takes back the last command. Returns false if there was nothing to undo.
+    ///
+    /// The state and the generator become exactly what they were before the command
+    /// (what a replay of the remaining log from the seed gives): the generator is kept
+    /// with each command, and the state is the nearest snapshot (kept every
+    /// [`SNAPSHOT_EVERY`] commands) folded with the events after it, so an undo costs a
+    /// state copy and at most `SNAPSHOT_EVERY - 1` folds, whatever the log's length.
     pub fn undo(&mut self) -> bool {
-        if self.log.is_empty() {
+        let Some(tip) = self.log.tip.take() else {
             return false;
-        }
-        let mut cmds: Vec<G::Command> = self.log.iter().map(|e| e.command.clone()).collect();
-        cmds.pop();
-        let mut m = GameMatch::<G>::new(self.scenario.clone(), self.seed);
-        for c in &cmds {
-            m.apply(c).expect("a logged command replays");
-        }
-        *self = m;
+        };
+        self.rng = tip.rng_before.clone();
+        self.log.tip = tip.prev.clone();
+        drop(tip);
+        self.state = self.rebuilt_state();
         true
+    }
+
+    /// The state after the log, from the nearest snapshot (or the opening) and the
+    /// events after it.
+    fn rebuilt_state(&self) -> G::State {
+        let mut after: Vec<&LogNode<G>> = Vec::new();
+        let mut base = &self.opening.state;
+        for n in self.log.nodes_back() {
+            if let Some(s) = &n.snapshot {
+                base = s;
+                break;
+            }
+            after.push(n);
+        }
+        let mut s = base.clone();
+        for n in after.iter().rev() {
+            G::fold(&self.scenario, &mut s, &n.entry.events);
+        }
+        s
     }
 
     /// Serializes the match (scenario, seed and log) as JSON, in save format
     /// [`SAVE_FORMAT`].
+    ///
+    /// A scenario equal to one of the system's built-ins is saved by its id and
+    /// [`scenario_hash`]; any other scenario's data is embedded.
     pub fn save(&self) -> String {
+        let (scenario, scenario_hash) = match self.builtin_id() {
+            Some((name, hash)) => (SavedScenario::Builtin(name.to_string()), Some(hash)),
+            None => (
+                SavedScenario::Data(G::scenario_data(&self.scenario).clone()),
+                None,
+            ),
+        };
         let s = SavedGame::<G> {
             format: SAVE_FORMAT,
             system: (G::NAME != crate::Fm::NAME).then(|| G::NAME.to_string()),
-            scenario: G::scenario_data(&self.scenario).clone(),
+            scenario,
+            scenario_hash,
             seed: self.seed,
             seed_check: seed_check(self.seed),
-            opening_hash: G::state_hash(&self.opening_state()),
-            log: self.log.clone(),
+            opening_hash: G::state_hash(&self.opening.state),
+            log: self.log.to_vec(),
         };
         serde_json::to_string(&s).expect("a match serializes")
+    }
+
+    /// The id and hash of the built-in scenario this match's scenario equals, if any.
+    fn builtin_id(&self) -> Option<(&'static str, u64)> {
+        let data = G::scenario_data(&self.scenario);
+        G::builtin_names().into_iter().find_map(|name| {
+            let (b, hash) = cached_builtin::<G>(name).ok()?;
+            (Arc::ptr_eq(&b, &self.scenario) || G::scenario_data(&b) == data)
+                .then_some((name, hash))
+        })
     }
 
     /// The match as `side` may know it ([`SideRecordOf`]): what to give that side's
@@ -404,7 +747,7 @@ impl<G: Game> GameMatch<G> {
     /// ```
     pub fn export(&self, side: Side) -> SideRecordOf<G> {
         let sc = &self.scenario;
-        let mut s = self.opening_state();
+        let mut s = self.opening.state.clone();
         let log = self
             .log
             .iter()
@@ -422,7 +765,12 @@ impl<G: Game> GameMatch<G> {
             format: 1,
             side,
             scenario: G::scenario_data(sc).clone(),
-            opening: self.opening.iter().map(|x| G::redacted(x, side)).collect(),
+            opening: self
+                .opening
+                .events
+                .iter()
+                .map(|x| G::redacted(x, side))
+                .collect(),
             log,
             view_hash: G::view_hash(&v),
             view: v,
@@ -434,12 +782,6 @@ impl<G: Game> GameMatch<G> {
     /// is the referee's.
     pub fn view_hash(&self, side: Side) -> u64 {
         G::view_hash(&self.view(side))
-    }
-
-    fn opening_state(&self) -> G::State {
-        let mut s = G::initial(&self.scenario);
-        G::fold(&self.scenario, &mut s, &self.opening);
-        s
     }
 
     /// Loads a saved match, replaying every command and checking each recorded event
@@ -475,7 +817,12 @@ impl<G: Game> GameMatch<G> {
     /// # Errors
     /// As [`GameMatch::load`].
     pub(crate) fn load_value(value: serde_json::Value) -> Result<GameMatch<G>, MatchError> {
-        check_format(&value)?;
+        let format = check_format(&value)?;
+        if format < 3 && value.get("scenario").is_some_and(|v| !v.is_object()) {
+            return Err(MatchError::Json(format!(
+                "scenario: a format {format} save embeds the scenario's data"
+            )));
+        }
         let system = value
             .get("system")
             .and_then(|v| v.as_str())
@@ -510,8 +857,37 @@ impl<G: Game> GameMatch<G> {
             return Err(MatchError::Json(format!("{d} (not the form save writes)")));
         }
         drop(value);
-        let sc = Arc::new(G::scenario(saved.scenario)?);
-        G::check_builtin_id(G::scenario_data(&sc))?;
+        let sc = match (saved.scenario, saved.scenario_hash) {
+            (SavedScenario::Builtin(name), Some(hash)) => {
+                let (sc, ours) = cached_builtin::<G>(&name)?;
+                if ours != hash {
+                    return Err(MatchError::Scenario(ScenarioError {
+                        path: "scenario_hash".into(),
+                        message: format!(
+                            "the save was written with a built-in '{name}' (hash {hash:016x}) \
+                             that differs from this engine's (hash {ours:016x}); load it with \
+                             the engine that wrote it"
+                        ),
+                    }));
+                }
+                sc
+            }
+            (SavedScenario::Builtin(_), None) => {
+                return Err(MatchError::Json(
+                    "scenario_hash: a save naming a built-in scenario records its hash".into(),
+                ))
+            }
+            (SavedScenario::Data(_), Some(_)) => {
+                return Err(MatchError::Json(
+                    "scenario_hash: only a save naming a built-in scenario has one".into(),
+                ))
+            }
+            (SavedScenario::Data(data), None) => {
+                let sc = Arc::new(G::scenario(data)?);
+                G::check_builtin_id(G::scenario_data(&sc))?;
+                sc
+            }
+        };
         if seed_check(saved.seed) != saved.seed_check {
             return Err(MatchError::Diverged {
                 index: None,
@@ -538,7 +914,7 @@ impl<G: Game> GameMatch<G> {
                     message: "events differ from the record".into(),
                 });
             }
-            if G::state_hash(&m.state) != e.hash {
+            if m.log.last().map(|l| l.hash) != Some(e.hash) {
                 return Err(MatchError::Diverged {
                     index: Some(k),
                     message: "state hash differs from the record".into(),
@@ -567,11 +943,11 @@ impl<G: Game> GameMatch<G> {
     }
     /// The events that opened the game.
     pub fn opening_events(&self) -> &[G::Event] {
-        &self.opening
+        &self.opening.events
     }
     /// Commands and events so far, unredacted, with state hashes (the referee's; a
     /// player gets [`GameMatch::export`]).
-    pub fn log(&self) -> &[LogEntryOf<G>] {
+    pub fn log(&self) -> &MatchLog<G> {
         &self.log
     }
     /// Pending decision.
@@ -607,22 +983,26 @@ fn seed_check(seed: u64) -> u64 {
 
 /// Refuses a save of another format before its shape is read, so that an old save
 /// gets a message about its format rather than about a missing field.
-fn check_format(v: &serde_json::Value) -> Result<(), MatchError> {
+fn check_format(v: &serde_json::Value) -> Result<u32, MatchError> {
     let Some(obj) = v.as_object() else {
         return Err(MatchError::Json("a save file is a JSON object".into()));
     };
-    match obj.get("format") {
+    match obj.get("format").map(|f| (f, f.as_u64())) {
         None => Err(MatchError::Json("missing field `format`".into())),
-        Some(f) if f.as_u64() == Some(u64::from(SAVE_FORMAT)) => Ok(()),
-        Some(f) if f.as_u64() == Some(1) => Err(MatchError::Json(format!(
-            "format: save format 1 is no longer read (this engine reads format \
-             {SAVE_FORMAT}, which adds `seed_check`); to recover the game, start a new match \
-             with the save's scenario and seed, apply the commands of its log in order and \
-             save it again"
+        Some((_, Some(f)))
+            if (u64::from(OLDEST_SAVE_FORMAT)..=u64::from(SAVE_FORMAT)).contains(&f) =>
+        {
+            Ok(f as u32)
+        }
+        Some((_, Some(1))) => Err(MatchError::Json(format!(
+            "format: save format 1 is no longer read (this engine reads formats \
+             {OLDEST_SAVE_FORMAT} to {SAVE_FORMAT}; format 2 added `seed_check`); to recover \
+             the game, start a new match with the save's scenario and seed, apply the \
+             commands of its log in order and save it again"
         ))),
-        Some(f) => Err(MatchError::Json(format!(
-            "format: {f} is not a save format this engine reads (it reads format \
-             {SAVE_FORMAT} only)"
+        Some((f, _)) => Err(MatchError::Json(format!(
+            "format: {f} is not a save format this engine reads (it reads formats \
+             {OLDEST_SAVE_FORMAT} to {SAVE_FORMAT})"
         ))),
     }
 }
@@ -647,5 +1027,19 @@ mod hex_u64 {
             )));
         }
         u64::from_str_radix(&s, 16).map_err(serde::de::Error::custom)
+    }
+}
+
+/// [`hex_u64`] for an optional value.
+mod hex_u64_opt {
+    use serde::{Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => super::hex_u64::serialize(v, s),
+            None => s.serialize_none(),
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        super::hex_u64::deserialize(d).map(Some)
     }
 }

@@ -61,8 +61,9 @@ pub use fm::victory::{final_result, instant};
 pub use fm::view::{view, PoolView, SupportView, View};
 pub use fm::Fm;
 pub use game::{
-    Game, GameMatch, LogEntry, LogEntryOf, Match, MatchError, SavedGame, SavedMatch, SideEntry,
-    SideEntryOf, SideRecord, SideRecordOf, MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
+    scenario_hash, Game, GameMatch, LogEntry, LogEntryOf, Match, MatchError, MatchLog, SavedGame,
+    SavedMatch, SavedScenario, SideEntry, SideEntryOf, SideRecord, SideRecordOf, MAX_LOG_ENTRIES,
+    MAX_SAVE_BYTES, SAVE_FORMAT,
 };
 pub use ids::{Side, SidePair, UnitId};
 

@@ -837,7 +837,9 @@ impl PyMatch {
             (r, t.elapsed().as_nanos() as u64)
         };
         let r = match r {
-            Ok(n) => Ok(events_list(py, &m.log()[m.log().len() - 1].events[..n])?.into_any()),
+            Ok(n) => {
+                Ok(events_list(py, &m.log().last().expect("just applied").events[..n])?.into_any())
+            }
             Err(e) => Err(rule_error(&e)),
         };
         self.last_apply_ns = ns;

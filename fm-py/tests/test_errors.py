@@ -171,6 +171,11 @@ def test_save_errors(moving: fm.Match) -> None:
         fm.Match.load(json.dumps(data))
     assert sinfo.value.index is None
     data = json.loads(text)
+    # A save names its built-in scenario; the embedded form (format 2's) is read too.
+    assert data["scenario"] == moving.scenario_data["id"]
+    data["scenario"] = moving.scenario_data
+    del data["scenario_hash"]
+    assert fm.Match.load(json.dumps(data)).hash == moving.hash
     data["scenario"]["units"][0]["steps"] = []
     with pytest.raises(fm.ScenarioError):
         fm.Match.load(json.dumps(data))

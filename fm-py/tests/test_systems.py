@@ -152,8 +152,8 @@ def test_save_load_and_undo(tmp_path: pathlib.Path) -> None:
     play_dicts(m, random.Random(2), limit=7)
     text = m.save()
     data = json.loads(text)
-    assert data["system"] == "race" and data["format"] == 2
-    assert data["scenario"] == {"id": "race-to-10", "target": 10}
+    assert data["system"] == "race" and data["format"] == 3
+    assert data["scenario"] == "race-to-10" and len(data["scenario_hash"]) == 16
     again = fm.Match.load(text)
     assert again.system == "race" and again.hash == m.hash and again.save() == text
     path = tmp_path / "race.json"

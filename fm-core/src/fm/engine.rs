@@ -111,13 +111,27 @@ pub fn apply(
     cmd: &Command,
     rng: &mut dyn RngCore,
 ) -> Result<Vec<Event>, RuleError> {
+    apply_with_state(sc, state, cmd, rng).map(|(events, _)| events)
+}
+
+/// [`apply`], also returning the state after the events (the fold of `state` with
+/// them, built on the way): what the match layer keeps, so that it folds nothing twice.
+///
+/// # Errors
+/// As [`apply`].
+pub fn apply_with_state(
+    sc: &Scenario,
+    state: &State,
+    cmd: &Command,
+    rng: &mut dyn RngCore,
+) -> Result<(Vec<Event>, State), RuleError> {
     if let Some(o) = &state.outcome {
         return refuse("4.1", format!("the game is over ({})", o.reason));
     }
     let mut ctx = Ctx::new(sc, state.clone(), rng);
     dispatch(&mut ctx, cmd)?;
     crate::fm::sequence::settle(&mut ctx);
-    Ok(ctx.events)
+    Ok((ctx.events, ctx.s))
 }
 
 /// Names unknown units and off-grid hexes before any rule is considered. Lists in a

@@ -129,6 +129,20 @@ pub fn apply(
     cmd: &Command,
     rng: &mut dyn RngCore,
 ) -> Result<Vec<Event>, RuleError> {
+    apply_with_state(sc, state, cmd, rng).map(|(events, _)| events)
+}
+
+/// [`apply`], also returning the state after the events (the fold of `state` with
+/// them, built on the way): what the match layer keeps, so that it folds nothing twice.
+///
+/// # Errors
+/// As [`apply`].
+pub fn apply_with_state(
+    sc: &Scenario,
+    state: &State,
+    cmd: &Command,
+    rng: &mut dyn RngCore,
+) -> Result<(Vec<Event>, State), RuleError> {
     let mut ctx = Ctx {
         sc,
         s: state.clone(),
@@ -491,7 +505,7 @@ pub fn apply(
         }
     }
     advance(&mut ctx);
-    Ok(ctx.events)
+    Ok((ctx.events, ctx.s))
 }
 
 pub(crate) fn unit_ix(sc: &Scenario, id: &str) -> Result<UnitIx, RuleError> {

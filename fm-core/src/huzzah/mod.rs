@@ -103,6 +103,14 @@ impl crate::Game for Huzzah {
     ) -> Result<Vec<event::Event>, RuleError> {
         engine::apply(sc, s, cmd, rng)
     }
+    fn apply_with_state(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        cmd: &command::Command,
+        rng: &mut dyn RngCore,
+    ) -> Result<(Vec<event::Event>, state::State), RuleError> {
+        engine::apply_with_state(sc, s, cmd, rng)
+    }
     fn fold(sc: &scenario::Scenario, s: &mut state::State, events: &[event::Event]) {
         s.apply_events(sc, events)
     }
