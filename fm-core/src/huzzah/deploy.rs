@@ -190,6 +190,23 @@ fn clear_end(
     Ok(())
 }
 
+/// Refuses (rule `page`, `why` the rule's words) if `u` is engaged with an enemy.
+fn not_engaged(
+    sc: &Scenario,
+    s: &State,
+    u: UnitIx,
+    page: &str,
+    why: &str,
+) -> Result<(), RuleError> {
+    match engaged_with(sc, s, u) {
+        Some(e) => refuse(
+            page,
+            format!("{} is engaged with {}: {why}", sc.unit(u).id, sc.unit(e).id),
+        ),
+        None => Ok(()),
+    }
+}
+
 /// The enemy `u` is engaged with: in contact, or in a dense-terrain engagement.
 pub fn engaged_with(sc: &Scenario, s: &State, u: UnitIx) -> Option<UnitIx> {
     let enemies = enemies_on_table(sc, s, u);
@@ -635,15 +652,7 @@ pub fn check_enter_sector(
     if s.unit(u).shape.square {
         return refuse("p22", format!("{id} is in square: squares cannot move"));
     }
-    if let Some(e) = engaged_with(sc, s, u) {
-        return refuse(
-            "p22",
-            format!(
-                "{id} is engaged with {}: a deploy never breaks off an engagement",
-                sc.unit(e).id
-            ),
-        );
-    }
+    not_engaged(sc, s, u, "p22", "a deploy never breaks off an engagement")?;
     if let Some(o) = occupant(sc, s, sec) {
         return refuse(
             "p22",
@@ -717,15 +726,7 @@ pub fn check_leave_sector(
     if s.unit(u).sector.is_none() {
         return refuse("p22", format!("{id} is not deployed in dense terrain"));
     }
-    if let Some(e) = engaged_with(sc, s, u) {
-        return refuse(
-            "p22",
-            format!(
-                "{id} is engaged with {}: a deploy never breaks off an engagement",
-                sc.unit(e).id
-            ),
-        );
-    }
+    not_engaged(sc, s, u, "p22", "a deploy never breaks off an engagement")?;
     let Some(end) = left_shape(sc, s, u, dir) else {
         return refuse("p22", format!("{id} finds no clear ground that way"));
     };
@@ -789,15 +790,7 @@ pub fn check_advance_sector(
     if !adjacent(sc, from, to) {
         return refuse("p19", format!("{name} is not adjacent to {id}'s sector"));
     }
-    if let Some(e) = engaged_with(sc, s, u) {
-        return refuse(
-            "p19",
-            format!(
-                "{id} is engaged with {}: an advance never breaks contact",
-                sc.unit(e).id
-            ),
-        );
-    }
+    not_engaged(sc, s, u, "p19", "an advance never breaks contact")?;
     match occupant(sc, s, to) {
         Some(o) if sc.unit(o).side == sc.unit(u).side => refuse(
             "p22",
@@ -887,15 +880,7 @@ pub fn check_passage(
         if st.sector.is_some() {
             return refuse("p22", format!("{xid} is in dense terrain"));
         }
-        if let Some(e) = engaged_with(sc, s, x) {
-            return refuse(
-                "p22",
-                format!(
-                    "{xid} is engaged with {}: a deploy never breaks off an engagement",
-                    sc.unit(e).id
-                ),
-            );
-        }
+        not_engaged(sc, s, x, "p22", "a deploy never breaks off an engagement")?;
     }
     let (a, b) = (&s.unit(u).shape, &s.unit(w).shape);
     if a.facing != b.facing {
