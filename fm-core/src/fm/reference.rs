@@ -13,6 +13,7 @@ use crate::fm::movement::{enter_cost, entry_hexes, may_move, may_stack};
 use crate::fm::mp::Mp;
 use crate::fm::scenario::{Scenario, UnitKind, NO_HEX};
 use crate::fm::state::{Location, State};
+use crate::fm::zoc::occupancy;
 use crate::ids::Side;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -51,59 +52,6 @@ pub fn moves(sc: &Scenario, s: &State, i: usize) -> Vec<(Hex, Vec<Hex>)> {
         .collect()
 }
 
-fn occupancy(sc: &Scenario, s: &State) -> Vec<u16> {
-    let mut occ = vec![u16::MAX; sc.hexes.len()];
-    for (i, u) in s.units.iter().enumerate() {
-        if let Location::Map(h) = u.loc {
-            if let Some(hi) = sc.hex_index(h) {
-                occ[hi as usize] = i as u16;
-            }
-        }
-    }
-    occ
-}
-
-fn ezoc_map(sc: &Scenario, s: &State, enemy_of: Side) -> Vec<bool> {
-    let mut z = vec![false; sc.hexes.len()];
-    let rules = sc.rules();
-    let held: Vec<Option<Side>> = if rules.zoc_needs_holders() {
-        occupancy(sc, s)
-            .iter()
-            .map(|&u| (u != u16::MAX).then(|| sc.units[u as usize].data.side))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    for (i, u) in s.units.iter().enumerate() {
-        let def = &sc.units[i];
-        if def.data.side == enemy_of || !def.data.zoc {
-            continue;
-        }
-        let Location::Map(h) = u.loc else { continue };
-        let Some(hi) = sc.hex_index(h) else { continue };
-        let info = &sc.hexes[hi as usize];
-        for d in 0..6 {
-            let n = info.neighbors[d];
-            if n == NO_HEX || info.sides[d] & sc.masks.zoc_block_side != 0 {
-                continue;
-            }
-            if sc.hexes[n as usize].terrain & sc.masks.zoc_block_hex != 0 {
-                continue;
-            }
-            if rules.zoc_blocked_into(sc, s, def.data.side, n) {
-                continue;
-            }
-            if !held.is_empty()
-                && rules.zoc_blocked_across(sc, def.data.side, info.sides[d], held[n as usize])
-            {
-                continue;
-            }
-            z[n as usize] = true;
-        }
-    }
-    z
-}
-
 struct Mover<'a> {
     sc: &'a Scenario,
     side: Side,
@@ -130,7 +78,7 @@ impl<'a> Mover<'a> {
             tags: def.tags,
             ma: Mp::whole(def.values(s.units[unit].steps).movement as u32 * factor),
             occ: occupancy(sc, s),
-            ezoc: ezoc_map(sc, s, side),
+            ezoc: crate::fm::zoc::ezoc_map(sc, s, side),
             suez,
         }
     }

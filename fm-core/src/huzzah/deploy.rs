@@ -619,7 +619,8 @@ fn placed_in(
     Ok(end)
 }
 
-fn sector_name(sc: &Scenario, sec: SectorRef) -> String {
+/// A sector's name, `"<terrain id>/<n>"`.
+pub fn sector_name(sc: &Scenario, sec: SectorRef) -> String {
     format!("{}/{}", sc.terrain()[sec.terrain.index()].id, sec.sector)
 }
 

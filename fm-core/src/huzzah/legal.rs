@@ -11,7 +11,7 @@ use crate::huzzah::command::Direction;
 use crate::huzzah::command::{Command, GroupArg};
 use crate::huzzah::deploy::{
     self, check_advance_sector, check_deploy, check_enter_sector, check_join_battery,
-    check_leave_sector, check_passage, check_skirmish_line, FormationKind,
+    check_leave_sector, check_passage, check_skirmish_line, sector_name, FormationKind,
 };
 use crate::huzzah::engine::officers_to_place;
 use crate::huzzah::firing::{group_options, removal_candidates, targets};
@@ -279,10 +279,6 @@ fn melee_command(sc: &Scenario, a: UnitIx, b: UnitIx, k: usize) -> Command {
 /// ahead, back, left or right; 16, 17 a passage of lines with the first or second
 /// unit it may.
 pub const DEPLOY_SLOTS: usize = 18;
-
-fn sector_name(sc: &Scenario, sec: crate::huzzah::scenario::SectorRef) -> String {
-    format!("{}/{}", sc.terrain()[sec.terrain.index()].id, sec.sector)
-}
 
 /// The command of a deploy menu slot, if it is legal (and, for a formation, changes
 /// it).
