@@ -90,3 +90,38 @@ fn no_system_rule_module_names_a_game_module() {
         found.join("\n")
     );
 }
+
+/// The names of the functions declared at one indentation level of the block that
+/// starts with the line `opening` (up to its closing `}` line).
+fn fns_of_block(text: &str, opening: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.starts_with(opening))
+        .skip(1)
+        .take_while(|l| *l != "}")
+        .filter_map(|l| l.strip_prefix("    fn "))
+        .map(|l| l.split(['(', '<']).next().unwrap_or("").to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// **The dispatch over the games forwards every hook.** `Rules` (the registry's enum
+/// over the games) implements `ExclusiveRules` by forwarding each method to the game;
+/// a method it does not forward would silently run the trait's default (the system
+/// rules) for every game, whatever the game overrides.
+#[test]
+fn the_game_dispatch_forwards_every_exclusive_rule() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let read = |p: &str| std::fs::read_to_string(src.join(p)).expect("source file");
+    let declared = fns_of_block(&read("fm/exclusive.rs"), "pub(crate) trait ExclusiveRules");
+    let forwarded = fns_of_block(&read("fm/games/mod.rs"), "impl ExclusiveRules for Rules");
+    assert!(
+        declared.len() > 40,
+        "the trait's methods are found: {declared:?}"
+    );
+    assert_eq!(
+        declared, forwarded,
+        "every ExclusiveRules method is forwarded by Rules"
+    );
+}

@@ -1288,3 +1288,47 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    // Whole random games of every built-in F&M scenario, two full listings at every
+    // command: a second or two a game.
+    #![proptest_config(config(8))]
+
+    /// After every command, the match's listing, indices and random draw (which reuse
+    /// the units' searches still valid, `fm_core::fm::memo`) equal the from-scratch
+    /// `legal_commands`, `legal_indices` and `agents::random` of its state; the match
+    /// is also cloned and commands are taken back along the way, so the memo meets
+    /// states it did not list last.
+    #[test]
+    fn memo_listing_matches_from_scratch(
+        which in 0usize..4,
+        seed in any::<u64>(),
+        agent_seed in any::<u64>(),
+    ) {
+        let name = ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"][which];
+        let sc = Arc::new(Scenario::builtin(name).expect("built-in scenario"));
+        let mut m = Match::new(sc.clone(), seed);
+        let mut rng = rng_from_seed(agent_seed);
+        for k in 0..MAX_COMMANDS {
+            let s = m.state();
+            let at = || format!("{name} seed {seed} agent {agent_seed}, before command #{k}");
+            prop_assert_eq!(m.legal_commands(), legal_commands(&sc, s), "{}", at());
+            prop_assert_eq!(m.legal_indices(), legal_indices(&sc, s), "{}", at());
+            let mut r2 = rng.clone();
+            let fresh = agents::random(&sc, s, &mut r2);
+            let Some(c) = m.random_command(&mut rng) else {
+                prop_assert!(fresh.is_none(), "{}", at());
+                break;
+            };
+            prop_assert_eq!(Some(&c), fresh.as_ref(), "{}", at());
+            prop_assert_eq!(rng.next_u64(), r2.next_u64(), "{}: the same draws", at());
+            m.apply(&c).unwrap_or_else(|e| panic!("{} {c:?}: {e}", at()));
+            if k % 61 == 60 {
+                m = m.clone();
+            }
+            if k % 97 == 96 {
+                m.undo();
+            }
+        }
+    }
+}

@@ -14,7 +14,7 @@
 
 mod huzzah;
 
-use fm_core::{agents, Command, Event, Match, Scenario, Side};
+use fm_core::{Command, Event, Match, Scenario, Side};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -285,8 +285,8 @@ fn main() {
             }
         }
         while !m.is_over() {
-            let cmd: Command =
-                agents::random(m.scenario(), m.state(), &mut agent_rng).expect("a legal command");
+            // The random agent's draw (`agents::random`), reusing the match's searches.
+            let cmd: Command = m.random_command(&mut agent_rng).expect("a legal command");
             let events = m.apply(&cmd).expect("legal commands are accepted").to_vec();
             commands += 1;
             if g == 0 && args.svg_every_turn {

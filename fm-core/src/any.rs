@@ -144,14 +144,7 @@ impl<G: Game> DynMatch for GameMatch<G> {
         self.legal_commands().iter().map(to_value).collect()
     }
     fn legal_indices(&self) -> Vec<usize> {
-        let (sc, s) = (self.scenario(), self.state());
-        let mut v: Vec<usize> = G::legal_commands(sc, s)
-            .iter()
-            .filter_map(|c| G::command_to_index(sc, s, c))
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+        GameMatch::legal_indices(self)
     }
     fn action_space_size(&self) -> usize {
         G::action_space_size(self.scenario())
@@ -222,13 +215,11 @@ impl<G: Game> DynMatch for GameMatch<G> {
     fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize {
         let mut n = 0;
         while n < max && !self.is_over() {
-            let mut legal = self.legal_commands();
-            if legal.is_empty() {
-                break;
-            }
             // The draw of `fm_core::agents::random`, so playouts agree across bindings.
-            let k = uniform_index(rng, legal.len());
-            if self.apply(&legal.swap_remove(k)).is_err() {
+            let Some(cmd) = self.random_command(rng) else {
+                break;
+            };
+            if self.apply(&cmd).is_err() {
                 break;
             }
             n += 1;

@@ -112,6 +112,63 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     fn outcome(s: &Self::State) -> Option<(Option<Side>, String)>;
     /// The legal commands, in a stable order.
     fn legal_commands(sc: &Self::Scenario, s: &Self::State) -> Vec<Self::Command>;
+    /// What a [`GameMatch`] keeps between its listings to list faster (a cache of
+    /// work that still holds, such as units' movement searches); `()` for a system
+    /// that keeps nothing. It never changes a result: every `*_memo` method returns
+    /// exactly what its from-scratch form returns.
+    type Memo: Clone + Debug + Default + Send + Sync + 'static;
+    /// [`Game::legal_commands`], with the match's memo.
+    fn legal_commands_memo(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        _memo: &mut Self::Memo,
+    ) -> Vec<Self::Command> {
+        Self::legal_commands(sc, s)
+    }
+    /// The action indices of the legal commands, ascending and without duplicates.
+    /// The default converts [`Game::legal_commands`].
+    fn legal_indices(sc: &Self::Scenario, s: &Self::State) -> Vec<usize> {
+        let mut v: Vec<usize> = Self::legal_commands(sc, s)
+            .iter()
+            .filter_map(|c| Self::command_to_index(sc, s, c))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    /// [`Game::legal_indices`], with the match's memo.
+    fn legal_indices_memo(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        _memo: &mut Self::Memo,
+    ) -> Vec<usize> {
+        Self::legal_indices(sc, s)
+    }
+    /// The uniformly random legal command of the built-in random agent: draw `k` with
+    /// [`crate::any::uniform_index`] over the number of legal commands, take the
+    /// `k`-th of [`Game::legal_commands`]. `None` when no command is legal. A system
+    /// may count and build only the one drawn; the draw and the command are the same.
+    fn random_command(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        rng: &mut dyn RngCore,
+    ) -> Option<Self::Command> {
+        let mut cmds = Self::legal_commands(sc, s);
+        if cmds.is_empty() {
+            return None;
+        }
+        let k = crate::any::uniform_index(rng, cmds.len());
+        Some(cmds.swap_remove(k))
+    }
+    /// [`Game::random_command`], with the match's memo.
+    fn random_command_memo(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        _memo: &mut Self::Memo,
+        rng: &mut dyn RngCore,
+    ) -> Option<Self::Command> {
+        Self::random_command(sc, s, rng)
+    }
     /// The state as `side` may know it.
     fn view(sc: &Self::Scenario, s: &Self::State, side: Side) -> Self::View;
     /// A platform-independent hash of a view.
@@ -390,6 +447,9 @@ pub struct GameMatch<G: Game> {
     seed: u64,
     opening: Arc<Opening<G>>,
     log: MatchLog<G>,
+    /// The system's listing memo ([`Game::Memo`]); a listing that finds it in use
+    /// (another thread listing the same match) works from scratch instead of waiting.
+    memo: std::sync::Mutex<G::Memo>,
 }
 
 /// The opening events and the state they lead to (shared by clones).
@@ -575,6 +635,7 @@ impl<G: Game> Clone for GameMatch<G> {
             seed: self.seed,
             opening: self.opening.clone(),
             log: self.log.clone(),
+            memo: std::sync::Mutex::new(self.with_memo(|m| m.clone()).unwrap_or_default()),
         }
     }
 }
@@ -606,6 +667,7 @@ impl<G: Game> GameMatch<G> {
             rng,
             seed,
             log: MatchLog::default(),
+            memo: Default::default(),
         }
     }
 
@@ -954,9 +1016,40 @@ impl<G: Game> GameMatch<G> {
     pub fn pending(&self) -> G::Pending {
         G::pending(&self.state)
     }
-    /// Legal commands now.
+    /// Legal commands now ([`Game::legal_commands`], reusing the match's memo).
     pub fn legal_commands(&self) -> Vec<G::Command> {
-        G::legal_commands(&self.scenario, &self.state)
+        let (sc, s) = (&*self.scenario, &self.state);
+        self.with_memo(|m| G::legal_commands_memo(sc, s, m))
+            .unwrap_or_else(|| G::legal_commands(sc, s))
+    }
+    /// The action indices of the legal commands now, ascending
+    /// ([`Game::legal_indices`], reusing the match's memo).
+    pub fn legal_indices(&self) -> Vec<usize> {
+        let (sc, s) = (&*self.scenario, &self.state);
+        self.with_memo(|m| G::legal_indices_memo(sc, s, m))
+            .unwrap_or_else(|| G::legal_indices(sc, s))
+    }
+    /// The random agent's command now, drawn from `rng` ([`Game::random_command`],
+    /// reusing the match's memo); `None` when no command is legal.
+    pub fn random_command(&self, rng: &mut dyn RngCore) -> Option<G::Command> {
+        let (sc, s) = (&*self.scenario, &self.state);
+        match self.with_memo(|m| G::random_command_memo(sc, s, m, &mut *rng)) {
+            Some(c) => c,
+            None => G::random_command(sc, s, rng),
+        }
+    }
+    /// Runs `f` on the memo unless another thread holds it (`None`). A memo left by
+    /// a panicking listing is cleared first: it may be half updated.
+    fn with_memo<R>(&self, f: impl FnOnce(&mut G::Memo) -> R) -> Option<R> {
+        match self.memo.try_lock() {
+            Ok(mut m) => Some(f(&mut m)),
+            Err(std::sync::TryLockError::Poisoned(p)) => {
+                let mut m = p.into_inner();
+                *m = G::Memo::default();
+                Some(f(&mut m))
+            }
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
     }
     /// The state as one side sees it.
     pub fn view(&self, side: Side) -> G::View {

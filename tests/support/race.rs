@@ -173,6 +173,7 @@ impl Game for Race {
         s.winner
             .map(|w| (Some(w), format!("side {w} reached the target")))
     }
+    type Memo = ();
     fn legal_commands(_: &RaceScenario, s: &RaceState) -> Vec<RaceCommand> {
         match (s.winner, s.total) {
             (Some(_), _) => vec![],

@@ -33,7 +33,7 @@ pub fn random(sc: &Scenario, s: &State, rng: &mut dyn RngCore) -> Option<Command
 }
 
 /// A uniform draw from `0..n` (`n` > 0), by rejection.
-fn uniform(rng: &mut dyn RngCore, n: usize) -> usize {
+pub(crate) fn uniform(rng: &mut dyn RngCore, n: usize) -> usize {
     let n = n as u64;
     let zone = u64::MAX - (u64::MAX % n);
     loop {

@@ -359,6 +359,18 @@ pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
     fn phase_commands(&self, _sc: &Scenario, _s: &State) -> Vec<Command> {
         Vec::new()
     }
+    /// How many commands [`ExclusiveRules::phase_commands`] lists, and (below) the
+    /// `k`-th of them: a draw among all legal commands counts first and builds only
+    /// the one drawn. A game whose list is long overrides both.
+    fn phase_command_count(&self, sc: &Scenario, s: &State) -> usize {
+        self.phase_commands(sc, s).len()
+    }
+    /// The `k`-th command of [`ExclusiveRules::phase_commands`] (`k` below
+    /// [`ExclusiveRules::phase_command_count`]).
+    fn phase_command(&self, sc: &Scenario, s: &State, k: usize) -> Option<Command> {
+        let mut v = self.phase_commands(sc, s);
+        (k < v.len()).then(|| v.swap_remove(k))
+    }
     /// Legal commands at the game's own placement step (`Pending::FireSupport`).
     fn fire_support_commands(&self, _sc: &Scenario, _s: &State, _side: Side) -> Vec<Command> {
         vec![Command::Done]

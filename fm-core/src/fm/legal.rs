@@ -243,7 +243,13 @@ fn moves_for(sc: &Scenario, s: &State, i: usize, board: &Board, out: &mut Vec<Co
 
 /// Appends unit `i`'s rail moves (Suez 1916 16.0) to hexes its normal moves, listed
 /// from `out[before..]`, do not end on.
-fn extra_moves_for(sc: &Scenario, s: &State, i: usize, before: usize, out: &mut Vec<Command>) {
+pub(crate) fn extra_moves_for(
+    sc: &Scenario,
+    s: &State,
+    i: usize,
+    before: usize,
+    out: &mut Vec<Command>,
+) {
     let extra = sc.rules().extra_moves(sc, s, i);
     if extra.is_empty() {
         return;
@@ -504,7 +510,7 @@ pub(crate) fn nth_movement_command(
     s: &State,
     pick: impl FnOnce(usize) -> usize,
 ) -> Command {
-    let mut extras = sc.rules().phase_commands(sc, s);
+    let extras = sc.rules().phase_command_count(sc, s);
     let board = Board::new(sc, s);
     let mut ends = Vec::new();
     let mut counts = Vec::with_capacity(s.units.len());
@@ -513,16 +519,19 @@ pub(crate) fn nth_movement_command(
         move_ends(sc, s, i, &board, &mut ends);
         counts.push(ends.len());
     }
-    let n = 1 + extras.len() + counts.iter().sum::<usize>();
+    let n = 1 + extras + counts.iter().sum::<usize>();
     let mut k = pick(n);
     if k == 0 {
         return Command::Done;
     }
     k -= 1;
-    if k < extras.len() {
-        return extras.swap_remove(k);
+    if k < extras {
+        return sc
+            .rules()
+            .phase_command(sc, s, k)
+            .expect("k below the count");
     }
-    k -= extras.len();
+    k -= extras;
     for (i, &c) in counts.iter().enumerate() {
         if k < c {
             let mut out = Vec::new();

@@ -27,6 +27,7 @@ pub(crate) mod hex;
 pub(crate) mod hidden;
 pub(crate) mod legal;
 pub mod los;
+pub mod memo;
 pub(crate) mod movement;
 pub(crate) mod mp;
 pub mod observation;
@@ -125,6 +126,39 @@ impl Game for Fm {
     }
     fn legal_commands(sc: &scenario::Scenario, s: &state::State) -> Vec<command::Command> {
         legal::legal_commands(sc, s)
+    }
+    type Memo = memo::ListingMemo;
+    fn legal_commands_memo(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        m: &mut memo::ListingMemo,
+    ) -> Vec<command::Command> {
+        m.legal_commands(sc, s)
+    }
+    fn legal_indices(sc: &scenario::Scenario, s: &state::State) -> Vec<usize> {
+        encoding::legal_indices(sc, s)
+    }
+    fn legal_indices_memo(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        m: &mut memo::ListingMemo,
+    ) -> Vec<usize> {
+        m.legal_indices(sc, s)
+    }
+    fn random_command(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        rng: &mut dyn RngCore,
+    ) -> Option<command::Command> {
+        agents::random(sc, s, rng)
+    }
+    fn random_command_memo(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        m: &mut memo::ListingMemo,
+        rng: &mut dyn RngCore,
+    ) -> Option<command::Command> {
+        m.random_command(sc, s, rng)
     }
     fn view(sc: &scenario::Scenario, s: &state::State, side: Side) -> view::View {
         view::view(sc, s, side)

@@ -180,6 +180,11 @@ impl Board {
         self.ezoc[side.index()].get_or_init(|| ezoc_map_with(sc, s, side, &self.occ))
     }
 
+    /// The enemy zones of control for units of `side` (6.1).
+    pub(crate) fn ezoc_of(&self, sc: &Scenario, s: &State, side: Side) -> &[bool] {
+        self.ezoc(sc, s, side)
+    }
+
     /// Whether hex `h` holds a unit.
     pub(crate) fn occupied(&self, h: u16) -> bool {
         self.occ[h as usize] != u16::MAX
@@ -558,6 +563,13 @@ impl Found<'_> {
     /// Whether the unit entered an enemy ZOC at `v` and stops there.
     pub(crate) fn terminal(&self, v: u16) -> bool {
         self.g.terminal[v as usize]
+    }
+
+    /// The hex before `v` (reached) on its cheapest path; `None` where the path
+    /// begins.
+    pub(crate) fn previous(&self, v: u16) -> Option<u16> {
+        let p = self.g.prev[v as usize];
+        (p != NO_HEX && Some(p) != self.start).then_some(p)
     }
 
     /// The cheapest path to `v` (reached): the hexes entered.

@@ -233,7 +233,8 @@ impl<'a> Mover<'a> {
 
 /// Compares the fast listing with the reference in state `s`: the legal commands
 /// (same commands, same order), the legal indices, the command of every move index,
-/// the command the random agent's count-and-build draws for several picks, and (in a
+/// the command the random agent's count-and-build draws for several picks (phase
+/// commands counted by the game, moves by the searches), and (in a
 /// movement phase) whether the active side can still move. The first difference found.
 pub fn check(sc: &Scenario, s: &State) -> Result<(), String> {
     use crate::fm::encoding::{command_to_index, index_to_command, legal_indices};
@@ -274,7 +275,9 @@ pub fn check(sc: &Scenario, s: &State) -> Result<(), String> {
         }
     }
     let n = want.len();
-    for k in [0, 1, n / 3, n / 2, n - 1] {
+    // `done`, the game's phase commands (first and last), the first move, and some.
+    let e = sc.rules().phase_command_count(sc, s);
+    for k in [0, 1, e, e + 1, n / 3, n / 2, n - 1] {
         if k >= n {
             continue;
         }

@@ -123,6 +123,7 @@ impl crate::Game for Huzzah {
     fn outcome(s: &state::State) -> Option<(Option<Side>, String)> {
         s.outcome.as_ref().map(|o| (o.winner, o.reason.clone()))
     }
+    type Memo = ();
     fn legal_commands(sc: &scenario::Scenario, s: &state::State) -> Vec<command::Command> {
         legal::legal_commands(sc, s)
     }

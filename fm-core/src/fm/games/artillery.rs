@@ -475,6 +475,62 @@ pub(crate) fn aircraft_commands(sc: &Scenario, s: &State) -> Vec<Command> {
         .collect()
 }
 
+/// How many commands [`aircraft_commands`] lists.
+pub(crate) fn aircraft_command_count(sc: &Scenario, s: &State) -> usize {
+    if game(sc).is_none()
+        || s.phase != Phase::Movement
+        || s.active != Side::A
+        || aircraft_left(sc, s) == 0
+    {
+        return 0;
+    }
+    let placed = sc
+        .hexes
+        .iter()
+        .filter(|hi| s.ex.aircraft.contains(&hi.hex))
+        .count();
+    sc.hexes.len() - placed
+}
+
+/// The `k`-th command of [`aircraft_commands`], built alone.
+pub(crate) fn aircraft_command(sc: &Scenario, s: &State, k: usize) -> Option<Command> {
+    if k >= aircraft_command_count(sc, s) {
+        return None;
+    }
+    sc.hexes
+        .iter()
+        .filter(|hi| !s.ex.aircraft.contains(&hi.hex))
+        .nth(k)
+        .map(|hi| Command::PlaceAircraft { hex: hi.hex })
+}
+
+/// The phase commands of the games with artillery (Meuse Argonne, Vimy Ridge):
+/// `extras` (the game's movement-phase commands), then [`aircraft_commands`], then
+/// [`artillery_commands`]; their count and the `k`-th, building the aircraft
+/// placements (one per map hex) only when one is asked for.
+pub(crate) fn phase_command_count(sc: &Scenario, s: &State, extras: &[Command]) -> usize {
+    extras.len() + aircraft_command_count(sc, s) + artillery_commands(sc, s).len()
+}
+
+/// See [`phase_command_count`].
+pub(crate) fn phase_command(
+    sc: &Scenario,
+    s: &State,
+    mut extras: Vec<Command>,
+    k: usize,
+) -> Option<Command> {
+    if k < extras.len() {
+        return Some(extras.swap_remove(k));
+    }
+    let k = k - extras.len();
+    let air = aircraft_command_count(sc, s);
+    if k < air {
+        return aircraft_command(sc, s, k);
+    }
+    let mut art = artillery_commands(sc, s);
+    (k - air < art.len()).then(|| art.swap_remove(k - air))
+}
+
 /// Artillery commands the phasing side can give now.
 pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<Command> {
     let mut out = Vec::new();

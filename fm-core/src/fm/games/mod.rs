@@ -335,6 +335,14 @@ impl ExclusiveRules for Rules {
         forward!(self, phase_commands(a0, a1))
     }
     #[inline]
+    fn phase_command_count(&self, a0: &Scenario, a1: &State) -> usize {
+        forward!(self, phase_command_count(a0, a1))
+    }
+    #[inline]
+    fn phase_command(&self, a0: &Scenario, a1: &State, a2: usize) -> Option<Command> {
+        forward!(self, phase_command(a0, a1, a2))
+    }
+    #[inline]
     fn fire_support_commands(&self, a0: &Scenario, a1: &State, a2: Side) -> Vec<Command> {
         forward!(self, fire_support_commands(a0, a1, a2))
     }

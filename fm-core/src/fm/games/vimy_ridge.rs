@@ -987,6 +987,12 @@ impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
         out.extend(crate::fm::games::artillery::artillery_commands(sc, s));
         out
     }
+    fn phase_command_count(&self, sc: &Scenario, s: &State) -> usize {
+        crate::fm::games::artillery::phase_command_count(sc, s, &movement_extras(sc, s))
+    }
+    fn phase_command(&self, sc: &Scenario, s: &State, k: usize) -> Option<Command> {
+        crate::fm::games::artillery::phase_command(sc, s, movement_extras(sc, s), k)
+    }
     fn artillery_retreat_hexes(
         &self,
         sc: &Scenario,

@@ -1,0 +1,294 @@
+//! A match's memory of its units' movement searches (rules 5.0-5.5, 6.1, as
+//! [`crate::fm::movement`] prices them), kept between listings so that a listing after
+//! one move re-searches only what that move changed.
+//!
+//! A unit's search reads the scenario, the hexes holding enemy units (5.2(d)), the
+//! active side's enemy zones of control (6.1, with every game's ZOC rules: Vimy Ridge
+//! 14.2 reads who holds a hex across a trench hexside, so a friendly move can change
+//! them), and the unit's own inputs: where it starts (or its entry hexes, 3.0(c)), its
+//! steps (its movement allowance) and the game's movement rules for it (Suez 1916 13.3,
+//! 14.1, 15.1, 19.0). The memo keeps the first three per listing and drops every
+//! search when any of them changed; each unit's search is kept with its own inputs and
+//! redone when they differ. Whether a unit may move at all (5.2, 5.5, 8.5, the games'
+//! refusals), which reached hexes it may end on (5.3, stacking) and the Suez rail moves
+//! (16.0) are decided afresh at every listing, as the from-scratch listing does.
+//!
+//! The memo changes no result: `tests/properties.rs` compares the memo's listing, its
+//! indices and its random draw with the from-scratch ones after every command of random
+//! games of every built-in scenario.
+
+use crate::fm::command::Command;
+use crate::fm::exclusive::{ExclusiveRules, MovementRules};
+use crate::fm::hex::Hex;
+use crate::fm::legal::{extra_moves_for, legal_commands};
+use crate::fm::movement::{entry_hexes, may_move, may_stack, with_search, Board};
+use crate::fm::scenario::{Phase, Scenario};
+use crate::fm::state::{Location, Pending, State};
+use crate::ids::Side;
+use rand_core::RngCore;
+use std::sync::Arc;
+
+/// What [`crate::Match`] remembers between listings (see the module documentation).
+/// Cloning shares the searches (each is an `Arc`).
+#[derive(Clone, Debug, Default)]
+pub struct ListingMemo {
+    board: Option<BoardKey>,
+    units: Vec<Option<Arc<Searched>>>,
+}
+
+/// The inputs every search of a listing shares.
+#[derive(Clone, Debug, PartialEq)]
+struct BoardKey {
+    side: Side,
+    /// Per unit in scenario order: the hex index of each enemy unit on the map, or
+    /// `u16::MAX`.
+    enemy: Vec<u16>,
+    /// The active side's enemy zones of control.
+    ezoc: Vec<bool>,
+}
+
+/// One unit's inputs.
+#[derive(Clone, Debug, PartialEq)]
+struct UnitKey {
+    loc: Location,
+    steps: u8,
+    rules: Option<MovementRules>,
+    /// The entry hexes of a reinforcement (empty on the map).
+    entry: Vec<u16>,
+}
+
+/// One unit's search: the hexes reached, in hex order without the start, and for
+/// each the position (in `hexes`) of the hex before it on the cheapest path, or
+/// `u16::MAX` where the path begins.
+#[derive(Debug)]
+struct Searched {
+    key: UnitKey,
+    hexes: Vec<u16>,
+    prev: Vec<u16>,
+}
+
+impl Searched {
+    /// The path to `hexes[k]`: the hexes entered.
+    fn path(&self, sc: &Scenario, k: usize) -> Vec<Hex> {
+        let mut n = 1;
+        let mut p = self.prev[k];
+        while p != u16::MAX {
+            n += 1;
+            p = self.prev[p as usize];
+        }
+        let mut path = vec![sc.hex_at(self.hexes[k]); n];
+        let mut p = self.prev[k];
+        let mut at = n - 1;
+        while p != u16::MAX {
+            at -= 1;
+            path[at] = sc.hex_at(self.hexes[p as usize]);
+            p = self.prev[p as usize];
+        }
+        path
+    }
+}
+
+/// The board of one listing and the memo's searches, brought up to date with it.
+struct Listing<'a> {
+    sc: &'a Scenario,
+    s: &'a State,
+    board: Board,
+    memo: &'a mut ListingMemo,
+}
+
+impl<'a> Listing<'a> {
+    fn new(sc: &'a Scenario, s: &'a State, memo: &'a mut ListingMemo) -> Listing<'a> {
+        let board = Board::new(sc, s);
+        let side = s.active;
+        let enemy = s
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| match u.loc {
+                Location::Map(h) if sc.units[i].data.side != side => {
+                    sc.hex_index(h).unwrap_or(u16::MAX)
+                }
+                _ => u16::MAX,
+            })
+            .collect();
+        let key = BoardKey {
+            side,
+            enemy,
+            ezoc: board.ezoc_of(sc, s, side).to_vec(),
+        };
+        if memo.board.as_ref() != Some(&key) || memo.units.len() != s.units.len() {
+            memo.board = Some(key);
+            memo.units.clear();
+            memo.units.resize(s.units.len(), None);
+        }
+        Listing { sc, s, board, memo }
+    }
+
+    /// Unit `i`'s search, from the memo or done now; `None` if it may not move.
+    fn searched(&mut self, i: usize) -> Option<Arc<Searched>> {
+        let (sc, s) = (self.sc, self.s);
+        if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
+            return None;
+        }
+        let u = &s.units[i];
+        let key = UnitKey {
+            loc: u.loc,
+            steps: u.steps,
+            rules: sc.rules().movement(sc, s, i),
+            entry: match u.loc {
+                Location::Arriving => entry_hexes(sc, s, i),
+                _ => Vec::new(),
+            },
+        };
+        if let Some(x) = &self.memo.units[i] {
+            if x.key == key {
+                return Some(x.clone());
+            }
+        }
+        let found = with_search(sc, s, i, &self.board, |_, found| {
+            let hexes: Vec<u16> = found.hexes().collect();
+            let prev = hexes
+                .iter()
+                .map(|&v| {
+                    found
+                        .previous(v)
+                        .and_then(|p| hexes.binary_search(&p).ok())
+                        .map_or(u16::MAX, |k| k as u16)
+                })
+                .collect();
+            Arc::new(Searched { key, hexes, prev })
+        })?;
+        self.memo.units[i] = Some(found.clone());
+        Some(found)
+    }
+
+    /// Whether unit `i` may end its move on reached hex `v` (5.3).
+    fn endable(&self, i: usize, v: u16) -> bool {
+        !self.board.occupied(v) || may_stack(self.sc, self.s, i, self.sc.hex_at(v))
+    }
+
+    /// Unit `i`'s moves, as `legal::moves_for` lists them.
+    fn moves(&mut self, i: usize, out: &mut Vec<Command>) {
+        let before = out.len();
+        if let Some(x) = self.searched(i) {
+            let id = &self.s.units[i].id;
+            for (k, &v) in x.hexes.iter().enumerate() {
+                if self.endable(i, v) {
+                    out.push(Command::Move {
+                        unit: id.clone(),
+                        path: x.path(self.sc, k),
+                    });
+                }
+            }
+        }
+        extra_moves_for(self.sc, self.s, i, before, out);
+    }
+
+    /// The destinations of unit `i`'s moves, as `legal::move_ends` lists them.
+    fn ends(&mut self, i: usize, ends: &mut Vec<u16>) {
+        let before = ends.len();
+        if let Some(x) = self.searched(i) {
+            ends.extend(x.hexes.iter().copied().filter(|&v| self.endable(i, v)));
+        }
+        for (hex, _) in self.sc.rules().extra_moves(self.sc, self.s, i) {
+            let Some(h) = self.sc.hex_index(hex) else {
+                continue;
+            };
+            if !ends[before..].contains(&h) {
+                ends.push(h);
+            }
+        }
+    }
+}
+
+fn in_movement(s: &State) -> bool {
+    matches!(
+        s.pending(),
+        Pending::Phase {
+            phase: Phase::Movement | Phase::MobileMovement,
+            ..
+        }
+    )
+}
+
+impl ListingMemo {
+    /// [`legal_commands`], reusing the searches that still hold.
+    pub fn legal_commands(&mut self, sc: &Scenario, s: &State) -> Vec<Command> {
+        if !in_movement(s) {
+            return legal_commands(sc, s);
+        }
+        let mut out = vec![Command::Done];
+        out.extend(sc.rules().phase_commands(sc, s));
+        let mut l = Listing::new(sc, s, self);
+        for i in 0..s.units.len() {
+            l.moves(i, &mut out);
+        }
+        out
+    }
+
+    /// [`crate::fm::encoding::legal_indices`], reusing the searches that still hold.
+    pub fn legal_indices(&mut self, sc: &Scenario, s: &State) -> Vec<usize> {
+        if !in_movement(s) {
+            return crate::fm::encoding::legal_indices(sc, s);
+        }
+        let h = sc.hexes.len();
+        let mut v = vec![0];
+        v.extend(
+            sc.rules()
+                .phase_commands(sc, s)
+                .iter()
+                .filter_map(|c| crate::fm::encoding::command_to_index(sc, s, c)),
+        );
+        let mut l = Listing::new(sc, s, self);
+        let mut ends = Vec::new();
+        for u in 0..s.units.len() {
+            ends.clear();
+            l.ends(u, &mut ends);
+            v.extend(ends.iter().map(|&e| 3 + u * h + e as usize));
+        }
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The command [`crate::agents::random`] draws with `rng`, reusing the searches
+    /// that still hold (the same draws, the same command).
+    pub fn random_command(
+        &mut self,
+        sc: &Scenario,
+        s: &State,
+        rng: &mut dyn RngCore,
+    ) -> Option<Command> {
+        if !in_movement(s) {
+            return crate::fm::agents::random(sc, s, rng);
+        }
+        let extras = sc.rules().phase_command_count(sc, s);
+        let mut l = Listing::new(sc, s, self);
+        let mut ends = Vec::new();
+        let mut counts = Vec::with_capacity(s.units.len());
+        for i in 0..s.units.len() {
+            ends.clear();
+            l.ends(i, &mut ends);
+            counts.push(ends.len());
+        }
+        let n = 1 + extras + counts.iter().sum::<usize>();
+        let mut k = crate::fm::agents::uniform(rng, n);
+        if k == 0 {
+            return Some(Command::Done);
+        }
+        k -= 1;
+        if k < extras {
+            return sc.rules().phase_command(sc, s, k);
+        }
+        k -= extras;
+        for (i, &c) in counts.iter().enumerate() {
+            if k < c {
+                let mut out = Vec::new();
+                l.moves(i, &mut out);
+                return Some(out.swap_remove(k));
+            }
+            k -= c;
+        }
+        unreachable!("a draw below the count")
+    }
+}
