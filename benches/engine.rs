@@ -13,9 +13,12 @@
 //! The performance issue's rows (`scripts/bench.sh` prints them next to their targets):
 //!
 //! - `game/<scenario>`: a whole seeded random game, from `Match::new` (seed 1) to game
-//!   over, both sides drawing uniformly among the legal commands (agent seed 1000; for
-//!   Fire & Movement the same choices as `agents::random`). `system-demo`,
-//!   `meuse-argonne`, `vimy-ridge`, `suez-1916`, `huzzah-encounter`.
+//!   over, both sides played by the built-in random agent (`Match::random_command`,
+//!   agent seed 1000: a uniform draw among the legal commands, counted and built alone,
+//!   the choices of `agents::random`). `system-demo`, `meuse-argonne`, `vimy-ridge`,
+//!   `suez-1916`, `huzzah-encounter`.
+//! - `game_listing/<scenario>`: the same game, each command drawn from the whole
+//!   `Match::legal_commands` list (what an agent that looks at every command pays).
 //! - `legal/meuse_movement_start`: `Fm::legal_commands` at the first Movement Phase of
 //!   that Meuse Argonne game, before any move.
 //! - `legal/meuse_after_one_move`: `Match::legal_commands` on that match after it has
@@ -23,6 +26,8 @@
 //!   same phase: what an agent asks for next. Each call runs on a fresh copy (the copy
 //!   and the move are not timed), so a cache kept by the match counts only if it
 //!   survives a move.
+//! - `legal/meuse_indices_after_one_move`: `Match::legal_indices` in the same position
+//!   (the action indices, what a search or RL mask needs).
 //! - `legal/meuse_one_unit`: `legal_commands_for` one unit at that movement start; each
 //!   call takes the next unit (round robin) among the units that have a move, so the
 //!   median is the mean over them.
@@ -39,6 +44,8 @@
 //! - `state/clone_meuse`, `state/hash_meuse`: `State::clone`, `State::hash` of the
 //!   Meuse state at mid-game.
 //! - `match/clone_meuse_midgame`: `Match::clone` of the Meuse match at mid-game.
+//! - `match/index_to_command_midgame`: `Match::index_to_command` of that longest
+//!   move's index at mid-game, the match having listed once (`apply_action`'s decoding).
 //! - `match/undo_meuse_end`: `Match::undo` of the last command of the finished Meuse
 //!   game (each call on a fresh copy; copy not timed).
 //! - `match/load_meuse_finished`: `Match::load` of that finished game's save.
@@ -83,20 +90,30 @@ fn pick(n: usize, rng: &mut dyn RngCore) -> usize {
     }
 }
 
-/// The next command of the seeded random agent.
-fn random_command<G: Game>(m: &GameMatch<G>, rng: &mut dyn RngCore) -> G::Command {
+/// The next command of a seeded agent that draws from the whole list.
+fn listed_command<G: Game>(m: &GameMatch<G>, rng: &mut dyn RngCore) -> G::Command {
     let mut cmds = m.legal_commands();
     assert!(!cmds.is_empty(), "a game not over has a legal command");
     let k = pick(cmds.len(), rng);
     cmds.swap_remove(k)
 }
 
-/// A whole seeded random game; returns its number of commands.
-fn self_play<G: Game>(sc: &Arc<G::Scenario>) -> usize {
+/// The next command of the seeded random agent.
+fn random_command<G: Game>(m: &GameMatch<G>, rng: &mut dyn RngCore) -> G::Command {
+    m.random_command(rng)
+        .expect("a game not over has a legal command")
+}
+
+/// A whole seeded random game (commands drawn by `next`); returns its number of
+/// commands.
+fn self_play<G: Game>(
+    sc: &Arc<G::Scenario>,
+    next: fn(&GameMatch<G>, &mut dyn RngCore) -> G::Command,
+) -> usize {
     let mut m = GameMatch::<G>::new(sc.clone(), 1);
     let mut rng = rng_from_seed(1000);
     while !m.is_over() {
-        let cmd = random_command(&m, &mut rng);
+        let cmd = next(&m, &mut rng);
         m.apply(&cmd).expect("legal command accepted");
     }
     m.log().len()
@@ -174,13 +191,36 @@ fn bench_games(c: &mut Criterion) {
         .sample_size(10)
         .warm_up_time(secs(1.0))
         .measurement_time(secs(6.0));
-    for name in ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"] {
+    let fm_names = ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"];
+    for name in fm_names {
         let sc = Arc::new(<Fm as Game>::builtin(name).expect("built-in scenario"));
-        g.bench_function(name, |b| b.iter(|| self_play::<Fm>(black_box(&sc))));
+        // The two agents draw the same commands: the same game.
+        assert_eq!(
+            self_play::<Fm>(&sc, random_command),
+            self_play::<Fm>(&sc, listed_command),
+            "{name}: the random agent draws as the listing agent does"
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| self_play::<Fm>(black_box(&sc), random_command))
+        });
     }
     let name = "huzzah-encounter";
     let sc = Arc::new(<Huzzah as Game>::builtin(name).expect("built-in scenario"));
-    g.bench_function(name, |b| b.iter(|| self_play::<Huzzah>(black_box(&sc))));
+    g.bench_function(name, |b| {
+        b.iter(|| self_play::<Huzzah>(black_box(&sc), random_command))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("game_listing");
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(secs(1.0))
+        .measurement_time(secs(6.0));
+    for name in fm_names {
+        let sc = Arc::new(<Fm as Game>::builtin(name).expect("built-in scenario"));
+        g.bench_function(name, |b| {
+            b.iter(|| self_play::<Fm>(black_box(&sc), listed_command))
+        });
+    }
     g.finish();
 }
 
@@ -207,6 +247,18 @@ fn bench_meuse_legal(c: &mut Criterion) {
                 x
             },
             |x| x.legal_commands(),
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("meuse_indices_after_one_move", |b| {
+        b.iter_batched_ref(
+            || {
+                let mut x = m.start.clone();
+                let _ = x.legal_commands();
+                x.apply(&mv).expect("legal move");
+                x
+            },
+            |x| x.legal_indices(),
             BatchSize::SmallInput,
         )
     });
@@ -287,6 +339,12 @@ fn bench_meuse_state(c: &mut Criterion) {
     let mut g = c.benchmark_group("match");
     g.bench_function("clone_meuse_midgame", |b| {
         b.iter(|| black_box(&m.mid).clone())
+    });
+    let mv = longest_move(&m.mid.legal_commands()).expect("a move");
+    let idx = Fm::command_to_index(m.mid.scenario(), m.mid.state(), &mv).expect("an index");
+    assert_eq!(m.mid.index_to_command(idx).as_ref(), Some(&mv));
+    g.bench_function("index_to_command_midgame", |b| {
+        b.iter(|| black_box(&m.mid).index_to_command(black_box(idx)))
     });
     g.sampling_mode(SamplingMode::Flat)
         .sample_size(10)

@@ -11,11 +11,15 @@ Operations, on the same kind of position for each game:
 
 - ``apply_action``: one action (fm: the longest move listed; chess: the first legal
   action), each call on a fresh ``clone()`` made before it and not timed;
-- ``legal_actions``, ``legal_action_mask`` (OpenSpiel: ``legal_actions_mask``) and
-  ``clone``: repeated on the same position;
-- ``random game``: a whole game, both sides drawing uniformly among ``legal_actions()``
-  with ``random.Random`` (fm: ``Match(scenario, seed=1)``, chooser seed 1000; chess:
-  chooser seed 1000), from the start to the end.
+- ``legal_actions``, ``legal_action_mask`` (fm: filling one reusable numpy array,
+  ``legal_action_mask(out=mask)``, or a new ``bytes`` without numpy; OpenSpiel:
+  ``legal_actions_mask``), ``sample_legal_action`` (fm: the built-in random agent's
+  draw, ``sample_legal_action(seed)``; chess: ``random.choice(legal_actions())``, what
+  OpenSpiel's Python API offers) and ``clone``: repeated on the same position;
+- ``random game``: a whole game, both sides drawing uniformly among the legal actions
+  (fm: ``Match(scenario, seed=1)``, each action ``sample_legal_action(seed)`` with the
+  seeds drawn by ``random.Random(1000)``; chess: ``random.choice(legal_actions())``
+  with ``random.Random(1000)``), from the start to the end.
 
 Positions: fm's is the first Movement Phase of the seeded random game (system-demo:
 after set-up; meuse-argonne: before any move); chess's is after 20 random plies
@@ -46,11 +50,19 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import fm
 
 FM_SCENARIOS = ("system-demo", "meuse-argonne")
-OPS = ("apply_action", "legal_actions", "legal_action_mask", "clone", "random_game")
+OPS = (
+    "apply_action",
+    "legal_actions",
+    "legal_action_mask",
+    "sample_legal_action",
+    "clone",
+    "random_game",
+)
 LABELS = {
     "apply_action": "`apply_action` (one action, on a fresh clone)",
     "legal_actions": "`legal_actions()`",
-    "legal_action_mask": "`legal_action_mask()` / `legal_actions_mask()`",
+    "legal_action_mask": "`legal_action_mask(out=array)` / `legal_actions_mask()`",
+    "sample_legal_action": "`sample_legal_action(seed)` / `random.choice(legal_actions())`",
     "clone": "`clone()`",
     "random_game": "a whole random game",
 }
@@ -83,6 +95,9 @@ class Subject:
     def legal_action_mask(self) -> Any:
         raise NotImplementedError
 
+    def sample_legal_action(self) -> Any:
+        raise NotImplementedError
+
     def clone(self) -> Any:
         raise NotImplementedError
 
@@ -111,6 +126,13 @@ class FmSubject(Subject):
         assert action is not None
         self.action = action
         self.actions = len(self.m.legal_actions())
+        try:
+            import numpy as np
+
+            self.mask: Any = np.zeros(self.m.action_space_size, dtype=np.uint8)
+        except ImportError:  # without numpy: a new bytes object per call
+            self.mask = None
+        self.seed = 0
 
     def fresh(self) -> Any:
         return self.m.clone()
@@ -122,7 +144,11 @@ class FmSubject(Subject):
         return self.m.legal_actions()
 
     def legal_action_mask(self) -> Any:
-        return self.m.legal_action_mask()
+        return self.m.legal_action_mask(out=self.mask)
+
+    def sample_legal_action(self) -> Any:
+        self.seed += 1
+        return self.m.sample_legal_action(self.seed)
 
     def clone(self) -> Any:
         return self.m.clone()
@@ -132,7 +158,9 @@ class FmSubject(Subject):
         rng = random.Random(1000)
         n = 0
         while not m.is_over:
-            m.apply_action(rng.choice(m.legal_actions()))
+            a = m.sample_legal_action(rng.getrandbits(63))
+            assert a is not None
+            m.apply_action(a)
             n += 1
         return n
 
@@ -148,6 +176,7 @@ class ChessSubject(Subject):
         self.s = s
         self.action = s.legal_actions()[0]
         self.actions = len(s.legal_actions())
+        self.rng = random.Random(1)
 
     def fresh(self) -> Any:
         return self.s.clone()
@@ -160,6 +189,9 @@ class ChessSubject(Subject):
 
     def legal_action_mask(self) -> Any:
         return self.s.legal_actions_mask()
+
+    def sample_legal_action(self) -> Any:
+        return self.rng.choice(self.s.legal_actions())
 
     def clone(self) -> Any:
         return self.s.clone()

@@ -57,6 +57,9 @@ pub trait DynMatch: Send + Sync + 'static {
     fn action_space_size(&self) -> usize;
     /// The command an action index stands for now, as JSON.
     fn command_at(&self, index: usize) -> Option<Value>;
+    /// The action index of the random agent's command, drawn from `rng` as
+    /// [`crate::agents::random`] draws it; `None` when no command is legal.
+    fn random_action(&self, rng: &mut dyn RngCore) -> Option<usize>;
     /// The action index of a command given as JSON, if it has one now.
     fn index_of(&self, command: &Value) -> Option<usize>;
     /// The pending decision, as JSON.
@@ -150,7 +153,11 @@ impl<G: Game> DynMatch for GameMatch<G> {
         G::action_space_size(self.scenario())
     }
     fn command_at(&self, index: usize) -> Option<Value> {
-        G::index_to_command(self.scenario(), self.state(), index).map(|c| to_value(&c))
+        GameMatch::index_to_command(self, index).map(|c| to_value(&c))
+    }
+    fn random_action(&self, rng: &mut dyn RngCore) -> Option<usize> {
+        let c = self.random_command(rng)?;
+        G::command_to_index(self.scenario(), self.state(), &c)
     }
     fn index_of(&self, command: &Value) -> Option<usize> {
         let cmd: G::Command = serde_json::from_value(command.clone()).ok()?;

@@ -183,6 +183,15 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     fn command_to_index(sc: &Self::Scenario, s: &Self::State, c: &Self::Command) -> Option<usize>;
     /// The command an index stands for now.
     fn index_to_command(sc: &Self::Scenario, s: &Self::State, i: usize) -> Option<Self::Command>;
+    /// [`Game::index_to_command`], with the match's memo.
+    fn index_to_command_memo(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        _memo: &mut Self::Memo,
+        i: usize,
+    ) -> Option<Self::Command> {
+        Self::index_to_command(sc, s, i)
+    }
 }
 
 /// One applied command, the events it caused (die rolls and draws included) and the
@@ -711,7 +720,11 @@ impl<G: Game> GameMatch<G> {
     /// # Errors
     /// A [`RuleError`] if the index means nothing here or the command is illegal.
     pub fn apply_index(&mut self, idx: usize) -> Result<&[G::Event], RuleError> {
-        match G::index_to_command(&self.scenario, &self.state, idx) {
+        let (sc, s) = (&*self.scenario, &self.state);
+        let cmd = self
+            .with_memo(|m| G::index_to_command_memo(sc, s, m, idx))
+            .unwrap_or_else(|| G::index_to_command(sc, s, idx));
+        match cmd {
             Some(c) => self.apply(&c),
             None => Err(RuleError::new(
                 "input",
@@ -1028,6 +1041,13 @@ impl<G: Game> GameMatch<G> {
         let (sc, s) = (&*self.scenario, &self.state);
         self.with_memo(|m| G::legal_indices_memo(sc, s, m))
             .unwrap_or_else(|| G::legal_indices(sc, s))
+    }
+    /// The command an action index stands for now ([`Game::index_to_command`],
+    /// reusing the match's memo).
+    pub fn index_to_command(&self, idx: usize) -> Option<G::Command> {
+        let (sc, s) = (&*self.scenario, &self.state);
+        self.with_memo(|m| G::index_to_command_memo(sc, s, m, idx))
+            .unwrap_or_else(|| G::index_to_command(sc, s, idx))
     }
     /// The random agent's command now, drawn from `rng` ([`Game::random_command`],
     /// reusing the match's memo); `None` when no command is legal.

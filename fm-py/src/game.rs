@@ -753,7 +753,8 @@ impl PyMatch {
                     .collect::<PyResult<Vec<_>>>()?,
             );
         };
-        let cmds = m.legal_commands();
+        // The listing without the GIL; the Python objects with it.
+        let cmds = py.detach(|| m.legal_commands());
         let mut v = Vec::with_capacity(cmds.len());
         for c in &cmds {
             v.push(command_obj(py, c)?);
@@ -884,20 +885,67 @@ impl PyMatch {
         }
     }
 
-    /// The indices of the legal commands in the fixed action space, ascending.
-    fn legal_actions(&self) -> Vec<usize> {
-        self.m.legal_indices()
+    /// The indices of the legal commands in the fixed action space, ascending (the GIL
+    /// is released while they are listed).
+    fn legal_actions(&self, py: Python<'_>) -> Vec<usize> {
+        let m = &self.m;
+        py.detach(|| m.legal_indices())
     }
 
-    /// The legal actions as a mask: bytes of length `action_space_size`, 1 for legal.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let mut mask = vec![0u8; self.m.action_space_size()];
-        for i in self.m.legal_indices() {
-            if let Some(b) = mask.get_mut(i) {
-                *b = 1;
+    /// The legal actions as a mask of length `action_space_size`, 1 for legal, 0 for
+    /// not. Without `out`, a new `bytes`. With `out`, a writable C-contiguous buffer of
+    /// that many bytes (a `numpy.uint8` or `int8` array, a `bytearray`): it is filled in
+    /// place and returned, so a training loop reuses one array and nothing is
+    /// allocated per step. The GIL is released while the legal actions are listed.
+    #[pyo3(signature = (out = None))]
+    fn legal_action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.m.action_space_size();
+        let m = &self.m;
+        let legal = py.detach(|| m.legal_indices());
+        let Some(out) = out.filter(|o| !o.is_none()) else {
+            let mut mask = vec![0u8; n];
+            for &i in &legal {
+                if let Some(b) = mask.get_mut(i) {
+                    *b = 1;
+                }
             }
+            return Ok(PyBytes::new(py, &mask).into_any());
+        };
+        // One-byte items, unsigned (numpy uint8, bytearray) or signed (numpy int8).
+        let not_bytes = || {
+            PyTypeError::new_err(format!(
+                "out must be a writable buffer of bytes (a numpy uint8 or int8 array, a bytearray), not {}",
+                type_name(&out)
+            ))
+        };
+        if let Ok(buf) = pyo3::buffer::PyBuffer::<u8>::get(&out) {
+            fill_mask(&buf, n, &legal)?;
+        } else if let Ok(buf) = pyo3::buffer::PyBuffer::<i8>::get(&out) {
+            fill_mask(&buf, n, &legal)?;
+        } else {
+            return Err(not_bytes());
         }
-        PyBytes::new(py, &mask)
+        Ok(out)
+    }
+
+    /// The action index of the built-in random agent's choice: a uniformly random
+    /// legal command drawn from a generator seeded with `seed` (the draw of
+    /// `playout` and `fm_core::agents::random`; the same state and seed give the same
+    /// action), counted without listing every command. `None` once no command is
+    /// legal.
+    #[pyo3(signature = (seed = None), text_signature = "($self, seed=0)")]
+    fn sample_legal_action(
+        &self,
+        py: Python<'_>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<usize>> {
+        let mut rng = fm_core::rng_from_seed(seed_arg(seed, 0)?);
+        let m = &self.m;
+        Ok(py.detach(move || m.random_action(&mut rng)))
     }
 
     /// The size of the fixed integer action space (any system; for Fire & Movement also
@@ -1223,8 +1271,9 @@ impl PyMatch {
     /// `"system"`); also written to `path` if given (an `OSError` naming the path if it
     /// cannot be written).
     #[pyo3(signature = (path = None))]
-    fn save(&self, path: Option<std::path::PathBuf>) -> PyResult<String> {
-        let s = self.m.save();
+    fn save(&self, py: Python<'_>, path: Option<std::path::PathBuf>) -> PyResult<String> {
+        let m = &self.m;
+        let s = py.detach(|| m.save());
         if let Some(p) = path {
             std::fs::write(&p, &s).map_err(|e| os_error(&e, &p))?;
         }
@@ -1272,11 +1321,15 @@ impl PyMatch {
                 type_name(source)
             )));
         };
-        let m = any::load_match(&text).map_err(|e| match &e {
-            // An unknown or malformed `"system"`: a save-file problem like the others.
-            fm_core::MatchError::Input(m) => protocol_error(format!("save file: {m}")),
-            other => match_error(other),
-        })?;
+        // The replay that verifies the save runs without the GIL.
+        let m = source
+            .py()
+            .detach(|| any::load_match(&text))
+            .map_err(|e| match &e {
+                // An unknown or malformed `"system"`: a save-file problem like the others.
+                fm_core::MatchError::Input(m) => protocol_error(format!("save file: {m}")),
+                other => match_error(other),
+            })?;
         Ok(PyMatch::new_boxed(m))
     }
 
@@ -1463,4 +1516,35 @@ impl PyMatch {
             m.log().len()
         )
     }
+}
+
+/// Fills `buf` (one-byte items) with the mask of `legal`: 1 at each legal index, 0
+/// elsewhere.
+fn fill_mask<T: pyo3::buffer::Element>(
+    buf: &pyo3::buffer::PyBuffer<T>,
+    n: usize,
+    legal: &[usize],
+) -> PyResult<()> {
+    if buf.item_count() != n || buf.item_size() != 1 {
+        return Err(PyValueError::new_err(format!(
+            "out holds {} items; the mask has action_space_size = {n}",
+            buf.item_count()
+        )));
+    }
+    if buf.readonly() || !buf.is_c_contiguous() {
+        return Err(PyValueError::new_err(
+            "out must be writable and C-contiguous",
+        ));
+    }
+    // SAFETY: `buf` holds the exporter's buffer in place while it lives; it is
+    // writable and C-contiguous with `n` items of one byte (checked above), and with
+    // the GIL held nothing else reads or writes it meanwhile.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr().cast::<u8>(), n) };
+    bytes.fill(0);
+    for &i in legal {
+        if let Some(b) = bytes.get_mut(i) {
+            *b = 1;
+        }
+    }
+    Ok(())
 }

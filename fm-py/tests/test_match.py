@@ -259,6 +259,63 @@ def test_action_encoding(moving: fm.Match) -> None:
     assert moving.command_of(10**9) is None
 
 
+def test_legal_action_mask_fills_a_numpy_array_in_place(moving: fm.Match) -> None:
+    np = pytest.importorskip("numpy")
+    n = moving.scenario.action_space_size
+    out = np.ones(n, dtype=np.uint8)  # stale ones everywhere: all must be cleared
+    got = moving.legal_action_mask(out=out)
+    assert got is out
+    assert np.flatnonzero(out).tolist() == moving.legal_actions()
+    assert out.tobytes() == moving.legal_action_mask()
+    signed = np.zeros(n, dtype=np.int8)
+    moving.legal_action_mask(out=signed)
+    assert np.array_equal(signed, out.astype(np.int8))
+    buf = bytearray(n)
+    moving.legal_action_mask(out=buf)
+    assert bytes(buf) == moving.legal_action_mask()
+    # The same array, reused after a move: the old mask's ones are gone.
+    moving.apply_action(moving.legal_actions()[-1])
+    moving.legal_action_mask(out=out)
+    assert np.flatnonzero(out).tolist() == moving.legal_actions()
+
+
+def test_legal_action_mask_refuses_a_wrong_buffer(moving: fm.Match) -> None:
+    np = pytest.importorskip("numpy")
+    n = moving.scenario.action_space_size
+    with pytest.raises(ValueError, match="action_space_size"):
+        moving.legal_action_mask(out=np.zeros(n - 1, dtype=np.uint8))
+    with pytest.raises(ValueError, match="writable"):
+        moving.legal_action_mask(out=bytes(n))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        moving.legal_action_mask(out=np.zeros(2 * n, dtype=np.uint8)[::2])
+    with pytest.raises(TypeError, match="writable buffer"):
+        moving.legal_action_mask(out=[0] * n)
+    with pytest.raises((TypeError, ValueError)):
+        moving.legal_action_mask(out=np.zeros(n, dtype=np.float32))
+    before = moving.hash
+    assert moving.legal_action_mask() == moving.legal_action_mask(out=bytearray(n))
+    assert moving.hash == before
+
+
+def test_sample_legal_action_is_the_random_agents_draw(moving: fm.Match) -> None:
+    legal = moving.legal_actions()
+    for seed in range(20):
+        a = moving.sample_legal_action(seed)
+        assert a in legal
+        assert moving.sample_legal_action(seed) == a  # same state, same seed
+        # playout draws the same way: one command of a playout is this action.
+        played, chosen = moving.clone(), moving.clone()
+        assert played.playout(max_commands=1, seed=seed) == 1
+        chosen.apply_action(a)
+        assert played.hash == chosen.hash
+    assert len({moving.sample_legal_action(s) for s in range(50)}) > 5
+    with pytest.raises(ValueError, match="seed"):
+        moving.sample_legal_action(-1)
+    over = fm.Match("system-demo", seed=3)
+    over.playout(seed=1)
+    assert over.sample_legal_action(1) is None
+
+
 def test_queries(moving: fm.Match) -> None:
     r = moving.reachable("blue-1-armor-bde")
     assert r and {"hex", "cost", "path", "stop", "occupied"} <= set(r[0])

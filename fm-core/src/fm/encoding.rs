@@ -86,6 +86,15 @@ fn layout(sc: &Scenario) -> Layout {
     }
 }
 
+/// The unit and hex of an index in the unit-to-hex range (`3 + u·H + h`: a placement,
+/// move or advance, by the pending decision).
+pub(crate) fn unit_hex_index(sc: &Scenario, idx: usize) -> Option<(usize, u16)> {
+    let l = layout(sc);
+    (3..l.r)
+        .contains(&idx)
+        .then(|| ((idx - 3) / l.h, ((idx - 3) % l.h) as u16))
+}
+
 /// Number of distinct command indices for a scenario.
 pub fn action_space_size(sc: &Scenario) -> usize {
     layout(sc).end

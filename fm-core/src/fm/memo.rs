@@ -184,6 +184,24 @@ impl<'a> Listing<'a> {
         extra_moves_for(self.sc, self.s, i, before, out);
     }
 
+    /// Unit `i`'s move to `h`, as `legal::move_to` finds it.
+    fn move_to(&mut self, i: usize, h: u16) -> Option<Vec<Hex>> {
+        if let Some(x) = self.searched(i) {
+            if let Ok(k) = x.hexes.binary_search(&h) {
+                if self.endable(i, h) {
+                    return Some(x.path(self.sc, k));
+                }
+            }
+        }
+        let hex = self.sc.hex_at(h);
+        self.sc
+            .rules()
+            .extra_moves(self.sc, self.s, i)
+            .into_iter()
+            .find(|(x, _)| *x == hex)
+            .map(|(_, p)| p)
+    }
+
     /// The destinations of unit `i`'s moves, as `legal::move_ends` lists them.
     fn ends(&mut self, i: usize, ends: &mut Vec<u16>) {
         let before = ends.len();
@@ -249,6 +267,21 @@ impl ListingMemo {
         v.sort_unstable();
         v.dedup();
         v
+    }
+
+    /// [`crate::fm::encoding::index_to_command`], a move built from the unit's
+    /// search if it still holds.
+    pub fn index_to_command(&mut self, sc: &Scenario, s: &State, idx: usize) -> Option<Command> {
+        match (in_movement(s), crate::fm::encoding::unit_hex_index(sc, idx)) {
+            (true, Some((u, h))) if u < s.units.len() => {
+                let path = Listing::new(sc, s, self).move_to(u, h)?;
+                Some(Command::Move {
+                    unit: s.units[u].id.clone(),
+                    path,
+                })
+            }
+            _ => crate::fm::encoding::index_to_command(sc, s, idx),
+        }
     }
 
     /// The command [`crate::agents::random`] draws with `rng`, reusing the searches

@@ -128,6 +128,14 @@ impl Game for Fm {
         legal::legal_commands(sc, s)
     }
     type Memo = memo::ListingMemo;
+    fn index_to_command_memo(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        m: &mut memo::ListingMemo,
+        i: usize,
+    ) -> Option<command::Command> {
+        m.index_to_command(sc, s, i)
+    }
     fn legal_commands_memo(
         sc: &scenario::Scenario,
         s: &state::State,

@@ -8,7 +8,17 @@ system"; the members only some systems have raise :class:`UnsupportedError` for 
 others."""
 
 import os
-from typing import Any, Iterator, Literal, Mapping, SupportsIndex, TypeAlias, TypedDict
+from typing import (
+    Any,
+    Iterator,
+    Literal,
+    Mapping,
+    SupportsIndex,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    overload,
+)
 
 from fm import events as events
 from fm import huzzah as huzzah
@@ -18,6 +28,9 @@ from fm._errors import SaveError as SaveError
 from fm._errors import ScenarioError as ScenarioError
 from fm._errors import UnsupportedError as UnsupportedError
 from fm.events import Event as Event
+
+# A writable buffer passed as `out` (a numpy array, a bytearray): returned as given.
+_WritableBuffer = TypeVar("_WritableBuffer")
 
 __version__: str
 FEATURE_NAMES: list[str]
@@ -352,7 +365,11 @@ class Match:
         """Applies the command with this action index; :class:`RuleError` (rule
         ``"input"``) for any int that is no command here (negative or huge too)."""
     def legal_actions(self) -> list[int]: ...
-    def legal_action_mask(self) -> bytes: ...
+    @overload
+    def legal_action_mask(self, out: None = None) -> bytes: ...
+    @overload
+    def legal_action_mask(self, out: _WritableBuffer) -> _WritableBuffer: ...
+    def sample_legal_action(self, seed: int | None = 0) -> int | None: ...
     @property
     def action_space_size(self) -> int:
         """The size of the fixed integer action space (any system)."""

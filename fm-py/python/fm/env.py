@@ -167,14 +167,15 @@ class FmEnv(AECEnv):  # type: ignore[misc]
         board_bytes, feature_bytes = m.observation_bytes(agent)
         board = np.frombuffer(board_bytes, dtype="<f4").reshape(self._shape).astype(np.float32)
         features = np.frombuffer(feature_bytes, dtype="<f4").astype(np.float32)
+        mask = np.zeros(self._n_actions, dtype=np.int8)
         if (
             agent == m.to_move
             and not self.terminations.get(agent, True)
             and not self.truncations.get(agent, True)
         ):
-            mask = np.frombuffer(m.legal_action_mask(), dtype=np.int8).copy()
-        else:
-            mask = np.zeros(self._n_actions, dtype=np.int8)
+            # Filled in place: no bytes object, no copy (a fresh array each observation,
+            # since observations are kept by replay buffers).
+            m.legal_action_mask(out=mask)
         return {"observation": board, "features": features, "action_mask": mask}
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
