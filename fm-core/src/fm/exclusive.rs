@@ -34,10 +34,19 @@ pub(crate) struct MovementRules {
     pub factor: u32,
 }
 
-/// Scratch space a game may keep across the placements of one set-up listing (Vimy
-/// Ridge 19.1 caches its north-south bands there).
+/// Scratch space kept across the placements of one set-up listing, where nothing
+/// changes between them: the system's (who stands where, the groups of units still
+/// waiting) and a game's own (Vimy Ridge 19.1 caches its north-south bands there,
+/// Suez 1916 11.2 its waiting units and open hexes).
 #[derive(Default)]
-pub(crate) struct PlacementCache(pub(crate) Option<Box<dyn std::any::Any>>);
+pub(crate) struct PlacementCache {
+    /// The game's scratch.
+    pub(crate) game: Option<Box<dyn std::any::Any>>,
+    /// [`crate::fm::zoc::occupancy`] of the listed state.
+    pub(crate) occ: Option<Vec<u16>>,
+    /// The groups of units waiting to set up (`playable::strands_others`).
+    pub(crate) groups: Option<Vec<(u64, bool)>>,
+}
 
 /// A game's exclusive rules. See the module documentation.
 pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {

@@ -191,10 +191,14 @@ fn may_place(
     cache: &mut crate::fm::exclusive::PlacementCache,
 ) -> bool {
     let hex = sc.hex_at(h);
-    (s.unit_at(hex).is_none() || sc.rules().may_stack(sc, s, i, hex))
-        && crate::fm::movement::enter_cost(sc, sc.units[i].tags, 0, h).is_some()
+    let empty = cache
+        .occ
+        .get_or_insert_with(|| crate::fm::zoc::occupancy(sc, s))[h as usize]
+        == u16::MAX;
+    (empty || sc.rules().may_stack(sc, s, i, hex))
+        && sc.move_table.enterable(h)
         && sc.rules().placement_listed(sc, s, i, hex, cache)
-        && crate::fm::playable::strands_others(sc, s, i, h).is_none()
+        && crate::fm::playable::strands_others_listed(sc, s, i, h, cache).is_none()
 }
 
 /// Whether [`legal_commands`] would list anything, stopping at the first command found

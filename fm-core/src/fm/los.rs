@@ -909,3 +909,32 @@ mod tests {
         assert_eq!(open, Some((center(ODD, from), center(ODD, to))));
     }
 }
+
+/// Lines of sight depend on the map alone, so a scenario keeps what each observer hex
+/// sees once it has been asked (Vimy Ridge 17.3 observation asks for the same lines at
+/// every artillery listing): per observer, the hexes seen as a bit set, computed on
+/// first use. Reads after that take no lock.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SightCache {
+    from: Vec<std::sync::OnceLock<Vec<u64>>>,
+}
+
+impl SightCache {
+    /// A cache for a map of `hexes` hexes.
+    pub(crate) fn new(hexes: usize) -> SightCache {
+        SightCache {
+            from: (0..hexes).map(|_| std::sync::OnceLock::new()).collect(),
+        }
+    }
+
+    /// Whether observer hex index `o` sees hex index `t`: bit `t` of the set
+    /// `compute` returns for `o` (every hex it sees, as bits by hex index), computed
+    /// the first time `o` is asked about. `None` for an index off the map.
+    pub(crate) fn sees(&self, o: u16, t: u16, compute: impl FnOnce() -> Vec<u64>) -> Option<bool> {
+        let bits = self.from.get(o as usize)?.get_or_init(compute);
+        Some(
+            bits.get(t as usize / 64)
+                .is_some_and(|w| w & (1 << (t % 64)) != 0),
+        )
+    }
+}

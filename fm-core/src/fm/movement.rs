@@ -117,6 +117,14 @@ fn sixths(c: Option<Mp>) -> u32 {
 }
 
 impl MoveTable {
+    /// Whether a unit may enter hex `h` from off the map (`enter_cost(sc, tags, 0, h)`
+    /// is some, whatever the tags: no hexside is crossed, so no road prices it).
+    pub(crate) fn enterable(&self, h: u16) -> bool {
+        self.enter
+            .get(h as usize)
+            .is_some_and(|&c| c != EDGE_PROHIBITED)
+    }
+
     /// Prices every step of a validated scenario (its exclusive rules selected).
     pub(crate) fn build(sc: &Scenario) -> MoveTable {
         let tagged_roads = sc

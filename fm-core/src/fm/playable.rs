@@ -223,10 +223,64 @@ fn quoted(zones: &[&str]) -> String {
 /// unit's group may take is as good for the placed unit as for the one the matching
 /// had there); the flow is computed for those alone.
 pub(crate) fn strands_others(sc: &Scenario, s: &State, unit: usize, h: u16) -> Option<String> {
+    strands_others_listed(sc, s, unit, h, &mut Default::default())
+}
+
+/// [`strands_others`] in a listing, whose `cache` keeps the groups of waiting units
+/// between its placements.
+pub(crate) fn strands_others_listed(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    h: u16,
+    cache: &mut crate::fm::exclusive::PlacementCache,
+) -> Option<String> {
     let side = sc.units[unit].data.side;
     let own = group(sc, unit)?;
+    let Some((zones_of_h, own_bit)) = sc.zone_bits(unit, h) else {
+        return strands_others_reference(sc, s, unit, h);
+    };
     // Listings ask this for every unit and hex of a zone: a hex in no other zone can
     // be shared only between the train and the rest of its zone, on the railroad.
+    let other_zone = zones_of_h & !own_bit != 0;
+    let rail = || sc.rules().rail_hex(sc, sc.hex_at(h));
+    if !other_zone && !own.1 && !rail() {
+        return None;
+    }
+    // Another group of waiting units of the side (zone and rail binding) that may
+    // take `h`. The listing's units are all of the side setting up.
+    let groups = cache.groups.get_or_insert_with(|| {
+        let mut g: Vec<(u64, bool)> = (0..s.units.len())
+            .filter(|&v| s.units[v].loc == Location::ToPlace && sc.units[v].data.side == side)
+            .filter_map(|v| {
+                let (_, train) = group(sc, v)?;
+                Some((sc.unit_zone_bit(v), train))
+            })
+            .collect();
+        g.sort_unstable();
+        g.dedup();
+        g
+    });
+    let own_group = (own_bit, own.1);
+    let shared = groups.iter().any(|&(bit, train)| {
+        (bit, train) != own_group && zones_of_h & bit != 0 && (!train || rail())
+    });
+    if !shared {
+        return None;
+    }
+    shortfall_after(sc, s, unit, h, side)
+}
+
+/// [`strands_others`] for a scenario of more than 64 zones (no zone bits), and the
+/// straightforward form `fm::reference` checks the listed one against.
+pub(crate) fn strands_others_reference(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    h: u16,
+) -> Option<String> {
+    let side = sc.units[unit].data.side;
+    let own = group(sc, unit)?;
     let other_zone = sc.zones.keys().any(|z| z != own.0 && sc.in_zone(z, h));
     if !other_zone && !own.1 && !sc.rules().rail_hex(sc, sc.hex_at(h)) {
         return None;
@@ -245,6 +299,17 @@ pub(crate) fn strands_others(sc: &Scenario, s: &State, unit: usize, h: u16) -> O
     if !shared {
         return None;
     }
+    shortfall_after(sc, s, unit, h, side)
+}
+
+/// The refusal of [`strands_others`] once `h` may be shared: the flow after placing.
+fn shortfall_after(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    h: u16,
+    side: crate::ids::Side,
+) -> Option<String> {
     let mut after = s.clone();
     after.units[unit].loc = Location::Map(sc.hex_at(h));
     shortfall(sc, &after, side).map(|f| {

@@ -257,6 +257,31 @@ pub fn check(sc: &Scenario, s: &State) -> Result<(), String> {
     if got_idx != idx {
         return Err(format!("legal_indices differ: {got_idx:?} vs {idx:?}"));
     }
+    if let Pending::Setup { side } = s.pending() {
+        // The listing's stranding test (zone bits, the waiting groups kept for the
+        // listing) against the straightforward one, for every waiting unit and hex.
+        let mut cache = Default::default();
+        for (i, u) in s.units.iter().enumerate() {
+            let d = &sc.units[i].data;
+            let crate::fm::scenario::StartData::Zone(z) = &d.start else {
+                continue;
+            };
+            if u.loc != Location::ToPlace || d.side != side {
+                continue;
+            }
+            for &h in &sc.zones[z] {
+                let fast = crate::fm::playable::strands_others_listed(sc, s, i, h, &mut cache);
+                let slow = crate::fm::playable::strands_others_reference(sc, s, i, h);
+                if fast != slow {
+                    return Err(format!(
+                        "strands_others({}, {}): {fast:?}, reference {slow:?}",
+                        u.id,
+                        sc.hex_at(h)
+                    ));
+                }
+            }
+        }
+    }
     let Pending::Phase {
         phase: Phase::Movement | Phase::MobileMovement,
         ..

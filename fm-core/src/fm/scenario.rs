@@ -1125,6 +1125,13 @@ pub struct Scenario {
     pub(crate) move_table: crate::fm::movement::MoveTable,
     /// Each zone's hexes sorted, for [`Scenario::in_zone`].
     zone_sorted: BTreeMap<String, Vec<u16>>,
+    /// Per hex, the set-up zones holding it as bits (bit k: the k-th zone in name
+    /// order); empty when a scenario has more than 64 zones.
+    hex_zones: Vec<u64>,
+    /// Per unit, the bit of its set-up zone (0: none, or more than 64 zones).
+    unit_zone: Vec<u64>,
+    /// What each hex sees, filled on first use (`los::SightCache`).
+    pub(crate) sight: crate::fm::los::SightCache,
     grid: Vec<u16>,
     objectives: Vec<Hex>,
     /// The exclusive rules `data.rules` selects (the system rules by default).
@@ -1642,6 +1649,9 @@ impl Scenario {
             max_path: 0,
             move_table: Default::default(),
             zone_sorted: BTreeMap::new(),
+            hex_zones: Vec::new(),
+            unit_zone: Vec::new(),
+            sight: Default::default(),
         };
         let bits = |f: &dyn Fn(usize) -> bool, n: usize| {
             (0..n).filter(|i| f(*i)).fold(0u64, |m, i| m | 1 << i)
@@ -1662,6 +1672,7 @@ impl Scenario {
         sc.objectives = sc.objective_hexes();
         sc.max_path = sc.longest_move();
         sc.move_table = crate::fm::movement::MoveTable::build(&sc);
+        sc.sight = crate::fm::los::SightCache::new(sc.hexes.len());
         sc.zone_sorted = sc
             .zones
             .iter()
@@ -1671,8 +1682,47 @@ impl Scenario {
                 (z.clone(), v)
             })
             .collect();
+        if sc.zones.len() <= 64 {
+            let mut hz = vec![0u64; sc.hexes.len()];
+            for (k, hexes) in sc.zones.values().enumerate() {
+                for &h in hexes {
+                    hz[h as usize] |= 1 << k;
+                }
+            }
+            sc.hex_zones = hz;
+            let bits: BTreeMap<&str, u64> = sc
+                .zones
+                .keys()
+                .enumerate()
+                .map(|(k, z)| (z.as_str(), 1u64 << k))
+                .collect();
+            sc.unit_zone = sc
+                .units
+                .iter()
+                .map(|u| match &u.data.start {
+                    StartData::Zone(z) => bits.get(z.as_str()).copied().unwrap_or(0),
+                    _ => 0,
+                })
+                .collect();
+        }
         crate::fm::playable::check(&sc)?;
         Ok(sc)
+    }
+
+    /// The set-up zones holding hex index `hex`, as bits (bit k: the k-th zone in name
+    /// order), and the bit of unit `unit`'s own zone; `None` for a scenario with more
+    /// than 64 zones (ask [`Scenario::in_zone`]).
+    pub(crate) fn zone_bits(&self, unit: usize, hex: u16) -> Option<(u64, u64)> {
+        Some((
+            *self.hex_zones.get(hex as usize)?,
+            *self.unit_zone.get(unit)?,
+        ))
+    }
+
+    /// The bit of unit `unit`'s set-up zone in [`Scenario::zone_bits`] (0 without one,
+    /// or without zone bits).
+    pub(crate) fn unit_zone_bit(&self, unit: usize) -> u64 {
+        self.unit_zone.get(unit).copied().unwrap_or(0)
     }
 
     /// An upper bound on the hexes of a legal `move` path, so that an over-long one is

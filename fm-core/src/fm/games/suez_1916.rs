@@ -423,23 +423,69 @@ pub(crate) fn check_placement(
     unit: usize,
     hex: Hex,
 ) -> Result<(), RuleError> {
+    check_placement_with(sc, s, unit, hex, &mut SetupScratch::default())
+}
+
+/// What [`check_placement`] reads of a state that no placement of one listing
+/// changes: the held hexes, the units waiting to set up, and how many open hexes each
+/// zone has; each built when first needed.
+#[derive(Default)]
+pub(crate) struct SetupScratch {
+    held: Option<Vec<bool>>,
+    /// The units of `side` waiting to set up.
+    waiting: Option<(Side, Vec<usize>)>,
+    /// Per zone: its empty hexes that can be entered from off the map by a unit
+    /// without tags.
+    open: BTreeMap<String, usize>,
+}
+
+impl SetupScratch {
+    fn held(&mut self, sc: &Scenario, s: &State) -> &[bool] {
+        self.held.get_or_insert_with(|| {
+            let mut held = vec![false; sc.hexes.len()];
+            for u in &s.units {
+                if let Some(i) = u.hex().and_then(|h| sc.hex_index(h)) {
+                    held[i as usize] = true;
+                }
+            }
+            held
+        })
+    }
+}
+
+/// [`check_placement`] in a listing: `scratch` is kept between its placements.
+pub(crate) fn check_placement_with(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    hex: Hex,
+    scratch: &mut SetupScratch,
+) -> Result<(), RuleError> {
     let Some(p) = params(sc) else {
         return Ok(());
     };
-    basic_placement(sc, s, unit, hex)?;
     let Some(hi) = sc.hex_index(hex) else {
-        return Ok(());
+        return basic_placement(sc, s, unit, hex);
     };
+    let occupied = scratch.held(sc, s)[hi as usize];
+    basic_placement_with(sc, s, unit, hex, occupied)?;
     let side = sc.units[unit].data.side;
     let own_zone = match &sc.units[unit].data.start {
         StartData::Zone(z) => Some(z),
         _ => None,
     };
-    let waiting: Vec<usize> = (0..s.units.len())
+    if scratch.waiting.as_ref().is_none_or(|(w, _)| *w != side) {
+        let all = (0..s.units.len())
+            .filter(|&v| s.units[v].loc == Location::ToPlace && sc.units[v].data.side == side)
+            .collect();
+        scratch.waiting = Some((side, all));
+    }
+    let (_, all) = scratch.waiting.as_ref().expect("just set");
+    let waiting: Vec<usize> = all
+        .iter()
+        .copied()
         .filter(|&v| {
             v != unit
-                && s.units[v].loc == Location::ToPlace
-                && sc.units[v].data.side == side
                 && matches!(&sc.units[v].data.start,
                     StartData::Zone(z) if Some(z) == own_zone || sc.in_zone(z, hi))
         })
@@ -449,21 +495,27 @@ pub(crate) fn check_placement(
     }
     // Listings ask this for every unit and hex of a zone, so the common case is kept
     // cheap: an empty, enterable hex of the zone other than `hex` is open to any
-    // waiting unit but the train (entering from off the map, tags change no cost), and
-    // is looked for once per zone.
-    let mut held = vec![false; sc.hexes.len()];
-    for u in &s.units {
-        if let Some(i) = u.hex().and_then(|h| sc.hex_index(h)) {
-            held[i as usize] = true;
-        }
-    }
-    let empty_in = |z: &str| {
-        sc.zones[z].iter().any(|&x| {
-            x != hi && !held[x as usize] && crate::fm::movement::enter_cost(sc, 0, 0, x).is_some()
-        })
+    // waiting unit but the train (entering from off the map, tags change no cost); the
+    // zone's open hexes are counted once per listing.
+    let enterable = |x: u16| crate::fm::movement::enter_cost(sc, 0, 0, x).is_some();
+    let hex_open = !occupied && enterable(hi);
+    let SetupScratch { held, open, .. } = scratch;
+    let held = held.as_deref().expect("built above");
+    let mut empty_in = |z: &str| {
+        let n = match open.get(z) {
+            Some(&n) => n,
+            None => {
+                let n = sc.zones[z]
+                    .iter()
+                    .filter(|&&x| !held[x as usize] && enterable(x))
+                    .count();
+                open.insert(z.to_string(), n);
+                n
+            }
+        };
+        // The zone's open hexes other than `hex`.
+        n > usize::from(hex_open && sc.in_zone(z, hi))
     };
-    let own_empty = own_zone.map(|z| empty_in(z));
-    let mut empty_other: BTreeMap<&str, bool> = BTreeMap::new();
     let train_bit = sc
         .tag_names
         .iter()
@@ -476,11 +528,7 @@ pub(crate) fn check_placement(
         let StartData::Zone(z) = &sc.units[v].data.start else {
             continue;
         };
-        let empty = match own_empty {
-            Some(e) if Some(z) == own_zone => e,
-            _ => *empty_other.entry(z.as_str()).or_insert_with(|| empty_in(z)),
-        };
-        if empty && sc.units[v].tags & train_bit == 0 {
+        if empty_in(z) && sc.units[v].tags & train_bit == 0 {
             continue;
         }
         let open = |st: &State, x: u16| {
@@ -509,6 +557,17 @@ pub(crate) fn check_placement(
 }
 
 fn basic_placement(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> Result<(), RuleError> {
+    basic_placement_with(sc, s, unit, hex, s.unit_at(hex).is_some())
+}
+
+/// [`basic_placement`], knowing whether `hex` holds a unit.
+fn basic_placement_with(
+    sc: &Scenario,
+    s: &State,
+    unit: usize,
+    hex: Hex,
+    occupied: bool,
+) -> Result<(), RuleError> {
     let Some(p) = params(sc) else { return Ok(()) };
     if is_train(sc, unit) && !p.rail_hexes.contains(&hex) {
         return refuse(
@@ -516,7 +575,7 @@ fn basic_placement(sc: &Scenario, s: &State, unit: usize, hex: Hex) -> Result<()
             format!("{hex} is not a railroad hex: the armored train moves only by rail"),
         );
     }
-    if !s.units_at(hex).is_empty() && !may_stack(sc, s, unit, hex) {
+    if occupied && !may_stack(sc, s, unit, hex) {
         return refuse(
             "17.1",
             format!(
@@ -1653,6 +1712,23 @@ impl crate::fm::exclusive::ExclusiveRules for Suez1916 {
         hex: Hex,
     ) -> Result<(), RuleError> {
         check_placement(sc, s, i, hex)
+    }
+    fn placement_listed(
+        &self,
+        sc: &Scenario,
+        s: &State,
+        i: usize,
+        hex: Hex,
+        cache: &mut crate::fm::exclusive::PlacementCache,
+    ) -> bool {
+        let mine = cache
+            .game
+            .get_or_insert_with(|| Box::new(SetupScratch::default()))
+            .downcast_mut::<SetupScratch>();
+        match mine {
+            Some(c) => check_placement_with(sc, s, i, hex, c).is_ok(),
+            None => check_placement(sc, s, i, hex).is_ok(),
+        }
     }
     fn may_stack(&self, sc: &Scenario, s: &State, i: usize, hex: Hex) -> bool {
         may_stack(sc, s, i, hex)

@@ -224,19 +224,42 @@ pub fn observed(sc: &Scenario, s: &State, side: Side, hex: Hex) -> bool {
     if is_night(sc, s) {
         return false;
     }
+    let range = p.observation_range as u32;
+    let Some(t) = sc.hex_index(hex) else {
+        return false;
+    };
+    own.iter()
+        .filter(|o| l.distance(**o, hex) <= range)
+        .any(|&o| {
+            let Some(oi) = sc.hex_index(o) else {
+                return sees(sc, o, hex);
+            };
+            // The map alone decides a line: what `o` sees within range is kept.
+            sc.sight
+                .sees(oi, t, || {
+                    let mut bits = vec![0u64; sc.hexes.len().div_ceil(64)];
+                    for (k, info) in sc.hexes.iter().enumerate() {
+                        if l.distance(o, info.hex) <= range && sees(sc, o, info.hex) {
+                            bits[k / 64] |= 1 << (k % 64);
+                        }
+                    }
+                    bits
+                })
+                .unwrap_or(false)
+        })
+}
+
+/// 17.3: whether a unit in `o` has a line of sight to `hex` (from a peak, only other
+/// peaks block it; otherwise every blocking terrain does).
+fn sees(sc: &Scenario, o: Hex, hex: Hex) -> bool {
+    let l = sc.layout();
     let exists = |h: Hex| sc.hex_index(h).is_some();
     let terrain = |h: Hex, m: u64| sc.hex_index(h).is_some_and(|i| has_terrain(sc, i, m));
-    own.iter()
-        .filter(|o| l.distance(**o, hex) <= p.observation_range as u32)
-        .any(|o| {
-            if terrain(*o, sc.masks.peak) {
-                crate::fm::los::line_of_sight(l, *o, hex, &exists, &|h| terrain(h, sc.masks.peak))
-            } else {
-                crate::fm::los::line_of_sight(l, *o, hex, &exists, &|h| {
-                    terrain(h, sc.masks.los_block)
-                })
-            }
-        })
+    if terrain(o, sc.masks.peak) {
+        crate::fm::los::line_of_sight(l, o, hex, &exists, &|h| terrain(h, sc.masks.peak))
+    } else {
+        crate::fm::los::line_of_sight(l, o, hex, &exists, &|h| terrain(h, sc.masks.los_block))
+    }
 }
 
 /// 18.1 The Red Baron: each night turn the Allies lose one aircraft marker for good.
@@ -907,7 +930,7 @@ impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
         cache: &mut crate::fm::exclusive::PlacementCache,
     ) -> bool {
         let mine = cache
-            .0
+            .game
             .get_or_insert_with(|| Box::new(PlacementCache::default()))
             .downcast_mut::<PlacementCache>();
         match mine {
