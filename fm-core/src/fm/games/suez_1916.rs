@@ -474,7 +474,7 @@ pub(crate) fn check_placement_with(
         StartData::Zone(z) => Some(z),
         _ => None,
     };
-    if scratch.waiting.as_ref().is_none_or(|(w, _)| *w != side) {
+    if !scratch.waiting.as_ref().is_some_and(|(w, _)| *w == side) {
         let all = (0..s.units.len())
             .filter(|&v| s.units[v].loc == Location::ToPlace && sc.units[v].data.side == side)
             .collect();
