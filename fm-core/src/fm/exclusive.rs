@@ -374,6 +374,11 @@ pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
     fn phase_command_count(&self, sc: &Scenario, s: &State) -> usize {
         self.phase_commands(sc, s).len()
     }
+    /// Whether [`ExclusiveRules::phase_commands`] lists anything ("can the side still
+    /// act?" after every command); a game whose list is long answers without it.
+    fn has_phase_commands(&self, sc: &Scenario, s: &State) -> bool {
+        self.phase_command_count(sc, s) > 0
+    }
     /// The `k`-th command of [`ExclusiveRules::phase_commands`] (`k` below
     /// [`ExclusiveRules::phase_command_count`]).
     fn phase_command(&self, sc: &Scenario, s: &State, k: usize) -> Option<Command> {

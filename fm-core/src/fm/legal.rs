@@ -463,14 +463,14 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
                     d.side == side
                         && crate::fm::movement::may_move(sc, s, i).is_ok()
                         && can_move(sc, s, i, &board)
-                }) || !sc.rules().phase_commands(sc, s).is_empty()
+                }) || sc.rules().has_phase_commands(sc, s)
             }
             Phase::Bombardment => {
                 let mut v = Vec::new();
                 bombardments(sc, s, side, &mut v);
                 !v.is_empty()
                     || !s.ex.artillery_plan.is_empty()
-                    || !sc.rules().phase_commands(sc, s).is_empty()
+                    || sc.rules().has_phase_commands(sc, s)
             }
             Phase::Combat | Phase::MobileCombat => {
                 let mut v = Vec::new();

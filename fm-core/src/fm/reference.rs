@@ -257,6 +257,16 @@ pub fn check(sc: &Scenario, s: &State) -> Result<(), String> {
     if got_idx != idx {
         return Err(format!("legal_indices differ: {got_idx:?} vs {idx:?}"));
     }
+    if let Pending::Phase { .. } = s.pending() {
+        let any = sc.rules().has_phase_commands(sc, s);
+        let listed = sc.rules().phase_commands(sc, s).len();
+        if any != (listed > 0) || sc.rules().phase_command_count(sc, s) != listed {
+            return Err(format!(
+                "phase commands: has {any}, count {}, listed {listed}",
+                sc.rules().phase_command_count(sc, s)
+            ));
+        }
+    }
     if let Pending::Setup { side } = s.pending() {
         // The listing's stranding test (zone bits, the waiting groups kept for the
         // listing) against the straightforward one, for every waiting unit and hex.

@@ -512,6 +512,30 @@ pub(crate) fn phase_command_count(sc: &Scenario, s: &State, extras: &[Command]) 
     extras.len() + aircraft_command_count(sc, s) + artillery_commands(sc, s).len()
 }
 
+/// Whether [`phase_command_count`] is above zero, stopping at the first command
+/// found.
+pub(crate) fn has_phase_commands(sc: &Scenario, s: &State, extras: &[Command]) -> bool {
+    !extras.is_empty() || aircraft_command_count(sc, s) > 0 || has_artillery_command(sc, s)
+}
+
+/// Whether [`artillery_commands`] lists anything, stopping at the first target.
+fn has_artillery_command(sc: &Scenario, s: &State) -> bool {
+    if game(sc).is_none() || s.phase != Phase::Bombardment {
+        return false;
+    }
+    let side = s.active;
+    let left = *s.ex.artillery.get(side);
+    if left == 0 {
+        return false;
+    }
+    s.units.iter().enumerate().any(|(i, u)| {
+        sc.units[i].data.side != side
+            && u.hex().is_some_and(|h| {
+                room(sc, s, h).min(left) > 0 && target_refusal(sc, s, side, h).is_none()
+            })
+    })
+}
+
 /// See [`phase_command_count`].
 pub(crate) fn phase_command(
     sc: &Scenario,

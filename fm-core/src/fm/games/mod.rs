@@ -335,6 +335,10 @@ impl ExclusiveRules for Rules {
         forward!(self, phase_commands(a0, a1))
     }
     #[inline]
+    fn has_phase_commands(&self, a0: &Scenario, a1: &State) -> bool {
+        forward!(self, has_phase_commands(a0, a1))
+    }
+    #[inline]
     fn phase_command_count(&self, a0: &Scenario, a1: &State) -> usize {
         forward!(self, phase_command_count(a0, a1))
     }

@@ -1010,6 +1010,9 @@ impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
         out.extend(crate::fm::games::artillery::artillery_commands(sc, s));
         out
     }
+    fn has_phase_commands(&self, sc: &Scenario, s: &State) -> bool {
+        crate::fm::games::artillery::has_phase_commands(sc, s, &movement_extras(sc, s))
+    }
     fn phase_command_count(&self, sc: &Scenario, s: &State) -> usize {
         crate::fm::games::artillery::phase_command_count(sc, s, &movement_extras(sc, s))
     }
