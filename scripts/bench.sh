@@ -38,6 +38,11 @@ if [ "$RUN" = 1 ]; then
     # criterion's own report goes to stderr, so stdout is the table alone
     cargo bench --bench engine -- ${ARGS[@]+"${ARGS[@]}"} >&2
 fi
+# The memory of a finished match (benches/memory.rs): printed after the table.
+MEMORY=""
+if [ "$RUN" = 1 ]; then
+    MEMORY=$(cargo bench --bench memory 2>/dev/null | grep -v '^$' || true)
+fi
 
 PY_JSON=""
 if [ "$PYTHON_ROWS" = 1 ]; then
@@ -131,3 +136,9 @@ if py is not None:
     print()
     print(py["markdown"])
 EOF
+if [ -n "$MEMORY" ]; then
+    echo
+    echo '```text'
+    echo "$MEMORY"
+    echo '```'
+fi

@@ -20,6 +20,7 @@ cargo run --release --example play -- --scenario suez-1916 --seed 1 > /dev/null
 cargo run --release --example play -- --scenario system-demo --seed 1 --games 20 --json
 echo "== benchmarks (one quick pass each; timings are in the README, not asserted)"
 cargo bench --bench engine -- --test
+cargo bench --bench memory
 echo "== C ABI"
 ./scripts/test_ffi.sh
 echo "== Python"
