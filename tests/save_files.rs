@@ -44,13 +44,29 @@ fn abridged(v: &Value) -> String {
     s.chars().take(300).collect()
 }
 
+/// `m`'s save as an older format wrote it: the scenario embedded (format 2) or named
+/// (format 3), and every state hash the legacy one (`State::legacy_hash`, FNV-1a over
+/// the state's bytes), computed by replaying the log.
+fn as_old_format(m: &Match, format: u32) -> Value {
+    let mut v = if format == 2 { embedded(m) } else { save_value(m) };
+    v["format"] = json!(format);
+    let mut again = Match::new(m.scenario_arc(), m.seed());
+    let hex = |h: u64| json!(format!("{h:016x}"));
+    v["opening_hash"] = hex(again.state().legacy_hash());
+    for (k, e) in m.log().iter().enumerate() {
+        again.apply(&e.command).unwrap();
+        v["log"][k]["hash"] = hex(again.state().legacy_hash());
+    }
+    v
+}
+
 #[test]
-fn a_save_round_trips_in_format_3_with_its_seed_check() {
+fn a_save_round_trips_in_format_4_with_its_seed_check() {
     let m = demo(3, 12);
     let text = m.save();
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["format"], SAVE_FORMAT);
-    assert_eq!(SAVE_FORMAT, 3);
+    assert_eq!(SAVE_FORMAT, 4);
     let check = v["seed_check"].as_str().unwrap();
     assert_eq!(check.len(), 16);
     // The check is the first output of the generator the seed gives.
@@ -69,9 +85,9 @@ fn only_the_current_format_loads() {
     for f in [
         json!(0),
         json!(2.5),
-        json!(4),
+        json!(5),
         json!(99),
-        json!("3"),
+        json!("4"),
         json!(null),
         json!(-2),
     ] {
@@ -390,13 +406,42 @@ fn old_saves_with_the_scenario_embedded_still_load() {
         m.apply(&c).unwrap();
     }
     for format in [2, 3] {
-        // A format-2 save is exactly this: what `save` wrote before format 3.
-        let mut old = embedded(&m);
-        old["format"] = json!(format);
-        let back = Match::load(&old.to_string()).unwrap();
-        assert_eq!(back.state(), m.state());
-        assert_eq!(back.log(), m.log());
-        // Saved again, it names the built-in.
-        assert_eq!(back.save(), m.save());
+        // What `save` wrote before format 3 (scenario embedded) and before format 4
+        // (legacy state hashes), also with the scenario embedded.
+        let mut olds = vec![as_old_format(&m, format)];
+        if format == 3 {
+            let mut embedded3 = as_old_format(&m, 3);
+            embedded3["scenario"] = serde_json::to_value(&m.scenario().data).unwrap();
+            embedded3.as_object_mut().unwrap().remove("scenario_hash");
+            olds.push(embedded3);
+        }
+        for old in olds {
+            let back = Match::load(&old.to_string()).unwrap();
+            assert_eq!(back.state(), m.state());
+            // The loaded match's own log records today's hashes.
+            assert_eq!(back.log(), m.log());
+            // Saved again, it is format 4 and names the built-in.
+            assert_eq!(back.save(), m.save());
+        }
     }
+}
+
+/// The format decides the hash a save is checked with: a format-3 save with today's
+/// hashes, or a format-4 save with the legacy ones, diverges at the opening.
+#[test]
+fn rule_save_format_4_checks_word_hashes_and_formats_2_and_3_legacy_ones() {
+    let m = demo(5, 10);
+    let mut new_as_3 = save_value(&m);
+    new_as_3["format"] = json!(3);
+    assert!(refused(&new_as_3).contains("opening state differs"));
+    let mut legacy_as_4 = as_old_format(&m, 3);
+    legacy_as_4["format"] = json!(4);
+    assert!(refused(&legacy_as_4).contains("opening state differs"));
+    // A legacy hash changed in the log is found at its command.
+    let mut tampered = as_old_format(&m, 3);
+    tampered["log"][4]["hash"] = json!("0123456789abcdef");
+    let e = refused(&tampered);
+    assert!(e.contains("state hash differs"), "{e}");
+    assert!(e.contains('4'), "the command is named: {e}");
+    assert_eq!(Match::load(&as_old_format(&m, 3).to_string()).unwrap().save(), m.save());
 }

@@ -177,6 +177,12 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     fn redacted(e: &Self::Event, side: Side) -> Self::Event;
     /// A platform-independent hash of the whole state (the referee's).
     fn state_hash(s: &Self::State) -> u64;
+    /// The state hash a save of format `format` records: [`Game::state_hash`] unless
+    /// the system changed its hash since (Fire & Movement: formats 2 and 3 recorded
+    /// `State::legacy_hash`).
+    fn state_hash_in_format(s: &Self::State, _format: u32) -> u64 {
+        Self::state_hash(s)
+    }
     /// The size of the integer action space.
     fn action_space_size(sc: &Self::Scenario) -> usize;
     /// The stable index of a command.
@@ -212,12 +218,14 @@ pub struct LogEntryOf<G: Game> {
 /// A log entry of the Fire & Movement system.
 pub type LogEntry = LogEntryOf<crate::Fm>;
 
-/// The save format [`GameMatch::save`] writes. Format 3 lets a save name a built-in
+/// The save format [`GameMatch::save`] writes. Format 4 records Fire & Movement state
+/// hashes by words (`State::hash`; formats 2 and 3 recorded `State::legacy_hash`,
+/// which loading them still checks). Format 3 lets a save name a built-in
 /// scenario ([`SavedScenario::Builtin`], guarded by [`SavedGame::scenario_hash`])
 /// instead of embedding its data; [`GameMatch::load`] also reads format 2 (the
 /// scenario always embedded). Format 2 added [`SavedGame::seed_check`]; format 1 saves
 /// (which lack it) are refused with a message saying how to recover them.
-pub const SAVE_FORMAT: u32 = 3;
+pub const SAVE_FORMAT: u32 = 4;
 
 /// The oldest save format [`GameMatch::load`] reads.
 const OLDEST_SAVE_FORMAT: u32 = 2;
@@ -978,7 +986,17 @@ impl<G: Game> GameMatch<G> {
             });
         }
         let mut m = GameMatch::<G>::new(sc, saved.seed);
-        if G::state_hash(&m.state) != saved.opening_hash {
+        // The hash the save was written with (the match's own log uses today's).
+        let recorded_hash = |m: &GameMatch<G>| {
+            if format == SAVE_FORMAT {
+                m.log
+                    .last()
+                    .map_or_else(|| G::state_hash(&m.state), |l| l.hash)
+            } else {
+                G::state_hash_in_format(&m.state, format)
+            }
+        };
+        if recorded_hash(&m) != saved.opening_hash {
             return Err(MatchError::Diverged {
                 index: None,
                 message: "the opening state differs (different engine version?)".into(),
@@ -995,7 +1013,7 @@ impl<G: Game> GameMatch<G> {
                     message: "events differ from the record".into(),
                 });
             }
-            if m.log.last().map(|l| l.hash) != Some(e.hash) {
+            if recorded_hash(&m) != e.hash {
                 return Err(MatchError::Diverged {
                     index: Some(k),
                     message: "state hash differs from the record".into(),

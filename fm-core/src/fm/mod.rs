@@ -180,6 +180,13 @@ impl Game for Fm {
     fn state_hash(s: &state::State) -> u64 {
         s.hash()
     }
+    fn state_hash_in_format(s: &state::State, format: u32) -> u64 {
+        if format <= 3 {
+            s.legacy_hash()
+        } else {
+            s.hash()
+        }
+    }
     fn action_space_size(sc: &scenario::Scenario) -> usize {
         encoding::action_space_size(sc)
     }
