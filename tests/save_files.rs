@@ -48,7 +48,11 @@ fn abridged(v: &Value) -> String {
 /// (format 3), and every state hash the legacy one (`State::legacy_hash`, FNV-1a over
 /// the state's bytes), computed by replaying the log.
 fn as_old_format(m: &Match, format: u32) -> Value {
-    let mut v = if format == 2 { embedded(m) } else { save_value(m) };
+    let mut v = if format == 2 {
+        embedded(m)
+    } else {
+        save_value(m)
+    };
     v["format"] = json!(format);
     let mut again = Match::new(m.scenario_arc(), m.seed());
     let hex = |h: u64| json!(format!("{h:016x}"));
@@ -443,5 +447,10 @@ fn rule_save_format_4_checks_word_hashes_and_formats_2_and_3_legacy_ones() {
     let e = refused(&tampered);
     assert!(e.contains("state hash differs"), "{e}");
     assert!(e.contains('4'), "the command is named: {e}");
-    assert_eq!(Match::load(&as_old_format(&m, 3).to_string()).unwrap().save(), m.save());
+    assert_eq!(
+        Match::load(&as_old_format(&m, 3).to_string())
+            .unwrap()
+            .save(),
+        m.save()
+    );
 }

@@ -521,12 +521,16 @@ impl Hasher for StableHasher {
 }
 
 /// A word-at-a-time hash: every value `Hash` writes is folded in as one little-endian
-/// 64-bit word (byte strings 8 bytes a word), into four lanes so that consecutive words
-/// do not wait on each other, each word by a xor, an odd multiply and a rotation (each a
-/// bijection of the lane); the lanes and the word count are mixed at the end by the
-/// murmur3 finaliser. The same value on every platform and build.
+/// 64-bit word (byte strings 8 bytes a word), each by a xor, an odd multiply and a
+/// rotation (each a bijection of the lane it goes into). [`State::hash`] folds the
+/// units into four lanes of their own, four units at a time, and the other values go
+/// alternately into two more lanes, so that consecutive words do not wait on each
+/// other; the lanes and the word count are mixed at the end by the murmur3 finaliser.
+/// The same value on every platform and build.
 pub(crate) struct WordHasher {
     lanes: [u64; 4],
+    x: u64,
+    y: u64,
     words: u64,
 }
 
@@ -546,14 +550,25 @@ impl WordHasher {
                 0xa409_3822_299f_31d0,
                 0x082e_fa98_ec4e_6c89,
             ],
+            x: 0x4528_21e6_38d0_1377,
+            y: 0xbe54_66cf_34e9_0c6c,
             words: 0,
         }
     }
 
-    /// Folds `w` into lane `k` (0-3).
+    /// Folds `w` into unit lane `k` (0-3).
     #[inline]
     pub(crate) fn lane(&mut self, k: usize, w: u64) {
         self.lanes[k & 3] = word_mix(self.lanes[k & 3], w);
+        self.words += 1;
+    }
+
+    /// Folds `w` into the lanes of the other values, alternately.
+    #[inline]
+    fn word(&mut self, w: u64) {
+        let next = word_mix(self.x, w);
+        self.x = self.y;
+        self.y = next;
         self.words += 1;
     }
 }
@@ -564,6 +579,8 @@ impl Hasher for WordHasher {
         for (k, l) in self.lanes.iter().enumerate() {
             h = word_mix(h, l.rotate_left(16 * k as u32));
         }
+        h = word_mix(h, self.x);
+        h = word_mix(h, self.y.rotate_left(32));
         // murmur3's fmix64.
         h ^= h >> 33;
         h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -574,46 +591,47 @@ impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            self.lane(0, u64::from_le_bytes(c.try_into().expect("8 bytes")));
+            self.word(u64::from_le_bytes(c.try_into().expect("8 bytes")));
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
             let mut b = [0u8; 8];
             b[..rest.len()].copy_from_slice(rest);
             // The length marks the padding.
-            self.lane(0, u64::from_le_bytes(b) ^ ((rest.len() as u64) << 59));
+            self.word(u64::from_le_bytes(b) ^ ((rest.len() as u64) << 59));
         }
     }
     fn write_u8(&mut self, i: u8) {
-        self.lane(0, u64::from(i));
+        self.word(u64::from(i));
     }
     fn write_u16(&mut self, i: u16) {
-        self.lane(0, u64::from(i));
+        self.word(u64::from(i));
     }
     fn write_u32(&mut self, i: u32) {
-        self.lane(0, u64::from(i));
+        self.word(u64::from(i));
     }
     fn write_u64(&mut self, i: u64) {
-        self.lane(0, i);
+        self.word(i);
     }
     fn write_usize(&mut self, i: usize) {
-        self.lane(0, i as u64);
+        self.word(i as u64);
     }
     fn write_i32(&mut self, i: i32) {
-        self.lane(0, i as i64 as u64);
+        self.word(i as i64 as u64);
     }
     fn write_i64(&mut self, i: i64) {
-        self.lane(0, i as u64);
+        self.word(i as u64);
     }
     fn write_isize(&mut self, i: isize) {
-        self.lane(0, i as i64 as u64);
+        self.word(i as i64 as u64);
     }
 }
 
 impl UnitState {
-    /// The unit's state as two words for [`State::hash`] (everything but its id).
+    /// The unit's state as one word for [`State::hash`] (everything but its id), and a
+    /// second only for MP spent beyond 31 bits (never in play: MP count in sixths).
     #[inline]
-    fn words(&self) -> (u64, u64) {
+    fn words(&self) -> (u64, Option<u64>) {
         let UnitState {
             id: _,
             loc,
@@ -640,10 +658,10 @@ impl UnitState {
             | u64::from(*defended) << 3
             | u64::from(*advanced) << 4
             | u64::from(*displaced) << 5;
-        (
-            tag | hex << 8 | u64::from(*steps) << 24 | flags << 32,
-            u64::from(mp_spent.0),
-        )
+        let mp = u64::from(mp_spent.0);
+        // Bits 0-2 the location, 3-18 its hex, 19-26 steps, 27-32 flags, 33-63 MP.
+        let w = tag | hex << 3 | u64::from(*steps) << 19 | flags << 27 | (mp & 0x7fff_ffff) << 33;
+        (w, (mp >> 31 != 0).then_some(mp >> 31))
     }
 }
 
@@ -718,11 +736,35 @@ impl State {
             ex,
         } = self;
         let mut h = WordHasher::new();
-        for (i, u) in units.iter().enumerate() {
-            let (a, b) = u.words();
-            let k = (i & 1) * 2;
-            h.lane(k, a);
-            h.lane(k + 1, b);
+        // Four units at a time, one to a lane, the lanes in registers.
+        let [mut a, mut b, mut c, mut d] = h.lanes;
+        let mut high = 0u64;
+        let mut chunks = units.chunks_exact(4);
+        for q in &mut chunks {
+            let (w0, h0) = q[0].words();
+            let (w1, h1) = q[1].words();
+            let (w2, h2) = q[2].words();
+            let (w3, h3) = q[3].words();
+            a = word_mix(a, w0);
+            b = word_mix(b, w1);
+            c = word_mix(c, w2);
+            d = word_mix(d, w3);
+            high |= h0.or(h1).or(h2).or(h3).map_or(0, |_| 1);
+        }
+        h.lanes = [a, b, c, d];
+        h.words += 4 * (units.len() / 4) as u64;
+        for (k, u) in chunks.remainder().iter().enumerate() {
+            let (w, x) = u.words();
+            h.lane(k, w);
+            high |= x.map_or(0, |_| 1);
+        }
+        // MP beyond 31 bits (never in play): every unit's high word, in order.
+        if high != 0 {
+            for (i, u) in units.iter().enumerate() {
+                if let (_, Some(x)) = u.words() {
+                    h.lane(i, x ^ (i as u64) << 40);
+                }
+            }
         }
         h.write_usize(units.len());
         turn.hash(&mut h);
