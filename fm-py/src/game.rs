@@ -1357,6 +1357,7 @@ impl PyMatch {
     #[allow(clippy::too_many_arguments)]
     fn svg(
         &self,
+        py: Python<'_>,
         side: Option<&Bound<'_, PyAny>>,
         hex_size: Option<f64>,
         hex_ids: Option<bool>,
@@ -1387,10 +1388,11 @@ impl PyMatch {
             wrong_options(&other, "Fire & Movement", "huzzah", HZ_SVG_OPTIONS)?;
             let opts = hz_render_options(m, arc_of, radii, scale, labels)?;
             let render = fm_core::huzzah::render::render_svg;
-            return Ok(match side {
-                Some(s) => render(m.scenario(), &m.view(side_from_py(None, s)?), &opts),
+            let side = side.map(|s| side_from_py(None, s)).transpose()?;
+            return Ok(py.detach(|| match side {
+                Some(s) => render(m.scenario(), &m.view(s), &opts),
                 None => render(m.scenario(), m.state(), &opts),
-            });
+            }));
         }
         let Some(m) = self.fm() else {
             return Err(systems_only(
@@ -1413,13 +1415,14 @@ impl PyMatch {
             markers,
             title,
         )?;
-        Ok(match side {
-            Some(s) => {
-                let v = m.view(side_from_py(Some(m.scenario()), s)?);
-                fm_core::render_svg(m.scenario(), &v, &opts)
-            }
+        let side = side
+            .map(|s| side_from_py(Some(m.scenario()), s))
+            .transpose()?;
+        // A board picture takes milliseconds: drawn without the GIL.
+        Ok(py.detach(|| match side {
+            Some(s) => fm_core::render_svg(m.scenario(), &m.view(s), &opts),
             None => fm_core::render_svg(m.scenario(), m.state(), &opts),
-        })
+        }))
     }
 
     /// Jupyter shows the board (Fire & Movement) or the table (Huzzah!) inline with the
@@ -1458,12 +1461,13 @@ impl PyMatch {
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         let m = self.fm_or("Match.observation_bytes")?;
         let s = side_from_py(Some(m.scenario()), side)?;
-        let (board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
         let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
-        Ok((
-            PyBytes::new(py, &bytes(&board)),
-            PyBytes::new(py, &bytes(&feats)),
-        ))
+        // The view and its tensors without the GIL.
+        let (board, feats) = py.detach(|| {
+            let (board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
+            (bytes(&board), bytes(&feats))
+        });
+        Ok((PyBytes::new(py, &board), PyBytes::new(py, &feats)))
     }
 
     fn __repr__(&self) -> String {
