@@ -1259,6 +1259,24 @@ fn hash_changes_after_a_move() {
     assert_eq!(back.hash(), s.hash());
 }
 
+/// Built-in F&M scenario number `which` (of four), a match of it with `seed` and the
+/// agent's generator.
+fn builtin_game(
+    which: usize,
+    seed: u64,
+    agent_seed: u64,
+) -> (
+    &'static str,
+    Arc<Scenario>,
+    Match,
+    rand_xoshiro::Xoshiro256PlusPlus,
+) {
+    let name = ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"][which];
+    let sc = Arc::new(Scenario::builtin(name).expect("built-in scenario"));
+    let m = Match::new(sc.clone(), seed);
+    (name, sc, m, rng_from_seed(agent_seed))
+}
+
 proptest! {
     // Whole random games of every built-in F&M scenario, the reference listing at every
     // command: a few seconds a game.
@@ -1275,10 +1293,7 @@ proptest! {
         seed in any::<u64>(),
         agent_seed in any::<u64>(),
     ) {
-        let name = ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"][which];
-        let sc = Arc::new(Scenario::builtin(name).expect("built-in scenario"));
-        let mut m = Match::new(sc.clone(), seed);
-        let mut rng = rng_from_seed(agent_seed);
+        let (name, sc, mut m, mut rng) = builtin_game(which, seed, agent_seed);
         for k in 0..MAX_COMMANDS {
             if let Err(e) = fm_core::fm::reference::check(&sc, m.state()) {
                 panic!("{name} seed {seed} agent {agent_seed}, before command #{k}: {e}");
@@ -1295,8 +1310,8 @@ proptest! {
     #![proptest_config(config(8))]
 
     /// After every command, the match's listing, indices, commands of indices and
-    /// random draw (which reuse
-    /// the units' searches still valid, `fm_core::fm::memo`) equal the from-scratch
+    /// random draw (which reuse the units' searches still valid, `fm_core::fm::memo`)
+    /// equal the from-scratch
     /// `legal_commands`, `legal_indices` and `agents::random` of its state; the match
     /// is also cloned and commands are taken back along the way, so the memo meets
     /// states it did not list last.
@@ -1306,10 +1321,7 @@ proptest! {
         seed in any::<u64>(),
         agent_seed in any::<u64>(),
     ) {
-        let name = ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"][which];
-        let sc = Arc::new(Scenario::builtin(name).expect("built-in scenario"));
-        let mut m = Match::new(sc.clone(), seed);
-        let mut rng = rng_from_seed(agent_seed);
+        let (name, sc, mut m, mut rng) = builtin_game(which, seed, agent_seed);
         for k in 0..MAX_COMMANDS {
             let s = m.state();
             let at = || format!("{name} seed {seed} agent {agent_seed}, before command #{k}");

@@ -370,6 +370,19 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
     })
 }
 
+/// In a movement phase, the indices of the legal commands that are not moves: `done`
+/// and the game's phase commands.
+pub(crate) fn movement_phase_indices(sc: &Scenario, s: &State) -> Vec<usize> {
+    let mut v = vec![0];
+    v.extend(
+        sc.rules()
+            .phase_commands(sc, s)
+            .iter()
+            .filter_map(|c| command_to_index(sc, s, c)),
+    );
+    v
+}
+
 /// Indices of the legal commands, ascending and without duplicates (two retreats
 /// ending on the same hex share an index).
 pub fn legal_indices(sc: &Scenario, s: &State) -> Vec<usize> {
@@ -380,13 +393,7 @@ pub fn legal_indices(sc: &Scenario, s: &State) -> Vec<usize> {
             ..
         } => {
             let h = sc.hexes.len();
-            let mut v = vec![0];
-            v.extend(
-                sc.rules()
-                    .phase_commands(sc, s)
-                    .iter()
-                    .filter_map(|c| command_to_index(sc, s, c)),
-            );
+            let mut v = movement_phase_indices(sc, s);
             let board = Board::new(sc, s);
             let mut ends = Vec::new();
             for u in 0..s.units.len() {

@@ -48,6 +48,20 @@ pub(crate) struct PlacementCache {
     pub(crate) groups: Option<Vec<(u64, bool)>>,
 }
 
+impl PlacementCache {
+    /// The game's scratch of type `T`, made (or remade, if it held another type) on
+    /// first use.
+    pub(crate) fn game_scratch<T: Default + 'static>(&mut self) -> &mut T {
+        if !self.game.as_ref().is_some_and(|g| g.is::<T>()) {
+            self.game = Some(Box::new(T::default()));
+        }
+        self.game
+            .as_mut()
+            .and_then(|g| g.downcast_mut::<T>())
+            .expect("just made")
+    }
+}
+
 /// A game's exclusive rules. See the module documentation.
 pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
     // -----------------------------------------------------------------------------

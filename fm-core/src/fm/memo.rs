@@ -250,13 +250,7 @@ impl ListingMemo {
             return crate::fm::encoding::legal_indices(sc, s);
         }
         let h = sc.hexes.len();
-        let mut v = vec![0];
-        v.extend(
-            sc.rules()
-                .phase_commands(sc, s)
-                .iter()
-                .filter_map(|c| crate::fm::encoding::command_to_index(sc, s, c)),
-        );
+        let mut v = crate::fm::encoding::movement_phase_indices(sc, s);
         let mut l = Listing::new(sc, s, self);
         let mut ends = Vec::new();
         for u in 0..s.units.len() {

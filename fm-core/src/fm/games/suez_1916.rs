@@ -1721,14 +1721,7 @@ impl crate::fm::exclusive::ExclusiveRules for Suez1916 {
         hex: Hex,
         cache: &mut crate::fm::exclusive::PlacementCache,
     ) -> bool {
-        let mine = cache
-            .game
-            .get_or_insert_with(|| Box::new(SetupScratch::default()))
-            .downcast_mut::<SetupScratch>();
-        match mine {
-            Some(c) => check_placement_with(sc, s, i, hex, c).is_ok(),
-            None => check_placement(sc, s, i, hex).is_ok(),
-        }
+        check_placement_with(sc, s, i, hex, cache.game_scratch()).is_ok()
     }
     fn may_stack(&self, sc: &Scenario, s: &State, i: usize, hex: Hex) -> bool {
         may_stack(sc, s, i, hex)

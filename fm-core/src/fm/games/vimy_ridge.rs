@@ -929,14 +929,7 @@ impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
         hex: Hex,
         cache: &mut crate::fm::exclusive::PlacementCache,
     ) -> bool {
-        let mine = cache
-            .game
-            .get_or_insert_with(|| Box::new(PlacementCache::default()))
-            .downcast_mut::<PlacementCache>();
-        match mine {
-            Some(c) => placement_allowed(sc, s, i, hex, c),
-            None => placement_allowed(sc, s, i, hex, &mut PlacementCache::default()),
-        }
+        placement_allowed(sc, s, i, hex, cache.game_scratch())
     }
     fn move_refusal(&self, sc: &Scenario, s: &State, _i: usize) -> Result<(), RuleError> {
         if s.phase == Phase::Movement {
