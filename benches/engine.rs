@@ -78,23 +78,12 @@ fn secs(s: f64) -> Duration {
     Duration::from_secs_f64(if quick() { (s / 6.0).max(0.3) } else { s })
 }
 
-/// A uniformly random index below `n` (the draw of `agents::random`).
-fn pick(n: usize, rng: &mut dyn RngCore) -> usize {
-    let n = n as u64;
-    let zone = u64::MAX - (u64::MAX % n);
-    loop {
-        let x = rng.next_u64();
-        if x < zone {
-            return (x % n) as usize;
-        }
-    }
-}
-
 /// The next command of a seeded agent that draws from the whole list.
 fn listed_command<G: Game>(m: &GameMatch<G>, rng: &mut dyn RngCore) -> G::Command {
     let mut cmds = m.legal_commands();
     assert!(!cmds.is_empty(), "a game not over has a legal command");
-    let k = pick(cmds.len(), rng);
+    // The draw of `agents::random`.
+    let k = fm_core::any::uniform_index(rng, cmds.len());
     cmds.swap_remove(k)
 }
 

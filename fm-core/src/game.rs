@@ -125,10 +125,14 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     ) -> Vec<Self::Command> {
         Self::legal_commands(sc, s)
     }
-    /// The action indices of the legal commands, ascending and without duplicates.
-    /// The default converts [`Game::legal_commands`].
-    fn legal_indices(sc: &Self::Scenario, s: &Self::State) -> Vec<usize> {
-        let mut v: Vec<usize> = Self::legal_commands(sc, s)
+    /// The action indices of the legal commands, ascending and without duplicates
+    /// (with the match's memo; the default converts [`Game::legal_commands`]).
+    fn legal_indices_memo(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        memo: &mut Self::Memo,
+    ) -> Vec<usize> {
+        let mut v: Vec<usize> = Self::legal_commands_memo(sc, s, memo)
             .iter()
             .filter_map(|c| Self::command_to_index(sc, s, c))
             .collect();
@@ -136,38 +140,23 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
         v.dedup();
         v
     }
-    /// [`Game::legal_indices`], with the match's memo.
-    fn legal_indices_memo(
+    /// The uniformly random legal command of the built-in random agent (with the
+    /// match's memo): draw `k` with [`crate::any::uniform_index`] over the number of
+    /// legal commands, take the `k`-th of [`Game::legal_commands`]. `None` when no
+    /// command is legal. A system may count and build only the one drawn; the draw
+    /// and the command are the same.
+    fn random_command_memo(
         sc: &Self::Scenario,
         s: &Self::State,
-        _memo: &mut Self::Memo,
-    ) -> Vec<usize> {
-        Self::legal_indices(sc, s)
-    }
-    /// The uniformly random legal command of the built-in random agent: draw `k` with
-    /// [`crate::any::uniform_index`] over the number of legal commands, take the
-    /// `k`-th of [`Game::legal_commands`]. `None` when no command is legal. A system
-    /// may count and build only the one drawn; the draw and the command are the same.
-    fn random_command(
-        sc: &Self::Scenario,
-        s: &Self::State,
+        memo: &mut Self::Memo,
         rng: &mut dyn RngCore,
     ) -> Option<Self::Command> {
-        let mut cmds = Self::legal_commands(sc, s);
+        let mut cmds = Self::legal_commands_memo(sc, s, memo);
         if cmds.is_empty() {
             return None;
         }
         let k = crate::any::uniform_index(rng, cmds.len());
         Some(cmds.swap_remove(k))
-    }
-    /// [`Game::random_command`], with the match's memo.
-    fn random_command_memo(
-        sc: &Self::Scenario,
-        s: &Self::State,
-        _memo: &mut Self::Memo,
-        rng: &mut dyn RngCore,
-    ) -> Option<Self::Command> {
-        Self::random_command(sc, s, rng)
     }
     /// The state as `side` may know it.
     fn view(sc: &Self::Scenario, s: &Self::State, side: Side) -> Self::View;
@@ -654,7 +643,7 @@ impl<G: Game> Clone for GameMatch<G> {
             seed: self.seed,
             opening: self.opening.clone(),
             log: self.log.clone(),
-            memo: std::sync::Mutex::new(self.with_memo(|m| m.clone()).unwrap_or_default()),
+            memo: std::sync::Mutex::new(self.with_memo(|_, _, m| m.clone())),
         }
     }
 }
@@ -734,11 +723,7 @@ impl<G: Game> GameMatch<G> {
     /// # Errors
     /// A [`RuleError`] if the index means nothing here or the command is illegal.
     pub fn apply_index(&mut self, idx: usize) -> Result<&[G::Event], RuleError> {
-        let (sc, s) = (&*self.scenario, &self.state);
-        let cmd = self
-            .with_memo(|m| G::index_to_command_memo(sc, s, m, idx))
-            .unwrap_or_else(|| G::index_to_command(sc, s, idx));
-        match cmd {
+        match self.index_to_command(idx) {
             Some(c) => self.apply(&c),
             None => Err(RuleError::new(
                 "input",
@@ -1055,44 +1040,36 @@ impl<G: Game> GameMatch<G> {
     }
     /// Legal commands now ([`Game::legal_commands`], reusing the match's memo).
     pub fn legal_commands(&self) -> Vec<G::Command> {
-        let (sc, s) = (&*self.scenario, &self.state);
-        self.with_memo(|m| G::legal_commands_memo(sc, s, m))
-            .unwrap_or_else(|| G::legal_commands(sc, s))
+        self.with_memo(|sc, s, m| G::legal_commands_memo(sc, s, m))
     }
     /// The action indices of the legal commands now, ascending
-    /// ([`Game::legal_indices`], reusing the match's memo).
+    /// ([`Game::legal_indices_memo`]).
     pub fn legal_indices(&self) -> Vec<usize> {
-        let (sc, s) = (&*self.scenario, &self.state);
-        self.with_memo(|m| G::legal_indices_memo(sc, s, m))
-            .unwrap_or_else(|| G::legal_indices(sc, s))
+        self.with_memo(|sc, s, m| G::legal_indices_memo(sc, s, m))
     }
     /// The command an action index stands for now ([`Game::index_to_command`],
     /// reusing the match's memo).
     pub fn index_to_command(&self, idx: usize) -> Option<G::Command> {
-        let (sc, s) = (&*self.scenario, &self.state);
-        self.with_memo(|m| G::index_to_command_memo(sc, s, m, idx))
-            .unwrap_or_else(|| G::index_to_command(sc, s, idx))
+        self.with_memo(|sc, s, m| G::index_to_command_memo(sc, s, m, idx))
     }
-    /// The random agent's command now, drawn from `rng` ([`Game::random_command`],
-    /// reusing the match's memo); `None` when no command is legal.
+    /// The random agent's command now, drawn from `rng`
+    /// ([`Game::random_command_memo`]); `None` when no command is legal.
     pub fn random_command(&self, rng: &mut dyn RngCore) -> Option<G::Command> {
-        let (sc, s) = (&*self.scenario, &self.state);
-        match self.with_memo(|m| G::random_command_memo(sc, s, m, &mut *rng)) {
-            Some(c) => c,
-            None => G::random_command(sc, s, rng),
-        }
+        self.with_memo(|sc, s, m| G::random_command_memo(sc, s, m, rng))
     }
-    /// Runs `f` on the memo unless another thread holds it (`None`). A memo left by
-    /// a panicking listing is cleared first: it may be half updated.
-    fn with_memo<R>(&self, f: impl FnOnce(&mut G::Memo) -> R) -> Option<R> {
+    /// Runs `f` with the scenario, the state and the memo. When another thread holds
+    /// the memo, `f` gets a fresh one instead of waiting; a memo left by a panicking
+    /// listing is cleared first (it may be half updated).
+    fn with_memo<R>(&self, f: impl FnOnce(&G::Scenario, &G::State, &mut G::Memo) -> R) -> R {
+        let (sc, s) = (&*self.scenario, &self.state);
         match self.memo.try_lock() {
-            Ok(mut m) => Some(f(&mut m)),
+            Ok(mut m) => f(sc, s, &mut m),
             Err(std::sync::TryLockError::Poisoned(p)) => {
                 let mut m = p.into_inner();
                 *m = G::Memo::default();
-                Some(f(&mut m))
+                f(sc, s, &mut m)
             }
-            Err(std::sync::TryLockError::WouldBlock) => None,
+            Err(std::sync::TryLockError::WouldBlock) => f(sc, s, &mut G::Memo::default()),
         }
     }
     /// The state as one side sees it.

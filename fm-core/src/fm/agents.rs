@@ -1,7 +1,8 @@
 //! Simple agents for tests, benchmarks and examples.
 
+use crate::any::uniform_index;
 use crate::fm::command::Command;
-use crate::fm::legal::{legal_commands, nth_movement_command};
+use crate::fm::legal::{legal_commands, nth_movement_command, Fresh, MoveSource};
 use crate::fm::scenario::{Phase, Scenario};
 use crate::fm::state::{Pending, State};
 use rand_core::RngCore;
@@ -16,30 +17,30 @@ use rand_core::RngCore;
 /// assert!(agents::random(&sc, &state, &mut rng).is_some());
 /// ```
 pub fn random(sc: &Scenario, s: &State, rng: &mut dyn RngCore) -> Option<Command> {
+    random_from(sc, s, rng, || Fresh::new(sc, s))
+}
+
+/// [`random`], the moves counted and built by the [`MoveSource`] `source` makes.
+pub(crate) fn random_from<S: MoveSource>(
+    sc: &Scenario,
+    s: &State,
+    rng: &mut dyn RngCore,
+    source: impl FnOnce() -> S,
+) -> Option<Command> {
     // A movement phase: count the moves, build only the one drawn.
     if let Pending::Phase {
         phase: Phase::Movement | Phase::MobileMovement,
         ..
     } = s.pending()
     {
-        return Some(nth_movement_command(sc, s, |n| uniform(rng, n)));
+        return Some(nth_movement_command(sc, s, &mut source(), |n| {
+            uniform_index(rng, n)
+        }));
     }
     let mut cmds = legal_commands(sc, s);
     if cmds.is_empty() {
         return None;
     }
-    let k = uniform(rng, cmds.len());
+    let k = uniform_index(rng, cmds.len());
     Some(cmds.swap_remove(k))
-}
-
-/// A uniform draw from `0..n` (`n` > 0), by rejection.
-pub(crate) fn uniform(rng: &mut dyn RngCore, n: usize) -> usize {
-    let n = n as u64;
-    let zone = u64::MAX - (u64::MAX % n);
-    loop {
-        let x = rng.next_u64();
-        if x < zone {
-            break (x % n) as usize;
-        }
-    }
 }

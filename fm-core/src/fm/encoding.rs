@@ -32,8 +32,7 @@ use crate::fm::command::Command;
 use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::legal::legal_commands;
-use crate::fm::legal::move_ends;
-use crate::fm::movement::Board;
+use crate::fm::legal::{movement_indices, unit_move_to, Fresh, MoveSource};
 use crate::fm::scenario::{Phase, Scenario, NO_HEX};
 use crate::fm::state::{Pending, State};
 
@@ -84,15 +83,6 @@ fn layout(sc: &Scenario) -> Layout {
         u,
         end: a + 64 * h + u * h + 2 * u + u * u + 5 * h + 2 + u * h + 3 * h,
     }
-}
-
-/// The unit and hex of an index in the unit-to-hex range (`3 + u·H + h`: a placement,
-/// move or advance, by the pending decision).
-pub(crate) fn unit_hex_index(sc: &Scenario, idx: usize) -> Option<(usize, u16)> {
-    let l = layout(sc);
-    (3..l.r)
-        .contains(&idx)
-        .then(|| ((idx - 3) / l.h, ((idx - 3) % l.h) as u16))
 }
 
 /// Number of distinct command indices for a scenario.
@@ -192,6 +182,16 @@ pub fn command_to_index(sc: &Scenario, s: &State, cmd: &Command) -> Option<usize
 /// meaning here. A command obtained this way may still be illegal; see
 /// [`legal_indices`].
 pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command> {
+    index_to_command_from(sc, s, idx, || Fresh::new(sc, s))
+}
+
+/// [`index_to_command`], a move built by the [`MoveSource`] `source` makes.
+pub(crate) fn index_to_command_from<S: MoveSource>(
+    sc: &Scenario,
+    s: &State,
+    idx: usize,
+    source: impl FnOnce() -> S,
+) -> Option<Command> {
     let l = layout(sc);
     if idx >= l.end {
         return None;
@@ -216,7 +216,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
                 },
                 Pending::Phase { .. } => Command::Move {
                     unit: unit_id(u),
-                    path: crate::fm::legal::move_to(sc, s, u, h as u16)?,
+                    path: unit_move_to(sc, s, &mut source(), u, h as u16)?,
                 },
                 _ => return None,
             }
@@ -370,44 +370,29 @@ pub fn index_to_command(sc: &Scenario, s: &State, idx: usize) -> Option<Command>
     })
 }
 
-/// In a movement phase, the indices of the legal commands that are not moves: `done`
-/// and the game's phase commands.
-pub(crate) fn movement_phase_indices(sc: &Scenario, s: &State) -> Vec<usize> {
-    let mut v = vec![0];
-    v.extend(
-        sc.rules()
-            .phase_commands(sc, s)
-            .iter()
-            .filter_map(|c| command_to_index(sc, s, c)),
-    );
-    v
-}
-
 /// Indices of the legal commands, ascending and without duplicates (two retreats
 /// ending on the same hex share an index).
 pub fn legal_indices(sc: &Scenario, s: &State) -> Vec<usize> {
-    let mut v: Vec<usize> = match s.pending() {
-        // Moves straight from each unit's search: no path, no command.
-        Pending::Phase {
-            phase: Phase::Movement | Phase::MobileMovement,
-            ..
-        } => {
-            let h = sc.hexes.len();
-            let mut v = movement_phase_indices(sc, s);
-            let board = Board::new(sc, s);
-            let mut ends = Vec::new();
-            for u in 0..s.units.len() {
-                ends.clear();
-                move_ends(sc, s, u, &board, &mut ends);
-                v.extend(ends.iter().map(|&e| 3 + u * h + e as usize));
-            }
-            v
-        }
-        _ => legal_commands(sc, s)
-            .iter()
-            .filter_map(|c| command_to_index(sc, s, c))
-            .collect(),
-    };
+    legal_indices_from(sc, s, || Fresh::new(sc, s))
+}
+
+/// [`legal_indices`], the moves from the [`MoveSource`] `source` makes.
+pub(crate) fn legal_indices_from<S: MoveSource>(
+    sc: &Scenario,
+    s: &State,
+    source: impl FnOnce() -> S,
+) -> Vec<usize> {
+    if let Pending::Phase {
+        phase: Phase::Movement | Phase::MobileMovement,
+        ..
+    } = s.pending()
+    {
+        return movement_indices(sc, s, &mut source());
+    }
+    let mut v: Vec<usize> = legal_commands(sc, s)
+        .iter()
+        .filter_map(|c| command_to_index(sc, s, c))
+        .collect();
     v.sort_unstable();
     v.dedup();
     v

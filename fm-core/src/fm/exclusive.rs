@@ -49,17 +49,38 @@ pub(crate) struct PlacementCache {
 }
 
 impl PlacementCache {
+    /// Who stands where in the listed state ([`crate::fm::zoc::occupancy`]).
+    pub(crate) fn occupancy(&mut self, sc: &Scenario, s: &State) -> &[u16] {
+        self.occ
+            .get_or_insert_with(|| crate::fm::zoc::occupancy(sc, s))
+    }
+
     /// The game's scratch of type `T`, made (or remade, if it held another type) on
     /// first use.
     pub(crate) fn game_scratch<T: Default + 'static>(&mut self) -> &mut T {
-        if !self.game.as_ref().is_some_and(|g| g.is::<T>()) {
-            self.game = Some(Box::new(T::default()));
-        }
-        self.game
-            .as_mut()
-            .and_then(|g| g.downcast_mut::<T>())
-            .expect("just made")
+        scratch_in(&mut self.game)
     }
+
+    /// [`PlacementCache::occupancy`] and [`PlacementCache::game_scratch`] together.
+    pub(crate) fn occupancy_and_scratch<T: Default + 'static>(
+        &mut self,
+        sc: &Scenario,
+        s: &State,
+    ) -> (&[u16], &mut T) {
+        let occ = self
+            .occ
+            .get_or_insert_with(|| crate::fm::zoc::occupancy(sc, s));
+        (occ, scratch_in(&mut self.game))
+    }
+}
+
+fn scratch_in<T: Default + 'static>(game: &mut Option<Box<dyn std::any::Any>>) -> &mut T {
+    if !game.as_ref().is_some_and(|g| g.is::<T>()) {
+        *game = Some(Box::new(T::default()));
+    }
+    game.as_mut()
+        .and_then(|g| g.downcast_mut::<T>())
+        .expect("just made")
 }
 
 /// A game's exclusive rules. See the module documentation.

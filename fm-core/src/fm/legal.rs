@@ -33,12 +33,21 @@ use crate::ids::{Side, UnitId};
 /// assert!(cmds.iter().any(|c| matches!(c, Command::Move { .. })));
 /// ```
 pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
-    legal_commands_with(sc, s, false)
+    legal_commands_from(sc, s, || Fresh::new(sc, s))
 }
 
-/// [`legal_commands`], its moves by the reference search of [`crate::fm::reference`]
-/// when `reference` is set.
-pub(crate) fn legal_commands_with(sc: &Scenario, s: &State, reference: bool) -> Vec<Command> {
+/// [`legal_commands`], its moves by the reference search of [`crate::fm::reference`].
+pub(crate) fn reference_legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
+    legal_commands_from(sc, s, || Reference { sc, s })
+}
+
+/// [`legal_commands`], the moves of a movement phase from the [`MoveSource`] `source`
+/// makes (made only then).
+pub(crate) fn legal_commands_from<S: MoveSource>(
+    sc: &Scenario,
+    s: &State,
+    source: impl FnOnce() -> S,
+) -> Vec<Command> {
     let mut out = Vec::new();
     match s.pending() {
         Pending::GameOver { .. } => {}
@@ -52,17 +61,7 @@ pub(crate) fn legal_commands_with(sc: &Scenario, s: &State, reference: bool) -> 
             out.push(Command::Done);
             match phase {
                 Phase::Movement | Phase::MobileMovement => {
-                    out.extend(sc.rules().phase_commands(sc, s));
-                    if reference {
-                        for i in 0..s.units.len() {
-                            reference_moves_for(sc, s, i, &mut out);
-                        }
-                    } else {
-                        let board = Board::new(sc, s);
-                        for i in 0..s.units.len() {
-                            moves_for(sc, s, i, &board, &mut out);
-                        }
-                    }
+                    out = movement_commands(sc, s, &mut source());
                 }
                 Phase::Bombardment => {
                     bombardments(sc, s, side, &mut out);
@@ -136,7 +135,7 @@ pub fn legal_commands_for(sc: &Scenario, s: &State, unit: &UnitId) -> Vec<Comman
         Pending::Phase {
             phase: Phase::Movement | Phase::MobileMovement,
             ..
-        } => moves_for(sc, s, i, &Board::new(sc, s), &mut out),
+        } => unit_moves(sc, s, &mut Fresh::new(sc, s), i, &mut out),
         Pending::Retreat { units, hexes, .. } if units.contains(unit) => {
             let kind = s.combat.as_ref().map(|c| c.kind).expect("combat");
             retreats_for(sc, s, unit, hexes, kind, &mut out);
@@ -191,10 +190,7 @@ fn may_place(
     cache: &mut crate::fm::exclusive::PlacementCache,
 ) -> bool {
     let hex = sc.hex_at(h);
-    let empty = cache
-        .occ
-        .get_or_insert_with(|| crate::fm::zoc::occupancy(sc, s))[h as usize]
-        == u16::MAX;
+    let empty = cache.occupancy(sc, s)[h as usize] == u16::MAX;
     (empty || sc.rules().may_stack(sc, s, i, hex))
         && sc.move_table.enterable(h)
         && sc.rules().placement_listed(sc, s, i, hex, cache)
@@ -227,33 +223,115 @@ pub(crate) fn has_legal_command(sc: &Scenario, s: &State) -> bool {
     }
 }
 
-/// Unit `i`'s moves: each hex it may end on, in hex order, with the cheapest path;
-/// then (Suez 1916 16.0) rail moves to hexes a normal move cannot reach.
-fn moves_for(sc: &Scenario, s: &State, i: usize, board: &Board, out: &mut Vec<Command>) {
-    let id = &s.units[i].id;
-    let before = out.len();
-    with_search(sc, s, i, board, |_, found| {
-        for v in found.hexes() {
-            if !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v)) {
-                out.push(Command::Move {
-                    unit: id.clone(),
-                    path: found.path(sc, v),
-                });
+/// Where a movement listing's normal moves (5.1-5.4) come from: each unit's search
+/// run now ([`Fresh`]), the reference search ([`Reference`]), or the searches a match
+/// remembers (`fm::memo`). Whatever the source, the listing around them is the same
+/// ([`movement_commands`], [`movement_indices`], [`nth_movement_command`],
+/// [`unit_move_to`]): `done`, the game's phase commands, then each unit's normal moves
+/// in hex order and its Suez 1916 16.0 rail moves to hexes they do not reach.
+pub(crate) trait MoveSource {
+    /// Unit `i`'s normal moves: each hex it may end on, in hex order, with the
+    /// cheapest path (none if it may not move).
+    fn normal_moves(&mut self, i: usize, out: &mut Vec<Command>);
+    /// The destinations of [`MoveSource::normal_moves`], in the same order.
+    fn normal_ends(&mut self, sc: &Scenario, i: usize, ends: &mut Vec<u16>) {
+        let mut moves = Vec::new();
+        self.normal_moves(i, &mut moves);
+        ends.extend(moves.iter().filter_map(|c| match c {
+            Command::Move { path, .. } => path.last().and_then(|h| sc.hex_index(*h)),
+            _ => None,
+        }));
+    }
+    /// The normal move to `h`, if one is listed.
+    fn normal_move_to(&mut self, sc: &Scenario, i: usize, h: u16) -> Option<Vec<Hex>> {
+        let mut moves = Vec::new();
+        self.normal_moves(i, &mut moves);
+        moves.into_iter().find_map(|c| match c {
+            Command::Move { path, .. } if path.last().and_then(|x| sc.hex_index(*x)) == Some(h) => {
+                Some(path)
             }
-        }
-    });
-    extra_moves_for(sc, s, i, before, out);
+            _ => None,
+        })
+    }
 }
 
-/// Appends unit `i`'s rail moves (Suez 1916 16.0) to hexes its normal moves, listed
-/// from `out[before..]`, do not end on.
-pub(crate) fn extra_moves_for(
+/// Each unit's search run now, over one board shared by the listing.
+pub(crate) struct Fresh<'a> {
+    sc: &'a Scenario,
+    s: &'a State,
+    board: Board,
+}
+
+impl<'a> Fresh<'a> {
+    pub(crate) fn new(sc: &'a Scenario, s: &'a State) -> Fresh<'a> {
+        Fresh {
+            sc,
+            s,
+            board: Board::new(sc, s),
+        }
+    }
+
+    fn endable(&self, i: usize, v: u16) -> bool {
+        !self.board.occupied(v) || may_stack(self.sc, self.s, i, self.sc.hex_at(v))
+    }
+}
+
+impl MoveSource for Fresh<'_> {
+    fn normal_moves(&mut self, i: usize, out: &mut Vec<Command>) {
+        let (sc, s) = (self.sc, self.s);
+        let id = &s.units[i].id;
+        with_search(sc, s, i, &self.board, |_, found| {
+            for v in found.hexes() {
+                if self.endable(i, v) {
+                    out.push(Command::Move {
+                        unit: id.clone(),
+                        path: found.path(sc, v),
+                    });
+                }
+            }
+        });
+    }
+    fn normal_ends(&mut self, _: &Scenario, i: usize, ends: &mut Vec<u16>) {
+        with_search(self.sc, self.s, i, &self.board, |_, found| {
+            ends.extend(found.hexes().filter(|&v| self.endable(i, v)));
+        });
+    }
+    fn normal_move_to(&mut self, sc: &Scenario, i: usize, h: u16) -> Option<Vec<Hex>> {
+        with_search(sc, self.s, i, &self.board, |_, found| {
+            (found.reached(h) && self.endable(i, h)).then(|| found.path(sc, h))
+        })
+        .flatten()
+    }
+}
+
+/// The straightforward search of [`crate::fm::reference`].
+struct Reference<'a> {
+    sc: &'a Scenario,
+    s: &'a State,
+}
+
+impl MoveSource for Reference<'_> {
+    fn normal_moves(&mut self, i: usize, out: &mut Vec<Command>) {
+        for (_, path) in crate::fm::reference::moves(self.sc, self.s, i) {
+            out.push(Command::Move {
+                unit: self.s.units[i].id.clone(),
+                path,
+            });
+        }
+    }
+}
+
+/// Unit `i`'s moves: its normal moves, then its rail moves (Suez 1916 16.0) to hexes
+/// they do not end on.
+pub(crate) fn unit_moves(
     sc: &Scenario,
     s: &State,
+    src: &mut impl MoveSource,
     i: usize,
-    before: usize,
     out: &mut Vec<Command>,
 ) {
+    let before = out.len();
+    src.normal_moves(i, out);
     let extra = sc.rules().extra_moves(sc, s, i);
     if extra.is_empty() {
         return;
@@ -275,30 +353,11 @@ pub(crate) fn extra_moves_for(
     }
 }
 
-fn reference_moves_for(sc: &Scenario, s: &State, i: usize, out: &mut Vec<Command>) {
-    let before = out.len();
-    for (_, path) in crate::fm::reference::moves(sc, s, i) {
-        out.push(Command::Move {
-            unit: s.units[i].id.clone(),
-            path,
-        });
-    }
-    extra_moves_for(sc, s, i, before, out);
-}
-
-/// How many moves [`moves_for`] lists for unit `i`, with their destinations
-/// appended to `ends` (normal moves first, in hex order, then rail moves).
-pub(crate) fn move_ends(sc: &Scenario, s: &State, i: usize, board: &Board, ends: &mut Vec<u16>) {
+/// The destinations of [`unit_moves`], in its order.
+fn unit_ends(sc: &Scenario, s: &State, src: &mut impl MoveSource, i: usize, ends: &mut Vec<u16>) {
     let before = ends.len();
-    with_search(sc, s, i, board, |_, found| {
-        ends.extend(
-            found
-                .hexes()
-                .filter(|&v| !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v))),
-        );
-    });
-    let extra = sc.rules().extra_moves(sc, s, i);
-    for (hex, _) in extra {
+    src.normal_ends(sc, i, ends);
+    for (hex, _) in sc.rules().extra_moves(sc, s, i) {
         let Some(h) = sc.hex_index(hex) else { continue };
         if !ends[before..].contains(&h) {
             ends.push(h);
@@ -308,14 +367,14 @@ pub(crate) fn move_ends(sc: &Scenario, s: &State, i: usize, board: &Board, ends:
 
 /// The cheapest legal move of unit `i` to hex `h` (a normal move, or Suez 1916 16.0
 /// a rail move), if [`legal_commands`] lists one.
-pub(crate) fn move_to(sc: &Scenario, s: &State, i: usize, h: u16) -> Option<Vec<Hex>> {
-    let board = Board::new(sc, s);
-    let normal = with_search(sc, s, i, &board, |_, found| {
-        (found.reached(h) && (!board.occupied(h) || may_stack(sc, s, i, sc.hex_at(h))))
-            .then(|| found.path(sc, h))
-    })
-    .flatten();
-    normal.or_else(|| {
+pub(crate) fn unit_move_to(
+    sc: &Scenario,
+    s: &State,
+    src: &mut impl MoveSource,
+    i: usize,
+    h: u16,
+) -> Option<Vec<Hex>> {
+    src.normal_move_to(sc, i, h).or_else(|| {
         let hex = sc.hex_at(h);
         sc.rules()
             .extra_moves(sc, s, i)
@@ -323,6 +382,43 @@ pub(crate) fn move_to(sc: &Scenario, s: &State, i: usize, h: u16) -> Option<Vec<
             .find(|(x, _)| *x == hex)
             .map(|(_, p)| p)
     })
+}
+
+/// A movement phase's legal commands: `done`, the game's phase commands, every unit's
+/// moves.
+pub(crate) fn movement_commands(
+    sc: &Scenario,
+    s: &State,
+    src: &mut impl MoveSource,
+) -> Vec<Command> {
+    let mut out = vec![Command::Done];
+    out.extend(sc.rules().phase_commands(sc, s));
+    for i in 0..s.units.len() {
+        unit_moves(sc, s, src, i, &mut out);
+    }
+    out
+}
+
+/// The action indices of [`movement_commands`], ascending and without duplicates:
+/// the moves straight from the searches, with no path built.
+pub(crate) fn movement_indices(sc: &Scenario, s: &State, src: &mut impl MoveSource) -> Vec<usize> {
+    let h = sc.hexes.len();
+    let mut v = vec![0];
+    v.extend(
+        sc.rules()
+            .phase_commands(sc, s)
+            .iter()
+            .filter_map(|c| crate::fm::encoding::command_to_index(sc, s, c)),
+    );
+    let mut ends = Vec::new();
+    for u in 0..s.units.len() {
+        ends.clear();
+        unit_ends(sc, s, src, u, &mut ends);
+        v.extend(ends.iter().map(|&e| 3 + u * h + e as usize));
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
@@ -507,20 +603,20 @@ fn can_move(sc: &Scenario, s: &State, i: usize, board: &Board) -> bool {
     one_step || with_search(sc, s, i, board, |_, found| found.hexes().any(endable)).unwrap_or(false)
 }
 
-/// In a movement phase, command number `pick(n)` of the `n` that [`legal_commands`]
-/// lists, built alone: the moves are counted, and only the chosen one gets its path.
+/// In a movement phase, command number `pick(n)` of the `n` that [`movement_commands`]
+/// lists, built alone: the commands are counted, and only the chosen one is made.
 pub(crate) fn nth_movement_command(
     sc: &Scenario,
     s: &State,
+    src: &mut impl MoveSource,
     pick: impl FnOnce(usize) -> usize,
 ) -> Command {
     let extras = sc.rules().phase_command_count(sc, s);
-    let board = Board::new(sc, s);
     let mut ends = Vec::new();
     let mut counts = Vec::with_capacity(s.units.len());
     for i in 0..s.units.len() {
         ends.clear();
-        move_ends(sc, s, i, &board, &mut ends);
+        unit_ends(sc, s, src, i, &mut ends);
         counts.push(ends.len());
     }
     let n = 1 + extras + counts.iter().sum::<usize>();
@@ -539,7 +635,7 @@ pub(crate) fn nth_movement_command(
     for (i, &c) in counts.iter().enumerate() {
         if k < c {
             let mut out = Vec::new();
-            moves_for(sc, s, i, &board, &mut out);
+            unit_moves(sc, s, src, i, &mut out);
             return out.swap_remove(k);
         }
         k -= c;

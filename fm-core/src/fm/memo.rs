@@ -17,13 +17,15 @@
 //! indices and its random draw with the from-scratch ones after every command of random
 //! games of every built-in scenario.
 
+use crate::fm::agents::random_from;
 use crate::fm::command::Command;
+use crate::fm::encoding::{index_to_command_from, legal_indices_from};
 use crate::fm::exclusive::{ExclusiveRules, MovementRules};
 use crate::fm::hex::Hex;
-use crate::fm::legal::{extra_moves_for, legal_commands};
+use crate::fm::legal::{legal_commands_from, MoveSource};
 use crate::fm::movement::{entry_hexes, may_move, may_stack, with_search, Board};
-use crate::fm::scenario::{Phase, Scenario};
-use crate::fm::state::{Location, Pending, State};
+use crate::fm::scenario::Scenario;
+use crate::fm::state::{Location, State};
 use crate::ids::Side;
 use rand_core::RngCore;
 use std::sync::Arc;
@@ -114,7 +116,7 @@ impl<'a> Listing<'a> {
         let key = BoardKey {
             side,
             enemy,
-            ezoc: board.ezoc_of(sc, s, side).to_vec(),
+            ezoc: board.ezoc(sc, s, side).to_vec(),
         };
         if memo.board.as_ref() != Some(&key) || memo.units.len() != s.units.len() {
             memo.board = Some(key);
@@ -166,10 +168,10 @@ impl<'a> Listing<'a> {
     fn endable(&self, i: usize, v: u16) -> bool {
         !self.board.occupied(v) || may_stack(self.sc, self.s, i, self.sc.hex_at(v))
     }
+}
 
-    /// Unit `i`'s moves, as `legal::moves_for` lists them.
-    fn moves(&mut self, i: usize, out: &mut Vec<Command>) {
-        let before = out.len();
+impl MoveSource for Listing<'_> {
+    fn normal_moves(&mut self, i: usize, out: &mut Vec<Command>) {
         if let Some(x) = self.searched(i) {
             let id = &self.s.units[i].id;
             for (k, &v) in x.hexes.iter().enumerate() {
@@ -181,101 +183,34 @@ impl<'a> Listing<'a> {
                 }
             }
         }
-        extra_moves_for(self.sc, self.s, i, before, out);
     }
-
-    /// Unit `i`'s move to `h`, as `legal::move_to` finds it.
-    fn move_to(&mut self, i: usize, h: u16) -> Option<Vec<Hex>> {
-        if let Some(x) = self.searched(i) {
-            if let Ok(k) = x.hexes.binary_search(&h) {
-                if self.endable(i, h) {
-                    return Some(x.path(self.sc, k));
-                }
-            }
-        }
-        let hex = self.sc.hex_at(h);
-        self.sc
-            .rules()
-            .extra_moves(self.sc, self.s, i)
-            .into_iter()
-            .find(|(x, _)| *x == hex)
-            .map(|(_, p)| p)
-    }
-
-    /// The destinations of unit `i`'s moves, as `legal::move_ends` lists them.
-    fn ends(&mut self, i: usize, ends: &mut Vec<u16>) {
-        let before = ends.len();
+    fn normal_ends(&mut self, _: &Scenario, i: usize, ends: &mut Vec<u16>) {
         if let Some(x) = self.searched(i) {
             ends.extend(x.hexes.iter().copied().filter(|&v| self.endable(i, v)));
         }
-        for (hex, _) in self.sc.rules().extra_moves(self.sc, self.s, i) {
-            let Some(h) = self.sc.hex_index(hex) else {
-                continue;
-            };
-            if !ends[before..].contains(&h) {
-                ends.push(h);
-            }
-        }
+    }
+    fn normal_move_to(&mut self, sc: &Scenario, i: usize, h: u16) -> Option<Vec<Hex>> {
+        let x = self.searched(i)?;
+        let k = x.hexes.binary_search(&h).ok()?;
+        self.endable(i, h).then(|| x.path(sc, k))
     }
 }
 
-fn in_movement(s: &State) -> bool {
-    matches!(
-        s.pending(),
-        Pending::Phase {
-            phase: Phase::Movement | Phase::MobileMovement,
-            ..
-        }
-    )
-}
-
 impl ListingMemo {
-    /// [`legal_commands`], reusing the searches that still hold.
+    /// [`crate::legal_commands`], reusing the searches that still hold.
     pub fn legal_commands(&mut self, sc: &Scenario, s: &State) -> Vec<Command> {
-        if !in_movement(s) {
-            return legal_commands(sc, s);
-        }
-        let mut out = vec![Command::Done];
-        out.extend(sc.rules().phase_commands(sc, s));
-        let mut l = Listing::new(sc, s, self);
-        for i in 0..s.units.len() {
-            l.moves(i, &mut out);
-        }
-        out
+        legal_commands_from(sc, s, || Listing::new(sc, s, self))
     }
 
     /// [`crate::fm::encoding::legal_indices`], reusing the searches that still hold.
     pub fn legal_indices(&mut self, sc: &Scenario, s: &State) -> Vec<usize> {
-        if !in_movement(s) {
-            return crate::fm::encoding::legal_indices(sc, s);
-        }
-        let h = sc.hexes.len();
-        let mut v = crate::fm::encoding::movement_phase_indices(sc, s);
-        let mut l = Listing::new(sc, s, self);
-        let mut ends = Vec::new();
-        for u in 0..s.units.len() {
-            ends.clear();
-            l.ends(u, &mut ends);
-            v.extend(ends.iter().map(|&e| 3 + u * h + e as usize));
-        }
-        v.sort_unstable();
-        v.dedup();
-        v
+        legal_indices_from(sc, s, || Listing::new(sc, s, self))
     }
 
     /// [`crate::fm::encoding::index_to_command`], a move built from the unit's
     /// search if it still holds.
     pub fn index_to_command(&mut self, sc: &Scenario, s: &State, idx: usize) -> Option<Command> {
-        match (in_movement(s), crate::fm::encoding::unit_hex_index(sc, idx)) {
-            (true, Some((u, h))) if u < s.units.len() => {
-                let path = Listing::new(sc, s, self).move_to(u, h)?;
-                Some(Command::Move {
-                    unit: s.units[u].id.clone(),
-                    path,
-                })
-            }
-            _ => crate::fm::encoding::index_to_command(sc, s, idx),
-        }
+        index_to_command_from(sc, s, idx, || Listing::new(sc, s, self))
     }
 
     /// The command [`crate::agents::random`] draws with `rng`, reusing the searches
@@ -286,36 +221,6 @@ impl ListingMemo {
         s: &State,
         rng: &mut dyn RngCore,
     ) -> Option<Command> {
-        if !in_movement(s) {
-            return crate::fm::agents::random(sc, s, rng);
-        }
-        let extras = sc.rules().phase_command_count(sc, s);
-        let mut l = Listing::new(sc, s, self);
-        let mut ends = Vec::new();
-        let mut counts = Vec::with_capacity(s.units.len());
-        for i in 0..s.units.len() {
-            ends.clear();
-            l.ends(i, &mut ends);
-            counts.push(ends.len());
-        }
-        let n = 1 + extras + counts.iter().sum::<usize>();
-        let mut k = crate::fm::agents::uniform(rng, n);
-        if k == 0 {
-            return Some(Command::Done);
-        }
-        k -= 1;
-        if k < extras {
-            return sc.rules().phase_command(sc, s, k);
-        }
-        k -= extras;
-        for (i, &c) in counts.iter().enumerate() {
-            if k < c {
-                let mut out = Vec::new();
-                l.moves(i, &mut out);
-                return Some(out.swap_remove(k));
-            }
-            k -= c;
-        }
-        unreachable!("a draw below the count")
+        random_from(sc, s, rng, || Listing::new(sc, s, self))
     }
 }

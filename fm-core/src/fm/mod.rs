@@ -143,22 +143,12 @@ impl Game for Fm {
     ) -> Vec<command::Command> {
         m.legal_commands(sc, s)
     }
-    fn legal_indices(sc: &scenario::Scenario, s: &state::State) -> Vec<usize> {
-        encoding::legal_indices(sc, s)
-    }
     fn legal_indices_memo(
         sc: &scenario::Scenario,
         s: &state::State,
         m: &mut memo::ListingMemo,
     ) -> Vec<usize> {
         m.legal_indices(sc, s)
-    }
-    fn random_command(
-        sc: &scenario::Scenario,
-        s: &state::State,
-        rng: &mut dyn RngCore,
-    ) -> Option<command::Command> {
-        agents::random(sc, s, rng)
     }
     fn random_command_memo(
         sc: &scenario::Scenario,

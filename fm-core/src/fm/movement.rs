@@ -184,13 +184,9 @@ impl Board {
         }
     }
 
-    fn ezoc(&self, sc: &Scenario, s: &State, side: Side) -> &[bool] {
-        self.ezoc[side.index()].get_or_init(|| ezoc_map_with(sc, s, side, &self.occ))
-    }
-
     /// The enemy zones of control for units of `side` (6.1).
-    pub(crate) fn ezoc_of(&self, sc: &Scenario, s: &State, side: Side) -> &[bool] {
-        self.ezoc(sc, s, side)
+    pub(crate) fn ezoc(&self, sc: &Scenario, s: &State, side: Side) -> &[bool] {
+        self.ezoc[side.index()].get_or_init(|| ezoc_map_with(sc, s, side, &self.occ))
     }
 
     /// Whether hex `h` holds a unit.
@@ -328,6 +324,7 @@ impl<'a> Mover<'a> {
         spent: Mp,
         first: bool,
     ) -> Result<(Mp, bool), StepErr> {
+        // An enemy hex is refused before adjacency is looked at (5.2(d) names it).
         if self.enemy_at(s, to) {
             return Err(StepErr::Enemy(to));
         }

@@ -8,7 +8,7 @@
 use crate::fm::command::Command;
 use crate::fm::exclusive::{ExclusiveRules, MovementRules};
 use crate::fm::hex::Hex;
-use crate::fm::legal::legal_commands_with;
+use crate::fm::legal::reference_legal_commands;
 use crate::fm::movement::{enter_cost, entry_hexes, may_move, may_stack};
 use crate::fm::mp::Mp;
 use crate::fm::scenario::{Scenario, UnitKind, NO_HEX};
@@ -20,7 +20,7 @@ use std::collections::BinaryHeap;
 
 /// Every legal command, with moves listed by the reference search.
 pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
-    legal_commands_with(sc, s, true)
+    reference_legal_commands(sc, s)
 }
 
 /// Whether the active side can act in a movement phase, by the reference search
@@ -317,7 +317,8 @@ pub fn check(sc: &Scenario, s: &State) -> Result<(), String> {
             continue;
         }
         let mut asked = 0;
-        let c = crate::fm::legal::nth_movement_command(sc, s, |m| {
+        let mut fresh = crate::fm::legal::Fresh::new(sc, s);
+        let c = crate::fm::legal::nth_movement_command(sc, s, &mut fresh, |m| {
             asked = m;
             k
         });

@@ -461,47 +461,21 @@ pub(crate) fn accept_hits(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError>
 
 /// Aircraft placements the phasing side may make now (17.3: "anywhere on the map").
 pub(crate) fn aircraft_commands(sc: &Scenario, s: &State) -> Vec<Command> {
-    if game(sc).is_none()
-        || s.phase != Phase::Movement
-        || s.active != Side::A
-        || aircraft_left(sc, s) == 0
-    {
-        return Vec::new();
-    }
-    sc.hexes
-        .iter()
-        .filter(|hi| !s.ex.aircraft.contains(&hi.hex))
-        .map(|hi| Command::PlaceAircraft { hex: hi.hex })
+    aircraft_hexes(sc, s)
+        .map(|hex| Command::PlaceAircraft { hex })
         .collect()
 }
 
-/// How many commands [`aircraft_commands`] lists.
-pub(crate) fn aircraft_command_count(sc: &Scenario, s: &State) -> usize {
-    if game(sc).is_none()
-        || s.phase != Phase::Movement
-        || s.active != Side::A
-        || aircraft_left(sc, s) == 0
-    {
-        return 0;
-    }
-    let placed = sc
-        .hexes
-        .iter()
-        .filter(|hi| s.ex.aircraft.contains(&hi.hex))
-        .count();
-    sc.hexes.len() - placed
-}
-
-/// The `k`-th command of [`aircraft_commands`], built alone.
-pub(crate) fn aircraft_command(sc: &Scenario, s: &State, k: usize) -> Option<Command> {
-    if k >= aircraft_command_count(sc, s) {
-        return None;
-    }
+/// The hexes [`aircraft_commands`] lists, in map order.
+fn aircraft_hexes<'a>(sc: &'a Scenario, s: &'a State) -> impl Iterator<Item = Hex> + 'a {
+    let open = game(sc).is_some()
+        && s.phase == Phase::Movement
+        && s.active == Side::A
+        && aircraft_left(sc, s) > 0;
     sc.hexes
         .iter()
-        .filter(|hi| !s.ex.aircraft.contains(&hi.hex))
-        .nth(k)
-        .map(|hi| Command::PlaceAircraft { hex: hi.hex })
+        .filter(move |hi| open && !s.ex.aircraft.contains(&hi.hex))
+        .map(|hi| hi.hex)
 }
 
 /// The phase commands of the games with artillery (Meuse Argonne, Vimy Ridge):
@@ -509,31 +483,15 @@ pub(crate) fn aircraft_command(sc: &Scenario, s: &State, k: usize) -> Option<Com
 /// [`artillery_commands`]; their count and the `k`-th, building the aircraft
 /// placements (one per map hex) only when one is asked for.
 pub(crate) fn phase_command_count(sc: &Scenario, s: &State, extras: &[Command]) -> usize {
-    extras.len() + aircraft_command_count(sc, s) + artillery_commands(sc, s).len()
+    extras.len() + aircraft_hexes(sc, s).count() + artillery_commands(sc, s).len()
 }
 
 /// Whether [`phase_command_count`] is above zero, stopping at the first command
 /// found.
 pub(crate) fn has_phase_commands(sc: &Scenario, s: &State, extras: &[Command]) -> bool {
-    !extras.is_empty() || aircraft_command_count(sc, s) > 0 || has_artillery_command(sc, s)
-}
-
-/// Whether [`artillery_commands`] lists anything, stopping at the first target.
-fn has_artillery_command(sc: &Scenario, s: &State) -> bool {
-    if game(sc).is_none() || s.phase != Phase::Bombardment {
-        return false;
-    }
-    let side = s.active;
-    let left = *s.ex.artillery.get(side);
-    if left == 0 {
-        return false;
-    }
-    s.units.iter().enumerate().any(|(i, u)| {
-        sc.units[i].data.side != side
-            && u.hex().is_some_and(|h| {
-                room(sc, s, h).min(left) > 0 && target_refusal(sc, s, side, h).is_none()
-            })
-    })
+    !extras.is_empty()
+        || aircraft_hexes(sc, s).next().is_some()
+        || artillery_targets(sc, s).next().is_some()
 }
 
 /// See [`phase_command_count`].
@@ -547,9 +505,11 @@ pub(crate) fn phase_command(
         return Some(extras.swap_remove(k));
     }
     let k = k - extras.len();
-    let air = aircraft_command_count(sc, s);
+    let air = aircraft_hexes(sc, s).count();
     if k < air {
-        return aircraft_command(sc, s, k);
+        return aircraft_hexes(sc, s)
+            .nth(k)
+            .map(|hex| Command::PlaceAircraft { hex });
     }
     let mut art = artillery_commands(sc, s);
     (k - air < art.len()).then(|| art.swap_remove(k - air))
@@ -557,29 +517,9 @@ pub(crate) fn phase_command(
 
 /// Artillery commands the phasing side can give now.
 pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<Command> {
-    let mut out = Vec::new();
-    if game(sc).is_none() || s.phase != Phase::Bombardment {
-        return out;
-    }
     let side = s.active;
-    let left = *s.ex.artillery.get(side);
-    if left == 0 {
-        return out;
-    }
-    let mut seen = Vec::new();
-    for (i, u) in s.units.iter().enumerate() {
-        if sc.units[i].data.side == side {
-            continue;
-        }
-        let Some(h) = u.hex() else { continue };
-        if seen.contains(&h) {
-            continue;
-        }
-        seen.push(h);
-        let room = room(sc, s, h).min(left);
-        if room == 0 || target_refusal(sc, s, side, h).is_some() {
-            continue;
-        }
+    let mut out = Vec::new();
+    for (h, room) in artillery_targets(sc, s) {
         for n in 1..=room {
             out.push(Command::Artillery {
                 hex: h,
@@ -596,4 +536,29 @@ pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<Command> {
         }
     }
     out
+}
+
+/// The hexes [`artillery_commands`] targets, each once in unit order, with the most
+/// markers each may take (the phasing side's left, and the hex's room).
+fn artillery_targets<'a>(sc: &'a Scenario, s: &'a State) -> impl Iterator<Item = (Hex, u8)> + 'a {
+    let side = s.active;
+    let left = *s.ex.artillery.get(side);
+    let open = game(sc).is_some() && s.phase == Phase::Bombardment && left > 0;
+    let mut seen = Vec::new();
+    s.units
+        .iter()
+        .enumerate()
+        .filter(move |(i, _)| open && sc.units[*i].data.side != side)
+        .filter_map(|(_, u)| u.hex())
+        .filter(move |h| {
+            let first = !seen.contains(h);
+            if first {
+                seen.push(*h);
+            }
+            first
+        })
+        .filter_map(move |h| {
+            let room = room(sc, s, h).min(left);
+            (room > 0 && target_refusal(sc, s, side, h).is_none()).then_some((h, room))
+        })
 }

@@ -423,15 +423,15 @@ pub(crate) fn check_placement(
     unit: usize,
     hex: Hex,
 ) -> Result<(), RuleError> {
-    check_placement_with(sc, s, unit, hex, &mut SetupScratch::default())
+    let occ = crate::fm::zoc::occupancy(sc, s);
+    check_placement_with(sc, s, unit, hex, &occ, &mut SetupScratch::default())
 }
 
 /// What [`check_placement`] reads of a state that no placement of one listing
-/// changes: the held hexes, the units waiting to set up, and how many open hexes each
-/// zone has; each built when first needed.
+/// changes, besides who stands where: the units waiting to set up, and how many open
+/// hexes each zone has; each built when first needed.
 #[derive(Default)]
 pub(crate) struct SetupScratch {
-    held: Option<Vec<bool>>,
     /// The units of `side` waiting to set up.
     waiting: Option<(Side, Vec<usize>)>,
     /// Per zone: its empty hexes that can be entered from off the map by a unit
@@ -439,26 +439,14 @@ pub(crate) struct SetupScratch {
     open: BTreeMap<String, usize>,
 }
 
-impl SetupScratch {
-    fn held(&mut self, sc: &Scenario, s: &State) -> &[bool] {
-        self.held.get_or_insert_with(|| {
-            let mut held = vec![false; sc.hexes.len()];
-            for u in &s.units {
-                if let Some(i) = u.hex().and_then(|h| sc.hex_index(h)) {
-                    held[i as usize] = true;
-                }
-            }
-            held
-        })
-    }
-}
-
-/// [`check_placement`] in a listing: `scratch` is kept between its placements.
+/// [`check_placement`] in a listing: `occ` is the state's occupancy
+/// ([`crate::fm::zoc::occupancy`]), and `scratch` is kept between its placements.
 pub(crate) fn check_placement_with(
     sc: &Scenario,
     s: &State,
     unit: usize,
     hex: Hex,
+    occ: &[u16],
     scratch: &mut SetupScratch,
 ) -> Result<(), RuleError> {
     let Some(p) = params(sc) else {
@@ -467,7 +455,8 @@ pub(crate) fn check_placement_with(
     let Some(hi) = sc.hex_index(hex) else {
         return basic_placement(sc, s, unit, hex);
     };
-    let occupied = scratch.held(sc, s)[hi as usize];
+    let held = |x: u16| occ[x as usize] != u16::MAX;
+    let occupied = held(hi);
     basic_placement_with(sc, s, unit, hex, occupied)?;
     let side = sc.units[unit].data.side;
     let own_zone = match &sc.units[unit].data.start {
@@ -499,15 +488,14 @@ pub(crate) fn check_placement_with(
     // zone's open hexes are counted once per listing.
     let enterable = |x: u16| crate::fm::movement::enter_cost(sc, 0, 0, x).is_some();
     let hex_open = !occupied && enterable(hi);
-    let SetupScratch { held, open, .. } = scratch;
-    let held = held.as_deref().expect("built above");
+    let open = &mut scratch.open;
     let mut empty_in = |z: &str| {
         let n = match open.get(z) {
             Some(&n) => n,
             None => {
                 let n = sc.zones[z]
                     .iter()
-                    .filter(|&&x| !held[x as usize] && enterable(x))
+                    .filter(|&&x| !held(x) && enterable(x))
                     .count();
                 open.insert(z.to_string(), n);
                 n
@@ -1721,7 +1709,8 @@ impl crate::fm::exclusive::ExclusiveRules for Suez1916 {
         hex: Hex,
         cache: &mut crate::fm::exclusive::PlacementCache,
     ) -> bool {
-        check_placement_with(sc, s, i, hex, cache.game_scratch()).is_ok()
+        let (occ, scratch) = cache.occupancy_and_scratch(sc, s);
+        check_placement_with(sc, s, i, hex, occ, scratch).is_ok()
     }
     fn may_stack(&self, sc: &Scenario, s: &State, i: usize, hex: Hex) -> bool {
         may_stack(sc, s, i, hex)
