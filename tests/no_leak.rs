@@ -61,7 +61,7 @@ fn proposals(sc: &Scenario, s: &State, side: Side) -> Vec<AttackProposal> {
                     for (am, dm) in [(0, 0), (1, 1), (2, 2), (2, 0)] {
                         out.push(AttackProposal {
                             hex: eh,
-                            units: vec![u.id.clone()],
+                            units: vec![s.units.id(i).clone()],
                             attacker_markers: am,
                             defender_markers: dm,
                         });
@@ -100,15 +100,15 @@ fn answers(sc: &Scenario, s: &State, side: Side) -> Vec<String> {
     if decider(&pending) == Some(side) {
         out.push(format!("{:?}", legal_commands(sc, s)));
         out.push(format!("{:?}", legal_indices(sc, s)));
-        for u in s.units.iter().take(12) {
-            out.push(format!("{:?}", legal_commands_for(sc, s, &u.id)));
+        for id in s.units.ids.iter().take(12) {
+            out.push(format!("{:?}", legal_commands_for(sc, s, id)));
         }
         for c in probes(sc, s) {
             out.push(format!("{:?}", explain(sc, s, &c)));
         }
     }
-    for u in s.units.iter().take(6) {
-        out.push(format!("{:?}", reachable(sc, s, &u.id)));
+    for id in s.units.ids.iter().take(6) {
+        out.push(format!("{:?}", reachable(sc, s, id)));
     }
     for p in proposals(sc, s, side) {
         out.push(format!("{p:?} {:?}", combat_odds(sc, s, side, &p)));

@@ -141,8 +141,9 @@ fn check_no_stacking(s: &State, ctx: &str) {
                 "{ctx}: two units on {h} ({:?}) at {:?}",
                 s.units
                     .iter()
-                    .filter(|v| v.hex() == Some(h))
-                    .map(|v| v.id.to_string())
+                    .zip(s.units.ids.iter())
+                    .filter(|(v, _)| v.hex() == Some(h))
+                    .map(|(_, id)| id.to_string())
                     .collect::<Vec<_>>(),
                 s.pending()
             );
@@ -160,7 +161,7 @@ fn check_mp(sc: &Scenario, s: &State, ctx: &str) {
         assert!(
             u.mp_spent <= ma,
             "{ctx}: {} spent {} MP with MA {ma} ({} steps)",
-            u.id,
+            s.units.id(i),
             u.mp_spent,
             u.steps
         );
@@ -173,14 +174,14 @@ fn check_locations(sc: &Scenario, s: &State, ctx: &str) {
     assert_eq!(s.units.len(), sc.units.len(), "{ctx}: roster size");
     let mut counts = [0usize; 6];
     for (i, u) in s.units.iter().enumerate() {
-        assert_eq!(u.id, sc.units[i].data.id, "{ctx}: roster order");
+        assert_eq!(s.units.id(i), &sc.units[i].data.id, "{ctx}: roster order");
         let max = sc.units[i].max_steps();
         let slot = match u.loc {
             Location::Map(h) => {
                 assert!(
                     sc.hex_index(h).is_some(),
                     "{ctx}: {} is on {h}, which is not a hex of the map",
-                    u.id
+                    s.units.id(i)
                 );
                 0
             }
@@ -192,12 +193,17 @@ fn check_locations(sc: &Scenario, s: &State, ctx: &str) {
         };
         counts[slot] += 1;
         if u.loc == Location::Eliminated {
-            assert_eq!(u.steps, 0, "{ctx}: eliminated {} has steps left", u.id);
+            assert_eq!(
+                u.steps,
+                0,
+                "{ctx}: eliminated {} has steps left",
+                s.units.id(i)
+            );
         } else {
             assert!(
                 (1..=max).contains(&u.steps),
                 "{ctx}: {} ({:?}) has {} steps, outside 1..={max}",
-                u.id,
+                s.units.id(i),
                 u.loc,
                 u.steps
             );
@@ -226,7 +232,7 @@ fn random_hex(sc: &Scenario, rng: &mut impl RngCore) -> Hex {
 }
 
 fn random_unit(s: &State, rng: &mut impl RngCore) -> UnitId {
-    pick(rng, &s.units).expect("units").id.clone()
+    pick(rng, &s.units.ids).expect("units").clone()
 }
 
 fn enemy_hexes(sc: &Scenario, s: &State, side: Side) -> Vec<Hex> {
@@ -281,7 +287,7 @@ fn certainly_illegal(
 ) -> Vec<Command> {
     let mut out = Vec::new();
     let nobody = UnitId::new("nobody");
-    let some_unit = s.units[0].id.clone();
+    let some_unit = s.units.id(0).clone();
     // Unknown unit and off-map hex, in every command shape.
     out.push(Command::Move {
         unit: nobody.clone(),
@@ -341,7 +347,7 @@ fn certainly_illegal(
         .iter()
         .enumerate()
         .filter(|(i, _)| sc.units[*i].data.side != side)
-        .map(|(_, u)| u.id.clone())
+        .map(|(i, _)| s.units.id(i).clone())
         .collect();
 
     // Out of sequence: every command shape the pending decision does not take.
@@ -364,10 +370,10 @@ fn certainly_illegal(
             out.push(Command::SupportFire { commit: false });
         }
         if !matches!(pending, Pending::Setup { .. }) {
-            for u in s.units.iter().take(3) {
+            for id in s.units.ids.iter().take(3) {
                 if let Some(h) = empties.first() {
                     out.push(Command::Place {
-                        unit: u.id.clone(),
+                        unit: id.clone(),
                         hex: *h,
                     });
                 }
@@ -549,13 +555,14 @@ fn certainly_illegal(
             }
             Command::ChooseLoss { .. } => {
                 if let Pending::ChooseLoss { candidates, .. } = &pending {
-                    for u in s
+                    for id in s
                         .units
+                        .ids
                         .iter()
-                        .filter(|u| !candidates.contains(&u.id))
+                        .filter(|id| !candidates.contains(id))
                         .take(3)
                     {
-                        out.push(Command::ChooseLoss { unit: u.id.clone() });
+                        out.push(Command::ChooseLoss { unit: id.clone() });
                     }
                 }
             }
@@ -568,13 +575,13 @@ fn certainly_illegal(
                     displace: vec![],
                 });
                 if let Pending::Retreat { units, .. } = &pending {
-                    for u in s.units.iter().filter(|u| !units.contains(&u.id)).take(3) {
+                    for id in s.units.ids.iter().filter(|id| !units.contains(id)).take(3) {
                         out.push(Command::Retreat {
-                            unit: u.id.clone(),
+                            unit: id.clone(),
                             path: path.clone(),
                             displace: vec![],
                         });
-                        out.push(Command::StiffResistance { unit: u.id.clone() });
+                        out.push(Command::StiffResistance { unit: id.clone() });
                     }
                 }
             }
@@ -590,10 +597,10 @@ fn certainly_illegal(
                     });
                 }
                 if let Pending::Advance { units, .. } = &pending {
-                    for u in s.units.iter().filter(|u| !units.contains(&u.id)).take(3) {
+                    for id in s.units.ids.iter().filter(|id| !units.contains(id)).take(3) {
                         if let Command::Advance { to, .. } = c {
                             out.push(Command::Advance {
-                                unit: u.id.clone(),
+                                unit: id.clone(),
                                 to: *to,
                             });
                         }

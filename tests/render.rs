@@ -162,10 +162,10 @@ fn every_builtin_opening_renders_one_counter_per_unit_on_the_map() {
         assert_eq!(elems[0], "svg", "{name}");
         assert_eq!(counters(&svg), on_map(m.state()), "{name}");
         // Every unit on the map has its own counter.
-        for u in &m.state().units {
-            let tag = format!("data-unit=\"{}\"", u.id);
+        for (u, id) in m.state().units.iter().zip(m.state().units.ids.iter()) {
+            let tag = format!("data-unit=\"{}\"", id);
             let expect = usize::from(matches!(u.loc, Location::Map(_)));
-            assert_eq!(svg.matches(&tag).count(), expect, "{name}: {}", u.id);
+            assert_eq!(svg.matches(&tag).count(), expect, "{name}: {}", id);
         }
         // One polygon per hex.
         assert_eq!(

@@ -225,11 +225,11 @@ fn stiff_event(unit: &str) -> Event {
 }
 
 fn steps_of(s: &State, unit: &str) -> u8 {
-    s.units.iter().find(|x| x.id == u(unit)).unwrap().steps
+    s.units.by_id(&u(unit)).unwrap().steps
 }
 
 fn loc_of(s: &State, unit: &str) -> Location {
-    s.units.iter().find(|x| x.id == u(unit)).unwrap().loc
+    s.units.by_id(&u(unit)).unwrap().loc
 }
 
 /// A 4x4 map starting in side A's Combat Phase. 0202's neighbours include 0201,

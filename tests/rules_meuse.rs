@@ -201,7 +201,7 @@ impl Meuse {
 // Helpers: state edits, commands and events.
 
 fn idx(s: &State, unit: &str) -> usize {
-    s.units.iter().position(|x| x.id == u(unit)).unwrap()
+    s.units.ids.iter().position(|x| *x == u(unit)).unwrap()
 }
 
 fn steps_of(s: &State, unit: &str) -> u8 {
@@ -2843,7 +2843,7 @@ fn check_agreement(sc: &Scenario, s: &State) -> usize {
         assert!(r.is_ok(), "{c:?} listed but refused: {:?}", r.err());
     }
     let all_hexes: Vec<Hex> = sc.hexes.iter().map(|x| x.hex).collect();
-    let units: Vec<UnitId> = s.units.iter().map(|x| x.id.clone()).collect();
+    let units: Vec<UnitId> = s.units.ids.to_vec();
     let mut candidates = Vec::new();
     for unit in &units {
         candidates.push(Command::BreakDown { unit: unit.clone() });

@@ -48,15 +48,11 @@ fn moved(unit: &str, from: &str, path: &[&str], mp: Mp) -> Event {
 }
 
 fn loc_of(s: &State, unit: &str) -> Location {
-    s.units.iter().find(|x| x.id == u(unit)).expect("unit").loc
+    s.units.by_id(&u(unit)).expect("unit").loc
 }
 
 fn steps_of(s: &State, unit: &str) -> u8 {
-    s.units
-        .iter()
-        .find(|x| x.id == u(unit))
-        .expect("unit")
-        .steps
+    s.units.by_id(&u(unit)).expect("unit").steps
 }
 
 fn ids(v: &[&str]) -> Vec<UnitId> {

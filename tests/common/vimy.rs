@@ -127,7 +127,7 @@ impl Vimy {
 
 /// Index of a unit in the state.
 pub fn idx(s: &State, unit: &str) -> usize {
-    s.units.iter().position(|x| x.id == u(unit)).unwrap()
+    s.units.ids.iter().position(|x| *x == u(unit)).unwrap()
 }
 
 /// Takes a unit off the map as eliminated (as a combat would have).

@@ -76,7 +76,7 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleEr
                 "8.0",
                 format!(
                     "{} has already been bombarded this phase",
-                    ctx.s.units[d].id
+                    ctx.s.units.id(d)
                 ),
             );
         }
@@ -85,7 +85,7 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), RuleEr
         hex,
         defenders: defenders
             .iter()
-            .map(|&d| ctx.s.units[d].id.clone())
+            .map(|&d| ctx.s.units.id(d).clone())
             .collect(),
         markers,
     });
@@ -140,7 +140,7 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
             sc.units[*i].data.side == side
                 && matches!(u.loc, Location::Map(h) if sc.layout().adjacent(h, c.hex))
         })
-        .map(|(_, u)| u.id.clone())
+        .map(|(i, _)| ctx.s.units.id(i).clone())
         .collect();
     let applies = match result {
         r if r.ignored_in_bombardment() => false,

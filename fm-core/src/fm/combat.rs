@@ -146,13 +146,13 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
     let u = &s.units[i];
     let d = &sc.units[i].data;
     if d.side != s.active {
-        return refuse("8.0", format!("{} belongs to the defending side", u.id));
+        return refuse("8.0", format!("{} belongs to the defending side", s.units.id(i)));
     }
     if !matches!(u.loc, Location::Map(_)) {
-        return refuse("8.2", format!("{} is not on the map", u.id));
+        return refuse("8.2", format!("{} is not on the map", s.units.id(i)));
     }
     if u.attacked {
-        return refuse("8.2", format!("{} has already attacked this phase", u.id));
+        return refuse("8.2", format!("{} has already attacked this phase", s.units.id(i)));
     }
     sc.rules().activity_refusal(sc, s, "attack")?;
     if s.phase == Phase::MobileCombat {
@@ -161,7 +161,7 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
                 "4.1",
                 format!(
                     "{} is a leg unit: only mobile units attack in the Mobile Combat Phase",
-                    u.id
+                    s.units.id(i)
                 ),
             );
         }
@@ -170,7 +170,7 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
                 "8.2",
                 format!(
                     "{} attacked in the Combat Phase and cannot attack again this player turn",
-                    u.id
+                    s.units.id(i)
                 ),
             );
         }
@@ -180,7 +180,7 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
             "8.5",
             format!(
                 "{} advanced after combat and may do nothing else this player turn",
-                u.id
+                s.units.id(i)
             ),
         );
     }
@@ -189,7 +189,7 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
             "8.3.1",
             format!(
                 "{} was displaced and may not attack for the rest of this turn",
-                u.id
+                s.units.id(i)
             ),
         );
     }
@@ -219,7 +219,7 @@ pub(crate) fn check_attack_units(
         if s.units[d].defended && !again {
             return refuse(
                 "8.0",
-                format!("{} has already been attacked this phase", s.units[d].id),
+                format!("{} has already been attacked this phase", s.units.id(d)),
             );
         }
     }
@@ -262,7 +262,7 @@ pub(crate) fn check_attack_units(
                     rule,
                     format!(
                         "{} is stacked with {} and they attack together",
-                        s.units[o].id, s.units[i].id
+                        s.units.id(o), s.units.id(i)
                     ),
                 );
             }
@@ -289,7 +289,7 @@ pub(crate) fn declare(ctx: &mut Ctx, hex: Hex, units: &[UnitId]) -> Result<(), R
         hex,
         defenders: defenders
             .iter()
-            .map(|&d| ctx.s.units[d].id.clone())
+            .map(|&d| ctx.s.units.id(d).clone())
             .collect(),
         attackers: units.to_vec(),
     });
@@ -545,7 +545,7 @@ pub(crate) fn rebuild_units(
     }
     for &i in &seen {
         let steps = ctx.s.units[i].steps + 1;
-        let id = ctx.s.units[i].id.clone();
+        let id = ctx.s.units.id(i).clone();
         ctx.emit(Event::UnitRebuilt { unit: id, steps });
     }
     Ok(())

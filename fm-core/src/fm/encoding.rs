@@ -196,7 +196,7 @@ pub(crate) fn index_to_command_from<S: MoveSource>(
     if idx >= l.end {
         return None;
     }
-    let unit_id = |u: usize| s.units[u].id.clone();
+    let unit_id = |u: usize| s.units.id(u).clone();
     Some(match idx {
         0 => Command::Done,
         1 => Command::SupportFire { commit: true },
@@ -233,7 +233,7 @@ pub(crate) fn index_to_command_from<S: MoveSource>(
                 // Meuse Argonne 17.5: only the unit that names the target (a lone unit
                 // or a brigade stack) retreats, into a hex open to the whole target.
                 Pending::ArtilleryRetreat { unit, stacked, .. } => {
-                    if s.units[u].id != unit {
+                    if s.units.id(u) != &unit {
                         return None;
                     }
                     sc.rules()

@@ -517,9 +517,9 @@ fn remove_one(v: &mut Vec<u8>, x: u8) {
 impl State {
     fn idx(&self, sc: &Scenario, id: &UnitId) -> usize {
         sc.unit_index(id).map(|i| i as usize).unwrap_or_else(|| {
-            self.units
+            self.units.ids
                 .iter()
-                .position(|u| &u.id == id)
+                .position(|u| u == id)
                 .expect("event names a unit of this scenario")
         })
     }
@@ -566,7 +566,7 @@ impl State {
                 self.ex.rail_moves = 0;
                 self.ex.fire_stage = None;
                 self.ex.announced.clear();
-                for u in &mut self.units {
+                for u in self.units.iter_mut() {
                     u.attacked = false;
                     u.defended = false;
                     if new_player_turn {

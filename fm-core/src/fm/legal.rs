@@ -173,7 +173,7 @@ fn setup_for(
     for &h in &sc.zones[z] {
         if may_place(sc, s, i, h, cache) {
             out.push(Command::Place {
-                unit: u.id.clone(),
+                unit: s.units.id(i).clone(),
                 hex: sc.hex_at(h),
             });
         }
@@ -279,7 +279,7 @@ impl<'a> Fresh<'a> {
 impl MoveSource for Fresh<'_> {
     fn normal_moves(&mut self, i: usize, out: &mut Vec<Command>) {
         let (sc, s) = (self.sc, self.s);
-        let id = &s.units[i].id;
+        let id = s.units.id(i);
         with_search(sc, s, i, &self.board, |_, found| {
             for v in found.hexes() {
                 if self.endable(i, v) {
@@ -314,7 +314,7 @@ impl MoveSource for Reference<'_> {
     fn normal_moves(&mut self, i: usize, out: &mut Vec<Command>) {
         for (_, path) in crate::fm::reference::moves(self.sc, self.s, i) {
             out.push(Command::Move {
-                unit: self.s.units[i].id.clone(),
+                unit: self.s.units.id(i).clone(),
                 path,
             });
         }
@@ -346,7 +346,7 @@ pub(crate) fn unit_moves(
     for (hex, path) in extra {
         if !ends.contains(&hex) {
             out.push(Command::Move {
-                unit: s.units[i].id.clone(),
+                unit: s.units.id(i).clone(),
                 path,
             });
         }
@@ -497,7 +497,7 @@ pub(crate) fn attack_sets(
         {
             continue;
         }
-        groups.push(here.iter().map(|&a| s.units[a].id.clone()).collect());
+        groups.push(here.iter().map(|&a| s.units.id(a).clone()).collect());
     }
     let k = groups.len();
     for mask in 1u32..(1 << k) {

@@ -173,7 +173,7 @@ impl<'a> Listing<'a> {
 impl MoveSource for Listing<'_> {
     fn normal_moves(&mut self, i: usize, out: &mut Vec<Command>) {
         if let Some(x) = self.searched(i) {
-            let id = &self.s.units[i].id;
+            let id = self.s.units.id(i);
             for (k, &v) in x.hexes.iter().enumerate() {
                 if self.endable(i, v) {
                     out.push(Command::Move {

@@ -662,7 +662,7 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
     let def = &sc.units[unit];
     let u = &s.units[unit];
     if def.data.side != s.active {
-        return refuse("5.2", format!("{} belongs to the side not moving", u.id));
+        return refuse("5.2", format!("{} belongs to the side not moving", s.units.id(unit)));
     }
     sc.rules().move_refusal(sc, s, unit)?;
     match s.phase {
@@ -673,7 +673,7 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
                     "5.5",
                     format!(
                         "{} is a leg unit and cannot move in the Mobile Movement Phase",
-                        u.id
+                        s.units.id(unit)
                     ),
                 );
             }
@@ -682,7 +682,7 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
                     "5.5",
                     format!(
                         "{} moved in the Movement Phase and cannot move again this player turn",
-                        u.id
+                        s.units.id(unit)
                     ),
                 );
             }
@@ -697,7 +697,7 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
     if u.moved {
         return refuse(
             "5.2",
-            format!("{} has already moved this player turn", u.id),
+            format!("{} has already moved this player turn", s.units.id(unit)),
         );
     }
     if u.advanced {
@@ -705,13 +705,13 @@ pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), Rule
             "8.5",
             format!(
                 "{} advanced after combat and may do nothing else this player turn",
-                u.id
+                s.units.id(unit)
             ),
         );
     }
     match u.loc {
         Location::Map(_) | Location::Arriving => Ok(()),
-        _ => refuse("3.0", format!("{} is not in play", u.id)),
+        _ => refuse("3.0", format!("{} is not in play", s.units.id(unit))),
     }
 }
 
@@ -872,7 +872,7 @@ fn normal_move(ctx: &mut Ctx, unit: &UnitId, path: &[Hex]) -> Result<Event, Rule
                 stacking_rule(sc),
                 format!(
                     "{unit} cannot end its move stacked with {} in {last}",
-                    ctx.s.units[o].id
+                    ctx.s.units.id(o)
                 ),
             );
         }

@@ -315,7 +315,7 @@ fn shortfall_after(
     shortfall(sc, &after, side).map(|f| {
         format!(
             "placing {} in {} would leave {} of zone{} {} without room",
-            s.units[unit].id,
+            s.units.id(unit),
             sc.hex_at(h),
             plural(f.units, "unit"),
             if f.zones.len() == 1 { "" } else { "s" },

@@ -285,7 +285,7 @@ pub fn check(sc: &Scenario, s: &State) -> Result<(), String> {
                 if fast != slow {
                     return Err(format!(
                         "strands_others({}, {}): {fast:?}, reference {slow:?}",
-                        u.id,
+                        s.units.id(i),
                         sc.hex_at(h)
                     ));
                 }

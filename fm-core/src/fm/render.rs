@@ -111,7 +111,7 @@ struct Snap<'a> {
     turn: u16,
     phase: Phase,
     active: Side,
-    units: &'a [UnitState],
+    units: &'a crate::fm::state::UnitList,
     control: &'a BTreeMap<Hex, Side>,
     bombarded: &'a BTreeMap<Hex, u8>,
     combat: Option<&'a Combat>,
@@ -1569,7 +1569,8 @@ pub fn units_on_map<'a>(board: impl Into<Board<'a>>) -> Vec<UnitId> {
     let snap = Snap::of(board.into());
     snap.units
         .iter()
-        .filter(|u| matches!(u.loc, Location::Map(_)))
-        .map(|u| u.id.clone())
+        .enumerate()
+        .filter(|(_, u)| matches!(u.loc, Location::Map(_)))
+        .map(|(i, _)| snap.units.id(i).clone())
         .collect()
 }

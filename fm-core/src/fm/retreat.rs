@@ -359,7 +359,7 @@ pub(crate) fn retreat(
         holders.extend(opt.displace[..opt.displace.len() - 1].iter().copied());
         for (k, at) in holders.iter().enumerate().rev() {
             let who = ctx.s.unit_at(*at).expect("displaced unit");
-            let id = ctx.s.units[who].id.clone();
+            let id = ctx.s.units.id(who).clone();
             ctx.emit(Event::UnitDisplaced {
                 unit: id,
                 from: *at,

@@ -1137,6 +1137,8 @@ pub struct Scenario {
     /// The exclusive rules `data.rules` selects (the system rules by default).
     rules: crate::fm::games::Rules,
     unit_ids: HashMap<UnitId, u16>,
+    /// The units' ids in order, shared by every [`State`](crate::fm::state::State).
+    id_list: crate::fm::state::UnitIds,
 }
 
 /// The built-in scenarios, by id.
@@ -1629,6 +1631,7 @@ impl Scenario {
             grid: c.grid.clone(),
             lines: crt_lines,
         };
+        let id_list = units.iter().map(|u| u.data.id.clone()).collect();
         let mut sc = Scenario {
             hexes,
             units,
@@ -1641,6 +1644,7 @@ impl Scenario {
             edge_distance,
             zones,
             grid,
+            id_list,
             unit_ids,
             data,
             objectives: Vec::new(),
@@ -1815,6 +1819,11 @@ impl Scenario {
     /// Index of a unit by id.
     pub fn unit_index(&self, id: &UnitId) -> Option<u16> {
         self.unit_ids.get(id).copied()
+    }
+
+    /// The units' ids in scenario order, the list every state of this scenario shares.
+    pub fn unit_ids(&self) -> crate::fm::state::UnitIds {
+        self.id_list.clone()
     }
 
     /// A unit's definition by index.

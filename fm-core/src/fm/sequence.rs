@@ -84,7 +84,7 @@ fn start_phase(ctx: &mut Ctx, side: Side, phase: Phase) {
                     && d.side == side
                     && matches!(d.start, StartData::Reinforcement { turn: t, .. } if t <= turn)
             })
-            .map(|(_, u)| u.id.clone())
+            .map(|(i, _)| ctx.s.units.id(i).clone())
             .collect();
         if !arriving.is_empty() {
             ctx.emit(Event::ReinforcementsArrived {
@@ -237,7 +237,7 @@ pub(crate) fn place(ctx: &mut Ctx, unit: &UnitId, hex: Hex) -> Result<(), RuleEr
         if !ctx.sc.rules().may_stack(ctx.sc, &ctx.s, i, hex) {
             return refuse(
                 crate::fm::movement::stacking_rule(ctx.sc),
-                format!("{hex} already holds {}", ctx.s.units[o].id),
+                format!("{hex} already holds {}", ctx.s.units.id(o)),
             );
         }
     }

@@ -32,11 +32,11 @@ pub enum Location {
     OffMap,
 }
 
-/// The state of one unit, in scenario order.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+/// The state of one unit, in scenario order. Plain copyable data: the unit's id is
+/// the scenario's ([`State::ids`]), so copying a state copies no strings and touches no
+/// reference counts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct UnitState {
-    /// Unit id.
-    pub id: UnitId,
     /// Where it is.
     pub loc: Location,
     /// Steps remaining (1 = last step).
@@ -346,6 +346,130 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// The units' ids of a state, in scenario order, shared.
+pub type UnitIds = std::sync::Arc<[UnitId]>;
+
+/// The units of a state or view, in scenario order: their states, plain copyable data,
+/// and their ids, one list the scenario's states share. Copying it copies no strings
+/// and touches one reference count. It reads as a slice of [`UnitState`] (indexing,
+/// `iter`, `len`); its JSON form and its hash carry each unit's id with its state
+/// (`[{"id": "US-1", "loc": …}, …]`), as when the ids were in the states.
+///
+/// ```
+/// use fm_core::{Scenario, State};
+/// let sc = Scenario::builtin("system-demo").unwrap();
+/// let s = State::initial(&sc);
+/// assert_eq!(s.units.len(), sc.units.len());
+/// assert_eq!(s.units.id(0), &sc.units[0].data.id);
+/// let json = serde_json::to_value(&s).unwrap();
+/// assert_eq!(json["units"][0]["id"], sc.units[0].data.id.to_string());
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnitList {
+    /// The ids, in the order of `states`.
+    pub ids: UnitIds,
+    /// The units' states.
+    pub states: Vec<UnitState>,
+}
+
+impl UnitList {
+    /// Units with these ids and states.
+    ///
+    /// # Panics
+    /// If the two differ in length (a programming error: the list is the scenario's).
+    pub fn new(ids: UnitIds, states: Vec<UnitState>) -> UnitList {
+        assert_eq!(ids.len(), states.len(), "one id per unit state");
+        UnitList { ids, states }
+    }
+
+    /// Unit `i`'s id.
+    #[inline]
+    pub fn id(&self, i: usize) -> &UnitId {
+        &self.ids[i]
+    }
+
+    /// The unit with this id, if any (a linear search: use the scenario's
+    /// [`Scenario::unit_index`] where speed matters).
+    pub fn by_id(&self, id: &UnitId) -> Option<&UnitState> {
+        self.ids.iter().position(|x| x == id).map(|i| &self.states[i])
+    }
+}
+
+impl std::ops::Deref for UnitList {
+    type Target = [UnitState];
+    #[inline]
+    fn deref(&self) -> &[UnitState] {
+        &self.states
+    }
+}
+
+impl std::ops::DerefMut for UnitList {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [UnitState] {
+        &mut self.states
+    }
+}
+
+impl<'a> IntoIterator for &'a UnitList {
+    type Item = &'a UnitState;
+    type IntoIter = std::slice::Iter<'a, UnitState>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.states.iter()
+    }
+}
+
+/// Exactly what the derived hash of a `Vec` of units carrying their ids wrote (the
+/// legacy state hash of save formats 2-3 depends on it): the length, then each unit's
+/// id and state.
+impl Hash for UnitList {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_usize(self.states.len());
+        for (id, u) in self.ids.iter().zip(&self.states) {
+            id.hash(h);
+            u.hash(h);
+        }
+    }
+}
+
+/// A unit as JSON writes it: its id, then its state.
+#[derive(Serialize)]
+struct UnitOut<'a> {
+    id: &'a UnitId,
+    #[serde(flatten)]
+    state: &'a UnitState,
+}
+
+/// A unit as JSON reads it.
+#[derive(Deserialize)]
+struct UnitIn {
+    id: UnitId,
+    #[serde(flatten)]
+    state: UnitState,
+}
+
+impl Serialize for UnitList {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = ser.serialize_seq(Some(self.states.len()))?;
+        for (id, state) in self.ids.iter().zip(&self.states) {
+            seq.serialize_element(&UnitOut { id, state })?;
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for UnitList {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<UnitList, D::Error> {
+        let units = Vec::<UnitIn>::deserialize(de)?;
+        let (ids, states): (Vec<UnitId>, Vec<UnitState>) =
+            units.into_iter().map(|u| (u.id, u.state)).unzip();
+        Ok(UnitList {
+            ids: ids.into(),
+            states,
+        })
+    }
+}
+
 /// The dynamic state of a game.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct State {
@@ -356,7 +480,7 @@ pub struct State {
     /// The phasing (active) side; during set-up, the side placing units.
     pub active: Side,
     /// Units, in scenario order.
-    pub units: Vec<UnitState>,
+    pub units: UnitList,
     /// Support fire markers.
     pub support: SidePair<SupportState>,
     /// Markers that bombarded each hex this player turn (8.1: at most two).
@@ -633,7 +757,6 @@ impl UnitState {
     #[inline]
     fn words(&self) -> (u64, Option<u64>) {
         let UnitState {
-            id: _,
             loc,
             steps,
             moved,
@@ -673,7 +796,6 @@ impl State {
             .units
             .iter()
             .map(|u| UnitState {
-                id: u.data.id.clone(),
                 loc: match &u.data.start {
                     StartData::Hex(h) => Location::Map(*h),
                     StartData::Zone(_) => Location::ToPlace,
@@ -690,6 +812,7 @@ impl State {
                 displaced: false,
             })
             .collect::<Vec<_>>();
+        let units = UnitList::new(scenario.unit_ids(), units);
         let mut control = BTreeMap::new();
         for h in scenario.objective_hexes() {
             if let Some(u) = units.iter().position(|u| u.loc == Location::Map(h)) {
@@ -868,3 +991,4 @@ impl State {
             .collect()
     }
 }
+

@@ -40,7 +40,7 @@ pub fn instant(
                     }
                     if let Location::Map(h) = u.loc {
                         if hexes.contains(&h) {
-                            return Some((*side, format!("{} entered {h}", u.id)));
+                            return Some((*side, format!("{} entered {h}", s.units.id(i))));
                         }
                     }
                 }

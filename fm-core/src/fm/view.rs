@@ -13,7 +13,7 @@
 use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::{Phase, Scenario};
-use crate::fm::state::{Combat, ExclusiveState, Outcome, Pending, State, UnitState};
+use crate::fm::state::{Combat, ExclusiveState, Outcome, Pending, State};
 use crate::ids::{Side, SidePair};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -65,7 +65,7 @@ pub struct View {
     /// Active side.
     pub active: Side,
     /// Units (all public: F&M has no hidden units).
-    pub units: Vec<UnitState>,
+    pub units: crate::fm::state::UnitList,
     /// Support fire markers.
     pub support: SidePair<SupportView>,
     /// Markers spent per hex this player turn.

@@ -219,7 +219,7 @@ pub(crate) fn artillery(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) -> Resu
     }
     let ids: Vec<UnitId> = defenders
         .iter()
-        .map(|&d| ctx.s.units[d].id.clone())
+        .map(|&d| ctx.s.units.id(d).clone())
         .collect();
     ctx.emit(Event::ArtilleryDeclared {
         hex,
@@ -267,7 +267,7 @@ fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
         .collect();
     let ids: Vec<UnitId> = defenders
         .iter()
-        .map(|&d| ctx.s.units[d].id.clone())
+        .map(|&d| ctx.s.units.id(d).clone())
         .collect();
     ctx.emit(Event::ArtilleryFiring {
         hex,
@@ -437,7 +437,7 @@ pub(crate) fn artillery_retreat(
     }
     for i in members {
         let from = ctx.s.units[i].hex().expect("bombarded unit is on the map");
-        let id = ctx.s.units[i].id.clone();
+        let id = ctx.s.units.id(i).clone();
         ctx.emit(Event::UnitRetreated {
             unit: id,
             from,

@@ -230,7 +230,7 @@ pub(crate) fn after_elimination(ctx: &mut Ctx, unit: usize, hex: Option<Hex>) {
         return;
     }
     if let Some(&b) = free_brigades(ctx.sc, &ctx.s).first() {
-        let id = ctx.s.units[b].id.clone();
+        let id = ctx.s.units.id(b).clone();
         ctx.emit(Event::BrigadePlaced { unit: id, hex });
     }
 }
@@ -400,7 +400,7 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
                 rule,
                 format!(
                     "{} is in a forest hex ({h}) and cannot be rebuilt there",
-                    ctx.s.units[i].id
+                    ctx.s.units.id(i)
                 ),
             );
         }
@@ -418,7 +418,7 @@ fn allied_unit_moved(sc: &Scenario, s: &State) -> Option<UnitId> {
         .iter()
         .enumerate()
         .find(|(i, u)| sc.units[*i].data.side == ALLIES && u.moved)
-        .map(|(_, u)| u.id.clone())
+        .map(|(i, _)| s.units.id(i).clone())
 }
 
 /// 13.2: voluntary breakdown of a three-step division.
@@ -467,7 +467,7 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
     let brigades: Vec<UnitId> = free
         .iter()
         .take(want)
-        .map(|&b| ctx.s.units[b].id.clone())
+        .map(|&b| ctx.s.units.id(b).clone())
         .collect();
     ctx.emit(Event::DivisionBrokenDown {
         unit: unit.clone(),
@@ -481,7 +481,7 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
 /// division broken down before it entered, that division; otherwise `unit` itself.
 pub(crate) fn enters_as(sc: &Scenario, s: &State, unit: usize) -> usize {
     s.ex.arriving_brigades
-        .get(&s.units[unit].id)
+        .get(&s.units.id(unit))
         .and_then(|d| sc.unit_index(d))
         .map_or(unit, |d| d as usize)
 }
@@ -646,7 +646,7 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::fm::comman
         for i in replaceable(sc, s, side) {
             for h in &hexes {
                 out.push(Command::Replace {
-                    unit: s.units[i].id.clone(),
+                    unit: s.units.id(i).clone(),
                     hex: *h,
                     full: false,
                 });
@@ -661,12 +661,12 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::fm::comman
             .collect();
         for (k, &a) in depleted.iter().enumerate() {
             out.push(Command::Rebuild {
-                units: vec![s.units[a].id.clone()],
+                units: vec![s.units.id(a).clone()],
             });
             if side == ALLIES {
                 for &b in &depleted[k + 1..] {
                     out.push(Command::Rebuild {
-                        units: vec![s.units[a].id.clone(), s.units[b].id.clone()],
+                        units: vec![s.units.id(a).clone(), s.units.id(b).clone()],
                     });
                 }
             }

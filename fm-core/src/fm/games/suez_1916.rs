@@ -536,7 +536,7 @@ pub(crate) fn check_placement_with(
                 "11.2",
                 format!(
                     "placing {} in {hex} would leave {} no hex of its set-up zone",
-                    s.units[unit].id, s.units[v].id
+                    s.units.id(unit), s.units.id(v)
                 ),
             );
         }
@@ -607,7 +607,7 @@ pub(crate) fn movement(sc: &Scenario, s: &State, i: usize) -> Option<Movement> {
 /// Why unit `i` may not move at all this phase under 11.3 or 15.2, if it may not.
 pub(crate) fn move_refusal(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleError> {
     let Some(p) = params(sc) else { return Ok(()) };
-    let id = &s.units[i].id;
+    let id = &s.units.id(i);
     if sc.units[i].data.side == BRITISH {
         if zero_hour(p, s) {
             return refuse("15.2", "no British unit may move in the Zero Hour turn");
@@ -725,7 +725,7 @@ pub(crate) fn check_rail(
     i: usize,
     path: &[Hex],
 ) -> Result<(), RuleError> {
-    let id = &s.units[i].id;
+    let id = &s.units.id(i);
     let Some(p) = params(sc) else {
         return refuse(
             "16.0",
@@ -827,7 +827,7 @@ fn add_markers(ctx: &mut Ctx, side: Side, n: u8) {
 
 fn activate(ctx: &mut Ctx, i: usize) {
     let Some(p) = params(ctx.sc) else { return };
-    let unit = ctx.s.units[i].id.clone();
+    let unit = ctx.s.units.id(i).clone();
     ctx.emit(Event::UnitActivated { unit });
     if formation(ctx.sc, i) == p.activation_support_formation {
         add_markers(ctx, BRITISH, 1);
@@ -846,7 +846,7 @@ pub(crate) fn on_play_start(ctx: &mut Ctx) {
             ctx.sc.units[*i].data.side == BRITISH
                 && u.hex().is_some_and(|h| h.col <= p.pelusium_station.col)
         })
-        .map(|(_, u)| u.id.clone())
+        .map(|(i, _)| ctx.s.units.id(i).clone())
         .collect();
     if !units.is_empty() {
         ctx.emit(Event::UnitsInactive { units });
@@ -885,7 +885,7 @@ pub(crate) fn on_phase_start(ctx: &mut Ctx, side: Side, phase: Phase) {
             for i in waiting {
                 let die = ctx.d6();
                 let activated = die <= p.activation_roll_max;
-                let unit = ctx.s.units[i].id.clone();
+                let unit = ctx.s.units.id(i).clone();
                 ctx.emit(Event::ActivationRolled {
                     unit,
                     die,
@@ -970,7 +970,7 @@ pub(crate) fn auto_activate(ctx: &mut Ctx) {
     let range = p.automatic_activation_range as u32;
     let near: Vec<usize> = (0..ctx.s.units.len())
         .filter(|&i| {
-            ctx.s.ex.inactive.contains(&ctx.s.units[i].id)
+            ctx.s.ex.inactive.contains(&ctx.s.units.id(i))
                 && ctx.s.units[i]
                     .hex()
                     .is_some_and(|h| hexes.iter().any(|x| layout.distance(*x, h) <= range))
@@ -1313,7 +1313,7 @@ fn bombard_hex(ctx: &mut Ctx, side: Side, hex: Hex, strength: i32) {
         .filter(|&i| sc.units[i].data.side != side)
         .collect();
     for i in targets {
-        let unit = ctx.s.units[i].id.clone();
+        let unit = ctx.s.units.id(i).clone();
         if side == CENTRAL_POWERS && ctx.s.ex.inactive.contains(&unit) {
             activate(ctx, i);
         }
@@ -1376,7 +1376,7 @@ pub(crate) fn run_announced(ctx: &mut Ctx) -> bool {
     let enemy: Vec<UnitId> = here
         .iter()
         .filter(|&&d| sc.units[d].data.side != side)
-        .map(|&d| ctx.s.units[d].id.clone())
+        .map(|&d| ctx.s.units.id(d).clone())
         .collect();
     if alive.is_empty() || (enemy.is_empty() && !here.is_empty()) {
         ctx.emit(Event::AttackCancelled { hex: a.hex });
@@ -1567,7 +1567,7 @@ fn engineer_at_canal(sc: &Scenario, s: &State) -> Option<UnitId> {
         (sc.units[i].data.side == CENTRAL_POWERS
             && has_tag(sc, i, &p.engineer_tag)
             && (0..6).any(|d| has_side(sc, hi, d, sc.masks.canal_side)))
-        .then(|| u.id.clone())
+        .then(|| s.units.id(i).clone())
     })
 }
 

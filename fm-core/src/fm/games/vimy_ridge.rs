@@ -416,7 +416,7 @@ pub(crate) fn rebuild(ctx: &mut Ctx, units: &[UnitId]) -> Result<(), RuleError> 
                 rule,
                 format!(
                     "{} moved this night turn and may not be rebuilt",
-                    ctx.s.units[i].id
+                    ctx.s.units.id(i)
                 ),
             );
         }
@@ -444,13 +444,13 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<Command> {
             let max = sc.units[i].max_steps();
             for h in &hexes {
                 out.push(Command::Replace {
-                    unit: s.units[i].id.clone(),
+                    unit: s.units.id(i).clone(),
                     hex: *h,
                     full: false,
                 });
                 if max > 1 && max <= left {
                     out.push(Command::Replace {
-                        unit: s.units[i].id.clone(),
+                        unit: s.units.id(i).clone(),
                         hex: *h,
                         full: true,
                     });
@@ -469,12 +469,12 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<Command> {
         .collect();
     for (k, &a) in depleted.iter().enumerate() {
         out.push(Command::Rebuild {
-            units: vec![s.units[a].id.clone()],
+            units: vec![s.units.id(a).clone()],
         });
         if left >= 2 {
             for &b in &depleted[k + 1..] {
                 out.push(Command::Rebuild {
-                    units: vec![s.units[a].id.clone(), s.units[b].id.clone()],
+                    units: vec![s.units.id(a).clone(), s.units.id(b).clone()],
                 });
             }
         }
@@ -622,7 +622,7 @@ pub(crate) fn check_placement(
                 format!(
                     "{hex} is not {} {} at {h}: the {} sets up {} of the {}",
                     if ob < b { "south of" } else { "north of" },
-                    u.id,
+                    s.units.id(i),
                     p.german_setup_order[b],
                     if ob < b { "south" } else { "north" },
                     p.german_setup_order[ob],
@@ -635,7 +635,7 @@ pub(crate) fn check_placement(
             "19.1",
             format!(
                 "placing {} at {hex} leaves no room to set up the other German divisions north to south",
-                s.units[unit].id
+                s.units.id(unit)
             ),
         );
     }
@@ -724,12 +724,12 @@ pub(crate) fn check_attack(
             "18.3",
             format!(
                 "{} ({}) and {} ({}) are of different divisions and may not attack together",
-                s.units[first].id, div, s.units[o].id, sc.units[o].data.formation
+                s.units.id(first), div, s.units.id(o), sc.units[o].data.formation
             ),
         );
     }
     for &d in defenders {
-        let id = &s.units[d].id;
+        let id = &s.units.id(d);
         if s.ex.attacked_by.get(id).is_some_and(|f| f.contains(div)) {
             return refuse(
                 "8.0",
