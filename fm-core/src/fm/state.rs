@@ -346,6 +346,76 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// A part of the state that changes rarely, shared between copies of a state until one
+/// of them changes it (copy on write): copying a state costs a reference count for it,
+/// and the first change to a shared copy copies it. It reads and writes as the value
+/// itself (`s.ex.breached`, `s.support.get_mut(side)`); its JSON form, hash and
+/// equality are the value's.
+///
+/// ```
+/// use fm_core::Shared;
+/// let a = Shared::new(vec![1u8, 2]);
+/// let mut b = a.clone();
+/// b.push(3); // b is copied here; a is unchanged
+/// assert_eq!(*a, [1, 2]);
+/// assert_eq!(*b, [1, 2, 3]);
+/// ```
+#[derive(Default, PartialEq, Eq, Hash)]
+pub struct Shared<T>(std::sync::Arc<T>);
+
+impl<T> Shared<T> {
+    /// A value, not shared yet.
+    pub fn new(v: T) -> Shared<T> {
+        Shared(std::sync::Arc::new(v))
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    #[inline]
+    fn clone(&self) -> Shared<T> {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(ser)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shared<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Shared<T>, D::Error> {
+        T::deserialize(de).map(Shared::new)
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(v: T) -> Shared<T> {
+        Shared::new(v)
+    }
+}
+
 /// The units' ids of a state, in scenario order, shared.
 pub type UnitIds = std::sync::Arc<[UnitId]>;
 
@@ -481,8 +551,8 @@ pub struct State {
     pub active: Side,
     /// Units, in scenario order.
     pub units: UnitList,
-    /// Support fire markers.
-    pub support: SidePair<SupportState>,
+    /// Support fire markers (shared between copies until one changes them).
+    pub support: Shared<SidePair<SupportState>>,
     /// Markers that bombarded each hex this player turn (8.1: at most two).
     pub bombarded: BTreeMap<Hex, u8>,
     /// Last side to occupy each objective hex.
@@ -491,9 +561,9 @@ pub struct State {
     pub combat: Option<Combat>,
     /// Set when the game is over.
     pub outcome: Option<Outcome>,
-    /// Bookkeeping of the exclusive rules.
+    /// Bookkeeping of the exclusive rules (shared between copies until one changes it).
     #[serde(default, skip_serializing_if = "ExclusiveState::is_empty")]
-    pub ex: ExclusiveState,
+    pub ex: Shared<ExclusiveState>,
 }
 
 /// The decision the game waits for.
@@ -826,12 +896,12 @@ impl State {
             phase: Phase::Setup,
             active: scenario.data.first_player,
             units,
-            support: SidePair::default(),
+            support: Shared::default(),
             bombarded: BTreeMap::new(),
             control,
             combat: None,
             outcome: None,
-            ex,
+            ex: Shared::new(ex),
         }
     }
 

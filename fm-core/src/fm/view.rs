@@ -142,7 +142,7 @@ pub fn view(sc: &Scenario, s: &State, side: Side) -> View {
             unrevealed,
         }
     };
-    let mut ex = s.ex.clone();
+    let mut ex = ExclusiveState::clone(&s.ex);
     let markers = [&s.ex.pool, &s.ex.reserve, &s.ex.spent];
     let pools = (markers.iter().any(|p| !p.a.is_empty() || !p.b.is_empty())
         || !s.ex.fire_plan.is_empty())
