@@ -1260,7 +1260,7 @@ fn hash_changes_after_a_move() {
     assert_ne!(s.hash(), t.hash());
     let mut back = t.clone();
     let i = back.units.iter().position(|u| u.moved).expect("moved unit");
-    back.units[i] = s.units[i].clone();
+    back.units[i] = s.units[i];
     back.control = s.control.clone();
     assert_eq!(back, s);
     assert_eq!(back.hash(), s.hash());

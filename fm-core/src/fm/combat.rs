@@ -146,13 +146,19 @@ pub(crate) fn may_attack(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleE
     let u = &s.units[i];
     let d = &sc.units[i].data;
     if d.side != s.active {
-        return refuse("8.0", format!("{} belongs to the defending side", s.units.id(i)));
+        return refuse(
+            "8.0",
+            format!("{} belongs to the defending side", s.units.id(i)),
+        );
     }
     if !matches!(u.loc, Location::Map(_)) {
         return refuse("8.2", format!("{} is not on the map", s.units.id(i)));
     }
     if u.attacked {
-        return refuse("8.2", format!("{} has already attacked this phase", s.units.id(i)));
+        return refuse(
+            "8.2",
+            format!("{} has already attacked this phase", s.units.id(i)),
+        );
     }
     sc.rules().activity_refusal(sc, s, "attack")?;
     if s.phase == Phase::MobileCombat {
@@ -262,7 +268,8 @@ pub(crate) fn check_attack_units(
                     rule,
                     format!(
                         "{} is stacked with {} and they attack together",
-                        s.units.id(o), s.units.id(i)
+                        s.units.id(o),
+                        s.units.id(i)
                     ),
                 );
             }

@@ -517,7 +517,8 @@ fn remove_one(v: &mut Vec<u8>, x: u8) {
 impl State {
     fn idx(&self, sc: &Scenario, id: &UnitId) -> usize {
         sc.unit_index(id).map(|i| i as usize).unwrap_or_else(|| {
-            self.units.ids
+            self.units
+                .ids
                 .iter()
                 .position(|u| u == id)
                 .expect("event names a unit of this scenario")

@@ -6,13 +6,14 @@ use crate::fm::combat::{can_attack_across, may_attack};
 use crate::fm::command::Command;
 use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
-use crate::fm::movement::{may_move, may_stack, with_search, Board, Mover};
+use crate::fm::movement::{may_stack, movable, with_search, Board, Mover};
 use crate::fm::mp::Mp;
 use crate::fm::retreat::advance_targets;
 use crate::fm::scenario::NO_HEX;
 use crate::fm::scenario::{Phase, Scenario, StartData};
 use crate::fm::state::{Location, Pending, State};
 use crate::ids::{Side, UnitId};
+use std::ops::ControlFlow;
 
 /// Every legal command for the pending decision, in a stable order. `done` comes
 /// first wherever it is legal. Empty when the game is over.
@@ -441,24 +442,37 @@ fn bombardments(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
 /// Whether a unit may end its move on a reached hex (5.3; stacks where exclusive
 /// rules allow them).
 fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
-    let mut seen = Vec::new();
-    for (i, u) in s.units.iter().enumerate() {
-        if sc.units[i].data.side == side {
-            continue;
-        }
-        let Location::Map(h) = u.loc else { continue };
-        if seen.contains(&h) {
-            continue;
-        }
-        seen.push(h);
-        // Suez 1916 18.1: a bombarded hex takes only its announced attack.
-        if sc.rules().check_free_attack(sc, s, h).is_err() {
-            continue;
-        }
+    for h in attack_targets(sc, s, side) {
         for units in attack_sets(sc, s, side, h) {
             out.push(Command::Attack { hex: h, units });
         }
     }
+}
+
+/// Whether [`attacks`] lists anything, stopping at the first attack found.
+fn any_attack(sc: &Scenario, s: &State, side: Side) -> bool {
+    attack_targets(sc, s, side).any(|h| has_attack_set(sc, s, side, h))
+}
+
+/// The enemy-held hexes `side` may attack (each once, in unit order).
+fn attack_targets<'a>(
+    sc: &'a Scenario,
+    s: &'a State,
+    side: Side,
+) -> impl Iterator<Item = crate::fm::hex::Hex> + 'a {
+    let mut seen = Vec::new();
+    s.units.iter().enumerate().filter_map(move |(i, u)| {
+        if sc.units[i].data.side == side {
+            return None;
+        }
+        let Location::Map(h) = u.loc else { return None };
+        if seen.contains(&h) {
+            return None;
+        }
+        seen.push(h);
+        // Suez 1916 18.1: a bombarded hex takes only its announced attack.
+        sc.rules().check_free_attack(sc, s, h).is_ok().then_some(h)
+    })
 }
 
 /// Every set of `side`'s units that may attack the enemy in `h` now: any non-empty
@@ -470,17 +484,37 @@ pub(crate) fn attack_sets(
     h: crate::fm::hex::Hex,
 ) -> Vec<Vec<UnitId>> {
     let mut out = Vec::new();
+    let _ = visit_attack_sets(sc, s, side, h, |units| {
+        out.push(units);
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// Whether [`attack_sets`] has any, stopping at the first.
+pub(crate) fn has_attack_set(sc: &Scenario, s: &State, side: Side, h: crate::fm::hex::Hex) -> bool {
+    visit_attack_sets(sc, s, side, h, |_| ControlFlow::Break(())).is_break()
+}
+
+/// Each of [`attack_sets`] in turn, until `f` breaks.
+fn visit_attack_sets(
+    sc: &Scenario,
+    s: &State,
+    side: Side,
+    h: crate::fm::hex::Hex,
+    mut f: impl FnMut(Vec<UnitId>) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let defenders = s.units_at(h);
     if defenders.is_empty() || defenders.iter().any(|&d| sc.units[d].data.side == side) {
-        return out;
+        return ControlFlow::Continue(());
     }
     // Vimy Ridge 18.3: a unit already attacked may be attacked by another division.
     let again = sc.rules().repeat_attacks();
     if !again && defenders.iter().any(|&d| s.units[d].defended) {
-        return out;
+        return ControlFlow::Continue(());
     }
     let Some(hi) = sc.hex_index(h) else {
-        return out;
+        return ControlFlow::Continue(());
     };
     let mut groups: Vec<Vec<UnitId>> = Vec::new();
     for d in 0..6 {
@@ -514,9 +548,9 @@ pub(crate) fn attack_sets(
                 continue;
             }
         }
-        out.push(units);
+        f(units)?;
     }
-    out
+    ControlFlow::Continue(())
 }
 
 fn retreats_for(
@@ -557,7 +591,7 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
                 (0..s.units.len()).any(|i| {
                     let d = &sc.units[i].data;
                     d.side == side
-                        && crate::fm::movement::may_move(sc, s, i).is_ok()
+                        && crate::fm::movement::movable(sc, s, i)
                         && can_move(sc, s, i, &board)
                 }) || sc.rules().has_phase_commands(sc, s)
             }
@@ -569,10 +603,8 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
                     || sc.rules().has_phase_commands(sc, s)
             }
             Phase::Combat | Phase::MobileCombat => {
-                let mut v = Vec::new();
-                attacks(sc, s, side, &mut v);
                 // Kress (Suez 13.1) is only ever listed next to an attack.
-                !v.is_empty()
+                any_attack(sc, s, side)
             }
             _ => false,
         },
@@ -584,7 +616,7 @@ pub(crate) fn has_action(sc: &Scenario, s: &State) -> bool {
 /// Whether unit `i` has a normal move to end (the one-hex moves tried before the
 /// whole search, which they usually settle).
 fn can_move(sc: &Scenario, s: &State, i: usize, board: &Board) -> bool {
-    if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
+    if s.combat.is_some() || s.outcome.is_some() || !movable(sc, s, i) {
         return false;
     }
     let endable = |v: u16| !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v));

@@ -23,7 +23,7 @@ use crate::fm::encoding::{index_to_command_from, legal_indices_from};
 use crate::fm::exclusive::{ExclusiveRules, MovementRules};
 use crate::fm::hex::Hex;
 use crate::fm::legal::{legal_commands_from, MoveSource};
-use crate::fm::movement::{entry_hexes, may_move, may_stack, with_search, Board};
+use crate::fm::movement::{entry_hexes, may_stack, movable, with_search, Board};
 use crate::fm::scenario::Scenario;
 use crate::fm::state::{Location, State};
 use crate::ids::Side;
@@ -129,7 +129,7 @@ impl<'a> Listing<'a> {
     /// Unit `i`'s search, from the memo or done now; `None` if it may not move.
     fn searched(&mut self, i: usize) -> Option<Arc<Searched>> {
         let (sc, s) = (self.sc, self.s);
-        if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
+        if s.combat.is_some() || s.outcome.is_some() || !movable(sc, s, i) {
             return None;
         }
         let u = &s.units[i];

@@ -657,62 +657,101 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new(Scratch::EMPTY) };
 }
 
-/// Why a unit may not move at all this phase, if it may not.
-pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), RuleError> {
-    let def = &sc.units[unit];
-    let u = &s.units[unit];
-    if def.data.side != s.active {
-        return refuse("5.2", format!("{} belongs to the side not moving", s.units.id(unit)));
-    }
-    sc.rules().move_refusal(sc, s, unit)?;
-    match s.phase {
-        Phase::Movement => {}
-        Phase::MobileMovement => {
-            if def.data.kind != UnitKind::Mobile {
-                return refuse(
-                    "5.5",
-                    format!(
-                        "{} is a leg unit and cannot move in the Mobile Movement Phase",
-                        s.units.id(unit)
-                    ),
-                );
-            }
-            if u.moved {
-                return refuse(
-                    "5.5",
-                    format!(
-                        "{} moved in the Movement Phase and cannot move again this player turn",
-                        s.units.id(unit)
-                    ),
-                );
-            }
+/// Why the system rules stop a unit moving now (5.2, 5.5, 8.5), found without words:
+/// listings ask this of every unit at every command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveBlock {
+    /// 5.2: the unit belongs to the side not moving.
+    OtherSide,
+    /// 5.5: a leg unit in the Mobile Movement Phase.
+    LegInMobile,
+    /// 5.5: moved in the Movement Phase.
+    MovedBefore,
+    /// 5.2: not a movement phase.
+    NotMovementPhase(Phase),
+    /// 5.2: already moved this player turn.
+    Moved,
+    /// 8.5: advanced after combat.
+    Advanced,
+    /// 3.0: not on the map nor arriving.
+    NotInPlay,
+}
+
+impl MoveBlock {
+    /// The system rules' first objection, in the order the refusals are reported.
+    #[inline]
+    fn of(sc: &Scenario, s: &State, unit: usize) -> Option<MoveBlock> {
+        let def = &sc.units[unit];
+        let u = &s.units[unit];
+        if def.data.side != s.active {
+            return Some(MoveBlock::OtherSide);
         }
-        p => {
-            return refuse(
+        match s.phase {
+            Phase::Movement => {}
+            Phase::MobileMovement => {
+                if def.data.kind != UnitKind::Mobile {
+                    return Some(MoveBlock::LegInMobile);
+                }
+                if u.moved {
+                    return Some(MoveBlock::MovedBefore);
+                }
+            }
+            p => return Some(MoveBlock::NotMovementPhase(p)),
+        }
+        if u.moved {
+            return Some(MoveBlock::Moved);
+        }
+        if u.advanced {
+            return Some(MoveBlock::Advanced);
+        }
+        match u.loc {
+            Location::Map(_) | Location::Arriving => None,
+            _ => Some(MoveBlock::NotInPlay),
+        }
+    }
+
+    fn refusal(self, s: &State, unit: usize) -> Result<(), RuleError> {
+        let id = s.units.id(unit);
+        match self {
+            MoveBlock::OtherSide => refuse("5.2", format!("{id} belongs to the side not moving")),
+            MoveBlock::LegInMobile => refuse(
+                "5.5",
+                format!("{id} is a leg unit and cannot move in the Mobile Movement Phase"),
+            ),
+            MoveBlock::MovedBefore => refuse(
+                "5.5",
+                format!("{id} moved in the Movement Phase and cannot move again this player turn"),
+            ),
+            MoveBlock::NotMovementPhase(p) => refuse(
                 "5.2",
                 format!("units move only in a movement phase, not the {p}"),
-            )
+            ),
+            MoveBlock::Moved => refuse("5.2", format!("{id} has already moved this player turn")),
+            MoveBlock::Advanced => refuse(
+                "8.5",
+                format!("{id} advanced after combat and may do nothing else this player turn"),
+            ),
+            MoveBlock::NotInPlay => refuse("3.0", format!("{id} is not in play")),
         }
     }
-    if u.moved {
-        return refuse(
-            "5.2",
-            format!("{} has already moved this player turn", s.units.id(unit)),
-        );
+}
+
+/// Whether a unit may move at all this phase: [`may_move`] without the words of its
+/// refusal (the system rules first, then the game's).
+#[inline]
+pub(crate) fn movable(sc: &Scenario, s: &State, unit: usize) -> bool {
+    MoveBlock::of(sc, s, unit).is_none() && sc.rules().move_refusal(sc, s, unit).is_ok()
+}
+
+/// Why a unit may not move at all this phase, if it may not: the side first, then the
+/// game's exclusive rules, then the rest of the system rules.
+pub(crate) fn may_move(sc: &Scenario, s: &State, unit: usize) -> Result<(), RuleError> {
+    let block = MoveBlock::of(sc, s, unit);
+    if let Some(b @ MoveBlock::OtherSide) = block {
+        return b.refusal(s, unit);
     }
-    if u.advanced {
-        return refuse(
-            "8.5",
-            format!(
-                "{} advanced after combat and may do nothing else this player turn",
-                s.units.id(unit)
-            ),
-        );
-    }
-    match u.loc {
-        Location::Map(_) | Location::Arriving => Ok(()),
-        _ => refuse("3.0", format!("{} is not in play", s.units.id(unit))),
-    }
+    sc.rules().move_refusal(sc, s, unit)?;
+    block.map_or(Ok(()), |b| b.refusal(s, unit))
 }
 
 pub(crate) fn entry_hexes(sc: &Scenario, s: &State, unit: usize) -> Vec<u16> {
@@ -775,7 +814,7 @@ pub(crate) fn with_search<R>(
     board: &Board,
     f: impl FnOnce(&Mover, &Found) -> R,
 ) -> Option<R> {
-    if s.combat.is_some() || s.outcome.is_some() || may_move(sc, s, i).is_err() {
+    if s.combat.is_some() || s.outcome.is_some() || !movable(sc, s, i) {
         return None;
     }
     let m = Mover::new(sc, s, i, board);

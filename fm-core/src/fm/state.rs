@@ -461,7 +461,10 @@ impl UnitList {
     /// The unit with this id, if any (a linear search: use the scenario's
     /// [`Scenario::unit_index`] where speed matters).
     pub fn by_id(&self, id: &UnitId) -> Option<&UnitState> {
-        self.ids.iter().position(|x| x == id).map(|i| &self.states[i])
+        self.ids
+            .iter()
+            .position(|x| x == id)
+            .map(|i| &self.states[i])
     }
 }
 
@@ -1061,4 +1064,3 @@ impl State {
             .collect()
     }
 }
-

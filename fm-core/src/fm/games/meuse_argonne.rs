@@ -481,7 +481,7 @@ pub(crate) fn break_down(ctx: &mut Ctx, unit: &UnitId) -> Result<(), RuleError> 
 /// division broken down before it entered, that division; otherwise `unit` itself.
 pub(crate) fn enters_as(sc: &Scenario, s: &State, unit: usize) -> usize {
     s.ex.arriving_brigades
-        .get(&s.units.id(unit))
+        .get(s.units.id(unit))
         .and_then(|d| sc.unit_index(d))
         .map_or(unit, |d| d as usize)
 }
@@ -642,8 +642,14 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::fm::comman
         return out;
     }
     if !*s.ex.replacement_used.get(side) {
-        let hexes = replacement_hexes(sc, s, side);
-        for i in replaceable(sc, s, side) {
+        let units = replaceable(sc, s, side);
+        // The hexes only when someone can come back: they need the enemy ZOC map.
+        let hexes = if units.is_empty() {
+            Vec::new()
+        } else {
+            replacement_hexes(sc, s, side)
+        };
+        for i in units {
             for h in &hexes {
                 out.push(Command::Replace {
                     unit: s.units.id(i).clone(),

@@ -536,7 +536,8 @@ pub(crate) fn check_placement_with(
                 "11.2",
                 format!(
                     "placing {} in {hex} would leave {} no hex of its set-up zone",
-                    s.units.id(unit), s.units.id(v)
+                    s.units.id(unit),
+                    s.units.id(v)
                 ),
             );
         }
@@ -607,7 +608,7 @@ pub(crate) fn movement(sc: &Scenario, s: &State, i: usize) -> Option<Movement> {
 /// Why unit `i` may not move at all this phase under 11.3 or 15.2, if it may not.
 pub(crate) fn move_refusal(sc: &Scenario, s: &State, i: usize) -> Result<(), RuleError> {
     let Some(p) = params(sc) else { return Ok(()) };
-    let id = &s.units.id(i);
+    let id = s.units.id(i);
     if sc.units[i].data.side == BRITISH {
         if zero_hour(p, s) {
             return refuse("15.2", "no British unit may move in the Zero Hour turn");
@@ -644,7 +645,7 @@ fn may_rail(sc: &Scenario, s: &State, i: usize) -> bool {
         && s.phase == Phase::Movement
         && !is_train(sc, i)
         && s.ex.rail_moves < p.rail_moves_per_phase
-        && crate::fm::movement::may_move(sc, s, i).is_ok()
+        && crate::fm::movement::movable(sc, s, i)
         && s.units[i].hex().is_some_and(|h| p.rail_hexes.contains(&h))
 }
 
@@ -725,7 +726,7 @@ pub(crate) fn check_rail(
     i: usize,
     path: &[Hex],
 ) -> Result<(), RuleError> {
-    let id = &s.units.id(i);
+    let id = s.units.id(i);
     let Some(p) = params(sc) else {
         return refuse(
             "16.0",
@@ -970,7 +971,7 @@ pub(crate) fn auto_activate(ctx: &mut Ctx) {
     let range = p.automatic_activation_range as u32;
     let near: Vec<usize> = (0..ctx.s.units.len())
         .filter(|&i| {
-            ctx.s.ex.inactive.contains(&ctx.s.units.id(i))
+            ctx.s.ex.inactive.contains(ctx.s.units.id(i))
                 && ctx.s.units[i]
                     .hex()
                     .is_some_and(|h| hexes.iter().any(|x| layout.distance(*x, h) <= range))
@@ -1430,7 +1431,7 @@ pub(crate) fn kress_commands(sc: &Scenario, s: &State) -> Vec<Command> {
 fn kress_target(sc: &Scenario, s: &State, hex: Hex) -> bool {
     s.ex.announced.iter().any(|a| a.hex == hex)
         || (!s.bombarded.contains_key(&hex)
-            && !crate::fm::legal::attack_sets(sc, s, CENTRAL_POWERS, hex).is_empty())
+            && crate::fm::legal::has_attack_set(sc, s, CENTRAL_POWERS, hex))
 }
 
 /// 13.1: Kress assists the attack on `hex` this combat phase.

@@ -724,12 +724,15 @@ pub(crate) fn check_attack(
             "18.3",
             format!(
                 "{} ({}) and {} ({}) are of different divisions and may not attack together",
-                s.units.id(first), div, s.units.id(o), sc.units[o].data.formation
+                s.units.id(first),
+                div,
+                s.units.id(o),
+                sc.units[o].data.formation
             ),
         );
     }
     for &d in defenders {
-        let id = &s.units.id(d);
+        let id = s.units.id(d);
         if s.ex.attacked_by.get(id).is_some_and(|f| f.contains(div)) {
             return refuse(
                 "8.0",
