@@ -170,6 +170,22 @@ public:
     /// The save file, as JSON: referee material (seed and every hidden value).
     std::string save() const { return json(fm_match_save); }
 
+    /// A copy whose random generator is re-seeded (fm_match_clone_with_seed): it rolls
+    /// its own dice from now on, as each simulated future of a search should.
+    Match clone_with_seed(std::uint64_t seed) const {
+        fm_match *h = nullptr;
+        detail::check(fm_match_clone_with_seed(h_, seed, &h));
+        return Match(h);
+    }
+    /// Re-seeds the random generator (fm_match_reseed).
+    void reseed(std::uint64_t seed) { detail::check(fm_match_reseed(h_, seed)); }
+    /// The random generator's state, 64 hex digits (fm_match_rng_state; the referee's).
+    std::string rng_state() const { return json(fm_match_rng_state); }
+    /// Sets the random generator to a state rng_state() gave (fm_match_set_rng_state).
+    void set_rng_state(const std::string &state) {
+        detail::check(fm_match_set_rng_state(h_, state.c_str()));
+    }
+
     /// The state as one side may see it, as JSON.
     std::string view(Side side) const {
         char *out = nullptr;

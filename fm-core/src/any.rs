@@ -37,6 +37,14 @@ pub trait DynMatch: Send + Sync + 'static {
     fn scenario_json(&self) -> Value;
     /// The generator's seed (the referee's).
     fn seed(&self) -> u64;
+    /// The generator's state now ([`GameMatch::rng_state`], the referee's).
+    fn rng_state(&self) -> crate::RngState;
+    /// Sets the generator ([`GameMatch::set_rng_state`]).
+    fn set_rng_state(&mut self, state: crate::RngState);
+    /// Re-seeds the generator ([`GameMatch::reseed`]).
+    fn reseed(&mut self, seed: u64) {
+        self.set_rng_state(crate::RngState::of_seed(seed));
+    }
     /// Applies a command given as JSON; returns its events. On error nothing changes.
     ///
     /// # Errors
@@ -99,6 +107,12 @@ pub trait DynMatch: Send + Sync + 'static {
     }
     /// An independent copy (the same generator state).
     fn clone_box(&self) -> Box<dyn DynMatch>;
+    /// An independent copy with its generator re-seeded ([`GameMatch::clone_with_seed`]).
+    fn clone_with_seed(&self, seed: u64) -> Box<dyn DynMatch> {
+        let mut m = self.clone_box();
+        m.reseed(seed);
+        m
+    }
     /// Plays uniformly random legal commands (drawn from `rng` as
     /// [`crate::agents::random`] draws them) until the game ends, no command is legal or
     /// `max` commands were applied; returns how many were.
@@ -135,6 +149,12 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn seed(&self) -> u64 {
         GameMatch::seed(self)
+    }
+    fn rng_state(&self) -> crate::RngState {
+        GameMatch::rng_state(self)
+    }
+    fn set_rng_state(&mut self, state: crate::RngState) {
+        GameMatch::set_rng_state(self, state)
     }
     fn apply_json(&mut self, command: &Value) -> Result<Value, MatchError> {
         let cmd = command_from_json::<G>(command)?;

@@ -7,6 +7,7 @@
 use crate::error::RuleError;
 use crate::fm::scenario::ScenarioError;
 use crate::ids::Side;
+use crate::rng::{RngReset, RngState};
 use rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::de::DeserializeOwned;
@@ -263,6 +264,11 @@ pub struct SavedGame<G: Game> {
     /// State hash after the opening events (16 hex digits).
     #[serde(with = "hex_u64")]
     pub opening_hash: u64,
+    /// Where the generator was set since the seed ([`GameMatch::reseed`],
+    /// [`GameMatch::set_rng_state`]), in order of `at`; absent when it never was. A
+    /// replay sets the generator at each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rng_resets: Vec<RngReset>,
     /// Commands and their events.
     pub log: Vec<LogEntryOf<G>>,
 }
@@ -451,6 +457,8 @@ pub struct GameMatch<G: Game> {
     state: G::State,
     rng: Xoshiro256PlusPlus,
     seed: u64,
+    /// Where the generator was set since the seed ([`GameMatch::reseed`]), in order.
+    resets: Vec<RngReset>,
     opening: Arc<Opening<G>>,
     log: MatchLog<G>,
     /// The system's listing memo ([`Game::Memo`]); a listing that finds it in use
@@ -641,6 +649,7 @@ impl<G: Game> Clone for GameMatch<G> {
             state: self.state.clone(),
             rng: self.rng.clone(),
             seed: self.seed,
+            resets: self.resets.clone(),
             opening: self.opening.clone(),
             log: self.log.clone(),
             memo: std::sync::Mutex::new(self.with_memo(|_, _, m| m.clone())),
@@ -674,6 +683,7 @@ impl<G: Game> GameMatch<G> {
             state,
             rng,
             seed,
+            resets: Vec::new(),
             log: MatchLog::default(),
             memo: Default::default(),
         }
@@ -746,6 +756,10 @@ impl<G: Game> GameMatch<G> {
         self.rng = tip.rng_before.clone();
         self.log.tip = tip.prev.clone();
         drop(tip);
+        // A reset after the command taken back goes with it (the generator before the
+        // command already holds any reset before it).
+        let len = self.log.len();
+        self.resets.retain(|r| r.at <= len);
         self.state = self.rebuilt_state();
         true
     }
@@ -790,6 +804,7 @@ impl<G: Game> GameMatch<G> {
             seed: self.seed,
             seed_check: seed_check(self.seed),
             opening_hash: G::state_hash(&self.opening.state),
+            rng_resets: self.resets.clone(),
             log: self.log.to_vec(),
         };
         serde_json::to_string(&s).expect("a match serializes")
@@ -970,7 +985,20 @@ impl<G: Game> GameMatch<G> {
                     .into(),
             });
         }
+        let mut last_at = None;
+        for (k, r) in saved.rng_resets.iter().enumerate() {
+            if r.at > saved.log.len() || last_at.is_some_and(|a| r.at <= a) {
+                return Err(MatchError::Json(format!(
+                    "rng_resets[{k}].at: {} is not after the previous reset and within the \
+                     log's {} commands",
+                    r.at,
+                    saved.log.len()
+                )));
+            }
+            last_at = Some(r.at);
+        }
         let mut m = GameMatch::<G>::new(sc, saved.seed);
+        let mut resets = saved.rng_resets.iter().peekable();
         // The hash the save was written with (the match's own log uses today's).
         let recorded_hash = |m: &GameMatch<G>| {
             if format == SAVE_FORMAT {
@@ -988,6 +1016,9 @@ impl<G: Game> GameMatch<G> {
             });
         }
         for (k, e) in saved.log.iter().enumerate() {
+            if let Some(r) = resets.next_if(|r| r.at == k) {
+                m.set_rng_state(r.state);
+            }
             let events = m.apply(&e.command).map_err(|err| MatchError::Diverged {
                 index: Some(k),
                 message: format!("command refused on replay: {err}"),
@@ -1005,6 +1036,9 @@ impl<G: Game> GameMatch<G> {
                 });
             }
         }
+        if let Some(r) = resets.next() {
+            m.set_rng_state(r.state);
+        }
         Ok(m)
     }
 
@@ -1021,9 +1055,61 @@ impl<G: Game> GameMatch<G> {
     pub fn state(&self) -> &G::State {
         &self.state
     }
-    /// The seed: with it every future die roll and draw is known (the referee's).
+    /// The seed the match started with: with it (and [`GameMatch::rng_resets`]) every
+    /// future die roll and draw is known (the referee's).
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Where the generator was set since the seed, in order.
+    pub fn rng_resets(&self) -> &[RngReset] {
+        &self.resets
+    }
+
+    /// The generator's state now (the referee's: it tells every future die roll).
+    pub fn rng_state(&self) -> RngState {
+        RngState::of(&self.rng)
+    }
+
+    /// Sets the generator: the dice from now on are those of `state`. The match records
+    /// it ([`GameMatch::rng_resets`]), so a save replays it and an undo of the commands
+    /// before it takes it back; a second setting between the same two commands replaces
+    /// the first.
+    pub fn set_rng_state(&mut self, state: RngState) {
+        let at = self.log.len();
+        if self.resets.last().is_some_and(|r| r.at == at) {
+            self.resets.pop();
+        }
+        self.resets.push(RngReset { at, state });
+        self.rng = state.generator();
+    }
+
+    /// Re-seeds the generator: the dice from now on are those of a generator seeded
+    /// with `seed` ([`GameMatch::set_rng_state`] of [`RngState::of_seed`]). A search
+    /// gives each simulated future its own dice this way; without it every copy of a
+    /// match rolls the real future's dice.
+    ///
+    /// ```
+    /// use fm_core::{Match, RngState};
+    /// let m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let a = m.clone_with_seed(2);
+    /// let b = m.clone_with_seed(3);
+    /// assert_ne!(a.rng_state(), b.rng_state());
+    /// assert_eq!(a.rng_state(), RngState::of_seed(2));
+    /// assert_eq!(m.rng_state(), Match::new_builtin("system-demo", 1).unwrap().rng_state());
+    /// let back = Match::load(&a.save()).unwrap();
+    /// assert_eq!(back.rng_state(), a.rng_state());
+    /// ```
+    pub fn reseed(&mut self, seed: u64) {
+        self.set_rng_state(RngState::of_seed(seed));
+    }
+
+    /// A copy of the match whose generator is re-seeded with `seed`
+    /// ([`GameMatch::reseed`]); the match itself keeps its dice.
+    pub fn clone_with_seed(&self, seed: u64) -> GameMatch<G> {
+        let mut m = self.clone();
+        m.reseed(seed);
+        m
     }
     /// The events that opened the game.
     pub fn opening_events(&self) -> &[G::Event] {

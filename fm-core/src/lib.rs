@@ -32,6 +32,7 @@ mod game;
 pub mod huzzah;
 mod ids;
 pub mod json;
+mod rng;
 
 // The public paths of the crate before the layout (`fm_core::zoc`, `fm_core::suez_1916`,
 // …) keep working.
@@ -66,6 +67,7 @@ pub use game::{
     MAX_SAVE_BYTES, SAVE_FORMAT,
 };
 pub use ids::{Side, SidePair, UnitId};
+pub use rng::{RngReset, RngState, RngStateError};
 
 /// A seeded generator of the kind [`Match`] uses (xoshiro256++).
 pub fn rng_from_seed(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {

@@ -180,6 +180,106 @@ pub unsafe extern "C" fn fm_match_clone(
     }
 }
 
+/// Copies a match as `fm_match_clone` does, but with the copy's random generator
+/// re-seeded with `seed`: the copy rolls its own dice from now on (a search gives each
+/// simulated future its own this way; a plain clone rolls the real future's dice). The
+/// copy records the re-seeding, so its save replays it.
+///
+/// Ownership: `m` is borrowed. On success `*out_match` is a new handle owned by the
+/// caller; free it with `fm_match_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle; `out_match` is NULL or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_clone_with_seed(
+    m: *const fm_match,
+    seed: u64,
+    out_match: *mut *mut fm_match,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_match, "out_match")?;
+            let c = fm_match::into_handle(h.game().clone_with_seed(seed));
+            put(out, c);
+            Ok(())
+        })
+    }
+}
+
+/// Re-seeds the match's random generator with `seed`: the dice from now on are those
+/// of a generator seeded with it. The match records it (its save replays it; undoing
+/// the commands before it takes it back).
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_reseed(m: *mut fm_match, seed: u64) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            h.game_mut().reseed(seed);
+            Ok(())
+        })
+    }
+}
+
+/// The state of the match's random generator, as 64 lowercase hex digits (its four
+/// 64-bit words). Referee material: it gives every future roll.
+///
+/// Ownership: `*out_state` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle; `out_state` is NULL or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_rng_state(
+    m: *const fm_match,
+    out_state: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_state, "out_state")?;
+            put(out, give_string(h.game().rng_state().to_string())?);
+            Ok(())
+        })
+    }
+}
+
+/// Sets the match's random generator to a state `fm_match_rng_state` gave (64
+/// lowercase hex digits, not all zero). The match records it as `fm_match_reseed` does.
+/// On error the match is unchanged.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_ARGUMENT` (not a generator
+/// state), `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `state` is NULL or a
+/// NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_set_rng_state(
+    m: *mut fm_match,
+    state: *const c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let text = in_str(state, "state")?;
+            let st: fm_core::RngState = text
+                .parse()
+                .map_err(|e: fm_core::RngStateError| Fail::argument(e.to_string()))?;
+            h.game_mut().set_rng_state(st);
+            Ok(())
+        })
+    }
+}
+
 /// Frees a match handle. NULL is a no-op; a poisoned handle is freed too.
 ///
 /// Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that

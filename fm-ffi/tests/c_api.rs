@@ -407,3 +407,95 @@ fn one_handle_on_two_threads_is_busy_not_a_crash() {
     assert!(stdout.contains("FM_BUSY"), "{stdout}");
     assert!(stderr.is_empty(), "the library wrote to stderr:\n{stderr}");
 }
+
+/// Plays the same random commands (agent seed 7) on `m` and returns its hash.
+fn playout_hash(m: *mut fm_match) -> u64 {
+    let mut n = 0;
+    // SAFETY: a live handle owned by this thread.
+    assert_eq!(unsafe { fm_match_playout(m, 7, &mut n) }, OK);
+    assert!(n > 0);
+    hash(m)
+}
+
+#[test]
+fn reseeded_copies_roll_their_own_dice_and_states_round_trip() {
+    let m = new_match(3);
+    let base = json_of(m, fm_match_rng_state);
+    assert_eq!(base.len(), 64);
+    // Plain copies share the future; re-seeded ones have their own.
+    let mut futures = Vec::new();
+    for seed in 0..6u64 {
+        let mut c = null_mut();
+        // SAFETY: valid pointers.
+        assert_eq!(unsafe { fm_match_clone_with_seed(m, seed, &mut c) }, OK);
+        futures.push(playout_hash(c));
+        free(c);
+    }
+    futures.sort();
+    futures.dedup();
+    assert!(futures.len() > 1, "re-seeded copies differ");
+    assert_eq!(
+        json_of(m, fm_match_rng_state),
+        base,
+        "the original keeps its dice"
+    );
+
+    // Reading a state and setting it back gives the same future.
+    let (a, b) = (new_match(3), new_match(3));
+    // SAFETY: live handles, valid strings.
+    unsafe {
+        assert_eq!(fm_match_reseed(a, 99), OK);
+        let s = CString::new(json_of(a, fm_match_rng_state)).unwrap();
+        assert_eq!(fm_match_set_rng_state(b, s.as_ptr()), OK);
+    }
+    assert_eq!(
+        json_of(a, fm_match_rng_state),
+        json_of(b, fm_match_rng_state)
+    );
+    assert_eq!(playout_hash(a), playout_hash(b));
+    // The save records the reset, and a load replays it.
+    let save = json_of(a, fm_match_save);
+    assert!(save.contains("rng_resets"));
+    let text = CString::new(save).unwrap();
+    let mut back = null_mut();
+    // SAFETY: valid pointers.
+    assert_eq!(unsafe { fm_match_load(text.as_ptr(), &mut back) }, OK);
+    assert_eq!(hash(back), hash(a));
+    assert_eq!(
+        json_of(back, fm_match_rng_state),
+        json_of(a, fm_match_rng_state)
+    );
+    free(back);
+    free(a);
+    free(b);
+
+    // A bad state is refused, naming the problem, and changes nothing.
+    for bad in [
+        c"",
+        c"zz",
+        c"0000000000000000000000000000000000000000000000000000000000000000",
+    ] {
+        // SAFETY: a live handle and a valid string.
+        let st = unsafe { fm_match_set_rng_state(m, bad.as_ptr()) };
+        assert_eq!(st, fm_status::FM_INVALID_ARGUMENT);
+        assert!(last_error().0.contains("generator state"));
+        assert_eq!(json_of(m, fm_match_rng_state), base);
+    }
+    // SAFETY: NULL arguments are refused, not dereferenced.
+    unsafe {
+        assert_eq!(
+            fm_match_set_rng_state(m, std::ptr::null()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+        assert_eq!(fm_match_reseed(null_mut(), 1), fm_status::FM_NULL_ARGUMENT);
+        assert_eq!(
+            fm_match_clone_with_seed(m, 1, null_mut()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+        assert_eq!(
+            fm_match_rng_state(m, null_mut()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+    }
+    free(m);
+}

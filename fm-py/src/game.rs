@@ -1248,18 +1248,49 @@ impl PyMatch {
         Ok(py.detach(move || m.playout(&mut rng, max)))
     }
 
-    /// An independent copy (same state, generator and log).
-    #[pyo3(name = "clone")]
-    fn clone_match(&self) -> PyMatch {
-        PyMatch::new_boxed(self.m.clone_box())
+    /// An independent copy (same state, generator and log). With `seed`, the copy's
+    /// generator is re-seeded (`reseed`): it rolls its own dice from now on, as each
+    /// simulated future of a search should (a plain copy rolls the real future's dice).
+    #[pyo3(name = "clone", signature = (seed = None))]
+    fn clone_match(&self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyMatch> {
+        Ok(match seed.filter(|s| !s.is_none()) {
+            None => PyMatch::new_boxed(self.m.clone_box()),
+            Some(s) => PyMatch::new_boxed(self.m.clone_with_seed(seed_arg(Some(s), 0)?)),
+        })
+    }
+
+    /// Re-seeds the generator: the dice from now on are those of a generator seeded
+    /// with `seed`. The match records it, so a save replays it and an undo of the
+    /// commands before it takes it back.
+    fn reseed(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = seed_arg(Some(seed), 0)?;
+        self.m.reseed(seed);
+        Ok(())
+    }
+
+    /// The generator's state now, 64 lowercase hex digits (the referee's: it gives
+    /// every future roll); `set_rng_state` restores it.
+    #[getter]
+    fn rng_state(&self) -> String {
+        self.m.rng_state().to_string()
+    }
+
+    /// Sets the generator to a state `rng_state` gave (`ValueError` for anything else;
+    /// the match is then unchanged). Recorded as `reseed` is.
+    fn set_rng_state(&mut self, state: &str) -> PyResult<()> {
+        let st: fm_core::RngState = state
+            .parse()
+            .map_err(|e: fm_core::RngStateError| PyValueError::new_err(e.to_string()))?;
+        self.m.set_rng_state(st);
+        Ok(())
     }
 
     fn __copy__(&self) -> PyMatch {
-        self.clone_match()
+        PyMatch::new_boxed(self.m.clone_box())
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyMatch {
-        self.clone_match()
+        PyMatch::new_boxed(self.m.clone_box())
     }
 
     /// Takes back the last command. Returns False if there was nothing to undo.

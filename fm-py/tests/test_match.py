@@ -195,6 +195,54 @@ def test_clone_and_copies_are_independent(moving: fm.Match) -> None:
         assert len(twin.log) == len(moving.log) + 1
 
 
+def _future(m: fm.Match, commands: int = 60) -> str:
+    """The hash after the same random commands (agent seed 4): only the dice differ."""
+    play_random(m, random.Random(4), limit=commands)
+    return f"{m.hash:016x}"
+
+
+def test_clone_with_seed_rolls_its_own_dice(moving: fm.Match) -> None:
+    plain = {_future(moving.clone()) for _ in range(6)}
+    assert len(plain) == 1, "plain copies roll the real future's dice"
+    own = {_future(moving.clone(seed=k)) for k in range(6)}
+    assert len(own) > 1, "re-seeded copies roll their own"
+    assert {_future(moving.clone(seed=k)) for k in range(6)} == own
+    assert moving.clone(seed=None).rng_state == moving.rng_state
+    with pytest.raises(ValueError, match="seed must be in"):
+        moving.clone(seed=-1)
+    with pytest.raises(TypeError):
+        moving.clone(seed="1")  # type: ignore[arg-type]
+
+
+def test_rng_state_reads_sets_saves_and_undoes(moving: fm.Match) -> None:
+    start = moving.rng_state
+    assert len(start) == 64 and int(start, 16) > 0
+    other = moving.clone()
+    moving.reseed(12)
+    assert moving.rng_state != start
+    other.set_rng_state(moving.rng_state)
+    assert other.rng_state == moving.rng_state
+    assert _future(other.clone()) == _future(moving.clone())
+    # A save records the reset; a load replays it.
+    text = moving.save()
+    assert json.loads(text)["rng_resets"][0]["state"] == moving.rng_state
+    back = fm.Match.load(text)
+    assert back.rng_state == moving.rng_state and back.save() == text
+    # Undoing the command before the reset takes it back.
+    n = len(moving.log)
+    play_random(moving, random.Random(1), limit=1)
+    moving.undo()
+    assert len(moving.log) == n and moving.rng_state == other.rng_state
+    moving.undo()
+    assert "rng_resets" not in json.loads(moving.save())
+    # A bad state changes nothing.
+    before = other.rng_state
+    for bad in ["", "zz", "0" * 64, "A" * 64]:
+        with pytest.raises(ValueError, match="generator state"):
+            other.set_rng_state(bad)
+        assert other.rng_state == before
+
+
 def test_save_load_and_undo(moving: fm.Match, tmp_path: pathlib.Path) -> None:
     play_random(moving, random.Random(2), limit=30)
     text = moving.save()

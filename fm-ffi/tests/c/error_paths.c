@@ -117,6 +117,10 @@ static void null_handles(void) {
     EXPECT_STATUS(fm_match_playout(NULL, 1, &n), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_state_hash(NULL, &h), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_command_count(NULL, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_clone_with_seed(NULL, 1, &out), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_reseed(NULL, 1), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_rng_state(NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_set_rng_state(NULL, "00"), FM_NULL_ARGUMENT);
     EXPECT(s == (char *)0x1 && n == 12345 && b && h == 99 && w == FM_WINNER_B &&
            out == (fm_match *)0x1);
 
@@ -166,6 +170,13 @@ static void null_arguments(void) {
     EXPECT(hash_of(m) == before);
     EXPECT_STATUS(fm_match_state_hash(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_command_count(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_clone_with_seed(m, 1, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_rng_state(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_set_rng_state(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_set_rng_state(m, "not a state"), FM_INVALID_ARGUMENT);
+    read_last_error();
+    EXPECT(contains(last_message, "generator state"));
+    EXPECT(hash_of(m) == before);
     EXPECT_STATUS(fm_scenario_names(NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_last_error_message(NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_last_error_rule(NULL), FM_NULL_ARGUMENT);

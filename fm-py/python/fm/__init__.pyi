@@ -415,7 +415,15 @@ class Match:
     def playout(self, max_commands: int | None = None, seed: int = 0) -> int:
         """Plays uniformly random legal commands (a generator seeded with ``seed``)
         until the game ends or ``max_commands`` were applied; returns how many were."""
-    def clone(self) -> Match: ...
+    def clone(self, seed: int | None = None) -> Match:
+        """An independent copy; with ``seed``, its generator re-seeded (its own dice)."""
+    def reseed(self, seed: int) -> None:
+        """Re-seeds the generator (recorded: saves replay it, undo takes it back)."""
+    @property
+    def rng_state(self) -> str:
+        """The generator's state, 64 lowercase hex digits (the referee's)."""
+    def set_rng_state(self, state: str) -> None:
+        """Sets the generator to a state ``rng_state`` gave (``ValueError`` otherwise)."""
     def __copy__(self) -> Match: ...
     def __deepcopy__(self, memo: Any) -> Match: ...
     def undo(self) -> bool: ...
