@@ -138,6 +138,7 @@ fn check_game(name: &str, seed: u64, every: usize, max_commands: usize) -> (usiz
     let sc = m.scenario().clone();
     let mut agent = rng_from_seed(seed ^ 0x5eed);
     let mut resample_rng = rng_from_seed(seed.wrapping_mul(31) + 7);
+    let mut sample_rng = rng_from_seed(seed.wrapping_mul(57) + 3);
     let (mut checks, mut changed) = (0, 0);
     for k in 0..max_commands {
         if m.is_over() {
@@ -151,6 +152,16 @@ fn check_game(name: &str, seed: u64, every: usize, max_commands: usize) -> (usiz
                     changed += 1;
                 }
                 let ctx = format!("{name} seed {seed} #{k}, as {side}");
+                // A state drawn from the view alone (determinized search) is one the
+                // side cannot tell from the real one either.
+                let v = view(&sc, &s, side);
+                let u = sample_consistent(&sc, &v, &mut sample_rng);
+                assert_eq!(view(&sc, &u, side), v, "{ctx}: sample_consistent");
+                assert_eq!(
+                    answers(&sc, &u, side),
+                    answers(&sc, &s, side),
+                    "{ctx}: an answer differs on a state sampled from the view"
+                );
                 let (a, b) = (answers(&sc, &s, side), answers(&sc, &t, side));
                 for (x, y) in a.iter().zip(&b) {
                     assert_eq!(x, y, "{ctx}: an answer depends on what {side} may not know");
@@ -260,6 +271,43 @@ fn rule_vr_16_0_random_allotment_is_hidden_from_the_opponent() {
         assert_eq!(
             combat_odds(&sc, &s, Side::A, &p).unwrap(),
             combat_odds(&sc, &other, Side::A, &p).unwrap()
+        );
+    }
+}
+
+/// R-VR-16.0a with `sample_consistent`: a state drawn from A's view gives B an
+/// allotment drawn from the mix as the rules draw it (three of 1,1,2,2,3,3 without
+/// replacement: each of the 20 draws of three positions equally likely), whatever B
+/// really holds, and keeps everything A sees.
+#[test]
+fn rule_vr_16_0_sample_consistent_draws_the_secret_allotment_from_the_mix() {
+    let sc = vimy::vimy(6, 6)
+        .start(Phase::Combat)
+        .cdn("c1", 1, "0302")
+        .ger("g1", 79, "0303")
+        .support(&[1, 1, 2, 2, 3, 3], &[1, 1, 2, 2, 3, 3], 3, 3)
+        .build();
+    let (s, _) = new_game(&sc, &mut rng_from_seed(5));
+    let va = view(&sc, &s, Side::A);
+    let mut counts = std::collections::BTreeMap::<Vec<u8>, u32>::new();
+    let mut rng = rng_from_seed(8);
+    let n = 4000;
+    for _ in 0..n {
+        let t = sample_consistent(&sc, &va, &mut rng);
+        assert_eq!(view(&sc, &t, Side::A), va);
+        assert_eq!(t.support.a, s.support.a, "A's own markers are A's");
+        *counts.entry(t.support.b.available.clone()).or_default() += 1;
+    }
+    // Multisets of three from 1,1,2,2,3,3: {1,2,3} in 8 of the 20 position draws,
+    // each of the six with a pair in 2.
+    let expect = |m: &[u8]| if m == [1, 2, 3] { 8.0 } else { 2.0 } / 20.0;
+    assert_eq!(counts.len(), 7, "{counts:?}");
+    for (m, c) in &counts {
+        let p = f64::from(*c) / f64::from(n);
+        assert!(
+            (p - expect(m)).abs() < 0.03,
+            "{m:?} drawn with frequency {p}, expected {}",
+            expect(m)
         );
     }
 }

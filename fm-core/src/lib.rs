@@ -48,7 +48,7 @@ pub use fm::engine::{apply, explain, new_game};
 pub use fm::event::Event;
 pub use fm::games::artillery::observed;
 pub use fm::hex::{Hex, HexParseError, Layout};
-pub use fm::hidden::resample_hidden;
+pub use fm::hidden::{resample_hidden, sample_consistent};
 pub use fm::legal::{legal_commands, legal_commands_for};
 pub use fm::movement::{enter_cost, reachable, Reach, StopReason};
 pub use fm::mp::{Mp, MpParseError};

@@ -10,6 +10,9 @@
 //! - Suez 1916 18.3 (R-SU-18.3): which markers are in each pool, in reserve and face
 //!   down on a hex is unknown to both players until the reveal.
 //!
+//! [`sample_consistent`] draws a full state from a side's view alone: what a search
+//! over that side's information set (ISMCTS) determinizes with.
+//!
 //! [`resample_hidden`] draws a state the asking side cannot tell from the real one,
 //! with every hidden value redrawn from what that side knows (each consistent
 //! assignment weighted as the rules' random draws make it). The no-leak tests use it:
@@ -18,8 +21,9 @@
 
 use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::scenario::Scenario;
-use crate::fm::state::State;
-use crate::ids::Side;
+use crate::fm::state::{Shared, State, SupportState};
+use crate::fm::view::View;
+use crate::ids::{Side, SidePair};
 use rand_core::RngCore;
 
 /// A uniform index below `n` (rejection sampling: no modulo bias).
@@ -133,4 +137,81 @@ pub fn resample_hidden(sc: &Scenario, s: &State, side: Side, rng: &mut dyn RngCo
         *t.ex.reserve.get_mut(who) = all;
     }
     t
+}
+
+/// A full state consistent with what one side knows, drawn from its [`View`] alone:
+/// everything the view shows, and every hidden value (the opponent's face-down and
+/// unused support fire markers, 7.2 / Vimy Ridge 16.0; Suez 1916's pools, reserves and
+/// face-down fire support, 18.3) drawn with the probabilities the rules' random draws
+/// give them, given what the view shows. It is [`resample_hidden`] of a state built
+/// from the view, so `view(sc, &sample_consistent(sc, &v, rng), v.side) == v` for
+/// every view `v` of a state of `sc`. A search over a side's information set
+/// (determinized ISMCTS) plays its simulations from such states.
+///
+/// ```
+/// use fm_core::{new_game, rng_from_seed, sample_consistent, view, Scenario, Side};
+/// let sc = Scenario::builtin("vimy-ridge").unwrap();
+/// let (s, _) = new_game(&sc, &mut rng_from_seed(3));
+/// let v = view(&sc, &s, Side::A);
+/// let t = sample_consistent(&sc, &v, &mut rng_from_seed(9));
+/// assert_eq!(view(&sc, &t, Side::A), v);
+/// ```
+pub fn sample_consistent(sc: &Scenario, v: &View, rng: &mut dyn RngCore) -> State {
+    let side = v.side;
+    let o = side.other();
+    // The values the view does not show, filled from the multisets it does show (any
+    // assignment: `resample_hidden` redraws them all).
+    let osv = v.support.get(o);
+    let mut known = osv.unrevealed.clone().into_iter();
+    let mut combat = v.combat.clone();
+    if let Some(c) = combat.as_mut() {
+        for m in c.markers.iter_mut() {
+            if m.side == o && !m.revealed && m.value.is_none() {
+                m.value = Some(known.next().unwrap_or(1));
+            }
+        }
+    }
+    let mut available: Vec<u8> = (0..osv.available_count)
+        .map(|_| known.next().unwrap_or(1))
+        .collect();
+    available.sort_unstable();
+    let own = v.support.get(side);
+    let mut support = SidePair::<SupportState>::default();
+    *support.get_mut(side) = SupportState {
+        available: own.available.clone().unwrap_or_default(),
+        used: own.used.clone(),
+    };
+    *support.get_mut(o) = SupportState {
+        available,
+        used: osv.used.clone(),
+    };
+    let mut ex = v.ex.clone();
+    if let Some(pools) = &v.pools {
+        for who in Side::BOTH {
+            let pv = pools.get(who);
+            let mut left = pv.unrevealed.clone().into_iter();
+            for m in ex.fire_plan.iter_mut() {
+                if m.side == who && !m.air && m.value.is_none() {
+                    m.value = Some(left.next().unwrap_or(1));
+                }
+            }
+            let pool: Vec<u8> = left.by_ref().take(pv.pool as usize).collect();
+            let reserve: Vec<u8> = left.take(pv.reserve as usize).collect();
+            *ex.pool.get_mut(who) = pool;
+            *ex.reserve.get_mut(who) = reserve;
+        }
+    }
+    let t = State {
+        turn: v.turn,
+        phase: v.phase,
+        active: v.active,
+        units: v.units.clone(),
+        support: Shared::new(support),
+        bombarded: v.bombarded.clone(),
+        control: v.control.clone(),
+        combat,
+        outcome: v.outcome.clone(),
+        ex: Shared::new(ex),
+    };
+    resample_hidden(sc, &t, side, rng)
 }
