@@ -390,6 +390,53 @@ fm_status fm_match_set_rng_state(fm_match *m,
                                  const char *state);
 
 /**
+ * Sets how the match resolves die rolls and random draws: `explicit` false draws
+ * them from its seeded generator (the default); true makes each draw a chance node
+ * (`fm_match_chance_outcomes`) that `fm_match_apply_chance` resolves. A save records
+ * the mode and every outcome chosen.
+ *
+ * Errors: `FM_ILLEGAL_COMMAND` (rule "chance") while a chance outcome is pending,
+ * `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread.
+ */
+fm_status fm_match_set_chance_mode(fm_match *m,
+                                   bool explicit_);
+
+/**
+ * The number of outcomes of the draw a command waits for (explicit chance mode):
+ * outcomes `0..n`, each of probability `1/n`; `*out_outcomes` is 0 when no draw is
+ * pending (then the legal commands are the player's).
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle; `out_outcomes` is NULL or valid for writing one
+ * `uint32_t`.
+ */
+fm_status fm_match_chance_outcomes(const fm_match *m,
+                                   uint32_t *out_outcomes);
+
+/**
+ * Resolves the pending draw with `outcome` (below `fm_match_chance_outcomes`) and
+ * returns, as a JSON array, the command's events once its last draw is resolved
+ * (`[]` before). On any error the match is unchanged.
+ *
+ * Ownership: `*out_events_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_ILLEGAL_COMMAND` (rule "chance": no draw pending; rule "input": an
+ * outcome out of range), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_events_json` is NULL
+ * or valid for writing one pointer.
+ */
+fm_status fm_match_apply_chance(fm_match *m,
+                                uint32_t outcome,
+                                char **out_events_json);
+
+/**
  * Frees a match handle. NULL is a no-op; a poisoned handle is freed too.
  *
  * Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that

@@ -181,6 +181,22 @@ public:
     void reseed(std::uint64_t seed) { detail::check(fm_match_reseed(h_, seed)); }
     /// The random generator's state, 64 hex digits (fm_match_rng_state; the referee's).
     std::string rng_state() const { return json(fm_match_rng_state); }
+    /// Explicit chance mode (fm_match_set_chance_mode): each draw becomes a chance node.
+    void set_chance_mode(bool explicit_chance) {
+        detail::check(fm_match_set_chance_mode(h_, explicit_chance));
+    }
+    /// The pending draw's number of outcomes, each as likely; 0 when none is pending.
+    std::uint32_t chance_outcomes() const {
+        std::uint32_t n = 0;
+        detail::check(fm_match_chance_outcomes(h_, &n));
+        return n;
+    }
+    /// Resolves the pending draw; the command's events (JSON array) once it completes.
+    std::string apply_chance(std::uint32_t outcome) {
+        char *events = nullptr;
+        detail::check(fm_match_apply_chance(h_, outcome, &events));
+        return detail::take(events);
+    }
     /// Sets the random generator to a state rng_state() gave (fm_match_set_rng_state).
     void set_rng_state(const std::string &state) {
         detail::check(fm_match_set_rng_state(h_, state.c_str()));

@@ -41,6 +41,21 @@ pub trait DynMatch: Send + Sync + 'static {
     fn rng_state(&self) -> crate::RngState;
     /// Sets the generator ([`GameMatch::set_rng_state`]).
     fn set_rng_state(&mut self, state: crate::RngState);
+    /// How the match resolves draws ([`GameMatch::chance_mode`]).
+    fn chance_mode(&self) -> crate::ChanceMode;
+    /// Sets it ([`GameMatch::set_chance_mode`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::set_chance_mode`].
+    fn set_chance_mode(&mut self, mode: crate::ChanceMode) -> Result<(), RuleError>;
+    /// The draw a command waits for ([`GameMatch::chance_node`]).
+    fn chance_node(&self) -> Option<crate::ChanceNode>;
+    /// Resolves it ([`GameMatch::apply_chance`]); returns the command's events once it
+    /// completes (an empty array before).
+    ///
+    /// # Errors
+    /// As [`GameMatch::apply_chance`].
+    fn apply_chance(&mut self, outcome: u32) -> Result<Value, RuleError>;
     /// Re-seeds the generator ([`GameMatch::reseed`]).
     fn reseed(&mut self, seed: u64) {
         self.set_rng_state(crate::RngState::of_seed(seed));
@@ -153,6 +168,18 @@ impl<G: Game> DynMatch for GameMatch<G> {
     fn rng_state(&self) -> crate::RngState {
         GameMatch::rng_state(self)
     }
+    fn chance_mode(&self) -> crate::ChanceMode {
+        GameMatch::chance_mode(self)
+    }
+    fn set_chance_mode(&mut self, mode: crate::ChanceMode) -> Result<(), RuleError> {
+        GameMatch::set_chance_mode(self, mode)
+    }
+    fn chance_node(&self) -> Option<crate::ChanceNode> {
+        GameMatch::chance_node(self)
+    }
+    fn apply_chance(&mut self, outcome: u32) -> Result<Value, RuleError> {
+        GameMatch::apply_chance(self, outcome).map(to_value)
+    }
     fn set_rng_state(&mut self, state: crate::RngState) {
         GameMatch::set_rng_state(self, state)
     }
@@ -242,6 +269,14 @@ impl<G: Game> DynMatch for GameMatch<G> {
     fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize {
         let mut n = 0;
         while n < max && !self.is_over() {
+            // Explicit chance mode: each outcome as likely as the rules make it.
+            if let Some(node) = self.chance_node() {
+                let k = uniform_index(rng, node.outcomes as usize) as u32;
+                if GameMatch::apply_chance(self, k).is_err() {
+                    break;
+                }
+                continue;
+            }
             // The draw of `fm_core::agents::random`, so playouts agree across bindings.
             let Some(cmd) = self.random_command(rng) else {
                 break;

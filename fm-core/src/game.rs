@@ -4,6 +4,7 @@
 //! and records), generic over it. [`Match`] is the match of the Fire & Movement system.
 //! The object-safe JSON layer over it, which every binding uses, is [`crate::any`].
 
+use crate::chance::{ChanceMode, ChanceNode};
 use crate::error::RuleError;
 use crate::fm::scenario::ScenarioError;
 use crate::ids::Side;
@@ -203,6 +204,11 @@ pub struct LogEntryOf<G: Game> {
     /// string, so that double-precision JSON parsers keep it exact).
     #[serde(with = "hex_u64")]
     pub hash: u64,
+    /// In explicit chance mode ([`ChanceMode::Explicit`]), the outcome chosen at each
+    /// of the command's draws, in order (absent for a command that drew nothing, and
+    /// for every command whose draws came from the generator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance: Option<Vec<u32>>,
 }
 
 /// A log entry of the Fire & Movement system.
@@ -269,8 +275,29 @@ pub struct SavedGame<G: Game> {
     /// replay sets the generator at each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rng_resets: Vec<RngReset>,
+    /// How the match resolves draws; absent for [`ChanceMode::Sampled`].
+    #[serde(default, skip_serializing_if = "is_sampled")]
+    pub chance_mode: ChanceMode,
+    /// In explicit chance mode, the command waiting for a chance outcome and the
+    /// outcomes chosen so far; absent when none waits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance_pending: Option<SavedChance<G>>,
     /// Commands and their events.
     pub log: Vec<LogEntryOf<G>>,
+}
+
+fn is_sampled(m: &ChanceMode) -> bool {
+    *m == ChanceMode::Sampled
+}
+
+/// A command of a save waiting for a chance outcome ([`SavedGame::chance_pending`]).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, bound = "")]
+pub struct SavedChance<G: Game> {
+    /// The command.
+    pub command: G::Command,
+    /// The outcomes chosen for its draws so far.
+    pub outcomes: Vec<u32>,
 }
 
 /// A saved match of the Fire & Movement system.
@@ -459,11 +486,33 @@ pub struct GameMatch<G: Game> {
     seed: u64,
     /// Where the generator was set since the seed ([`GameMatch::reseed`]), in order.
     resets: Vec<RngReset>,
+    /// How draws are resolved.
+    chance_mode: ChanceMode,
+    /// In explicit chance mode, the command waiting for a chance outcome.
+    pending_chance: Option<PendingChance<G>>,
     opening: Arc<Opening<G>>,
     log: MatchLog<G>,
     /// The system's listing memo ([`Game::Memo`]); a listing that finds it in use
     /// (another thread listing the same match) works from scratch instead of waiting.
     memo: std::sync::Mutex<G::Memo>,
+}
+
+/// A command stopped at a draw (explicit chance mode): the outcomes chosen so far and
+/// the number of outcomes of the next draw.
+struct PendingChance<G: Game> {
+    command: G::Command,
+    outcomes: Vec<u32>,
+    next: u32,
+}
+
+impl<G: Game> Clone for PendingChance<G> {
+    fn clone(&self) -> Self {
+        PendingChance {
+            command: self.command.clone(),
+            outcomes: self.outcomes.clone(),
+            next: self.next,
+        }
+    }
 }
 
 /// The opening events and the state they lead to (shared by clones).
@@ -650,6 +699,8 @@ impl<G: Game> Clone for GameMatch<G> {
             rng: self.rng.clone(),
             seed: self.seed,
             resets: self.resets.clone(),
+            chance_mode: self.chance_mode,
+            pending_chance: self.pending_chance.clone(),
             opening: self.opening.clone(),
             log: self.log.clone(),
             memo: std::sync::Mutex::new(self.with_memo(|_, _, m| m.clone())),
@@ -684,6 +735,8 @@ impl<G: Game> GameMatch<G> {
             rng,
             seed,
             resets: Vec::new(),
+            chance_mode: ChanceMode::Sampled,
+            pending_chance: None,
             log: MatchLog::default(),
             memo: Default::default(),
         }
@@ -699,11 +752,187 @@ impl<G: Game> GameMatch<G> {
 
     /// Applies a command, logging it. On error nothing changes.
     ///
+    /// In explicit chance mode a command that draws stops at its first draw: nothing is
+    /// logged yet, the events returned are none, and [`GameMatch::chance_node`] tells
+    /// the draw's outcomes; [`GameMatch::apply_chance`] picks each in turn until the
+    /// command completes.
+    ///
     /// # Errors
-    /// The [`RuleError`] from [`Game::apply`].
+    /// The [`RuleError`] from [`Game::apply`]; rule `"chance"` while a chance outcome
+    /// is pending.
     pub fn apply(&mut self, cmd: &G::Command) -> Result<&[G::Event], RuleError> {
+        if let Some(p) = &self.pending_chance {
+            return Err(RuleError::new(
+                "chance",
+                format!(
+                    "a chance outcome (0 to {}) is pending: apply_chance first",
+                    p.next - 1
+                ),
+            ));
+        }
+        match self.chance_mode {
+            ChanceMode::Sampled => self.apply_sampled(cmd),
+            ChanceMode::Explicit => self.apply_scripted(cmd, Vec::new()),
+        }
+    }
+
+    /// How the match resolves draws ([`ChanceMode::Sampled`] unless set).
+    pub fn chance_mode(&self) -> ChanceMode {
+        self.chance_mode
+    }
+
+    /// Sets how the match resolves draws from the next command on (the opening's
+    /// draws, made when the match was created, came from its seed). A save records
+    /// the mode and every outcome chosen.
+    ///
+    /// # Errors
+    /// Rule `"chance"` while a chance outcome is pending.
+    pub fn set_chance_mode(&mut self, mode: ChanceMode) -> Result<(), RuleError> {
+        if self.pending_chance.is_some() {
+            return Err(RuleError::new(
+                "chance",
+                "a chance outcome is pending: resolve it (apply_chance) or take the command back (undo)",
+            ));
+        }
+        self.chance_mode = mode;
+        Ok(())
+    }
+
+    /// The draw a command waits for, in explicit chance mode: its outcomes `0..n`,
+    /// each of probability `1/n`.
+    ///
+    /// ```
+    /// use fm_core::{ChanceMode, Match};
+    /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+    /// m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    /// let mut agent = fm_core::rng_from_seed(2);
+    /// // Play until a command stops at a die roll, then choose a six.
+    /// while m.chance_node().is_none() {
+    ///     let c = m.random_command(&mut agent).unwrap();
+    ///     m.apply(&c).unwrap();
+    /// }
+    /// let node = m.chance_node().unwrap();
+    /// assert!(node.outcomes > 1);
+    /// let n = m.log().len();
+    /// while let Some(node) = m.chance_node() {
+    ///     m.apply_chance(node.outcomes - 1).unwrap();
+    /// }
+    /// assert_eq!(m.log().len(), n + 1);
+    /// assert!(m.log().last().unwrap().chance.is_some());
+    /// ```
+    pub fn chance_node(&self) -> Option<ChanceNode> {
+        self.pending_chance
+            .as_ref()
+            .map(|p| ChanceNode { outcomes: p.next })
+    }
+
+    /// Resolves the pending draw with `outcome` (in `0..n`, [`GameMatch::chance_node`]).
+    /// Returns the command's events once its last draw is resolved, none before.
+    ///
+    /// # Errors
+    /// Rule `"chance"` when no draw is pending; rule `"input"` for an outcome out of
+    /// range (nothing changes).
+    pub fn apply_chance(&mut self, outcome: u32) -> Result<&[G::Event], RuleError> {
+        let Some(p) = &self.pending_chance else {
+            return Err(RuleError::new("chance", "no chance outcome is pending"));
+        };
+        if outcome >= p.next {
+            return Err(RuleError::new(
+                "input",
+                format!("chance outcome {outcome} is not one of 0 to {}", p.next - 1),
+            ));
+        }
+        let p = self.pending_chance.take().expect("checked");
+        let mut outcomes = p.outcomes.clone();
+        outcomes.push(outcome);
+        match self.apply_scripted(&p.command, outcomes) {
+            Ok(_) => Ok(self.last_events()),
+            Err(e) => {
+                self.pending_chance = Some(p);
+                Err(e)
+            }
+        }
+    }
+
+    fn last_events(&self) -> &[G::Event] {
+        if self.pending_chance.is_some() {
+            return &[];
+        }
+        self.log.last().map_or(&[], |l| &l.events)
+    }
+
+    /// Runs `cmd` with its draws taken from `outcomes`: logs it when they were all it
+    /// drew, or leaves it pending at the first draw past them.
+    fn apply_scripted(
+        &mut self,
+        cmd: &G::Command,
+        outcomes: Vec<u32>,
+    ) -> Result<&[G::Event], RuleError> {
+        let mut rng = self.rng.clone();
+        let (res, found) = crate::chance::with_script(&outcomes, || {
+            G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)
+        });
+        let (events, state) = res?;
+        match found {
+            crate::chance::Scripted::Needs(n) => {
+                self.pending_chance = Some(PendingChance {
+                    command: cmd.clone(),
+                    outcomes,
+                    next: n,
+                });
+                Ok(&[])
+            }
+            crate::chance::Scripted::Complete => {
+                let chance = (!outcomes.is_empty()).then_some(outcomes);
+                let rng = self.rng.clone();
+                Ok(self.commit(cmd, events, state, rng, chance))
+            }
+            crate::chance::Scripted::Unused | crate::chance::Scripted::OutOfRange(..) => {
+                Err(RuleError::new(
+                    "chance",
+                    format!("the recorded outcomes do not fit the command's draws ({found:?})"),
+                ))
+            }
+        }
+    }
+
+    /// Replays a logged command with the outcomes recorded for its draws.
+    fn apply_recorded(
+        &mut self,
+        cmd: &G::Command,
+        outcomes: &[u32],
+    ) -> Result<&[G::Event], RuleError> {
+        let mut rng = self.rng.clone();
+        let (res, found) = crate::chance::with_script(outcomes, || {
+            G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)
+        });
+        let (events, state) = res?;
+        if found != crate::chance::Scripted::Complete {
+            return Err(RuleError::new(
+                "chance",
+                format!("the recorded outcomes do not fit the command's draws ({found:?})"),
+            ));
+        }
+        let rng = self.rng.clone();
+        Ok(self.commit(cmd, events, state, rng, Some(outcomes.to_vec())))
+    }
+
+    fn apply_sampled(&mut self, cmd: &G::Command) -> Result<&[G::Event], RuleError> {
         let mut rng = self.rng.clone();
         let (events, state) = G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)?;
+        Ok(self.commit(cmd, events, state, rng, None))
+    }
+
+    /// Logs an applied command: its events, the state after them and the generator
+    /// after its draws.
+    fn commit(
+        &mut self,
+        cmd: &G::Command,
+        events: Vec<G::Event>,
+        state: G::State,
+        rng: Xoshiro256PlusPlus,
+        chance: Option<Vec<u32>>,
+    ) -> &[G::Event] {
         #[cfg(debug_assertions)]
         {
             let mut folded = self.state.clone();
@@ -723,9 +952,10 @@ impl<G: Game> GameMatch<G> {
             command: cmd.clone(),
             events,
             hash: G::state_hash(&self.state),
+            chance,
         };
         self.log.push(entry, rng_before, &self.state);
-        Ok(&self.log.last().expect("just pushed").events)
+        &self.log.last().expect("just pushed").events
     }
 
     /// Applies the command with a stable index (see [`Game::command_to_index`]).
@@ -750,6 +980,10 @@ impl<G: Game> GameMatch<G> {
     /// [`SNAPSHOT_EVERY`] commands) folded with the events after it, so an undo costs a
     /// state copy and at most `SNAPSHOT_EVERY - 1` folds, whatever the log's length.
     pub fn undo(&mut self) -> bool {
+        // A command waiting for a chance outcome is taken back first.
+        if self.pending_chance.take().is_some() {
+            return true;
+        }
         let Some(tip) = self.log.tip.take() else {
             return false;
         };
@@ -805,6 +1039,11 @@ impl<G: Game> GameMatch<G> {
             seed_check: seed_check(self.seed),
             opening_hash: G::state_hash(&self.opening.state),
             rng_resets: self.resets.clone(),
+            chance_mode: self.chance_mode,
+            chance_pending: self.pending_chance.as_ref().map(|p| SavedChance {
+                command: p.command.clone(),
+                outcomes: p.outcomes.clone(),
+            }),
             log: self.log.to_vec(),
         };
         serde_json::to_string(&s).expect("a match serializes")
@@ -1019,7 +1258,11 @@ impl<G: Game> GameMatch<G> {
             if let Some(r) = resets.next_if(|r| r.at == k) {
                 m.set_rng_state(r.state);
             }
-            let events = m.apply(&e.command).map_err(|err| MatchError::Diverged {
+            let applied = match &e.chance {
+                Some(o) => m.apply_recorded(&e.command, o),
+                None => m.apply_sampled(&e.command),
+            };
+            let events = applied.map_err(|err| MatchError::Diverged {
                 index: Some(k),
                 message: format!("command refused on replay: {err}"),
             })?;
@@ -1038,6 +1281,25 @@ impl<G: Game> GameMatch<G> {
         }
         if let Some(r) = resets.next() {
             m.set_rng_state(r.state);
+        }
+        m.chance_mode = saved.chance_mode;
+        if let Some(p) = saved.chance_pending {
+            if m.chance_mode != ChanceMode::Explicit {
+                return Err(MatchError::Json(
+                    "chance_pending: only a match in explicit chance mode waits for one".into(),
+                ));
+            }
+            m.apply_scripted(&p.command, p.outcomes)
+                .map_err(|err| MatchError::Diverged {
+                    index: None,
+                    message: format!("chance_pending: the command is refused on replay: {err}"),
+                })?;
+            if m.pending_chance.is_none() {
+                return Err(MatchError::Diverged {
+                    index: None,
+                    message: "chance_pending: the command does not wait for another outcome".into(),
+                });
+            }
         }
         Ok(m)
     }
@@ -1126,21 +1388,33 @@ impl<G: Game> GameMatch<G> {
     }
     /// Legal commands now ([`Game::legal_commands`], reusing the match's memo).
     pub fn legal_commands(&self) -> Vec<G::Command> {
+        if self.pending_chance.is_some() {
+            return Vec::new(); // a chance outcome first
+        }
         self.with_memo(|sc, s, m| G::legal_commands_memo(sc, s, m))
     }
     /// The action indices of the legal commands now, ascending
     /// ([`Game::legal_indices_memo`]).
     pub fn legal_indices(&self) -> Vec<usize> {
+        if self.pending_chance.is_some() {
+            return Vec::new();
+        }
         self.with_memo(|sc, s, m| G::legal_indices_memo(sc, s, m))
     }
     /// The command an action index stands for now ([`Game::index_to_command`],
     /// reusing the match's memo).
     pub fn index_to_command(&self, idx: usize) -> Option<G::Command> {
+        if self.pending_chance.is_some() {
+            return None;
+        }
         self.with_memo(|sc, s, m| G::index_to_command_memo(sc, s, m, idx))
     }
     /// The random agent's command now, drawn from `rng`
     /// ([`Game::random_command_memo`]); `None` when no command is legal.
     pub fn random_command(&self, rng: &mut dyn RngCore) -> Option<G::Command> {
+        if self.pending_chance.is_some() {
+            return None;
+        }
         self.with_memo(|sc, s, m| G::random_command_memo(sc, s, m, rng))
     }
     /// Runs `f` with the scenario, the state and the memo. When another thread holds

@@ -26,6 +26,7 @@
 // in `fm::games`); `game` (the match, its log and save format), `error` and `ids` are
 // independent of any rules system.
 pub mod any;
+mod chance;
 mod error;
 pub mod fm;
 mod game;
@@ -39,6 +40,7 @@ mod rng;
 pub use fm::games::{meuse_argonne, suez_1916, vimy_ridge};
 pub use fm::{agents, los, observation, render, zoc};
 
+pub use chance::{ChanceMode, ChanceNode};
 pub use error::RuleError;
 pub use fm::combat::defender_line;
 pub use fm::command::Command;
@@ -62,9 +64,9 @@ pub use fm::victory::{final_result, instant};
 pub use fm::view::{view, PoolView, SupportView, View};
 pub use fm::Fm;
 pub use game::{
-    scenario_hash, Game, GameMatch, LogEntry, LogEntryOf, Match, MatchError, MatchLog, SavedGame,
-    SavedMatch, SavedScenario, SideEntry, SideEntryOf, SideRecord, SideRecordOf, MAX_LOG_ENTRIES,
-    MAX_SAVE_BYTES, SAVE_FORMAT,
+    scenario_hash, Game, GameMatch, LogEntry, LogEntryOf, Match, MatchError, MatchLog, SavedChance,
+    SavedGame, SavedMatch, SavedScenario, SideEntry, SideEntryOf, SideRecord, SideRecordOf,
+    MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
 };
 pub use ids::{Side, SidePair, UnitId};
 pub use rng::{RngReset, RngState, RngStateError};

@@ -231,6 +231,12 @@ impl Handle {
         self.game.as_mut()
     }
 
+    /// Replaces the match (to restore a copy taken before a change that failed).
+    pub(crate) fn set_game(&mut self, game: Box<dyn DynMatch>) {
+        self.legal = OnceCell::new();
+        self.game = game;
+    }
+
     /// The legal action indices of the current state, computed once per state.
     pub(crate) fn with_legal<R>(&self, f: impl FnOnce(&[usize]) -> R) -> R {
         let v = self.legal.get_or_init(|| self.game.legal_indices());

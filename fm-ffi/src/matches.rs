@@ -280,6 +280,97 @@ pub unsafe extern "C" fn fm_match_set_rng_state(
     }
 }
 
+/// Sets how the match resolves die rolls and random draws: `explicit` false draws
+/// them from its seeded generator (the default); true makes each draw a chance node
+/// (`fm_match_chance_outcomes`) that `fm_match_apply_chance` resolves. A save records
+/// the mode and every outcome chosen.
+///
+/// Errors: `FM_ILLEGAL_COMMAND` (rule "chance") while a chance outcome is pending,
+/// `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_set_chance_mode(m: *mut fm_match, explicit: bool) -> fm_status {
+    let mode = if explicit {
+        fm_core::ChanceMode::Explicit
+    } else {
+        fm_core::ChanceMode::Sampled
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            h.game_mut()
+                .set_chance_mode(mode)
+                .map_err(|e| Fail::rule(&e))
+        })
+    }
+}
+
+/// The number of outcomes of the draw a command waits for (explicit chance mode):
+/// outcomes `0..n`, each of probability `1/n`; `*out_outcomes` is 0 when no draw is
+/// pending (then the legal commands are the player's).
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle; `out_outcomes` is NULL or valid for writing one
+/// `uint32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_chance_outcomes(
+    m: *const fm_match,
+    out_outcomes: *mut u32,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_outcomes, "out_outcomes")?;
+            put(out, h.game().chance_node().map_or(0, |n| n.outcomes));
+            Ok(())
+        })
+    }
+}
+
+/// Resolves the pending draw with `outcome` (below `fm_match_chance_outcomes`) and
+/// returns, as a JSON array, the command's events once its last draw is resolved
+/// (`[]` before). On any error the match is unchanged.
+///
+/// Ownership: `*out_events_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_ILLEGAL_COMMAND` (rule "chance": no draw pending; rule "input": an
+/// outcome out of range), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_events_json` is NULL
+/// or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_apply_chance(
+    m: *mut fm_match,
+    outcome: u32,
+    out_events_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let out = out_ptr(out_events_json, "out_events_json")?;
+            let before = h.game().clone_box();
+            let events = h
+                .game_mut()
+                .apply_chance(outcome)
+                .map_err(|e| Fail::rule(&e))?;
+            match give_json(&events) {
+                Ok(s) => put(out, s),
+                Err(f) => {
+                    // No partial success: back to before the outcome.
+                    h.set_game(before);
+                    return Err(f);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
 /// Frees a match handle. NULL is a no-op; a poisoned handle is freed too.
 ///
 /// Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that

@@ -499,3 +499,67 @@ fn reseeded_copies_roll_their_own_dice_and_states_round_trip() {
     }
     free(m);
 }
+
+#[test]
+fn explicit_chance_from_c() {
+    let m = new_match(5);
+    let hash_before = hash(m);
+    // SAFETY: the C API used as documented, single-threaded.
+    unsafe {
+        assert_eq!(fm_match_set_chance_mode(m, true), OK);
+        let mut n = 7u32;
+        assert_eq!(fm_match_chance_outcomes(m, &mut n), OK);
+        assert_eq!(n, 0, "no draw pending at the start");
+        // Play legal commands until one waits for a draw.
+        let mut guard = 0;
+        while n == 0 {
+            let mut count = 0;
+            assert_eq!(fm_match_legal_count(m, &mut count), OK);
+            assert!(count > 0, "the game goes on until a draw");
+            assert_eq!(fm_match_apply_legal(m, (guard * 7919) % count), OK);
+            assert_eq!(fm_match_chance_outcomes(m, &mut n), OK);
+            guard += 1;
+            assert!(guard < 5000, "a draw comes");
+        }
+        let logged = {
+            let mut c = 0;
+            assert_eq!(fm_match_command_count(m, &mut c), OK);
+            c
+        };
+        // While it waits: no legal command, the mode cannot change, a bad outcome is
+        // refused and changes nothing.
+        let mut count = 9;
+        assert_eq!(fm_match_legal_count(m, &mut count), OK);
+        assert_eq!(count, 0);
+        assert_eq!(
+            fm_match_set_chance_mode(m, false),
+            fm_status::FM_ILLEGAL_COMMAND
+        );
+        let mut ev = null_mut();
+        assert_eq!(
+            fm_match_apply_chance(m, n, &mut ev),
+            fm_status::FM_ILLEGAL_COMMAND
+        );
+        assert_eq!(last_error().1, "input");
+        // Resolve every draw of the command with its first outcome.
+        let mut events = String::new();
+        while n > 0 {
+            let mut ev = null_mut();
+            assert_eq!(fm_match_apply_chance(m, 0, &mut ev), OK);
+            events = take(ev);
+            assert_eq!(fm_match_chance_outcomes(m, &mut n), OK);
+        }
+        assert!(events.starts_with('[') && events.len() > 2, "{events}");
+        let mut c = 0;
+        assert_eq!(fm_match_command_count(m, &mut c), OK);
+        assert_eq!(c, logged + 1);
+        // The save replays the chosen outcomes.
+        let save = CString::new(json_of(m, fm_match_save)).unwrap();
+        let mut back = null_mut();
+        assert_eq!(fm_match_load(save.as_ptr(), &mut back), OK);
+        assert_eq!(hash(back), hash(m));
+        free(back);
+    }
+    assert_ne!(hash(m), hash_before);
+    free(m);
+}

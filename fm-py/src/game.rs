@@ -1259,6 +1259,81 @@ impl PyMatch {
         })
     }
 
+    /// How the match resolves die rolls and random draws: `"sampled"` (from its seeded
+    /// generator, the default) or `"explicit"` (each draw a chance node that
+    /// `apply_chance` resolves).
+    #[getter]
+    fn chance_mode(&self) -> &'static str {
+        match self.m.chance_mode() {
+            fm_core::ChanceMode::Sampled => "sampled",
+            fm_core::ChanceMode::Explicit => "explicit",
+        }
+    }
+
+    /// Sets `chance_mode` (`"sampled"` or `"explicit"`; `ValueError` otherwise;
+    /// `fm.RuleError` while a chance outcome is pending).
+    fn set_chance_mode(&mut self, mode: &str) -> PyResult<()> {
+        let mode = match mode {
+            "sampled" => fm_core::ChanceMode::Sampled,
+            "explicit" => fm_core::ChanceMode::Explicit,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "chance mode must be 'sampled' or 'explicit', not {other:?}"
+                )))
+            }
+        };
+        self.m.set_chance_mode(mode).map_err(|e| rule_error(&e))
+    }
+
+    /// Whether a command waits for a chance outcome (explicit chance mode).
+    #[getter]
+    fn is_chance_node(&self) -> bool {
+        self.m.chance_node().is_some()
+    }
+
+    /// The outcomes of the pending draw with their probabilities, `[(outcome, p), ...]`
+    /// (OpenSpiel's `chance_outcomes()`); empty when no draw is pending.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        match self.m.chance_node() {
+            Some(node) => (0..node.outcomes)
+                .map(|k| (k, node.probability()))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Resolves the pending draw with `outcome` (one of `chance_outcomes()`); returns
+    /// the command's events once its last draw is resolved (an empty list before).
+    /// Raises `fm.RuleError` (rule `"chance"` with no draw pending, `"input"` for an
+    /// outcome out of range; nothing changes).
+    fn apply_chance<'py>(
+        &mut self,
+        py: Python<'py>,
+        outcome: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (index, text) = action_arg(outcome)?;
+        let Some(k) = index.and_then(|i| u32::try_from(i).ok()) else {
+            return Err(rule_error(&fm_core::RuleError::new(
+                "input",
+                format!("{text} is not a chance outcome here"),
+            )));
+        };
+        if let Some(m) = self.m.as_any_mut().downcast_mut::<HzMatch>() {
+            return match m.apply_chance(k) {
+                Ok(events) => Ok(hz::events_list(py, events)?.into_any()),
+                Err(e) => Err(rule_error(&e)),
+            };
+        }
+        if let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() {
+            return match m.apply_chance(k) {
+                Ok(events) => Ok(events_list(py, events)?.into_any()),
+                Err(e) => Err(rule_error(&e)),
+            };
+        }
+        let events = self.m.apply_chance(k).map_err(|e| rule_error(&e))?;
+        to_py(py, &events)
+    }
+
     /// Re-seeds the generator: the dice from now on are those of a generator seeded
     /// with `seed`. The match records it, so a save replays it and an undo of the
     /// commands before it takes it back.

@@ -243,6 +243,57 @@ def test_rng_state_reads_sets_saves_and_undoes(moving: fm.Match) -> None:
         assert other.rng_state == before
 
 
+def _to_chance_node(m: fm.Match, rng: random.Random) -> None:
+    """Plays random commands until one waits for a draw."""
+    for _ in range(5000):
+        if m.is_chance_node:
+            return
+        m.apply(rng.choice(m.legal_commands()))
+    raise AssertionError("no draw came")
+
+
+def test_explicit_chance_mode(moving: fm.Match) -> None:
+    assert moving.chance_mode == "sampled" and not moving.is_chance_node
+    assert moving.chance_outcomes() == []
+    with pytest.raises(ValueError, match="chance mode"):
+        moving.set_chance_mode("random")
+    moving.set_chance_mode("explicit")
+    rng_before = moving.rng_state
+    _to_chance_node(moving, random.Random(3))
+    outcomes = moving.chance_outcomes()
+    assert len(outcomes) >= 2
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert [k for k, _ in outcomes] == list(range(len(outcomes)))
+    assert moving.legal_commands() == [] and moving.legal_actions() == []
+    with pytest.raises(fm.RuleError) as e:
+        moving.apply(fm.Done())
+    assert e.value.rule == "chance"
+    with pytest.raises(fm.RuleError):
+        moving.apply_chance(len(outcomes))
+    with pytest.raises(fm.RuleError):
+        moving.set_chance_mode("sampled")
+    # Each outcome in a copy: the copies may differ, the same outcome gives the same.
+    def resolve(k: int) -> int:
+        c = moving.clone()
+        c.apply_chance(k)
+        while c.is_chance_node:
+            c.apply_chance(0)
+        return c.hash
+    results = [resolve(k) for k, _ in outcomes]
+    assert results == [resolve(k) for k, _ in outcomes]
+    assert len(set(results)) > 1
+    # A save keeps the waiting command; the generator is never used.
+    back = fm.Match.load(moving.save())
+    assert back.is_chance_node and back.chance_outcomes() == outcomes
+    n = len(moving.log)
+    events: list[object] = []
+    while moving.is_chance_node:
+        events = moving.apply_chance(0)
+    assert len(moving.log) == n + 1 and events
+    assert moving.rng_state == rng_before
+    assert fm.Match.load(moving.save()).hash == moving.hash
+
+
 def test_save_load_and_undo(moving: fm.Match, tmp_path: pathlib.Path) -> None:
     play_random(moving, random.Random(2), limit=30)
     text = moving.save()

@@ -38,14 +38,7 @@ impl<'a> Ctx<'a> {
 
     /// A uniform index in `0..n` (n ≥ 1), by rejection so every platform agrees.
     pub(crate) fn roll_index(&mut self, n: usize) -> usize {
-        let n = n.max(1) as u32;
-        let zone = u32::MAX - (u32::MAX % n);
-        loop {
-            let x = self.rng.next_u32();
-            if x < zone {
-                return (x % n) as usize;
-            }
-        }
+        crate::chance::roll_index(self.rng, n)
     }
 
     /// One six-sided die.

@@ -53,13 +53,8 @@ impl<'a> Ctx<'a> {
 
 /// One die from the generator.
 pub(crate) fn d6(rng: &mut dyn RngCore) -> u8 {
-    let zone = u32::MAX - (u32::MAX % 6);
-    loop {
-        let x = rng.next_u32();
-        if x < zone {
-            return (x % 6) as u8 + 1;
-        }
-    }
+    // The one draw of every system: explicit chance mode scripts it.
+    crate::chance::roll_index(rng, 6) as u8 + 1
 }
 
 /// The modified factor of a test.

@@ -121,6 +121,9 @@ static void null_handles(void) {
     EXPECT_STATUS(fm_match_reseed(NULL, 1), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_rng_state(NULL, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_set_rng_state(NULL, "00"), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_set_chance_mode(NULL, true), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_chance_outcomes(NULL, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_apply_chance(NULL, 0, &s), FM_NULL_ARGUMENT);
     EXPECT(s == (char *)0x1 && n == 12345 && b && h == 99 && w == FM_WINNER_B &&
            out == (fm_match *)0x1);
 
@@ -173,6 +176,11 @@ static void null_arguments(void) {
     EXPECT_STATUS(fm_match_clone_with_seed(m, 1, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_rng_state(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_set_rng_state(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_chance_outcomes(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_apply_chance(m, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_apply_chance(m, 0, &events), FM_ILLEGAL_COMMAND);
+    read_last_error();
+    EXPECT(strcmp(last_rule, "chance") == 0);
     EXPECT_STATUS(fm_match_set_rng_state(m, "not a state"), FM_INVALID_ARGUMENT);
     read_last_error();
     EXPECT(contains(last_message, "generator state"));

@@ -417,6 +417,17 @@ class Match:
         until the game ends or ``max_commands`` were applied; returns how many were."""
     def clone(self, seed: int | None = None) -> Match:
         """An independent copy; with ``seed``, its generator re-seeded (its own dice)."""
+    @property
+    def chance_mode(self) -> str:
+        """``"sampled"`` (dice from the seeded generator) or ``"explicit"`` (chance nodes)."""
+    def set_chance_mode(self, mode: str) -> None: ...
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether a command waits for a chance outcome (explicit chance mode)."""
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The pending draw's outcomes and their probabilities (empty when none)."""
+    def apply_chance(self, outcome: int) -> list[Any]:
+        """Resolves the pending draw; the command's events once it completes."""
     def reseed(self, seed: int) -> None:
         """Re-seeds the generator (recorded: saves replay it, undo takes it back)."""
     @property

@@ -1,0 +1,237 @@
+//! Explicit chance mode (issue 18): every draw of a command becomes a chance node with
+//! its outcomes, a chance command picks each, and the result is exactly the engine's
+//! with those dice; saves, loads and undos keep it.
+
+use fm_core::{any, apply, ChanceMode, Command, Event, Match, RuleError};
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn agent(seed: u64) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(seed)
+}
+
+/// Plays random commands, resolving chance nodes with outcomes from `dice`, until `n`
+/// commands were logged or the game ends.
+fn play_explicit(
+    m: &mut Match,
+    a: &mut Xoshiro256PlusPlus,
+    dice: &mut Xoshiro256PlusPlus,
+    n: usize,
+) {
+    let target = m.log().len() + n;
+    while m.log().len() < target && !m.is_over() {
+        if let Some(node) = m.chance_node() {
+            let k = dice.next_u32() % node.outcomes;
+            m.apply_chance(k).expect("an outcome in range is accepted");
+            continue;
+        }
+        let c = m.random_command(a).expect("a legal command");
+        m.apply(&c).expect("a listed command is accepted");
+    }
+}
+
+/// A generator whose `next_u32` gives the chosen outcomes in order: the engine's
+/// rejection draw returns an outcome `k < n` for the value `k`, so applying with it is
+/// applying with those dice.
+struct Dice(std::vec::IntoIter<u32>);
+
+impl RngCore for Dice {
+    fn next_u32(&mut self) -> u32 {
+        self.0.next().expect("no more scripted outcomes")
+    }
+    fn next_u64(&mut self) -> u64 {
+        u64::from(self.next_u32())
+    }
+    fn fill_bytes(&mut self, _: &mut [u8]) {
+        unreachable!("the engine draws by next_u32")
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), rand_core::Error> {
+        unreachable!("the engine draws by next_u32")
+    }
+}
+
+#[test]
+fn explicit_outcomes_are_the_engines_dice() {
+    for name in ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916"] {
+        let mut m = Match::new_builtin(name, 4).unwrap();
+        m.set_chance_mode(ChanceMode::Explicit).unwrap();
+        let before = m.clone();
+        play_explicit(&mut m, &mut agent(1), &mut agent(2), 400);
+        let sc = m.scenario().clone();
+        let mut s = before.state().clone();
+        let mut drew = 0;
+        for (k, e) in m.log().iter().enumerate() {
+            let outcomes = e.chance.clone().unwrap_or_default();
+            drew += outcomes.len();
+            let mut dice = Dice(outcomes.into_iter());
+            let events = apply(&sc, &s, &e.command, &mut dice).expect("accepted");
+            assert_eq!(
+                events, e.events,
+                "{name} #{k}: the same events with the same dice"
+            );
+            assert!(dice.0.next().is_none(), "{name} #{k}: every outcome drawn");
+            s.apply_events(&sc, &events);
+        }
+        assert_eq!(&s, m.state(), "{name}");
+        assert!(drew > 0, "{name}: the game drew");
+        // The generator was never used.
+        assert_eq!(m.rng_state(), before.rng_state(), "{name}");
+        // The save replays it exactly.
+        let text = m.save();
+        let back = Match::load(&text).expect("an explicit-mode save loads");
+        assert_eq!(back.state(), m.state());
+        assert_eq!(back.save(), text);
+        assert_eq!(back.chance_mode(), ChanceMode::Explicit);
+    }
+}
+
+/// A match waiting at its first chance node, and the match before that command.
+fn at_chance() -> (Match, Match) {
+    let mut m = Match::new_builtin("system-demo", 2).unwrap();
+    m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    let mut a = agent(3);
+    loop {
+        let c = m.random_command(&mut a).expect("a command");
+        let before = m.clone();
+        let events = m.apply(&c).unwrap().to_vec();
+        if m.chance_node().is_some() {
+            assert!(events.is_empty(), "nothing happens before the dice");
+            assert_eq!(m.log().len(), before.log().len(), "nothing logged yet");
+            assert_eq!(m.state(), before.state());
+            return (m, before);
+        }
+    }
+}
+
+#[test]
+fn a_pending_chance_node_refuses_everything_else_and_undo_takes_it_back() {
+    let (mut m, before) = at_chance();
+    let node = m.chance_node().unwrap();
+    assert!(node.outcomes >= 2);
+    assert!((node.probability() * f64::from(node.outcomes) - 1.0).abs() < 1e-12);
+    assert!(m.legal_commands().is_empty() && m.legal_indices().is_empty());
+    let refused: RuleError = m.apply(&Command::Done).unwrap_err();
+    assert_eq!(refused.rule, "chance");
+    let out = m.apply_chance(node.outcomes).unwrap_err();
+    assert_eq!(out.rule, "input");
+    assert_eq!(
+        m.chance_node(),
+        Some(node),
+        "a refused outcome changes nothing"
+    );
+    assert_eq!(
+        m.set_chance_mode(ChanceMode::Sampled).unwrap_err().rule,
+        "chance"
+    );
+    // A save keeps the waiting command; a load waits at the same node.
+    let back = Match::load(&m.save()).expect("a save waiting for chance loads");
+    assert_eq!(back.chance_node(), Some(node));
+    assert_eq!(back.save(), m.save());
+    assert!(m.undo());
+    assert_eq!(m.chance_node(), None);
+    assert_eq!(m.save(), before.save());
+    // No node: no chance command.
+    assert_eq!(m.apply_chance(0).unwrap_err().rule, "chance");
+}
+
+#[test]
+fn each_outcome_of_a_node_leads_somewhere_and_the_same_outcome_to_the_same_place() {
+    let (m, _) = at_chance();
+    let node = m.chance_node().unwrap();
+    let finish = |k: u32| -> (Vec<Event>, u64) {
+        let mut c = m.clone();
+        let mut events = c.apply_chance(k).unwrap().to_vec();
+        // Later draws of the command: always the first outcome.
+        while c.chance_node().is_some() {
+            events = c.apply_chance(0).unwrap().to_vec();
+        }
+        (events, c.state().hash())
+    };
+    let results: Vec<_> = (0..node.outcomes).map(finish).collect();
+    assert_eq!(results, (0..node.outcomes).map(finish).collect::<Vec<_>>());
+    let mut distinct: Vec<u64> = results.iter().map(|r| r.1).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() > 1, "the outcomes of a draw differ");
+}
+
+#[test]
+fn sampled_mode_logs_are_unchanged_and_commands_without_draws_match() {
+    let mut a = Match::new_builtin("system-demo", 6).unwrap();
+    let mut b = a.clone();
+    b.set_chance_mode(ChanceMode::Explicit).unwrap();
+    let (mut ra, mut rb) = (agent(5), agent(5));
+    // Set-up draws nothing: both modes log the same entries, without `chance`.
+    for _ in 0..6 {
+        let c = a.random_command(&mut ra).unwrap();
+        assert_eq!(b.random_command(&mut rb).unwrap(), c);
+        a.apply(&c).unwrap();
+        b.apply(&c).unwrap();
+    }
+    assert_eq!(a.log().to_vec(), b.log().to_vec());
+    assert!(!a.save().contains("\"chance"));
+}
+
+#[test]
+fn malformed_outcomes_in_a_save_are_refused() {
+    let mut m = Match::new_builtin("system-demo", 4).unwrap();
+    m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    play_explicit(&mut m, &mut agent(1), &mut agent(2), 200);
+    let good: serde_json::Value = serde_json::from_str(&m.save()).unwrap();
+    let k = good["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|e| e.get("chance").is_some())
+        .expect("a command with chance outcomes");
+    let mut cases = Vec::new();
+    let mut extra = good.clone();
+    extra["log"][k]["chance"]
+        .as_array_mut()
+        .unwrap()
+        .push(0.into());
+    cases.push(("an outcome too many", extra));
+    let mut fewer = good.clone();
+    fewer["log"][k]["chance"].as_array_mut().unwrap().pop();
+    cases.push(("an outcome too few", fewer));
+    let mut big = good.clone();
+    big["log"][k]["chance"][0] = 1000.into();
+    cases.push(("an outcome out of range", big));
+    let mut pending = good.clone();
+    pending["chance_mode"] = serde_json::Value::Null;
+    cases.push(("a mode that is not one", pending));
+    for (what, bad) in cases {
+        assert!(Match::load(&bad.to_string()).is_err(), "{what}");
+    }
+}
+
+#[test]
+fn huzzah_dice_are_chance_nodes_too_and_playouts_resolve_them() {
+    let mut m = any::new_match("huzzah-encounter", 3).unwrap();
+    m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    let before_rng = m.rng_state();
+    let n = m.playout(&mut agent(4), 300);
+    assert!(n > 0);
+    let save = m.save();
+    assert!(
+        save.contains("\"chance\""),
+        "Huzzah! rolled its 2D6 as chance nodes"
+    );
+    let back = any::load_match(&save).expect("loads");
+    assert_eq!(back.save(), save);
+    assert_eq!(m.rng_state(), before_rng, "the generator was never used");
+    // A chance node of Huzzah! is one die.
+    let mut c = any::new_match("huzzah-encounter", 3).unwrap();
+    c.set_chance_mode(ChanceMode::Explicit).unwrap();
+    let mut a = agent(9);
+    for _ in 0..2000 {
+        if let Some(node) = c.chance_node() {
+            assert_eq!(node.outcomes, 6);
+            return;
+        }
+        if c.playout(&mut a, 1) == 0 {
+            break;
+        }
+    }
+    panic!("no die rolled");
+}
