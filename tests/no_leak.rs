@@ -238,16 +238,22 @@ fn no_leak_suez_1916() {
     assert!(changed > 10, "resampling changed only {changed} states");
 }
 
-/// R-VR-16.0a: the opponent's view of a secret random allotment is the mix less what
-/// has been revealed, never the draw itself; the view hash and `combat_odds` follow.
-#[test]
-fn rule_vr_16_0_random_allotment_is_hidden_from_the_opponent() {
-    let sc = vimy::vimy(6, 6)
+/// A tiny Vimy Ridge battle in the Combat Phase whose sides are allotted three of
+/// 1,1,2,2,3,3 at random (R-VR-16.0a: a secret draw).
+fn secret_allotment_scenario() -> Scenario {
+    vimy::vimy(6, 6)
         .start(Phase::Combat)
         .cdn("c1", 1, "0302")
         .ger("g1", 79, "0303")
         .support(&[1, 1, 2, 2, 3, 3], &[1, 1, 2, 2, 3, 3], 3, 3)
-        .build();
+        .build()
+}
+
+/// R-VR-16.0a: the opponent's view of a secret random allotment is the mix less what
+/// has been revealed, never the draw itself; the view hash and `combat_odds` follow.
+#[test]
+fn rule_vr_16_0_random_allotment_is_hidden_from_the_opponent() {
+    let sc = secret_allotment_scenario();
     for seed in 0..40 {
         let (s, _) = new_game(&sc, &mut rng_from_seed(seed));
         let secret = s.support.b.available.clone();
@@ -281,12 +287,7 @@ fn rule_vr_16_0_random_allotment_is_hidden_from_the_opponent() {
 /// really holds, and keeps everything A sees.
 #[test]
 fn rule_vr_16_0_sample_consistent_draws_the_secret_allotment_from_the_mix() {
-    let sc = vimy::vimy(6, 6)
-        .start(Phase::Combat)
-        .cdn("c1", 1, "0302")
-        .ger("g1", 79, "0303")
-        .support(&[1, 1, 2, 2, 3, 3], &[1, 1, 2, 2, 3, 3], 3, 3)
-        .build();
+    let sc = secret_allotment_scenario();
     let (s, _) = new_game(&sc, &mut rng_from_seed(5));
     let va = view(&sc, &s, Side::A);
     let mut counts = std::collections::BTreeMap::<Vec<u8>, u32>::new();
