@@ -209,6 +209,13 @@ public:
         return detail::take(out);
     }
 
+    /// One side's perfect-recall information state (fm_match_information_state).
+    std::string information_state(Side side) const {
+        char *out = nullptr;
+        detail::check(fm_match_information_state(h_, static_cast<fm_side>(side), &out));
+        return detail::take(out);
+    }
+
     /// The match as one side may know it (no seed, no hidden value), as JSON: what to
     /// give that side's player.
     std::string export_side(Side side) const {

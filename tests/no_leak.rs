@@ -313,6 +313,50 @@ fn rule_vr_16_0_sample_consistent_draws_the_secret_allotment_from_the_mix() {
     }
 }
 
+/// R-VR-16.0a: a side's information state does not carry the opponent's secret
+/// allotment. Matches of the secret-allotment battle with the same allotment for A
+/// (its own, which it sees) give A the same information state whatever B drew, and
+/// B's draws do differ among them.
+#[test]
+fn rule_vr_16_0_information_state_hides_the_opponents_allotment() {
+    let sc = std::sync::Arc::new(secret_allotment_scenario());
+    let mut by_own = std::collections::BTreeMap::<Vec<u8>, (String, Vec<Vec<u8>>)>::new();
+    for seed in 0..60 {
+        let m = Match::new(sc.clone(), seed);
+        let own = m.state().support.a.available.clone();
+        let theirs = m.state().support.b.available.clone();
+        let info = m.information_state(Side::A);
+        let e = by_own
+            .entry(own)
+            .or_insert_with(|| (info.clone(), Vec::new()));
+        assert_eq!(
+            e.0, info,
+            "A's information state depends only on what A sees"
+        );
+        e.1.push(theirs);
+    }
+    let varied = by_own.values().any(|(_, theirs)| {
+        let mut t = theirs.clone();
+        t.sort();
+        t.dedup();
+        t.len() > 1
+    });
+    assert!(
+        varied,
+        "B's secret draws differ within a group (the test is not vacuous)"
+    );
+    let infos: std::collections::BTreeSet<&String> = by_own.values().map(|(i, _)| i).collect();
+    assert!(
+        infos.len() > 1,
+        "A's own allotment is in A's information state"
+    );
+    // B's own information state does see B's allotment.
+    let (a, b) = (Match::new(sc.clone(), 1), Match::new(sc.clone(), 2));
+    if a.state().support.b.available != b.state().support.b.available {
+        assert_ne!(a.information_state(Side::B), b.information_state(Side::B));
+    }
+}
+
 /// A side record (`Match::export`) carries the side's redacted stream and view hashes,
 /// never the seed or the opponent's hidden values (issue 13: saves are referee
 /// material; records are a player's).

@@ -110,6 +110,8 @@ pub trait DynMatch: Send + Sync + 'static {
     fn last_events_json(&self, side: Option<Side>) -> Value;
     /// The match as `side` may know it (its record), as JSON.
     fn export_json(&self, side: Side) -> Value;
+    /// `side`'s perfect-recall information state ([`GameMatch::information_state`]).
+    fn information_state(&self, side: Side) -> String;
     /// The save (the referee's).
     fn save(&self) -> String;
     /// Takes back the last command; false if there was none.
@@ -250,6 +252,9 @@ impl<G: Game> DynMatch for GameMatch<G> {
             },
         };
         to_value(&events)
+    }
+    fn information_state(&self, side: Side) -> String {
+        GameMatch::information_state(self, side)
     }
     fn export_json(&self, side: Side) -> Value {
         to_value(&self.export(side))

@@ -1105,6 +1105,52 @@ impl<G: Game> GameMatch<G> {
         }
     }
 
+    /// `side`'s perfect-recall information state, as compact JSON text: everything the
+    /// side has observed, in order — the opening's events and every command with its
+    /// events, as the side sees them ([`Game::redacted`]) — and nothing else (no seed,
+    /// no chance outcome, no hidden value). Two histories the side cannot tell apart
+    /// give the same text; what a search over information sets keys its nodes by
+    /// (OpenSpiel's `InformationStateString`). It grows with the log.
+    ///
+    /// ```
+    /// use fm_core::{Match, Side};
+    /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let before = m.information_state(Side::A);
+    /// let first = m.legal_commands()[0].clone();
+    /// m.apply(&first).unwrap();
+    /// assert_ne!(m.information_state(Side::A), before);
+    /// assert!(m.information_state(Side::B).starts_with(r#"{"side":"b","#));
+    /// ```
+    pub fn information_state(&self, side: Side) -> String {
+        #[derive(Serialize)]
+        #[serde(bound = "")]
+        struct Entry<'a, G: Game> {
+            command: &'a G::Command,
+            events: Vec<G::Event>,
+        }
+        #[derive(Serialize)]
+        #[serde(bound = "")]
+        struct Info<'a, G: Game> {
+            side: Side,
+            opening: Vec<G::Event>,
+            log: Vec<Entry<'a, G>>,
+        }
+        let redact = |es: &[G::Event]| es.iter().map(|e| G::redacted(e, side)).collect();
+        let info = Info::<G> {
+            side,
+            opening: redact(&self.opening.events),
+            log: self
+                .log
+                .iter()
+                .map(|e| Entry {
+                    command: &e.command,
+                    events: redact(&e.events),
+                })
+                .collect(),
+        };
+        serde_json::to_string(&info).expect("a record serializes")
+    }
+
     /// The hash of `side`'s view: what a player's client may be shown. The state hash
     /// ([`Game::state_hash`], also in every [`LogEntryOf`]) covers hidden values and
     /// is the referee's.

@@ -565,6 +565,35 @@ pub unsafe extern "C" fn fm_match_export(
     }
 }
 
+/// One side's perfect-recall information state, as compact JSON text: the opening's
+/// events and every command with its events, as that side sees them, and nothing
+/// else. Two histories the side cannot tell apart give the same text (what an
+/// information-set search keys its nodes by). It grows with the log.
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+/// `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle; `out_json` is NULL or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_information_state(
+    m: *const fm_match,
+    side: fm_side,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let side = side_from(side)?;
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_string(h.game().information_state(side))?);
+            Ok(())
+        })
+    }
+}
+
 /// The events that opened the game (turn start, marker allotment, first phase), as a
 /// JSON array.
 ///

@@ -563,3 +563,33 @@ fn explicit_chance_from_c() {
     assert_ne!(hash(m), hash_before);
     free(m);
 }
+
+#[test]
+fn information_state_from_c() {
+    let m = new_match(5);
+    let info = |side: fm_side| {
+        let mut out = null_mut();
+        // SAFETY: a live handle and a valid out-pointer.
+        assert_eq!(unsafe { fm_match_information_state(m, side, &mut out) }, OK);
+        take(out)
+    };
+    let (a, b) = (info(FM_SIDE_A), info(FM_SIDE_B));
+    assert!(a.starts_with(r#"{"side":"a""#), "{a}");
+    assert!(b.starts_with(r#"{"side":"b""#), "{b}");
+    // SAFETY: a live handle.
+    assert_eq!(unsafe { fm_match_apply_legal(m, 0) }, OK);
+    assert_ne!(info(FM_SIDE_A), a, "it grows with the log");
+    let mut out = null_mut();
+    // SAFETY: an invalid side and a NULL out-pointer are refused.
+    unsafe {
+        assert_eq!(
+            fm_match_information_state(m, 7, &mut out),
+            fm_status::FM_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            fm_match_information_state(m, FM_SIDE_A, null_mut()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+    }
+    free(m);
+}

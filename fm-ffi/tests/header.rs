@@ -66,6 +66,7 @@ fn header_declares_the_whole_api() {
         "fm_match_set_chance_mode",
         "fm_match_chance_outcomes",
         "fm_match_apply_chance",
+        "fm_match_information_state",
         "fm_match_free",
         "fm_match_legal_count",
         "fm_match_apply_legal",

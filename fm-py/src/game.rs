@@ -1285,6 +1285,14 @@ impl PyMatch {
         self.m.set_chance_mode(mode).map_err(|e| rule_error(&e))
     }
 
+    /// `side`'s perfect-recall information state, as compact JSON text: the opening's
+    /// events and every command with its events as that side sees them, nothing else
+    /// (OpenSpiel's `information_state_string`).
+    fn information_state_string(&self, side: &Bound<'_, PyAny>) -> PyResult<String> {
+        let side = self.side(side)?;
+        Ok(self.m.information_state(side))
+    }
+
     /// Whether a command waits for a chance outcome (explicit chance mode).
     #[getter]
     fn is_chance_node(&self) -> bool {

@@ -294,6 +294,16 @@ def test_explicit_chance_mode(moving: fm.Match) -> None:
     assert fm.Match.load(moving.save()).hash == moving.hash
 
 
+def test_information_state_string(moving: fm.Match) -> None:
+    a, b = moving.information_state_string("a"), moving.information_state_string(1)
+    assert json.loads(a)["side"] == "a" and json.loads(b)["side"] == "b"
+    assert len(json.loads(a)["log"]) == len(moving.log)
+    moving.apply(fm.Done())
+    assert moving.information_state_string("a") != a
+    with pytest.raises(ValueError):
+        moving.information_state_string("c")
+
+
 def test_save_load_and_undo(moving: fm.Match, tmp_path: pathlib.Path) -> None:
     play_random(moving, random.Random(2), limit=30)
     text = moving.save()

@@ -124,6 +124,7 @@ static void null_handles(void) {
     EXPECT_STATUS(fm_match_set_chance_mode(NULL, true), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_chance_outcomes(NULL, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_apply_chance(NULL, 0, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_information_state(NULL, FM_SIDE_A, &s), FM_NULL_ARGUMENT);
     EXPECT(s == (char *)0x1 && n == 12345 && b && h == 99 && w == FM_WINNER_B &&
            out == (fm_match *)0x1);
 

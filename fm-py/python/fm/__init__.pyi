@@ -421,6 +421,8 @@ class Match:
     def chance_mode(self) -> str:
         """``"sampled"`` (dice from the seeded generator) or ``"explicit"`` (chance nodes)."""
     def set_chance_mode(self, mode: str) -> None: ...
+    def information_state_string(self, side: SideArg) -> str:
+        """The side's perfect-recall information state (its redacted record), JSON text."""
     @property
     def is_chance_node(self) -> bool:
         """Whether a command waits for a chance outcome (explicit chance mode)."""
