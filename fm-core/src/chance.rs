@@ -123,9 +123,17 @@ pub(crate) fn roll_index(rng: &mut dyn RngCore, n: usize) -> usize {
             Some(0)
         }
     });
-    if let Some(k) = scripted {
-        return k as usize;
+    match scripted {
+        Some(k) => k as usize,
+        None => uniform(rng, n as usize),
     }
+}
+
+/// A uniform index in `0..n` (n ≥ 1) from `rng`, by rejection (no modulo bias, the same
+/// on every platform): the generator's half of [`roll_index`], for draws no script
+/// resolves (resampling hidden values).
+pub(crate) fn uniform(rng: &mut dyn RngCore, n: usize) -> usize {
+    let n = n.max(1) as u32;
     let zone = u32::MAX - (u32::MAX % n);
     loop {
         let x = rng.next_u32();

@@ -286,6 +286,22 @@ pub struct SavedGame<G: Game> {
     pub log: Vec<LogEntryOf<G>>,
 }
 
+/// A command run with scripted draws: its events, the state after them, and how the
+/// script fitted its draws.
+type ScriptedRun<G> = (
+    Vec<<G as Game>::Event>,
+    <G as Game>::State,
+    crate::chance::Scripted,
+);
+
+/// Outcomes that do not fit a command's draws (a replayed record).
+fn misfit(found: crate::chance::Scripted) -> RuleError {
+    RuleError::new(
+        "chance",
+        format!("the recorded outcomes do not fit the command's draws ({found:?})"),
+    )
+}
+
 fn is_sampled(m: &ChanceMode) -> bool {
     *m == ChanceMode::Sampled
 }
@@ -499,20 +515,11 @@ pub struct GameMatch<G: Game> {
 
 /// A command stopped at a draw (explicit chance mode): the outcomes chosen so far and
 /// the number of outcomes of the next draw.
+#[derive(Clone)]
 struct PendingChance<G: Game> {
     command: G::Command,
     outcomes: Vec<u32>,
     next: u32,
-}
-
-impl<G: Game> Clone for PendingChance<G> {
-    fn clone(&self) -> Self {
-        PendingChance {
-            command: self.command.clone(),
-            outcomes: self.outcomes.clone(),
-            next: self.next,
-        }
-    }
 }
 
 /// The opening events and the state they lead to (shared by clones).
@@ -868,11 +875,7 @@ impl<G: Game> GameMatch<G> {
         cmd: &G::Command,
         outcomes: Vec<u32>,
     ) -> Result<&[G::Event], RuleError> {
-        let mut rng = self.rng.clone();
-        let (res, found) = crate::chance::with_script(&outcomes, || {
-            G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)
-        });
-        let (events, state) = res?;
+        let (events, state, found) = self.run_scripted(cmd, &outcomes)?;
         match found {
             crate::chance::Scripted::Needs(n) => {
                 self.pending_chance = Some(PendingChance {
@@ -887,12 +890,7 @@ impl<G: Game> GameMatch<G> {
                 let rng = self.rng.clone();
                 Ok(self.commit(cmd, events, state, rng, chance))
             }
-            crate::chance::Scripted::Unused | crate::chance::Scripted::OutOfRange(..) => {
-                Err(RuleError::new(
-                    "chance",
-                    format!("the recorded outcomes do not fit the command's draws ({found:?})"),
-                ))
-            }
+            _ => Err(misfit(found)),
         }
     }
 
@@ -902,19 +900,26 @@ impl<G: Game> GameMatch<G> {
         cmd: &G::Command,
         outcomes: &[u32],
     ) -> Result<&[G::Event], RuleError> {
+        let (events, state, found) = self.run_scripted(cmd, outcomes)?;
+        if found != crate::chance::Scripted::Complete {
+            return Err(misfit(found));
+        }
+        let rng = self.rng.clone();
+        Ok(self.commit(cmd, events, state, rng, Some(outcomes.to_vec())))
+    }
+
+    /// `cmd` applied with its draws taken from `outcomes` (the generator untouched),
+    /// and how the outcomes fitted its draws.
+    fn run_scripted(
+        &self,
+        cmd: &G::Command,
+        outcomes: &[u32],
+    ) -> Result<ScriptedRun<G>, RuleError> {
         let mut rng = self.rng.clone();
         let (res, found) = crate::chance::with_script(outcomes, || {
             G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)
         });
-        let (events, state) = res?;
-        if found != crate::chance::Scripted::Complete {
-            return Err(RuleError::new(
-                "chance",
-                format!("the recorded outcomes do not fit the command's draws ({found:?})"),
-            ));
-        }
-        let rng = self.rng.clone();
-        Ok(self.commit(cmd, events, state, rng, Some(outcomes.to_vec())))
+        res.map(|(events, state)| (events, state, found))
     }
 
     fn apply_sampled(&mut self, cmd: &G::Command) -> Result<&[G::Event], RuleError> {

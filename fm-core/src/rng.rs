@@ -36,7 +36,7 @@ pub enum RngStateError {
 }
 
 /// The generator's words, as rand_xoshiro serializes them.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct Words {
     s: [u64; 4],
 }
@@ -74,8 +74,12 @@ impl RngState {
 
     /// A generator in this state.
     pub fn generator(self) -> Xoshiro256PlusPlus {
-        serde_json::from_value(serde_json::to_value(Words { s: self.0 }).expect("words"))
-            .expect("xoshiro256++ deserializes from its four words")
+        // xoshiro256++'s seed is its state, the words little-endian (never all zero).
+        let mut seed = [0u8; 32];
+        for (chunk, w) in seed.chunks_exact_mut(8).zip(self.0) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+        <Xoshiro256PlusPlus as rand_core::SeedableRng>::from_seed(seed)
     }
 }
 

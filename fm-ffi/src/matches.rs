@@ -525,11 +525,27 @@ pub unsafe extern "C" fn fm_match_view(
     out_json: *mut *mut c_char,
 ) -> fm_status {
     // SAFETY: forwarded contract.
+    unsafe { side_text(m, side, out_json, |g, side| give_json(&g.view_json(side))) }
+}
+
+/// The text `f` makes of the match for one side, written to `*out_json`: the one body
+/// of the per-side queries (`fm_match_view`, `fm_match_export`,
+/// `fm_match_information_state`).
+///
+/// # Safety
+/// As those functions.
+unsafe fn side_text(
+    m: *const fm_match,
+    side: fm_side,
+    out_json: *mut *mut c_char,
+    f: impl FnOnce(&dyn DynMatch, Side) -> Result<*mut c_char, Fail>,
+) -> fm_status {
+    // SAFETY: forwarded contract.
     unsafe {
         with_ref(m, |h| {
             let side = side_from(side)?;
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(&h.game().view_json(side))?);
+            put(out, f(h.game(), side)?);
             Ok(())
         })
     }
@@ -555,14 +571,7 @@ pub unsafe extern "C" fn fm_match_export(
     out_json: *mut *mut c_char,
 ) -> fm_status {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_ref(m, |h| {
-            let side = side_from(side)?;
-            let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(&h.game().export_json(side))?);
-            Ok(())
-        })
-    }
+    unsafe { side_text(m, side, out_json, |g, side| give_json(&g.export_json(side))) }
 }
 
 /// One side's perfect-recall information state, as compact JSON text: the opening's
@@ -585,11 +594,8 @@ pub unsafe extern "C" fn fm_match_information_state(
 ) -> fm_status {
     // SAFETY: forwarded contract.
     unsafe {
-        with_ref(m, |h| {
-            let side = side_from(side)?;
-            let out = out_ptr(out_json, "out_json")?;
-            put(out, give_string(h.game().information_state(side))?);
-            Ok(())
+        side_text(m, side, out_json, |g, side| {
+            give_string(g.information_state(side))
         })
     }
 }

@@ -26,21 +26,9 @@ use crate::fm::view::View;
 use crate::ids::{Side, SidePair};
 use rand_core::RngCore;
 
-/// A uniform index below `n` (rejection sampling: no modulo bias).
-fn index(rng: &mut dyn RngCore, n: usize) -> usize {
-    let n = n.max(1) as u32;
-    let zone = u32::MAX - (u32::MAX % n);
-    loop {
-        let x = rng.next_u32();
-        if x < zone {
-            return (x % n) as usize;
-        }
-    }
-}
-
 fn shuffle(v: &mut [u8], rng: &mut dyn RngCore) {
     for i in (1..v.len()).rev() {
-        let j = index(rng, i + 1);
+        let j = crate::chance::uniform(rng, i + 1);
         v.swap(i, j);
     }
 }
