@@ -571,6 +571,38 @@ fm_status fm_match_information_state(const fm_match *m,
                                      char **out_json);
 
 /**
+ * The built-in AI's choice for the pending decision: information-set Monte Carlo
+ * tree search from the deciding side's knowledge alone (it never reads what that side
+ * may not know), with its own dice, so the match is unchanged. `config_json` is a
+ * JSON object of search settings, any of `iterations` (default 200), `seed`,
+ * `exploration`, `rollout`, `widening`, `max_priors` (docs/protocol.md, "Search");
+ * `"{}"` takes the defaults. `time_budget_ms` > 0 also stops the search after that
+ * many milliseconds (then the result depends on the machine's speed; 0: iterations
+ * alone, and the same config gives the same choice on every platform).
+ *
+ * `*out_json` is `{"command": {...}, "index": n, "side": "a", "iterations": n,
+ * "value": v, "candidates": [{"index", "visits", "value", "prior"}, ...]}` (at most
+ * 16 candidates, most visited first); apply `command` with `fm_match_apply` or
+ * `index` with `fm_match_apply_index`.
+ *
+ * Ownership: `config_json` is borrowed; `*out_json` is owned by the caller; free it
+ * with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (config not such an
+ * object), `FM_INVALID_ARGUMENT` (a setting out of range: the message names it),
+ * `FM_ILLEGAL_COMMAND` (no decision to search: the game is over, or a chance outcome
+ * is pending; rule `"search"`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `config_json` is NULL or
+ * a NUL-terminated string; `out_json` is NULL or valid for writing one pointer.
+ */
+fm_status fm_match_best_command(const fm_match *m,
+                                const char *config_json,
+                                uint64_t time_budget_ms,
+                                char **out_json);
+
+/**
  * The events that opened the game (turn start, marker allotment, first phase), as a
  * JSON array.
  *

@@ -216,6 +216,16 @@ public:
         return detail::take(out);
     }
 
+    /// The built-in AI's choice for the pending decision (fm_match_best_command): a JSON
+    /// object with "command" and "index". `config_json` holds search settings ("{}":
+    /// the defaults, 200 iterations); `time_budget_ms` > 0 also bounds the time.
+    std::string best_command(const std::string &config_json = "{}",
+                             std::uint64_t time_budget_ms = 0) const {
+        char *out = nullptr;
+        detail::check(fm_match_best_command(h_, config_json.c_str(), time_budget_ms, &out));
+        return detail::take(out);
+    }
+
     /// The match as one side may know it (no seed, no hidden value), as JSON: what to
     /// give that side's player.
     std::string export_side(Side side) const {

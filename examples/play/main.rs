@@ -7,19 +7,43 @@
 //! ```
 //!
 //! Options: `--scenario <name|file.json>` (default `system-demo`), `--seed N`,
-//! `--games K`, `--agent random`, `--log FILE.jsonl` (one JSON line per command with its
+//! `--games K`, `--agent random|mcts` (both sides), `--agent-a`/`--agent-b random|mcts`
+//! (one side), `--iterations N` (the MCTS agent's iterations per decision, default 200),
+//! `--think-ms MS` (and its time budget per decision), `--search JSON` (the other search
+//! settings, as `fm_core::search::SearchConfig` JSON), `--log FILE.jsonl` (one JSON line per command with its
 //! events), `--json` (print the summary as one JSON object), `--svg FILE.svg` (write the
 //! final board of the first game as SVG), `--svg-every-turn` (with `--svg`: also write the
 //! board at the start of every game turn, as `FILE-turnNN.svg`).
 
 mod huzzah;
 
+use fm_core::search::SearchConfig;
 use fm_core::{Command, Event, Match, Scenario, Side};
+use rand_core::RngCore;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Who plays a side.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Agent {
+    Random,
+    Mcts,
+}
+
+fn agent(v: &str) -> Agent {
+    match v {
+        "random" => Agent::Random,
+        "mcts" => Agent::Mcts,
+        _ => usage(&format!("unknown agent '{v}' (available: random, mcts)")),
+    }
+}
+
 struct Args {
+    agents: [Agent; 2],
+    iterations: u32,
+    think_ms: Option<u64>,
+    search: SearchConfig,
     scenario: String,
     seed: u64,
     games: u64,
@@ -29,14 +53,34 @@ struct Args {
     svg_every_turn: bool,
 }
 
+impl Agent {
+    fn name(self) -> &'static str {
+        match self {
+            Agent::Random => "random",
+            Agent::Mcts => "mcts",
+        }
+    }
+}
+
+fn side_slot(s: Side) -> usize {
+    match s {
+        Side::A => 0,
+        Side::B => 1,
+    }
+}
+
 fn usage(msg: &str) -> ! {
     eprintln!("error: {msg}");
-    eprintln!("usage: play [--scenario <name|file.json>] [--seed N] [--games K] [--agent random] [--log FILE.jsonl] [--json] [--svg FILE.svg [--svg-every-turn]]");
+    eprintln!("usage: play [--scenario <name|file.json>] [--seed N] [--games K] [--agent random|mcts] [--agent-a A] [--agent-b B] [--iterations N] [--think-ms MS] [--search JSON] [--log FILE.jsonl] [--json] [--svg FILE.svg [--svg-every-turn]]");
     std::process::exit(2);
 }
 
 fn parse() -> Args {
     let mut a = Args {
+        agents: [Agent::Random; 2],
+        iterations: 200,
+        think_ms: None,
+        search: SearchConfig::default(),
         scenario: "system-demo".into(),
         seed: 1,
         games: 1,
@@ -63,11 +107,24 @@ fn parse() -> Args {
                     .parse()
                     .unwrap_or_else(|_| usage("--games takes an integer"))
             }
-            "--agent" => {
-                let v = val("--agent");
-                if v != "random" {
-                    usage(&format!("unknown agent '{v}' (available: random)"));
-                }
+            "--agent" => a.agents = [agent(&val("--agent")); 2],
+            "--agent-a" => a.agents[0] = agent(&val("--agent-a")),
+            "--agent-b" => a.agents[1] = agent(&val("--agent-b")),
+            "--iterations" => {
+                a.iterations = val("--iterations")
+                    .parse()
+                    .unwrap_or_else(|_| usage("--iterations takes an integer"))
+            }
+            "--search" => {
+                a.search = SearchConfig::from_json(&val("--search"))
+                    .unwrap_or_else(|e| usage(&e.to_string()))
+            }
+            "--think-ms" => {
+                a.think_ms = Some(
+                    val("--think-ms")
+                        .parse()
+                        .unwrap_or_else(|_| usage("--think-ms takes an integer")),
+                )
             }
             "--log" => a.log = Some(val("--log")),
             "--json" => a.json = true,
@@ -271,6 +328,7 @@ fn main() {
     let start = Instant::now();
     let mut wins = [0u64; 3];
     let mut commands = 0u64;
+    let (mut decisions, mut think) = (0u64, 0.0f64);
     let single = args.games == 1 && !args.json;
     for g in 0..args.games {
         let seed = args.seed.wrapping_add(g);
@@ -285,8 +343,26 @@ fn main() {
             }
         }
         while !m.is_over() {
-            // The random agent's draw (`agents::random`), reusing the match's searches.
-            let cmd: Command = m.random_command(&mut agent_rng).expect("a legal command");
+            let side = m.state().pending().side().expect("a side decides");
+            let cmd: Command = match args.agents[side_slot(side)] {
+                // The random agent's draw (`agents::random`), reusing the match's searches.
+                Agent::Random => m.random_command(&mut agent_rng).expect("a legal command"),
+                Agent::Mcts => {
+                    let cfg = SearchConfig {
+                        iterations: args.iterations,
+                        seed: agent_rng.next_u64(),
+                        ..args.search
+                    };
+                    let began = Instant::now();
+                    let budget = args.think_ms.map(std::time::Duration::from_millis);
+                    let r = m
+                        .best_command(&cfg, &mut || budget.is_some_and(|b| began.elapsed() >= b))
+                        .unwrap_or_else(|e| usage(&format!("search: {e}")));
+                    decisions += 1;
+                    think += began.elapsed().as_secs_f64();
+                    r.command
+                }
+            };
             let events = m.apply(&cmd).expect("legal commands are accepted").to_vec();
             commands += 1;
             if g == 0 && args.svg_every_turn {
@@ -329,7 +405,10 @@ fn main() {
         "games": args.games,
         "seed": args.seed,
         "wins": {sc.side_name(Side::A): wins[0], sc.side_name(Side::B): wins[1], "draw": wins[2]},
+        "agents": {sc.side_name(Side::A): args.agents[0].name(), sc.side_name(Side::B): args.agents[1].name()},
         "commands_per_game": commands as f64 / args.games.max(1) as f64,
+        "mcts_decisions": decisions,
+        "mcts_ms_per_decision": if decisions > 0 { 1000.0 * think / decisions as f64 } else { 0.0 },
         "games_per_second": args.games as f64 / secs.max(1e-9),
     });
     if args.json {

@@ -112,6 +112,19 @@ pub trait DynMatch: Send + Sync + 'static {
     fn export_json(&self, side: Side) -> Value;
     /// `side`'s perfect-recall information state ([`GameMatch::information_state`]).
     fn information_state(&self, side: Side) -> String;
+    /// The built-in AI's choice for the pending decision ([`GameMatch::best_command`]):
+    /// `{"command", "index", "side", "iterations", "value", "candidates"}` (the root's
+    /// children, most visited first, at most `max_candidates`). `stop` is asked between
+    /// iterations.
+    ///
+    /// # Errors
+    /// As [`GameMatch::best_command`].
+    fn think(
+        &self,
+        cfg: &crate::search::SearchConfig,
+        stop: &mut dyn FnMut() -> bool,
+        max_candidates: usize,
+    ) -> Result<Value, crate::search::SearchError>;
     /// The save (the referee's).
     fn save(&self) -> String;
     /// Takes back the last command; false if there was none.
@@ -252,6 +265,16 @@ impl<G: Game> DynMatch for GameMatch<G> {
             },
         };
         to_value(&events)
+    }
+    fn think(
+        &self,
+        cfg: &crate::search::SearchConfig,
+        stop: &mut dyn FnMut() -> bool,
+        max_candidates: usize,
+    ) -> Result<Value, crate::search::SearchError> {
+        let mut r = GameMatch::best_command(self, cfg, stop)?;
+        r.candidates.truncate(max_candidates);
+        Ok(to_value(&r))
     }
     fn information_state(&self, side: Side) -> String {
         GameMatch::information_state(self, side)

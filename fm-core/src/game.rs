@@ -180,6 +180,28 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     fn command_to_index(sc: &Self::Scenario, s: &Self::State, c: &Self::Command) -> Option<usize>;
     /// The command an index stands for now.
     fn index_to_command(sc: &Self::Scenario, s: &Self::State, i: usize) -> Option<Self::Command>;
+    /// A state `side` cannot tell from `s`, with what it may not know drawn anew with
+    /// its true probabilities, built from what the side knows alone (for determinized
+    /// search, [`crate::search`]). The default, for a system without hidden
+    /// information, is `s` itself.
+    fn determinize(
+        _sc: &Self::Scenario,
+        s: &Self::State,
+        _side: Side,
+        _rng: &mut dyn RngCore,
+    ) -> Self::State {
+        s.clone()
+    }
+    /// The built-in AI's estimate of how well `side` stands, in [0, 1]: 1 won, 0 lost,
+    /// ½ a draw. No rule: what [`crate::search`] scores its leaves with. The default
+    /// knows only finished games (½ until then).
+    fn evaluate(_sc: &Self::Scenario, s: &Self::State, side: Side) -> f64 {
+        match Self::outcome(s) {
+            Some((Some(w), _)) if w == side => 1.0,
+            Some((Some(_), _)) => 0.0,
+            _ => 0.5,
+        }
+    }
     /// [`Game::index_to_command`], with the match's memo.
     fn index_to_command_memo(
         sc: &Self::Scenario,
@@ -1424,6 +1446,36 @@ impl<G: Game> GameMatch<G> {
         m.reseed(seed);
         m
     }
+    /// The built-in AI's choice for the pending decision: information-set Monte Carlo
+    /// tree search ([`crate::search`]) from the deciding side's knowledge alone (every
+    /// iteration a determinization of its view), with the dice of its own generator
+    /// (`cfg.seed`), so the match's generator is untouched. `stop` is asked between
+    /// iterations (a time budget); without it the result is a function of the side's
+    /// view and `cfg`.
+    ///
+    /// # Errors
+    /// [`crate::search::SearchError`]: a config value out of range, no decision (the
+    /// game is over), or a chance outcome pending.
+    ///
+    /// ```
+    /// use fm_core::search::SearchConfig;
+    /// use fm_core::Match;
+    /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let cfg = SearchConfig { iterations: 30, ..SearchConfig::default() };
+    /// let r = m.best_command(&cfg, &mut || false).unwrap();
+    /// m.apply(&r.command).unwrap();
+    /// ```
+    pub fn best_command(
+        &self,
+        cfg: &crate::search::SearchConfig,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<crate::search::SearchResult<G>, crate::search::SearchError> {
+        if self.pending_chance.is_some() {
+            return Err(crate::search::SearchError::ChancePending);
+        }
+        crate::search::best_command::<G>(&self.scenario, &self.state, cfg, stop)
+    }
+
     /// The events that opened the game.
     pub fn opening_events(&self) -> &[G::Event] {
         &self.opening.events

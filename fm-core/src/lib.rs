@@ -34,6 +34,7 @@ pub mod huzzah;
 mod ids;
 pub mod json;
 mod rng;
+pub mod search;
 
 // The public paths of the crate before the layout (`fm_core::zoc`, `fm_core::suez_1916`,
 // …) keep working.

@@ -600,6 +600,64 @@ pub unsafe extern "C" fn fm_match_information_state(
     }
 }
 
+/// The built-in AI's choice for the pending decision: information-set Monte Carlo
+/// tree search from the deciding side's knowledge alone (it never reads what that side
+/// may not know), with its own dice, so the match is unchanged. `config_json` is a
+/// JSON object of search settings, any of `iterations` (default 200), `seed`,
+/// `exploration`, `rollout`, `widening`, `max_priors` (docs/protocol.md, "Search");
+/// `"{}"` takes the defaults. `time_budget_ms` > 0 also stops the search after that
+/// many milliseconds (then the result depends on the machine's speed; 0: iterations
+/// alone, and the same config gives the same choice on every platform).
+///
+/// `*out_json` is `{"command": {...}, "index": n, "side": "a", "iterations": n,
+/// "value": v, "candidates": [{"index", "visits", "value", "prior"}, ...]}` (at most
+/// 16 candidates, most visited first); apply `command` with `fm_match_apply` or
+/// `index` with `fm_match_apply_index`.
+///
+/// Ownership: `config_json` is borrowed; `*out_json` is owned by the caller; free it
+/// with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_JSON` (config not such an
+/// object), `FM_INVALID_ARGUMENT` (a setting out of range: the message names it),
+/// `FM_ILLEGAL_COMMAND` (no decision to search: the game is over, or a chance outcome
+/// is pending; rule `"search"`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `config_json` is NULL or
+/// a NUL-terminated string; `out_json` is NULL or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_best_command(
+    m: *const fm_match,
+    config_json: *const c_char,
+    time_budget_ms: u64,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let text = in_str(config_json, "config_json")?;
+            let out = out_ptr(out_json, "out_json")?;
+            let cfg = fm_core::search::SearchConfig::from_json(text).map_err(search_fail)?;
+            let began = std::time::Instant::now();
+            let budget = std::time::Duration::from_millis(time_budget_ms);
+            let mut stop = || time_budget_ms > 0 && began.elapsed() >= budget;
+            let r = h.game().think(&cfg, &mut stop, 16).map_err(search_fail)?;
+            put(out, give_json(&r)?);
+            Ok(())
+        })
+    }
+}
+
+/// The status of a search that could not run.
+pub(crate) fn search_fail(e: fm_core::search::SearchError) -> Fail {
+    use fm_core::search::SearchError as E;
+    match e {
+        E::Json(_) => Fail::new(FM_INVALID_JSON, "input", e.to_string()),
+        E::Config { .. } => Fail::argument(e.to_string()),
+        E::NoDecision | E::ChancePending => Fail::new(FM_ILLEGAL_COMMAND, "search", e.to_string()),
+    }
+}
+
 /// The events that opened the game (turn start, marker allotment, first phase), as a
 /// JSON array.
 ///

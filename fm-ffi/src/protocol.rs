@@ -233,6 +233,7 @@ fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
         "view" | "seat" | "export" => &["side"],
         "log" => &["since"],
         "load" => &["save"],
+        "think" => &["time_ms", "config"],
         "hello" | "scenarios" | "legal" | "pending" | "state" | "save" | "undo" | "quit" => &[],
         _ => return None,
     })
@@ -527,6 +528,7 @@ impl Server {
                     .with("pending", &g.pending_json())?
                     .with("hash", &hash_hex(g.state_hash()))?
             }
+            "think" => think(self.current()?, obj)?,
             "quit" => return Ok((Body::new().with("bye", &true)?, true)),
             _ => unreachable!("allowed_fields knows every cmd"),
         };
@@ -679,6 +681,16 @@ impl Server {
                     .with("pending", &g.pending_json())?
                     .with("hash", &hash_hex(g.view_hash(side)))
             }
+            "think" => {
+                let g = self.current()?;
+                if g.decider() != Some(side) {
+                    return Err(ProtoError::new(
+                        "seat",
+                        format!("a seat thinks only about its own decisions (side {side}'s)"),
+                    ));
+                }
+                think(g, obj)
+            }
             "new" | "load" => refuse("start or load a match"),
             "state" => refuse("see the full state"),
             "save" => refuse("save (a save holds the seed and every hidden value)"),
@@ -688,6 +700,50 @@ impl Server {
             _ => unreachable!("allowed_fields knows every cmd"),
         }
     }
+}
+
+/// The longest `think` a request may ask for.
+const MAX_THINK_MS: u64 = 600_000;
+
+/// `think`: the built-in AI's choice for the pending decision, within `time_ms`
+/// (default 1000) and the `config`'s iterations. The search reads only the deciding
+/// side's view, so a seat may ask it about its own decision.
+fn think(g: &dyn DynMatch, obj: &Map<String, Value>) -> Result<Body> {
+    let ms = match obj.get("time_ms") {
+        None => 1000,
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=MAX_THINK_MS).contains(&n) => n,
+            _ => {
+                return Err(ProtoError::protocol(format!(
+                    "\"time_ms\" must be an integer from 1 to {MAX_THINK_MS}"
+                )))
+            }
+        },
+    };
+    let cfg = match obj.get("config") {
+        None => fm_core::search::SearchConfig {
+            // A time budget alone: iterations are not the limit.
+            iterations: fm_core::search::SearchConfig::MAX_ITERATIONS,
+            ..Default::default()
+        },
+        Some(v @ Value::Object(_)) => fm_core::search::SearchConfig::from_json(&v.to_string())
+            .map_err(|e| ProtoError::protocol(e.to_string()))?,
+        Some(_) => {
+            return Err(ProtoError::protocol(
+                "\"config\" must be an object of search settings",
+            ))
+        }
+    };
+    let began = std::time::Instant::now();
+    let budget = std::time::Duration::from_millis(ms);
+    let mut stop = || began.elapsed() >= budget;
+    let r = g.think(&cfg, &mut stop, 16).map_err(|e| match e {
+        fm_core::search::SearchError::Config { .. } | fm_core::search::SearchError::Json(_) => {
+            ProtoError::protocol(e.to_string())
+        }
+        other => ProtoError::new("search", other.to_string()),
+    })?;
+    Body::new().with("think", &r)
 }
 
 fn side_field(obj: &Map<String, Value>, cmd: &str) -> Result<Side> {
@@ -956,6 +1012,54 @@ mod tests {
         assert!(s.handle_line("   ").is_none());
         let r = s.handle_bytes(b"\xff\xfe").expect("reply");
         assert!(r.line.contains("UTF-8"));
+    }
+
+    #[test]
+    fn think_chooses_for_the_decider_and_a_seat_only_for_its_own_side() {
+        let mut s = Server::new();
+        ask(&mut s, r#"{"cmd":"new","scenario":"system-demo","seed":3}"#);
+        let hash = ask(&mut s, r#"{"cmd":"state"}"#)["hash"].clone();
+        let cfg = r#""config":{"iterations":20,"seed":2,"max_priors":30}"#;
+        let v = ask(
+            &mut s,
+            &format!(r#"{{"cmd":"think","time_ms":60000,{cfg}}}"#),
+        );
+        let legal = ask(&mut s, r#"{"cmd":"legal"}"#)["legal"].clone();
+        assert!(
+            legal.as_array().unwrap().contains(&v["think"]["command"]),
+            "{v}"
+        );
+        assert_eq!(v["think"]["iterations"], 20);
+        assert_eq!(
+            ask(&mut s, r#"{"cmd":"state"}"#)["hash"],
+            hash,
+            "think changes nothing"
+        );
+        // A seat of the deciding side (Red sets up first) may think; the other may not.
+        let a = ask(&mut s, r#"{"cmd":"seat","side":"a"}"#)["seat"].clone();
+        let b = ask(&mut s, r#"{"cmd":"seat","side":"b"}"#)["seat"].clone();
+        let vb = ask(&mut s, &format!(r#"{{"cmd":"think","seat":{b},{cfg}}}"#));
+        assert_eq!(
+            vb["think"], v["think"],
+            "the search reads only side b's view"
+        );
+        let va = ask(&mut s, &format!(r#"{{"cmd":"think","seat":{a}}}"#));
+        assert_eq!(va["error"]["rule"], "seat", "{va}");
+        // A time budget alone bounds it; bad budgets and settings are refused.
+        let t = ask(&mut s, r#"{"cmd":"think","time_ms":30}"#);
+        assert!(t["think"]["index"].is_u64(), "{t}");
+        for bad in [
+            r#"{"cmd":"think","time_ms":0}"#,
+            r#"{"cmd":"think","time_ms":"1"}"#,
+            r#"{"cmd":"think","time_ms":600001}"#,
+            r#"{"cmd":"think","config":{"iterations":0}}"#,
+            r#"{"cmd":"think","config":{"depth":3}}"#,
+            r#"{"cmd":"think","config":[1]}"#,
+            r#"{"cmd":"think","budget":3}"#,
+        ] {
+            let e = ask(&mut s, bad);
+            assert_eq!(e["error"]["rule"], "protocol", "{bad} -> {e}");
+        }
     }
 
     #[test]

@@ -593,3 +593,73 @@ fn information_state_from_c() {
     }
     free(m);
 }
+
+#[test]
+fn best_command_from_c() {
+    let m = new_match(5);
+    let think = |cfg: &str, ms: u64| -> (fm_status, String) {
+        let cfg = CString::new(cfg).unwrap();
+        let mut out = null_mut();
+        // SAFETY: a live handle, a NUL-terminated string and a valid out-pointer.
+        let st = unsafe { fm_match_best_command(m, cfg.as_ptr(), ms, &mut out) };
+        (st, if st == OK { take(out) } else { String::new() })
+    };
+    let before = hash(m);
+    let (st, a) = think(r#"{"iterations": 30, "seed": 4, "max_priors": 40}"#, 0);
+    assert_eq!(st, OK, "{a}");
+    assert_eq!(hash(m), before, "the search changes nothing");
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(v["side"], "b", "Red sets up first");
+    assert_eq!(v["iterations"], 30);
+    // The same settings choose the same; the chosen index applies.
+    assert_eq!(
+        think(r#"{"iterations": 30, "seed": 4, "max_priors": 40}"#, 0).1,
+        a
+    );
+    let index = v["index"].as_u64().unwrap() as usize;
+    let mut legal = vec![0usize; 4096];
+    let mut n = 0usize;
+    // SAFETY: a live handle and a buffer of the length given.
+    assert_eq!(
+        unsafe { fm_match_legal_indices(m, legal.as_mut_ptr(), legal.len(), &mut n) },
+        OK
+    );
+    assert!(legal[..n].contains(&index));
+    // A time budget stops it (the iterations are then the machine's).
+    let (st, _) = think(r#"{"iterations": 10000000}"#, 20);
+    assert_eq!(st, OK);
+    // Bad settings, bad JSON and NULLs are refused and change nothing.
+    assert_eq!(
+        think(r#"{"iterations": 0}"#, 0).0,
+        fm_status::FM_INVALID_ARGUMENT
+    );
+    assert!(last_error().0.contains("iterations"), "{:?}", last_error());
+    assert_eq!(
+        think(r#"{"iterations": 5, "iterations": 6}"#, 0).0,
+        fm_status::FM_INVALID_JSON
+    );
+    assert_eq!(think(r#"{"depth": 2}"#, 0).0, fm_status::FM_INVALID_JSON);
+    assert_eq!(think("[]", 0).0, fm_status::FM_INVALID_JSON);
+    let mut out = null_mut();
+    // SAFETY: NULL arguments are refused.
+    unsafe {
+        assert_eq!(
+            fm_match_best_command(m, std::ptr::null(), 0, &mut out),
+            fm_status::FM_NULL_ARGUMENT
+        );
+        let cfg = CString::new("{}").unwrap();
+        assert_eq!(
+            fm_match_best_command(m, cfg.as_ptr(), 0, null_mut()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+    }
+    assert_eq!(hash(m), before);
+    // A finished game has no decision to search.
+    // SAFETY: a live handle and a valid out-pointer.
+    let mut played = 0usize;
+    assert_eq!(unsafe { fm_match_playout(m, 9, &mut played) }, OK);
+    let (st, _) = think("{}", 0);
+    assert_eq!(st, fm_status::FM_ILLEGAL_COMMAND);
+    assert_eq!(last_error().1, "search");
+    free(m);
+}

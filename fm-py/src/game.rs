@@ -1293,6 +1293,73 @@ impl PyMatch {
         Ok(self.m.information_state(side))
     }
 
+    /// The built-in AI's choice for the pending decision: information-set Monte Carlo
+    /// tree search from the deciding side's knowledge alone (each iteration a
+    /// determinization of its view; it never reads what that side may not know), with
+    /// its own dice (`seed`), so the match is unchanged. Returns a dict:
+    /// ``{"command": {...}, "index": int, "side": "a", "iterations": int, "value":
+    /// float, "candidates": [{"index", "visits", "value", "prior"}, ...]}`` (at most
+    /// ``max_candidates``, most visited first); apply ``command`` with ``apply`` or
+    /// ``index`` with ``apply_action``.
+    ///
+    /// ``iterations`` bounds the work (1 to 10,000,000); ``time_budget`` (seconds) also
+    /// stops it after that long (the result then depends on the machine's speed;
+    /// without it the same arguments give the same choice everywhere). The other
+    /// settings are the search's (docs/protocol.md, "Search"). Raises
+    /// ``fm.ProtocolError`` for a setting out of range and ``fm.RuleError`` (rule
+    /// ``"search"``) when there is no decision (the game is over, or a chance outcome
+    /// is pending). The GIL is released while it searches.
+    #[pyo3(signature = (*, iterations = 200, seed = 0, time_budget = None, exploration = 0.4, rollout = 0, widening = 2.0, max_priors = 400, max_candidates = 16))]
+    #[allow(clippy::too_many_arguments)]
+    fn think<'py>(
+        &self,
+        py: Python<'py>,
+        iterations: u32,
+        seed: u64,
+        time_budget: Option<f64>,
+        exploration: f64,
+        rollout: u32,
+        widening: f64,
+        max_priors: u32,
+        max_candidates: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let cfg = fm_core::search::SearchConfig {
+            iterations,
+            seed,
+            exploration,
+            rollout,
+            widening,
+            max_priors,
+        };
+        cfg.validate().map_err(|e| protocol_error(e.to_string()))?;
+        let budget = match time_budget {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
+                Some(std::time::Duration::from_secs_f64(t))
+            }
+            Some(t) => {
+                return Err(protocol_error(format!(
+                    "time_budget = {t} is out of range (more than 0 and at most 86400 seconds)"
+                )))
+            }
+        };
+        let m = &self.m;
+        let r = py.detach(move || {
+            let began = std::time::Instant::now();
+            let mut stop = || budget.is_some_and(|b| began.elapsed() >= b);
+            m.think(&cfg, &mut stop, max_candidates)
+        });
+        match r {
+            Ok(v) => to_py(py, &v),
+            Err(e @ fm_core::search::SearchError::Config { .. })
+            | Err(e @ fm_core::search::SearchError::Json(_)) => Err(protocol_error(e.to_string())),
+            Err(e) => Err(rule_error(&fm_core::RuleError::new(
+                "search",
+                e.to_string(),
+            ))),
+        }
+    }
+
     /// Whether a command waits for a chance outcome (explicit chance mode).
     #[getter]
     fn is_chance_node(&self) -> bool {

@@ -544,6 +544,15 @@ pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
     fn final_result(&self, _sc: &Scenario, _s: &State) -> Option<(Option<Side>, String)> {
         None
     }
+
+    // -----------------------------------------------------------------------------
+    // The built-in AI (no rule: what its evaluation, `crate::fm::ai`, plays for).
+
+    /// The hexes each side plays for: by default those of the scenario's victory
+    /// conditions; a game whose exclusive rules score other places names them.
+    fn objectives(&self, sc: &Scenario) -> Vec<crate::fm::ai::Objective> {
+        crate::fm::ai::scenario_objectives(sc)
+    }
 }
 
 /// The system rules alone (`"rules": "system"`).

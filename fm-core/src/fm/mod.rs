@@ -14,6 +14,7 @@
 //!   exclusive rules; [`games`]: the games and the registry that picks one.
 
 pub mod agents;
+pub mod ai;
 pub(crate) mod bombardment;
 pub(crate) mod combat;
 pub(crate) mod command;
@@ -157,6 +158,17 @@ impl Game for Fm {
         rng: &mut dyn RngCore,
     ) -> Option<command::Command> {
         m.random_command(sc, s, rng)
+    }
+    fn determinize(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        side: Side,
+        rng: &mut dyn RngCore,
+    ) -> state::State {
+        hidden::sample_consistent(sc, &view::view(sc, s, side), rng)
+    }
+    fn evaluate(sc: &scenario::Scenario, s: &state::State, side: Side) -> f64 {
+        ai::evaluate(sc, s, side)
     }
     fn view(sc: &scenario::Scenario, s: &state::State, side: Side) -> view::View {
         view::view(sc, s, side)

@@ -55,7 +55,7 @@ from fm._fm import (
     scenarios,
     systems,
 )
-from fm import events, huzzah
+from fm import agents, events, huzzah
 from fm.events import Event
 
 __all__ = [
@@ -92,6 +92,7 @@ __all__ = [
     "SupportFire",
     "UnsupportedError",
     "__version__",
+    "agents",
     "command",
     "events",
     "huzzah",

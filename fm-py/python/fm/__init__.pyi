@@ -20,6 +20,7 @@ from typing import (
     overload,
 )
 
+from fm import agents as agents
 from fm import events as events
 from fm import huzzah as huzzah
 from fm._errors import ProtocolError as ProtocolError
@@ -423,6 +424,20 @@ class Match:
     def set_chance_mode(self, mode: str) -> None: ...
     def information_state_string(self, side: SideArg) -> str:
         """The side's perfect-recall information state (its redacted record), JSON text."""
+    def think(
+        self,
+        *,
+        iterations: int = 200,
+        seed: int = 0,
+        time_budget: float | None = None,
+        exploration: float = 0.4,
+        rollout: int = 0,
+        widening: float = 2.0,
+        max_priors: int = 400,
+        max_candidates: int = 16,
+    ) -> dict[str, Any]:
+        """The built-in AI's choice (information-set MCTS from the decider's view):
+        ``{"command", "index", "side", "iterations", "value", "candidates"}``."""
     @property
     def is_chance_node(self) -> bool:
         """Whether a command waits for a chance outcome (explicit chance mode)."""

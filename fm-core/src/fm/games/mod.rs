@@ -420,4 +420,8 @@ impl ExclusiveRules for Rules {
     fn final_result(&self, a0: &Scenario, a1: &State) -> Option<(Option<Side>, String)> {
         forward!(self, final_result(a0, a1))
     }
+    #[inline]
+    fn objectives(&self, a0: &Scenario) -> Vec<crate::fm::ai::Objective> {
+        forward!(self, objectives(a0))
+    }
 }

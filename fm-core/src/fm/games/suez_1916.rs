@@ -1863,4 +1863,24 @@ impl crate::fm::exclusive::ExclusiveRules for Suez1916 {
     fn final_result(&self, sc: &Scenario, s: &State) -> Option<(Option<Side>, String)> {
         final_result(sc, s)
     }
+    fn objectives(&self, sc: &Scenario) -> Vec<crate::fm::ai::Objective> {
+        objectives(sc)
+    }
+}
+
+/// What the AI plays for in 12.3-12.4: each victory hex for the Central Powers, weighed
+/// by its victory points, denied by the British.
+fn objectives(sc: &Scenario) -> Vec<crate::fm::ai::Objective> {
+    let Some(p) = params(sc) else {
+        return crate::fm::ai::scenario_objectives(sc);
+    };
+    p.victory_hexes
+        .iter()
+        .map(|v| crate::fm::ai::Objective {
+            side: CENTRAL_POWERS,
+            hexes: vec![v.hex],
+            need: 1,
+            weight: f64::from(v.vp.max(1)),
+        })
+        .collect()
 }

@@ -1054,4 +1054,39 @@ impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
     fn final_result(&self, sc: &Scenario, s: &State) -> Option<(Option<Side>, String)> {
         final_result(sc, s)
     }
+    fn objectives(&self, sc: &Scenario) -> Vec<crate::fm::ai::Objective> {
+        objectives(sc)
+    }
+}
+
+/// What the AI plays for in 12.1-12.2: the peaks (all of them), the Petit Vimy supply
+/// hex and Vimy itself (any hex: the instant win) for the Allies, denied by the Germans.
+fn objectives(sc: &Scenario) -> Vec<crate::fm::ai::Objective> {
+    use crate::fm::ai::Objective;
+    let Some(p) = params(sc) else {
+        return crate::fm::ai::scenario_objectives(sc);
+    };
+    let mut v = vec![
+        Objective {
+            side: ALLIES,
+            hexes: vec![p.supply_hex],
+            need: 1,
+            weight: 1.0,
+        },
+        Objective {
+            side: ALLIES,
+            hexes: p.vimy.clone(),
+            need: 1,
+            weight: 1.0,
+        },
+    ];
+    if !p.peaks.is_empty() {
+        v.push(Objective {
+            side: ALLIES,
+            hexes: p.peaks.clone(),
+            need: p.peaks.len(),
+            weight: 1.0,
+        });
+    }
+    v
 }
