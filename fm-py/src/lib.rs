@@ -26,6 +26,7 @@ mod errors;
 mod game;
 mod huzzah;
 mod objects;
+mod picture;
 #[cfg(feature = "toy-system")]
 #[path = "../../tests/support/race.rs"]
 mod race;
@@ -390,6 +391,9 @@ fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_event_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_pending_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(command, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::svg_to_png, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::svg_to_rgb, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::render_fonts, m)?)?;
     m.add_class::<PyScenario>()?;
     m.add_class::<PyMatch>()?;
     m.add_class::<PyPending>()?;
