@@ -3,8 +3,8 @@
 # missing, installs the build and test tools into it, builds the abi3 wheel with
 # maturin (release, with the toy second rules system: feature toy-system), installs
 # it, type-checks the examples and the package with `mypy --strict`, runs the
-# random-agents example and a smoke pass of benches/python/bench_vs_openspiel.py
-# (seconds; no timing checked), and runs the pytest suite fm-py/tests (its summary is
+# random-agents example and smoke passes of benches/python/bench_vs_openspiel.py and
+# bench_env.py (seconds; no timing checked), and runs the pytest suite fm-py/tests (its summary is
 # the last line). Exits non-zero on any failure.
 #
 #   ./scripts/test_py.sh                 (from anywhere; works from a fresh clone)
@@ -66,6 +66,7 @@ echo "== example: random agents through the PettingZoo environment"
 
 echo "== benchmark script, smoke pass (the timings: scripts/bench.sh --python)"
 "$PY" benches/python/bench_vs_openspiel.py --smoke > /dev/null
+"$PY" benches/python/bench_env.py --smoke > /dev/null
 
 echo "== pytest"
 cd fm-py

@@ -16,6 +16,8 @@
 //! - Errors: `fm.RuleError`, `fm.ScenarioError`, `fm.ProtocolError`, `fm.SaveError`,
 //!   `fm.UnsupportedError` (defined in `fm/_errors.py`); a Rust panic surfaces as
 //!   pyo3's `PanicException`, never as a crash.
+//! - Pictures as pixels (`picture`): `fm.svg_to_png`, `fm.svg_to_rgb` draw SVG text with
+//!   resvg and the system's fonts, for the environment's `rgb_array` mode.
 //! - Feature `toy-system` compiles in the toy second rules system of the Rust tests
 //!   (`tests/support/race.rs`, scenario `race-to-10`) and registers it, so that the
 //!   Python suite can prove the bindings generic (`scripts/test_py.sh` builds with it).
