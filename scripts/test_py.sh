@@ -24,6 +24,8 @@ if [ ! -x "$VENV/bin/python" ]; then
     echo "== creating $VENV"
     "$PYTHON" -m venv "$VENV"
 fi
+# An absolute path, so that the steps run from fm-py/ find it too (FM_VENV may be either).
+VENV=$(cd "$VENV" && pwd)
 PY="$VENV/bin/python"
 
 echo "== tools"
@@ -59,7 +61,7 @@ SB3_PID=""
 
 echo "== mypy --strict"
 # Run from fm-py/ so the installed package (with its stubs) is what is checked.
-(cd fm-py && "../$VENV/bin/mypy" --strict --cache-dir=/dev/null examples python/fm tests)
+(cd fm-py && "$VENV/bin/mypy" --strict --cache-dir=/dev/null examples python/fm tests)
 
 echo "== example: random agents through the PettingZoo environment"
 "$PY" fm-py/examples/random_env.py --games 1
@@ -72,4 +74,4 @@ echo "== pytest"
 cd fm-py
 # Every tool is installed: a test that needs one fails rather than skips without it.
 export FM_TEST_NEEDS_ALL=1
-exec "../$VENV/bin/python" -m pytest -q -p no:cacheprovider tests
+exec "$VENV/bin/python" -m pytest -q -p no:cacheprovider tests
