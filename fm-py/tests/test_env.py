@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 import types
 import warnings
 from typing import Any
@@ -337,6 +338,33 @@ def test_human_mode_prints_and_writes_the_picture(
     assert path.read_bytes() != first  # redrawn after the step
     out = capsys.readouterr().out
     assert out.count("<fm.Match system-demo") >= 3  # reset, step, render()
+
+
+def test_human_mode_in_jupyter_shows_the_board_inline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stand-in IPython kernel: the board is displayed once, then updated in place.
+    shown: list[tuple[str, str]] = []
+
+    class Handle:
+        def update(self, obj: Any) -> None:
+            shown.append(("update", obj.data))
+
+    class SVG:
+        def __init__(self, data: str) -> None:
+            self.data = data
+
+    def display(obj: Any, display_id: bool = False) -> Handle:
+        assert display_id
+        shown.append(("display", obj.data))
+        return Handle()
+
+    shell = types.SimpleNamespace(kernel=object())
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
+    monkeypatch.setitem(sys.modules, "IPython.display", types.SimpleNamespace(display=display, SVG=SVG))
+    e = FmGymEnv(scenario="system-demo", render_mode="human", render_side="a")
+    e.reset(seed=0)
+    e.step(int(np.flatnonzero(e.action_masks())[0]))
+    assert [kind for kind, _ in shown] == ["display", "update"]
+    assert e.match is not None and shown[-1][1] == e.match.svg("a")
 
 
 # ----------------------------------------------------------- the parallel environment
