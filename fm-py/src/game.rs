@@ -340,6 +340,14 @@ impl PyScenario {
         (m.channels, m.rows, m.cols)
     }
 
+    /// The length of a flat observation (`Match.observation`): the board planes'
+    /// `channels * rows * columns` plus the number of features.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        let m = fm_core::observation::Meta::new(&self.sc);
+        m.channels * m.rows * m.cols + fm_core::observation::feature_names().len()
+    }
+
     /// Names of the board channels of an observation.
     #[getter]
     fn observation_channels(&self) -> Vec<String> {
@@ -1649,6 +1657,59 @@ impl PyMatch {
             (bytes(&board), bytes(&feats))
         });
         Ok((PyBytes::new(py, &board), PyBytes::new(py, &feats)))
+    }
+
+    /// The observation of `side` as one flat float32 vector: the board planes
+    /// (`scenario.observation_shape`, C order) then the features
+    /// (`scenario.feature_names`), `scenario.observation_size` values in all, computed
+    /// from `side`'s view (so it holds no hidden information). Without `out`, little-
+    /// endian float32 `bytes`. With `out`, a writable buffer of that many float32 items
+    /// (a `numpy.float32` array, an `array.array("f")`): it is filled in place and
+    /// returned, with no bytes object. The GIL is released while it is computed. Fire &
+    /// Movement only; `fm.env` serves it.
+    #[pyo3(signature = (side, out = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        side: &Bound<'py, PyAny>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let m = self.fm_or("Match.observation")?;
+        let s = side_from_py(Some(m.scenario()), side)?;
+        // The buffer is checked before the observation is computed.
+        let out = out.filter(|o| !o.is_none());
+        let buf = out
+            .as_ref()
+            .map(|o| {
+                pyo3::buffer::PyBuffer::<f32>::get(o).map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "out must be a writable buffer of float32 (a numpy float32 array), not {}",
+                        type_name(o)
+                    ))
+                })
+            })
+            .transpose()?;
+        let flat = py.detach(|| {
+            let (mut board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
+            board.extend_from_slice(&feats);
+            board
+        });
+        let (Some(out), Some(buf)) = (out, buf) else {
+            let bytes: Vec<u8> = flat.iter().flat_map(|f| f.to_le_bytes()).collect();
+            return Ok(PyBytes::new(py, &bytes).into_any());
+        };
+        if buf.item_count() != flat.len() {
+            return Err(PyValueError::new_err(format!(
+                "out holds {} items; the observation has scenario.observation_size = {}",
+                buf.item_count(),
+                flat.len()
+            )));
+        }
+        if buf.readonly() {
+            return Err(PyValueError::new_err("out must be writable"));
+        }
+        buf.copy_from_slice(py, &flat)?;
+        Ok(out)
     }
 
     fn __repr__(&self) -> String {

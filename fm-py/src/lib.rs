@@ -16,6 +16,8 @@
 //! - Errors: `fm.RuleError`, `fm.ScenarioError`, `fm.ProtocolError`, `fm.SaveError`,
 //!   `fm.UnsupportedError` (defined in `fm/_errors.py`); a Rust panic surfaces as
 //!   pyo3's `PanicException`, never as a crash.
+//! - Pictures as pixels (`picture`): `fm.svg_to_png`, `fm.svg_to_rgb` draw SVG text with
+//!   resvg and the system's fonts, for the environment's `rgb_array` mode.
 //! - Feature `toy-system` compiles in the toy second rules system of the Rust tests
 //!   (`tests/support/race.rs`, scenario `race-to-10`) and registers it, so that the
 //!   Python suite can prove the bindings generic (`scripts/test_py.sh` builds with it).
@@ -26,6 +28,7 @@ mod errors;
 mod game;
 mod huzzah;
 mod objects;
+mod picture;
 #[cfg(feature = "toy-system")]
 #[path = "../../tests/support/race.rs"]
 mod race;
@@ -390,6 +393,9 @@ fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_event_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_pending_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(command, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::svg_to_png, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::svg_to_rgb, m)?)?;
+    m.add_function(wrap_pyfunction!(picture::render_fonts, m)?)?;
     m.add_class::<PyScenario>()?;
     m.add_class::<PyMatch>()?;
     m.add_class::<PyPending>()?;

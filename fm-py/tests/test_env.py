@@ -1,26 +1,72 @@
-"""The PettingZoo environment."""
+"""The reinforcement-learning environments: PettingZoo AEC and parallel, Gymnasium
+single-agent, with PettingZoo's own test suite, Stable-Baselines3's checker and
+SuperSuit's wrappers."""
 
 from __future__ import annotations
 
+import importlib
+import os
+import sys
+import types
+import warnings
+from typing import Any
+
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+from gymnasium import spaces
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from pettingzoo.test import (  # type: ignore[import-untyped]
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+)
+from pettingzoo.test.state_test import test_state as pz_state_test  # type: ignore[import-untyped]
+from pettingzoo.test.state_test import test_state_space as pz_state_space_test
+from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 import fm
-from fm.env import FmEnv, env
+from fm.env import FmEnv, FmGymEnv, FmParallelEnv, env, gym_env, parallel_env
+
+
+def _need(module: str) -> Any:
+    """Imports `module` (Stable-Baselines3, sb3-contrib, SuperSuit), or skips the test
+    when it is not installed; under scripts/test_py.sh, which installs them and sets
+    FM_TEST_NEEDS_ALL=1, a missing one fails the test instead."""
+    if os.environ.get("FM_TEST_NEEDS_ALL") == "1":
+        found = importlib.import_module(module)
+    else:
+        found = pytest.importorskip(
+            module, reason=f"{module} is not installed (scripts/test_py.sh installs it)"
+        )
+    if module.startswith(("stable_baselines3", "sb3_contrib")):
+        # One torch thread: these networks are tiny, and on a busy 2-core machine
+        # torch's second thread spinning made a 128-step run 9 times slower (7.1 s
+        # against 0.8 s).
+        importlib.import_module("torch").set_num_threads(1)
+    return found
+
+
+
+# ---------------------------------------------------------------- the AEC environment
 
 
 def test_pettingzoo_api_test() -> None:
     api_test(env(scenario="system-demo"), num_cycles=1000)
+    api_test(env(scenario="system-demo", observation="flat"), num_cycles=1000)
 
 
 def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: env(scenario="system-demo"), num_cycles=300)
+    seed_test(lambda: env(scenario="system-demo", observation="flat"), num_cycles=300)
 
 
-def test_every_builtin_scenario_passes_the_api_test() -> None:
+def test_every_builtin_scenario_passes_the_api_tests() -> None:
     for name in fm.scenarios("fm"):
         api_test(env(scenario=name), num_cycles=200)
+        parallel_api_test(parallel_env(scenario=name), num_cycles=200)
 
 
 def test_random_agents_play_a_whole_game() -> None:
@@ -33,6 +79,7 @@ def test_random_agents_play_a_whole_game() -> None:
     final: dict[str, float] = {}
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
+        assert isinstance(obs, dict)
         assert obs["observation"].shape == (c, h, w)
         assert obs["observation"].dtype == np.float32
         assert obs["features"].shape == (len(sc.feature_names),)
@@ -46,7 +93,7 @@ def test_random_agents_play_a_whole_game() -> None:
         legal = np.flatnonzero(obs["action_mask"])
         assert list(legal) == e.match.legal_actions()
         other = "b" if agent == "a" else "a"
-        assert not e.observe(other)["action_mask"].any()
+        assert not e.action_mask(other).any()
         e.step(int(rng.choice(legal)))
         steps += 1
     assert e.match is not None and e.match.is_over
@@ -57,9 +104,66 @@ def test_random_agents_play_a_whole_game() -> None:
     assert steps == len(e.match.log)
 
 
+def test_flat_observations_are_the_dict_ones_concatenated() -> None:
+    d = FmEnv(scenario="vimy-ridge")
+    f = FmEnv(scenario="vimy-ridge", observation="flat")
+    d.reset(seed=5)
+    f.reset(seed=5)
+    space = f.observation_space("a")
+    assert isinstance(space, spaces.Box) and space.shape == (d.scenario.observation_size,)
+    for _ in range(40):
+        agent = d.agent_selection
+        od = d.observe(agent)
+        of = f.observe(agent)
+        assert isinstance(od, dict) and isinstance(of, np.ndarray)
+        assert of.dtype == np.float32 and space.contains(of)
+        np.testing.assert_array_equal(
+            of, np.concatenate([od["observation"].ravel(), od["features"]])
+        )
+        # The flat form's mask is in the info, the same as the dict's.
+        np.testing.assert_array_equal(f.infos[agent]["action_mask"], od["action_mask"])
+        assert f.infos[agent]["action_mask"].dtype == np.int8
+        # Each observation is a new array: a kept one does not change.
+        assert f.observe(agent) is not of
+        action = int(np.flatnonzero(od["action_mask"])[0])
+        d.step(action)
+        f.step(action)
+
+
+def test_match_observation_fills_a_numpy_buffer() -> None:
+    import array
+
+    m = fm.Match("meuse-argonne", seed=2)
+    sc = m.scenario
+    c, h, w = sc.observation_shape
+    assert sc.observation_size == c * h * w + len(sc.feature_names)
+    out = np.full(sc.observation_size, -1.0, dtype=np.float32)
+    assert m.observation("b", out=out) is out
+    board, feats = m.observation_bytes("b")
+    assert out.tobytes() == board + feats == m.observation("b")
+    assert out.min() >= 0.0 and out.max() <= 1.0
+    buf = array.array("f", bytes(4 * sc.observation_size))
+    m.observation(1, out=buf)
+    assert buf.tobytes() == out.tobytes()
+    with pytest.raises(ValueError, match="observation_size"):
+        m.observation("a", out=np.empty(10, np.float32))
+    with pytest.raises(TypeError, match="float32"):
+        m.observation("a", out=np.empty(sc.observation_size, np.float64))
+    with pytest.raises(TypeError, match="float32"):
+        m.observation("a", out=[0.0] * sc.observation_size)
+    frozen = np.empty(sc.observation_size, np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        m.observation("a", out=frozen)
+    with pytest.raises(TypeError):
+        m.observation(True, out=out)
+    with pytest.raises(fm.UnsupportedError):
+        fm.Match("huzzah-encounter").observation("a")
+
+
 def test_observations_hide_nothing_they_should_not() -> None:
     # The features of side a are the same whatever b's face-down marker values are,
-    # because they come from a's view.
+    # because they come from a's view; the referee's state holds them.
     from conftest import find_face_down
 
     m = find_face_down("b")
@@ -67,41 +171,498 @@ def test_observations_hide_nothing_they_should_not() -> None:
     e.reset(seed=0)
     e.match = m
     obs = e.observe("a")
+    assert isinstance(obs, dict)
     names = e.scenario.feature_names
     f = dict(zip(names, obs["features"]))
     assert f["combat:enemy_revealed_values"] == 0.0
     assert f["combat:enemy_markers"] > 0.0
+    # The state is a's then b's observation, each from its own view.
+    n = e.scenario.observation_size
+    state = e.state()
+    assert state.shape == (2 * n,) and e.state_space.contains(state)
+    flat_a = np.frombuffer(m.observation("a"), dtype="<f4")
+    flat_b = np.frombuffer(m.observation("b"), dtype="<f4")
+    np.testing.assert_array_equal(state[:n], flat_a)
+    np.testing.assert_array_equal(state[n:], flat_b)
+    # b's half of the state holds its face-down values, which a's half does not.
+    fb = dict(zip(names, flat_b[n - len(names) :]))
+    assert fb["combat:own_marker_values"] > 0.0
 
 
-def test_illegal_actions_raise_or_lose() -> None:
+def test_state_space_and_state() -> None:
+    e = env(scenario="system-demo", illegal_action="penalty")
+    e.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # PettingZoo warns about a state that is not an array
+        pz_state_space_test(e)
+        pz_state_test(e, 200)
+
+
+def test_illegal_actions_raise_lose_or_are_penalised() -> None:
     e = FmEnv(scenario="system-demo")
     e.reset(seed=1)
-    bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    bad = int(np.flatnonzero(e.action_mask(e.agent_selection) == 0)[0])
+    assert e.match is not None
+    before = e.match.hash
     with pytest.raises(fm.RuleError):
         e.step(bad)
+    assert e.match.hash == before and e.num_steps == 0
+    for out_of_space in (-1, e.scenario.action_space_size):
+        with pytest.raises(ValueError, match="outside"):
+            e.step(out_of_space)
+    with pytest.raises(TypeError, match="action must be an int"):
+        e.step("3")  # type: ignore[arg-type]
+
     e = FmEnv(scenario="system-demo", illegal_action="lose")
     e.reset(seed=1)
     agent = e.agent_selection
     e.step(bad)
     assert all(e.terminations.values())
-    assert e.rewards[agent] == -1.0
+    assert e.rewards[agent] == -1.0 and sum(e.rewards.values()) == 0
+
+    e = FmEnv(scenario="system-demo", illegal_action="penalty", illegal_reward=-0.25)
+    e.reset(seed=1)
+    agent = e.agent_selection
+    assert e.match is not None
+    before = e.match.hash
+    e.step(bad)
+    assert e.match.hash == before and e.agent_selection == agent
+    assert e.rewards[agent] == -0.25 and e.num_steps == 1
+    assert not any(e.terminations.values())
 
 
-def test_max_steps_truncates() -> None:
-    e = FmEnv(scenario="system-demo", max_steps=5)
+def test_max_cycles_truncates_and_max_steps_is_its_deprecated_alias() -> None:
+    e = FmEnv(scenario="system-demo", max_cycles=5)
     e.reset(seed=1)
     for _ in range(5):
+        assert not any(e.truncations.values())
         agent = e.agent_selection
-        mask = e.observe(agent)["action_mask"]
-        e.step(int(np.flatnonzero(mask)[0]))
-    assert all(e.truncations.values())
+        e.step(int(np.flatnonzero(e.action_mask(agent))[0]))
+    assert all(e.truncations.values()) and e.num_steps == 5
+    with pytest.warns(DeprecationWarning, match="max_cycles"):
+        old = FmEnv(scenario="system-demo", max_steps=5)
+    assert old.max_cycles == 5 and old.max_steps == 5
+    with pytest.raises(ValueError, match="disagree"), pytest.warns(DeprecationWarning):
+        FmEnv(max_cycles=4, max_steps=5)
 
 
-def test_reset_options_and_render() -> None:
+def test_bad_options_are_clear_errors() -> None:
+    for make in (FmEnv, FmParallelEnv, FmGymEnv):
+        with pytest.raises(ValueError, match="observation must be one of"):
+            make(observation="box")
+        with pytest.raises(ValueError, match="illegal_action must be one of"):
+            make(illegal_action="ignore")
+        with pytest.raises(ValueError, match="render_mode must be one of"):
+            make(render_mode="window")
+        with pytest.raises(ValueError, match="max_cycles must be at least 1"):
+            make(max_cycles=0)
+        with pytest.raises(TypeError, match="max_cycles must be an int"):
+            make(max_cycles="10")  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="render_side must be one of"):
+            make(render_side="c")
+        with pytest.raises(ValueError, match="illegal_reward must be finite"):
+            make(illegal_reward=float("nan"))
+        with pytest.raises(fm.ScenarioError):
+            make(scenario="no-such-scenario")
+        with pytest.raises(fm.UnsupportedError):
+            make(scenario="huzzah-encounter")
+    with pytest.raises(ValueError, match="side must be one of"):
+        FmGymEnv(side="Blue")
+    with pytest.raises(ValueError, match="opponent must be"):
+        FmGymEnv(opponent="mcts")
+    with pytest.raises(RuntimeError, match="reset"):
+        FmEnv().observe("a")
+
+
+def test_reset_options_and_render_modes() -> None:
     e = FmEnv(scenario="system-demo", render_mode="svg")
     e.reset(options={"match_seed": 42})
     assert e.match is not None and e.match.seed == 42
     svg = e.render()
-    assert svg is not None and svg.startswith("<svg")
-    assert isinstance(e.state(), dict)
+    assert isinstance(svg, str) and svg.startswith("<svg")
     e.close()
+    assert e.render() is None
+
+    def is_board(res: Any) -> bool:
+        # A picture of the system-demo board: cream hexes and unit colours, not blank.
+        return bool(isinstance(res, np.ndarray) and res.shape[0] > 500 and res.std() > 20)
+
+    def is_svg(res: Any) -> bool:
+        return isinstance(res, str) and res.startswith("<svg")
+
+    def is_text(res: Any) -> bool:
+        return isinstance(res, str) and res.startswith("<fm.Match system-demo")
+
+    render_test(
+        lambda render_mode=None: env(scenario="system-demo", render_mode=render_mode),
+        custom_tests={"rgb_array": is_board, "svg": is_svg, "ansi": is_text},
+    )
+    render_test(
+        lambda render_mode=None: parallel_to_aec(
+            parallel_env(scenario="system-demo", render_mode=render_mode)
+        ),
+        custom_tests={"rgb_array": is_board, "svg": is_svg, "ansi": is_text},
+    )
+
+
+def test_rgb_array_is_the_svg_drawn_and_ansi_names_the_last_command() -> None:
+    e = FmEnv(scenario="system-demo", render_mode="rgb_array", render_side="b")
+    e.reset(seed=2)
+    rgb = e.render()
+    assert isinstance(rgb, np.ndarray) and rgb.dtype == np.uint8 and rgb.flags.writeable
+    assert e.match is not None
+    h, w, data = fm.svg_to_rgb(e.match.svg("b"))
+    assert rgb.shape == (h, w, 3)
+    assert rgb.tobytes() == bytes(data)
+    t = FmEnv(scenario="system-demo", render_mode="ansi")
+    t.reset(seed=2)
+    action = int(np.flatnonzero(t.action_mask(t.agent_selection))[0])
+    assert t.match is not None
+    command = t.match.command_of(action)
+    t.step(action)
+    text = t.render()
+    assert isinstance(text, str)
+    assert f"last: b played action {action}: {command!r}" in text
+
+
+def test_human_mode_prints_and_writes_the_picture(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "board.png"
+    e = FmEnv(scenario="system-demo", render_mode="human", render_path=str(path))
+    e.reset(seed=0)
+    assert e.render() is None
+    first = path.read_bytes()
+    assert first.startswith(b"\x89PNG\r\n\x1a\n")
+    e.step(int(np.flatnonzero(e.action_mask(e.agent_selection))[0]))
+    assert path.read_bytes() != first  # redrawn after the step
+    out = capsys.readouterr().out
+    assert out.count("<fm.Match system-demo") >= 3  # reset, step, render()
+
+
+def test_human_mode_in_jupyter_shows_the_board_inline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stand-in IPython kernel: the board is displayed once, then updated in place.
+    shown: list[tuple[str, str]] = []
+
+    class Handle:
+        def update(self, obj: Any) -> None:
+            shown.append(("update", obj.data))
+
+    class SVG:
+        def __init__(self, data: str) -> None:
+            self.data = data
+
+    def display(obj: Any, display_id: bool = False) -> Handle:
+        assert display_id
+        shown.append(("display", obj.data))
+        return Handle()
+
+    shell = types.SimpleNamespace(kernel=object())
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
+    monkeypatch.setitem(sys.modules, "IPython.display", types.SimpleNamespace(display=display, SVG=SVG))
+    e = FmGymEnv(scenario="system-demo", render_mode="human", render_side="a")
+    e.reset(seed=0)
+    e.step(int(np.flatnonzero(e.action_masks())[0]))
+    assert [kind for kind, _ in shown] == ["display", "update"]
+    assert e.match is not None and shown[-1][1] == e.match.svg("a")
+
+
+# ----------------------------------------------------------- the parallel environment
+
+
+def _parallel_penalty(**kwargs: Any) -> FmParallelEnv:
+    # PettingZoo's seed and max_cycles tests sample actions without the mask.
+    return FmParallelEnv(scenario="system-demo", illegal_action="penalty", **kwargs)
+
+
+def test_pettingzoo_parallel_api_and_seed_tests() -> None:
+    parallel_api_test(parallel_env(scenario="system-demo"), num_cycles=1000)
+    parallel_api_test(
+        parallel_env(scenario="system-demo", observation="flat", illegal_action="penalty"),
+        num_cycles=300,
+    )
+    parallel_seed_test(_parallel_penalty, num_cycles=100)
+
+
+def test_pettingzoo_max_cycles_test() -> None:
+    # max_cycles_test counts a cycle as a round in which every agent acts once, as in
+    # the parallel environment; FmEnv's agent order follows the game (one side may
+    # decide many times in a row), so its AEC half is run on the parallel environment
+    # through PettingZoo's parallel_to_aec. FmEnv's own truncation is tested above.
+    mod = types.SimpleNamespace(
+        parallel_env=_parallel_penalty,
+        env=lambda **kw: parallel_to_aec(_parallel_penalty(**kw)),
+    )
+    max_cycles_test(mod)
+
+
+def test_parallel_game_is_the_aec_game() -> None:
+    # Each parallel step is one decision: the same seed and deciding actions give the
+    # same game as the AEC environment.
+    p = FmParallelEnv(scenario="system-demo")
+    a = FmEnv(scenario="system-demo")
+    obs, infos = p.reset(seed=9)
+    a.reset(seed=9)
+    rng = np.random.default_rng(9)
+    wait = p.wait_action
+    assert wait == p.scenario.action_space_size
+    assert p.action_space("a").n == wait + 1
+    steps = 0
+    while p.agents:
+        decider = infos["a"]["to_move"]
+        assert decider == a.agent_selection
+        other = "b" if decider == "a" else "a"
+        o_d, o_o = obs[decider], obs[other]
+        assert isinstance(o_d, dict) and isinstance(o_o, dict)
+        assert o_d["action_mask"][wait] == 0
+        assert list(np.flatnonzero(o_o["action_mask"])) == [wait]
+        a_obs = a.observe(decider)
+        assert isinstance(a_obs, dict)
+        np.testing.assert_array_equal(o_d["action_mask"][:wait], a_obs["action_mask"])
+        act = int(rng.choice(np.flatnonzero(o_d["action_mask"])))
+        actions = {decider: act} if steps % 2 else {decider: act, other: wait}
+        obs, rewards, terms, truncs, infos = p.step(actions)
+        a.step(act)
+        steps += 1
+        if p.agents:
+            assert rewards == {"a": 0.0, "b": 0.0}
+    assert p.match is not None and a.match is not None
+    assert p.match.hash == a.match.hash and p.match.is_over
+    assert all(terms.values()) and not any(truncs.values())
+    assert rewards == {k: float(v) for k, v in p.match.returns().items()}
+    with pytest.raises(RuntimeError, match="reset"):
+        p.step({"a": 0})
+
+
+def test_parallel_illegal_actions() -> None:
+    p = FmParallelEnv(scenario="system-demo")
+    obs, infos = p.reset(seed=1)
+    decider = infos["a"]["to_move"]
+    other = "b" if decider == "a" else "a"
+    o = obs[decider]
+    assert isinstance(o, dict)
+    legal = int(np.flatnonzero(o["action_mask"])[0])
+    assert p.match is not None
+    before = p.match.hash
+    # The waiting side must wait; the deciding side must decide; nothing changes.
+    with pytest.raises(fm.RuleError, match="wait action") as e1:
+        p.step({decider: legal, other: legal})
+    assert e1.value.rule == "4.1"
+    with pytest.raises(fm.RuleError, match="decides now"):
+        p.step({decider: p.wait_action, other: p.wait_action})
+    with pytest.raises(ValueError, match="no action for it"):
+        p.step({other: p.wait_action})
+    with pytest.raises(ValueError, match="not in the game"):
+        p.step({decider: legal, "c": 0})
+    with pytest.raises(ValueError, match="outside"):
+        p.step({decider: p.wait_action + 1})
+    assert p.match.hash == before and p.num_steps == 0
+
+    lose = FmParallelEnv(scenario="system-demo", illegal_action="lose")
+    lose.reset(seed=1)
+    _, rewards, terms, _, _ = lose.step({decider: legal, other: legal})
+    assert rewards == {other: -1.0, decider: 1.0} and all(terms.values())
+    assert lose.agents == []
+
+    pen = FmParallelEnv(scenario="system-demo", illegal_action="penalty")
+    pen.reset(seed=1)
+    _, rewards, terms, _, _ = pen.step({decider: legal, other: legal})
+    assert rewards == {other: -0.1, decider: 0.0} and not any(terms.values())
+    assert pen.match is not None and len(pen.match.log) == 1  # the decider's action counted
+
+
+# --------------------------------------------------------- the Gymnasium environment
+
+
+def test_gymnasium_env_checker() -> None:
+    with warnings.catch_warnings():
+        # It cannot check other render modes without a registered spec.
+        warnings.filterwarnings("ignore", message=".*environment not having a spec")
+        gymnasium_check_env(FmGymEnv(scenario="system-demo"))
+        gymnasium_check_env(FmGymEnv(scenario="system-demo", observation="dict", side="b"))
+
+
+def test_sb3_check_env() -> None:
+    env_checker = _need("stable_baselines3.common.env_checker")
+    # The defaults: flat Box observations, illegal actions lose (check_env plays random
+    # unmasked actions, and its NaN check ten steps through a DummyVecEnv).
+    e = gym_env(scenario="system-demo")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env warns of anything SB3 would mishandle
+        env_checker.check_env(e)
+    env_checker.check_env(FmGymEnv(scenario="meuse-argonne", illegal_action="penalty"))
+    # With "raise" it must raise, as the issue reported: the option is what matters.
+    with pytest.raises(fm.RuleError):
+        env_checker.check_env(FmGymEnv(scenario="system-demo", illegal_action="raise"))
+
+
+def test_maskable_ppo_trains_with_action_masks() -> None:
+    _need("stable_baselines3")
+    contrib = _need("sb3_contrib")
+    # illegal_action="raise": a single unmasked illegal action fails the test.
+    e = FmGymEnv(scenario="system-demo", illegal_action="raise", max_cycles=40)
+    model = contrib.MaskablePPO(
+        "MlpPolicy", e, n_steps=64, batch_size=64, n_epochs=1, seed=0,
+        policy_kwargs={"net_arch": [32]},
+    )
+    model.learn(total_timesteps=64)
+    obs, _ = e.reset(seed=4)
+    for _ in range(20):
+        action, _ = model.predict(obs, action_masks=e.action_masks(), deterministic=True)
+        assert e.action_masks()[int(action)]
+        obs, _, terminated, truncated, _ = e.step(int(action))
+        if terminated or truncated:
+            break
+
+
+def test_gym_env_plays_against_an_opponent() -> None:
+    e = FmGymEnv(scenario="system-demo", side="a")
+    obs, info = e.reset(seed=11)
+    assert isinstance(obs, np.ndarray) and obs.shape == (e.scenario.observation_size,)
+    assert e.match is not None and e.match.to_move == "a"
+    assert info["to_move"] == "a" and info["action_mask"].dtype == np.int8
+    rng = np.random.default_rng(0)
+    total, steps = 0.0, 0
+    terminated = truncated = False
+    while not (terminated or truncated):
+        mask = e.action_masks()
+        assert mask.dtype == np.bool_
+        np.testing.assert_array_equal(mask, info["action_mask"].astype(bool))
+        assert list(np.flatnonzero(mask)) == e.match.legal_actions()
+        obs, reward, terminated, truncated, info = e.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        steps += 1
+        if not terminated:
+            assert e.match.to_move == "a"  # the opponent has played its decisions
+    assert e.match.is_over and total == e.match.returns()["a"]
+    assert not e.action_masks().any()
+    assert steps < len(e.match.log)  # the opponent played the rest
+    with pytest.raises(RuntimeError, match="reset"):
+        e.step(0)
+
+
+def test_gym_env_is_deterministic_from_its_seed() -> None:
+    def run(seed: int) -> tuple[list[float], int]:
+        e = FmGymEnv(scenario="vimy-ridge", side="b", max_cycles=60)
+        obs, _ = e.reset(seed=seed)
+        rewards: list[float] = []
+        done = False
+        while not done:
+            action = int(np.flatnonzero(e.action_masks())[0])
+            obs, r, term, trunc, _ = e.step(action)
+            rewards.append(r)
+            done = term or trunc
+        assert e.match is not None
+        return rewards, e.match.hash
+
+    assert run(3) == run(3)
+    assert run(3)[1] != run(4)[1]
+
+
+def test_callable_opponents() -> None:
+    seen: list[fm.Match] = []
+
+    def first_command(m: fm.Match) -> fm.Command:
+        seen.append(m)
+        return m.legal_commands()[0]
+
+    def last_action(m: fm.Match) -> int:
+        return m.legal_actions()[-1]
+
+    for opponent in (first_command, last_action):
+        e = FmGymEnv(scenario="system-demo", side="a", opponent=opponent, max_cycles=30)
+        e.reset(seed=0)
+        done = False
+        while not done:
+            _, _, term, trunc, _ = e.step(int(np.flatnonzero(e.action_masks())[0]))
+            done = term or trunc
+        assert e.match is not None and len(e.match.log) > e.num_steps  # b played too
+    # The opponent gets a copy: what it does to it changes nothing here.
+    assert seen and all(m is not seen[0] for m in seen[1:])
+
+    def vandal(m: fm.Match) -> int:
+        action = m.legal_actions()[0]
+        m.playout()  # plays its copy to the end
+        return action
+
+    e = FmGymEnv(scenario="system-demo", side="a", opponent=vandal)
+    e.reset(seed=0)
+    assert e.match is not None and not e.match.is_over
+
+    def cheat(m: fm.Match) -> dict[str, Any]:
+        return {"type": "place", "unit": "blue-commando-co", "hex": "1105"}
+
+    e = FmGymEnv(scenario="system-demo", side="a", opponent=cheat)
+    with pytest.raises(fm.RuleError, match="the opponent's move"):
+        e.reset(seed=0)
+
+
+# ------------------------------------------------------------------ SuperSuit wrappers
+
+
+def test_supersuit_wrappers_on_the_flat_observations() -> None:
+    ss = _need("supersuit")
+    n = fm.Scenario("system-demo").observation_size
+    # AEC: flatten, dtype and frame stacking keep the API (the dict form breaks them).
+    e = ss.frame_stack_v1(
+        ss.dtype_v0(ss.flatten_v0(env(scenario="system-demo", observation="flat")), np.float32), 3
+    )
+    api_test(e, num_cycles=100)
+    e.reset(seed=0)
+    obs, *_ = e.last()
+    assert obs.shape == (3 * n,)
+    # Parallel: the vector environment that SB3 and the PettingZoo tutorials use.
+    p = ss.frame_stack_v1(parallel_env(scenario="system-demo", observation="flat"), 2)
+    vec = ss.pettingzoo_env_to_vec_env_v1(p)
+    assert vec.num_envs == 2 and vec.observation_space.shape == (2 * n,)
+    obs, infos = vec.reset(seed=0)
+    assert obs.shape == (2, 2 * n)
+    for _ in range(30):
+        masks = [info["action_mask"] for info in infos]
+        actions = np.array([np.flatnonzero(m)[0] for m in masks])
+        obs, rewards, terms, truncs, infos = vec.step(actions)
+        assert obs.shape == (2, 2 * n) and obs.dtype == np.float32
+
+
+def test_sb3_ppo_on_the_supersuit_vector_env() -> None:
+    PPO = _need("stable_baselines3").PPO
+    ss = _need("supersuit")
+
+    p = parallel_env(scenario="system-demo", observation="flat", illegal_action="penalty",
+                     max_cycles=50)
+    vec = ss.concat_vec_envs_v1(
+        ss.pettingzoo_env_to_vec_env_v1(p), 1, num_cpus=0, base_class="stable_baselines3"
+    )
+    # No seed: SB3 would seed the vector environment, and SuperSuit's ConcatVecEnv has
+    # no seed() method.
+    model = PPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1,
+                policy_kwargs={"net_arch": [32]})
+    model.learn(total_timesteps=64)
+    assert model.num_timesteps >= 64
+
+
+
+def test_the_module_docstring_example_runs() -> None:
+    import doctest
+
+    import fm.env as module
+
+    assert doctest.testmod(module, raise_on_error=True).attempted >= 4
+
+
+def test_the_readme_example_runs() -> None:
+    import pathlib
+
+    _need("sb3_contrib")
+    _need("supersuit")
+    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+    if not readme.is_file():
+        pytest.skip("not run from a clone of the repository")
+    text = readme.read_text(encoding="utf-8")
+    section = text[text.index("### Reinforcement-learning environments") :]
+    block = section[section.index("```python\n") + len("```python\n") :]
+    block = block[: block.index("```")]
+    assert "gym_env(" in block and "parallel_env(" in block
+    scope: dict[str, Any] = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    assert scope["model"].num_timesteps >= 64

@@ -93,3 +93,85 @@ def test_render_options_are_checked() -> None:
     with pytest.raises(fm.ProtocolError):
         m.svg(highlight=["01-01"])
     assert m.svg(highlight=("0505",), markers=(("0606", "breach", "BR"),)).count('class="highlight"') == 1
+
+
+# Pictures as pixels (fm.svg_to_png, fm.svg_to_rgb: resvg), what fm.env's rgb_array uses.
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TEXT_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50">'
+    '<text x="10" y="35" font-size="30"{family}>{text}</text></svg>'
+)
+
+
+def _dark_pixels(svg: str, scale: float = 1.0) -> int:
+    """The pixels of the drawn `svg` darker than mid grey."""
+    h, w, data = fm.svg_to_rgb(svg, scale)
+    assert len(data) == h * w * 3
+    return sum(1 for i in range(0, len(data), 3) if data[i] + data[i + 1] + data[i + 2] < 300)
+
+
+def test_svg_to_png_and_rgb_draw_the_board() -> None:
+    import struct
+
+    m = fm.Match("system-demo", seed=1)
+    svg = m.svg()
+    png = fm.svg_to_png(svg)
+    assert png.startswith(PNG_SIGNATURE) and png[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", png[16:24])
+    h, w, data = fm.svg_to_rgb(svg)
+    root = ET.fromstring(svg)
+    assert (w, h) == (width, height) == (int(root.get("width", "")), int(root.get("height", "")))
+    assert isinstance(data, bytearray) and len(data) == h * w * 3
+    # The board's ground colour (#fbfaf5) in the top left corner, and far from blank.
+    assert tuple(data[:3]) == (0xFB, 0xFA, 0xF5)
+    assert len(set(data[i : i + 3].hex() for i in range(0, len(data), 3 * 97))) > 20
+    h2, w2, _ = fm.svg_to_rgb(svg, scale=0.5)
+    assert (h2, w2) == ((h + 1) // 2, (w + 1) // 2)
+    # A side's view draws too.
+    assert fm.svg_to_png(m.svg("a")).startswith(PNG_SIGNATURE)
+
+
+def test_text_is_drawn_with_the_system_fonts() -> None:
+    import pytest
+
+    fonts = fm.render_fonts()
+    if not fonts:
+        pytest.skip("this system has no fonts (on Debian: apt-get install fonts-dejavu-core)")
+    assert fonts == sorted(set(fonts))
+    blank = _dark_pixels(TEXT_SVG.format(family="", text=""))
+    assert blank == 0
+    for family in ("", ' font-family="sans-serif"', ' font-family="DejaVu Sans, sans-serif"',
+                   ' font-family="No Such Font"'):
+        assert _dark_pixels(TEXT_SVG.format(family=family, text="0101")) > 200, family
+    # The board's hex ids and panel are text: leaving them out changes the picture.
+    m = fm.Match("system-demo", seed=1)
+    with_text = fm.svg_to_rgb(m.svg())[2]
+    without = fm.svg_to_rgb(m.svg(hex_ids=False))[2]
+    assert with_text != without
+
+
+def test_svg_to_png_input_is_checked() -> None:
+    import pytest
+
+    empty = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'
+    for bad in ("", "not svg", "<svg", '<svg xmlns="http://www.w3.org/2000/svg" width="0"/>'):
+        for draw in (fm.svg_to_png, fm.svg_to_rgb):
+            with pytest.raises(fm.ProtocolError, match="svg: not a picture"):
+                draw(bad)
+    for scale in (0, -1, float("nan"), float("inf"), 16.5):
+        with pytest.raises(ValueError, match="scale must be a number above 0"):
+            fm.svg_to_png(empty, scale)
+    with pytest.raises(TypeError, match="scale must be a number, not bool"):
+        fm.svg_to_png(empty, True)
+    with pytest.raises(TypeError, match="svg must be a str"):
+        fm.svg_to_png(empty.encode())  # type: ignore[arg-type]
+    huge = '<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="10"></svg>'
+    with pytest.raises(ValueError, match="each side must be 1 to 8192"):
+        fm.svg_to_rgb(huge)
+    with pytest.raises(ValueError, match="each side must be 1 to 8192"):
+        fm.svg_to_rgb(huge.replace("9000", "600"), 16)  # 9600 pixels wide at scale 16
+    # Files the SVG names are not read.
+    image = empty.replace("></svg>", '><image href="/etc/hostname" width="10" height="10"/></svg>')
+    assert _dark_pixels(image) == 0
+    assert fm.svg_to_rgb(empty, 1.55)[:2] == (16, 16)

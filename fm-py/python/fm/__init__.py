@@ -51,8 +51,11 @@ from fm._fm import (
     __version__,
     command,
     play_random,
+    render_fonts,
     rust_playthrough_hash,
     scenarios,
+    svg_to_png,
+    svg_to_rgb,
     systems,
 )
 from fm import agents, events, huzzah
@@ -97,7 +100,10 @@ __all__ = [
     "events",
     "huzzah",
     "play_random",
+    "render_fonts",
     "rust_playthrough_hash",
     "scenarios",
+    "svg_to_png",
+    "svg_to_rgb",
     "systems",
 ]

@@ -101,6 +101,23 @@ def rust_playthrough_hash(
     """Parity reference: ``(event_hash, steps_played, state_hash)`` of the playthrough
     that applies legal command ``(k * 7) % n`` at step ``k`` (any system)."""
 
+def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
+    """The picture ``svg`` (SVG text, such as :meth:`Match.svg`) as PNG bytes, ``scale``
+    pixels per SVG unit, drawn by resvg on a white ground with the system's fonts
+    (:func:`render_fonts`; text is left out on a system without fonts). Files and URLs
+    the SVG names are not read. :class:`ProtocolError` for text that is not SVG,
+    ``ValueError`` for a scale outside (0, 16] or a picture over 8192 pixels on a side."""
+
+def svg_to_rgb(svg: str, scale: float = 1.0) -> tuple[int, int, bytearray]:
+    """The picture ``svg`` as RGB pixels: ``(height, width, data)``, ``data`` holding
+    ``height * width * 3`` bytes, rows top to bottom (``numpy.frombuffer(data,
+    numpy.uint8).reshape(height, width, 3)``). Drawn, and refused, as by
+    :func:`svg_to_png`."""
+
+def render_fonts() -> list[str]:
+    """The font families :func:`svg_to_png` and :func:`svg_to_rgb` draw text with (the
+    system's, sorted; empty on a system without fonts)."""
+
 class Scenario:
     """A validated, immutable Fire & Movement scenario (a scenario of another system
     raises :class:`UnsupportedError`: open it with :class:`Match`)."""
@@ -122,6 +139,10 @@ class Scenario:
     def action_space_size(self) -> int: ...
     @property
     def observation_shape(self) -> tuple[int, int, int]: ...
+    @property
+    def observation_size(self) -> int:
+        """The length of a flat observation (:meth:`Match.observation`): board planes
+        then features."""
     @property
     def observation_channels(self) -> list[str]: ...
     @property
@@ -501,3 +522,11 @@ class Match:
     def _repr_svg_(self) -> str:
         """The picture with the default options (Jupyter shows it inline)."""
     def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]: ...
+    @overload
+    def observation(self, side: SideArg, out: None = None) -> bytes: ...
+    @overload
+    def observation(self, side: SideArg, out: _WritableBuffer) -> _WritableBuffer:
+        """``side``'s observation as one flat float32 vector (board planes in C order,
+        then the features; ``scenario.observation_size`` values), from its view alone:
+        little-endian float32 bytes, or filled into ``out`` (a writable buffer of that
+        many float32 items, such as a ``numpy.float32`` array) and returned."""

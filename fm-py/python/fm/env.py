@@ -1,6 +1,15 @@
-"""A PettingZoo AEC environment over any Fire & Movement scenario: one agent per side
-(a scenario of another rules system raises ``fm.UnsupportedError``: the observations
-are Fire & Movement's).
+"""Reinforcement-learning environments over any Fire & Movement scenario, one agent per
+side (a scenario of another rules system raises ``fm.UnsupportedError``: the
+observations are Fire & Movement's):
+
+- :func:`env` / :class:`FmEnv`: the PettingZoo AEC environment, the game as it is
+  played (only the side that decides acts, sometimes many times in a row);
+- :func:`parallel_env` / :class:`FmParallelEnv`: a PettingZoo parallel environment in
+  which both sides act every step and only the deciding side's action counts (the
+  other's only legal action is the wait action);
+- :func:`gym_env` / :class:`FmGymEnv`: a Gymnasium environment playing one side
+  against a fixed opponent (random, or any policy), with ``action_masks()`` for
+  sb3-contrib's ``MaskablePPO``.
 
 >>> from fm.env import env
 >>> e = env(scenario="system-demo")
@@ -20,101 +29,398 @@ times in a row.
 
 - **Actions**: ``Discrete(scenario.action_space_size)``, the engine's stable integer
   command encoding (docs/protocol.md, "Integer command encoding"): the same index means
-  the same command (kind, unit, hex) throughout a game.
-- **Observations** (a dict, computed from the agent's own view, so the other side's
-  face-down support fire markers stay hidden):
+  the same command (kind, unit, hex) throughout a game. The parallel environment adds
+  one action, the wait action ``scenario.action_space_size`` (``FmParallelEnv.wait_action``).
+- **Observations**, computed from the agent's own view only (so the other side's
+  face-down support fire markers, secret allotments and pools stay hidden), in one of
+  two forms (``observation=``):
 
-  - ``"observation"``: float32 board planes ``(channels, rows, columns)`` over the
-    map's bounding box, values in [0, 1]: on-map mask, terrain types, hexside
-    features (north, north-east and south-east side of each hex), objectives and
-    their control, set-up zone, entry hexes, and for own and enemy units: presence,
-    attack, defense and movement of the current step (scaled by the scenario's
-    maximum), steps left, depleted, mobile, exerts ZOC, moved, attacked, defended;
-    bombardments, the combat in progress and the units and path of the pending
-    decision; exclusive rules: breached works, aircraft and placed artillery (Meuse
-    Argonne, Vimy Ridge), fire support markers placed by each side, announced attacks,
-    Kress, the air unit's observed hex and un-activated units (Suez 1916).
-    ``scenario.observation_channels`` names them.
-  - ``"features"``: float32 vector in [0, 1]: turn, phase, pending decision, support
-    fire markers of both sides (the enemy's as the public multiset), the combat in
-    progress, unit counts, outcome, artillery markers and fire support pools.
-    ``scenario.feature_names`` names them.
-  - ``"action_mask"``: int8, 1 for the legal actions of the agent to move (all zero
-    for the other agent).
+  - ``"dict"`` (the AEC and parallel default): ``"observation"``, float32 board planes
+    ``(channels, rows, columns)`` over the map's bounding box, values in [0, 1]:
+    on-map mask, terrain types, hexside features (north, north-east and south-east
+    side of each hex), objectives and their control, set-up zone, entry hexes, and for
+    own and enemy units: presence, attack, defense and movement of the current step
+    (scaled by the scenario's maximum), steps left, depleted, mobile, exerts ZOC,
+    moved, attacked, defended; bombardments, the combat in progress and the units and
+    path of the pending decision; exclusive rules: breached works, aircraft and placed
+    artillery (Meuse Argonne, Vimy Ridge), fire support markers placed by each side,
+    announced attacks, Kress, the air unit's observed hex and un-activated units (Suez
+    1916) (``scenario.observation_channels`` names them); ``"features"``, a float32
+    vector in [0, 1]: turn, phase, pending decision, support fire markers of both
+    sides (the enemy's as the public multiset), the combat in progress, unit counts,
+    outcome, artillery markers and fire support pools (``scenario.feature_names``);
+    ``"action_mask"``, int8, 1 for the legal actions of the agent (all zero for the
+    agent not deciding; in the parallel environment its one legal action is the wait
+    action).
+  - ``"flat"`` (the Gymnasium default): one float32 ``Box`` vector in [0, 1] of
+    ``scenario.observation_size`` values, the board planes (C order) then the
+    features, what SuperSuit's wrappers, Stable-Baselines3 and Tianshou take as they
+    are (the PettingZoo tutorials' wrappers, which read ``obs["observation"]`` of a
+    dict and drop the rest, would lose the features). The action mask is then
+    ``info["action_mask"]`` (int8), and :meth:`FmEnv.action_mask`.
 
+  Each observation is a new array (filled in place by ``Match.observation``), so
+  replay buffers may keep it.
 - **Rewards**: 0 until the game ends, then +1 to the winner and -1 to the loser (0
-  each for a draw). ``max_steps`` truncates a game (reward 0).
-- **Illegal actions** raise ``fm.RuleError`` (``illegal_action="raise"``) or lose the
-  game for the agent that played them (``illegal_action="lose"``).
+  each for a draw).
+- **Truncation**: ``max_cycles=n`` truncates the game (reward 0) after ``n`` steps, a
+  step being one decision: one ``step()`` of the deciding agent in the AEC
+  environment, one ``step()`` of the parallel environment, one of the agent's own
+  ``step()`` calls in the Gymnasium environment (the opponent's replies are not
+  counted). ``max_steps`` is its old name, deprecated (a ``DeprecationWarning``).
+- **Illegal actions** (``illegal_action=``): ``"raise"`` (the AEC and parallel
+  default) raises ``fm.RuleError`` and changes nothing; ``"lose"`` (the Gymnasium
+  default, so that Stable-Baselines3's ``check_env``, which plays unmasked random
+  actions, ends episodes rather than raising) ends the game, -1 to the agent that
+  played it and +1 to the other; ``"penalty"`` refuses the action, gives the agent
+  ``illegal_reward`` (default -0.1) and leaves the decision with it (the step counts
+  towards ``max_cycles``). An action outside the action space is always an error.
+- **State**: ``state()`` / ``state_space`` (the referee's, for centralized critics):
+  both sides' flat observations one after the other, side ``"a"``'s first, a float32
+  ``Box`` of ``2 * scenario.observation_size`` values. It holds what either side knows,
+  so each side's hidden values (its own face-down markers, its secret allotment): never
+  give it to a policy that plays one side.
+- **Rendering** (``render_mode=``): ``"ansi"``, a text summary (the match, the last
+  command and its events); ``"rgb_array"``, the board as an RGB ``uint8`` array
+  ``(height, width, 3)``, drawn from the engine's SVG by resvg in Rust
+  (``fm.svg_to_rgb``; text with the system's fonts, ``fm.render_fonts()``);
+  ``"svg"``, the SVG text; ``"human"``, the board shown after every step: in a Jupyter
+  notebook (IPython) as an inline picture updated in place, elsewhere the ``"ansi"``
+  text printed to standard output, and with ``render_path="board.png"`` also written
+  to that PNG file each time (``render()`` returns None). The picture is the referee's
+  (the full state) unless ``render_side`` names a side, whose view it then shows.
+
+Determinism: ``reset(seed=s)`` seeds the environment's generator, which draws the
+match seed (and the random opponent's choices): the same seed and actions give the
+same game. ``reset(options={"match_seed": n})`` sets the match seed directly.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Union
+import importlib
+import sys
+import warnings
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
+import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 import fm
 
-Observation = Dict[str, npt.NDArray[Any]]
+Observation = Union[Dict[str, npt.NDArray[Any]], npt.NDArray[np.float32]]
+"""A ``"dict"`` observation (board, features, mask) or a ``"flat"`` one (a vector)."""
 
-__all__ = ["FmEnv", "env", "raw_env"]
+Action = Union[int, np.integer[Any]]
+
+OpponentMove = Union[int, np.integer[Any], fm.Command, Mapping[str, Any], str]
+"""What an opponent policy returns: an action index, or a command (typed, a dict in
+the documented JSON form, or JSON text)."""
+
+Opponent = Union[str, Callable[[fm.Match], OpponentMove]]
+"""``"random"`` (the built-in random agent) or a callable ``(match) -> command or
+action`` (such as an agent of ``fm.agents``)."""
+
+RENDER_MODES = ["human", "ansi", "rgb_array", "svg"]
+OBSERVATION_MODES = ("dict", "flat")
+ILLEGAL_ACTIONS = ("raise", "lose", "penalty")
+SIDES = ("a", "b")
+
+__all__ = [
+    "FmEnv",
+    "FmGymEnv",
+    "FmParallelEnv",
+    "env",
+    "gym_env",
+    "parallel_env",
+    "raw_env",
+]
 
 
-class FmEnv(AECEnv):  # type: ignore[misc]
+def _max_cycles_arg(max_cycles: Optional[int], max_steps: Optional[int]) -> Optional[int]:
+    """``max_cycles``, or its deprecated alias ``max_steps``, checked."""
+    if max_steps is not None:
+        warnings.warn(
+            "max_steps is deprecated: use max_cycles (PettingZoo's name)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        if max_cycles is not None and max_cycles != max_steps:
+            raise ValueError(f"max_cycles={max_cycles} and max_steps={max_steps} disagree")
+        max_cycles = max_steps
+    if max_cycles is None:
+        return None
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)):
+        raise TypeError(f"max_cycles must be an int or None, not {type(max_cycles).__name__}")
+    if max_cycles < 1:
+        raise ValueError(f"max_cycles must be at least 1, not {max_cycles}")
+    return int(max_cycles)
+
+
+def _choice(name: str, value: Any, allowed: Any) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {list(allowed)}, not {value!r}")
+
+
+class _Common:
+    """What the three environments share: the scenario and its spaces, the match,
+    observations, masks, the referee's state, pictures."""
+
+    metadata: Dict[str, Any]
+    render_mode: Optional[str]
+    match: Optional[fm.Match]
+
+    def _setup(
+        self,
+        scenario: Union[str, fm.Scenario],
+        observation: str,
+        illegal_action: str,
+        illegal_reward: float,
+        max_cycles: Optional[int],
+        render_mode: Optional[str],
+        render_side: Optional[str],
+        render_path: Optional[str],
+        wait_action: bool,
+    ) -> None:
+        _choice("observation", observation, OBSERVATION_MODES)
+        _choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        if render_mode is not None:
+            _choice("render_mode", render_mode, self.metadata["render_modes"])
+        if render_side is not None:
+            _choice("render_side", render_side, SIDES)
+        if isinstance(illegal_reward, bool) or not isinstance(
+            illegal_reward, (int, float, np.integer, np.floating)
+        ):
+            raise TypeError(f"illegal_reward must be a number, not {type(illegal_reward).__name__}")
+        if not np.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward must be finite, not {illegal_reward}")
+        self.scenario: fm.Scenario = (
+            scenario if isinstance(scenario, fm.Scenario) else fm.Scenario(scenario)
+        )
+        self.observation_mode = observation
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.render_side = render_side
+        self.render_path = render_path
+        self._shape = self.scenario.observation_shape
+        c, h, w = self._shape
+        self._board_size = c * h * w
+        self._obs_size = self.scenario.observation_size
+        self._n_commands = self.scenario.action_space_size
+        self._n_actions = self._n_commands + (1 if wait_action else 0)
+        self.match = None
+        self.num_steps = 0
+        # The last command applied, for the text rendering: (side, what it played,
+        # events); kept only with a render mode that shows it.
+        self._last: Optional[Tuple[str, str, List[Any]]] = None
+        self._display: Any = None
+        self.state_space = spaces.Box(0.0, 1.0, (2 * self._obs_size,), np.float32)
+
+    @property
+    def max_steps(self) -> Optional[int]:
+        """Deprecated: ``max_cycles``."""
+        return self.max_cycles
+
+    def _make_observation_space(self) -> spaces.Space[Any]:
+        if self.observation_mode == "flat":
+            return spaces.Box(0.0, 1.0, (self._obs_size,), np.float32)
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, self._shape, np.float32),
+                "features": spaces.Box(
+                    0.0, 1.0, (self._obs_size - self._board_size,), np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (self._n_actions,), np.int8),
+            }
+        )
+
+    def _game(self) -> fm.Match:
+        if self.match is None:
+            raise RuntimeError("call reset() first")
+        return self.match
+
+    def _new_match(self, match_seed: int, options: Optional[Dict[str, Any]]) -> fm.Match:
+        if options and "match_seed" in options:
+            match_seed = int(options["match_seed"])
+        self.match = fm.Match(self.scenario, seed=match_seed)
+        self.num_steps = 0
+        self._last = None
+        return self.match
+
+    def _flat(self, agent: str) -> npt.NDArray[np.float32]:
+        """A new flat observation of ``agent``, filled in place by the engine."""
+        buf = np.empty(self._obs_size, dtype=np.float32)
+        self._game().observation(agent, out=buf)
+        return buf
+
+    def _legal(self, agent: str, live: bool = True) -> npt.NDArray[np.int8]:
+        """A new mask of ``agent``'s legal actions (all zero unless it decides and
+        ``live``; with a wait action, that one alone for a live agent not deciding)."""
+        m = self._game()
+        mask = np.zeros(self._n_actions, dtype=np.int8)
+        if not live or m.is_over:
+            return mask
+        if agent == m.to_move:
+            # Filled in place: no bytes object, no copy.
+            m.legal_action_mask(out=mask[: self._n_commands])
+        elif self._n_actions > self._n_commands:
+            mask[self._n_commands] = 1
+        return mask
+
+    def _observation(self, agent: str, live: bool = True) -> Observation:
+        flat = self._flat(agent)
+        if self.observation_mode == "flat":
+            return flat
+        return {
+            "observation": flat[: self._board_size].reshape(self._shape),
+            "features": flat[self._board_size :],
+            "action_mask": self._legal(agent, live),
+        }
+
+    def _info(self) -> Dict[str, Any]:
+        m = self._game()
+        return {"turn": m.turn, "phase": m.phase, "pending": m.pending.kind, "to_move": m.to_move}
+
+    def _apply(self, agent: str, action: int) -> Optional[fm.RuleError]:
+        """Applies ``agent``'s ``action``; the refusal under ``"lose"`` and
+        ``"penalty"`` (under ``"raise"`` it is raised), None if applied."""
+        m = self._game()
+        if self._n_actions > self._n_commands and action == self._n_commands:
+            # The wait action, played by the deciding agent (an index outside the action
+            # space is refused by the environments before this).
+            err = fm.RuleError(
+                "4.1",
+                f"{agent} decides now: the wait action {action} is only for the side not deciding",
+            )
+        else:
+            try:
+                if self.render_mode in ("ansi", "human"):
+                    played = f"action {action}: {m.command_of(action)!r}"
+                    self._last = (agent, played, m.apply_action(action))
+                else:
+                    m.apply_action(action)
+                return None
+            except fm.RuleError as e:
+                err = e
+        if self.illegal_action == "raise":
+            raise err
+        return err
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The referee's state: side a's flat observation, then side b's (both from
+        their own views, so together they hold each side's hidden values). For
+        centralized critics; never a policy's input."""
+        out = np.empty(2 * self._obs_size, dtype=np.float32)
+        m = self._game()
+        m.observation("a", out=out[: self._obs_size])
+        m.observation("b", out=out[self._obs_size :])
+        return out
+
+    def _ansi(self) -> str:
+        m = self._game()
+        lines = [repr(m)]
+        if self._last is not None:
+            agent, played, events = self._last
+            lines.append(f"last: {agent} played {played}")
+            lines.extend(f"  {e!r}" for e in events)
+        return "\n".join(lines)
+
+    def _svg(self) -> str:
+        return self._game().svg(self.render_side)
+
+    def _rgb(self) -> npt.NDArray[np.uint8]:
+        h, w, data = fm.svg_to_rgb(self._svg())
+        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
+
+    def _show(self) -> None:
+        """``"human"``: the board in a Jupyter notebook, else the text on stdout; and
+        the PNG file ``render_path``."""
+        svg = self._svg()
+        if self.render_path is not None:
+            with open(self.render_path, "wb") as f:
+                f.write(fm.svg_to_png(svg))
+        shell = None
+        if "IPython" in sys.modules:
+            shell = sys.modules["IPython"].get_ipython()
+        if shell is not None and hasattr(shell, "kernel"):
+            display: Any = importlib.import_module("IPython.display")
+            if self._display is None:
+                self._display = display.display(display.SVG(svg), display_id=True)
+            else:
+                self._display.update(display.SVG(svg))
+        else:
+            print(self._ansi(), flush=True)
+
+    def render(self) -> Any:
+        """The picture of ``render_mode`` (see the module's docstring); None without a
+        render mode, in ``"human"`` mode (which shows it instead) and before reset."""
+        if self.render_mode is None or self.match is None:
+            return None
+        if self.render_mode == "ansi":
+            return self._ansi()
+        if self.render_mode == "svg":
+            return self._svg()
+        if self.render_mode == "rgb_array":
+            return self._rgb()
+        self._show()
+        return None
+
+    def close(self) -> None:
+        self.match = None
+        self._display = None
+
+
+class FmEnv(_Common, AECEnv):  # type: ignore[misc]
     """The raw AEC environment. Prefer :func:`env`, which adds PettingZoo's
     order-enforcing and bounds-checking wrappers."""
 
     metadata: Dict[str, Any] = {
         "name": "fm_v0",
-        "render_modes": ["ansi", "svg"],
+        "render_modes": RENDER_MODES,
         "is_parallelizable": False,
+        "render_fps": 2,
     }
 
     def __init__(
         self,
         scenario: Union[str, fm.Scenario] = "system-demo",
         seed: Optional[int] = None,
-        max_steps: Optional[int] = None,
+        max_cycles: Optional[int] = None,
         render_mode: Optional[str] = None,
         illegal_action: str = "raise",
+        observation: str = "dict",
+        illegal_reward: float = -0.1,
+        render_side: Optional[str] = None,
+        render_path: Optional[str] = None,
+        max_steps: Optional[int] = None,
     ) -> None:
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError('illegal_action must be "raise" or "lose"')
-        self.scenario: fm.Scenario = (
-            scenario if isinstance(scenario, fm.Scenario) else fm.Scenario(scenario)
+        AECEnv.__init__(self)
+        self._setup(
+            scenario,
+            observation,
+            illegal_action,
+            illegal_reward,
+            _max_cycles_arg(max_cycles, max_steps),
+            render_mode,
+            render_side,
+            render_path,
+            wait_action=False,
         )
-        self.render_mode = render_mode
-        self.max_steps = max_steps
-        self.illegal_action = illegal_action
-        self.possible_agents: List[str] = ["a", "b"]
+        self.possible_agents: List[str] = list(SIDES)
         self.agents: List[str] = []
-        self._shape = self.scenario.observation_shape
-        self._n_features = len(self.scenario.feature_names)
-        self._n_actions = self.scenario.action_space_size
-        self.observation_spaces: Dict[str, spaces.Dict] = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, self._shape, np.float32),
-                    "features": spaces.Box(0.0, 1.0, (self._n_features,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (self._n_actions,), np.int8),
-                }
-            )
-            for a in self.possible_agents
+        space = self._make_observation_space()
+        self.observation_spaces: Dict[str, spaces.Space[Any]] = {
+            a: space for a in self.possible_agents
         }
         self.action_spaces: Dict[str, spaces.Discrete] = {
             a: spaces.Discrete(self._n_actions) for a in self.possible_agents
         }
         self._rng = np.random.default_rng(seed)
-        self.match: Optional[fm.Match] = None
-        self.num_steps = 0
         self.rewards: Dict[str, float] = {}
         self._cumulative_rewards: Dict[str, float] = {}
         self.terminations: Dict[str, bool] = {}
@@ -122,125 +428,399 @@ class FmEnv(AECEnv):  # type: ignore[misc]
         self.infos: Dict[str, Dict[str, Any]] = {}
         self.agent_selection: str = "a"
 
-    def observation_space(self, agent: str) -> spaces.Dict:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
-
-    def _game(self) -> fm.Match:
-        if self.match is None:
-            raise RuntimeError("call reset() first")
-        return self.match
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Starts a new game. ``seed`` seeds the environment's generator, which draws the
         match seed; ``options={"match_seed": n}`` sets the match seed directly."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        match_seed = int(self._rng.integers(0, 2**62))
-        if options and "match_seed" in options:
-            match_seed = int(options["match_seed"])
-        self.match = fm.Match(self.scenario, seed=match_seed)
+        m = self._new_match(int(self._rng.integers(0, 2**62)), options)
         self.agents = list(self.possible_agents)
-        self.num_steps = 0
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.match.to_move or "a"
+        self.agent_selection = m.to_move or "a"
         self._update_infos()
+        if self.render_mode == "human":
+            self._show()
+
+    def _live(self, agent: str) -> bool:
+        return not self.terminations.get(agent, True) and not self.truncations.get(agent, True)
 
     def _update_infos(self) -> None:
-        m = self._game()
+        info = self._info()
         for a in self.agents:
-            self.infos[a] = {
-                "turn": m.turn,
-                "phase": m.phase,
-                "pending": m.pending.kind,
-                "to_move": m.to_move,
-            }
+            self.infos[a] = dict(info)
+            if self.observation_mode == "flat":
+                self.infos[a]["action_mask"] = self._legal(a, self._live(a))
 
     def observe(self, agent: str) -> Observation:
-        m = self._game()
-        board_bytes, feature_bytes = m.observation_bytes(agent)
-        board = np.frombuffer(board_bytes, dtype="<f4").reshape(self._shape).astype(np.float32)
-        features = np.frombuffer(feature_bytes, dtype="<f4").astype(np.float32)
-        mask = np.zeros(self._n_actions, dtype=np.int8)
-        if (
-            agent == m.to_move
-            and not self.terminations.get(agent, True)
-            and not self.truncations.get(agent, True)
-        ):
-            # Filled in place: no bytes object, no copy (a fresh array each observation,
-            # since observations are kept by replay buffers).
-            m.legal_action_mask(out=mask)
-        return {"observation": board, "features": features, "action_mask": mask}
+        return self._observation(agent, self._live(agent))
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The legal actions of ``agent`` (all zero when it is not its turn)."""
-        return self.observe(agent)["action_mask"]
+        return self._legal(agent, self._live(agent))
 
-    def step(self, action: Optional[int]) -> None:
+    def step(self, action: Optional[Action]) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError("a live agent must act: action is None")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, not {type(action).__name__}")
+        if not self.action_spaces[agent].contains(int(action)):
+            raise ValueError(f"action {action} is outside {self.action_spaces[agent]}")
         m = self._game()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        forfeit = False
-        try:
-            m.apply_action(int(action))
-        except fm.RuleError:
-            if self.illegal_action == "raise":
-                raise
-            forfeit = True
+        refused = self._apply(agent, int(action))
         self.num_steps += 1
-        if forfeit:
+        if refused is not None and self.illegal_action == "lose":
             for a in self.agents:
                 self.rewards[a] = -1.0 if a == agent else 1.0
                 self.terminations[a] = True
-        elif m.is_over:
-            returns = m.returns()
-            for a in self.agents:
-                self.rewards[a] = float(returns[a])
-                self.terminations[a] = True
-        elif self.max_steps is not None and self.num_steps >= self.max_steps:
-            for a in self.agents:
-                self.truncations[a] = True
+        else:
+            if refused is not None:
+                self.rewards[agent] = self.illegal_reward
+            if m.is_over:
+                returns = m.returns()
+                for a in self.agents:
+                    self.rewards[a] += float(returns[a])
+                    self.terminations[a] = True
+            elif self.max_cycles is not None and self.num_steps >= self.max_cycles:
+                for a in self.agents:
+                    self.truncations[a] = True
         self.agent_selection = m.to_move or agent
         self._accumulate_rewards()
         self._update_infos()
-        if self.render_mode == "ansi":
-            print(self.render())
-
-    def render(self) -> Optional[str]:
-        """``"ansi"``: a one-line summary; ``"svg"``: the board as SVG (full state)."""
-        if self.render_mode is None or self.match is None:
-            return None
-        if self.render_mode == "svg":
-            return self.match.svg()
-        return repr(self.match)
-
-    def close(self) -> None:
-        self.match = None
-
-    def state(self) -> Dict[str, Any]:
-        """The full game state (JSON form), for centralized critics and debugging."""
-        return self._game().state
+        if self.render_mode == "human":
+            self._show()
 
 
 raw_env = FmEnv
 
 
 def env(**kwargs: Any) -> Any:
-    """The wrapped environment: ``FmEnv(**kwargs)`` inside PettingZoo's
+    """The wrapped AEC environment: ``FmEnv(**kwargs)`` inside PettingZoo's
     ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``."""
     e: Any = FmEnv(**kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
+    """The PettingZoo parallel environment: every step both sides act, and only the
+    deciding side's action counts.
+
+    F&M is sequential: one side decides at a time, sometimes many times in a row, so
+    PettingZoo's ``aec_to_parallel`` (which needs ``is_parallelizable``, every agent
+    acting once per cycle) cannot convert :class:`FmEnv`. Here each step is one
+    decision: the deciding side (``info["to_move"]``) plays one of its legal actions,
+    and the other side's one legal action is the wait action
+    (``wait_action = scenario.action_space_size``, the last index of
+    ``Discrete(action_space_size + 1)``), which the deciding side may not play. An
+    action dict may leave out the waiting side (it waits); the deciding side must
+    act. Anything else is an illegal action, handled by ``illegal_action`` (under
+    ``"raise"``, ``fm.RuleError`` and nothing changes; under ``"lose"`` every agent
+    that played one loses and no command is applied). When the game ends every agent
+    leaves ``agents``. Observations, rewards, ``max_cycles`` (steps), state and
+    rendering are :class:`FmEnv`'s."""
+
+    metadata: Dict[str, Any] = {
+        "name": "fm_parallel_v0",
+        "render_modes": RENDER_MODES,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        scenario: Union[str, fm.Scenario] = "system-demo",
+        seed: Optional[int] = None,
+        max_cycles: Optional[int] = None,
+        render_mode: Optional[str] = None,
+        illegal_action: str = "raise",
+        observation: str = "dict",
+        illegal_reward: float = -0.1,
+        render_side: Optional[str] = None,
+        render_path: Optional[str] = None,
+    ) -> None:
+        self._setup(
+            scenario,
+            observation,
+            illegal_action,
+            illegal_reward,
+            _max_cycles_arg(max_cycles, None),
+            render_mode,
+            render_side,
+            render_path,
+            wait_action=True,
+        )
+        self.wait_action: int = self._n_commands
+        self.possible_agents: List[str] = list(SIDES)
+        self.agents: List[str] = []
+        space = self._make_observation_space()
+        self.observation_spaces: Dict[str, spaces.Space[Any]] = {
+            a: space for a in self.possible_agents
+        }
+        self.action_spaces: Dict[str, spaces.Discrete] = {
+            a: spaces.Discrete(self._n_actions) for a in self.possible_agents
+        }
+        self._rng = np.random.default_rng(seed)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    def _all(self) -> Tuple[Dict[str, Observation], Dict[str, Dict[str, Any]]]:
+        info = self._info()
+        live = bool(self.agents)
+        obs: Dict[str, Observation] = {}
+        infos: Dict[str, Dict[str, Any]] = {}
+        for a in self.possible_agents:
+            obs[a] = self._observation(a, live)
+            infos[a] = dict(info)
+            if self.observation_mode == "flat":
+                infos[a]["action_mask"] = self._legal(a, live)
+        return obs, infos
+
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Observation], Dict[str, Dict[str, Any]]]:
+        """Starts a new game (seeds as :meth:`FmEnv.reset`); ``(observations, infos)``."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._new_match(int(self._rng.integers(0, 2**62)), options)
+        self.agents = list(self.possible_agents)
+        if self.render_mode == "human":
+            self._show()
+        return self._all()
+
+    def step(
+        self, actions: Mapping[str, Action]
+    ) -> Tuple[
+        Dict[str, Observation],
+        Dict[str, float],
+        Dict[str, bool],
+        Dict[str, bool],
+        Dict[str, Dict[str, Any]],
+    ]:
+        """One decision: the deciding side's action is applied, the other waits."""
+        m = self._game()
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:
+            raise ValueError(f"actions for agents not in the game: {unknown}")
+        decider = m.to_move
+        if decider is None or decider not in actions:
+            raise ValueError(f"{decider} decides this step: actions has no action for it")
+        checked: Dict[str, int] = {}
+        for a, act in actions.items():
+            if isinstance(act, bool) or not isinstance(act, (int, np.integer)):
+                raise TypeError(f"actions[{a!r}] must be an int, not {type(act).__name__}")
+            if not self.action_spaces[a].contains(int(act)):
+                raise ValueError(f"actions[{a!r}] = {act} is outside {self.action_spaces[a]}")
+            checked[a] = int(act)
+        refused: Dict[str, fm.RuleError] = {}
+        for a in self.agents:
+            if a != decider and checked.get(a, self.wait_action) != self.wait_action:
+                err = fm.RuleError(
+                    "4.1",
+                    f"{a} acted with {checked[a]} but {decider} decides now: "
+                    f"{a}'s one legal action is the wait action {self.wait_action}",
+                )
+                if self.illegal_action == "raise":
+                    raise err
+                refused[a] = err
+        if not (refused and self.illegal_action == "lose"):
+            err_d = self._apply(decider, checked[decider])
+            if err_d is not None:
+                refused[decider] = err_d
+        self.num_steps += 1
+        rewards = {a: 0.0 for a in self.agents}
+        terminations = {a: False for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        if refused and self.illegal_action == "lose":
+            for a in self.agents:
+                rewards[a] = -1.0 if a in refused else 1.0
+                terminations[a] = True
+        else:
+            for a in refused:
+                rewards[a] = self.illegal_reward
+            if m.is_over:
+                returns = m.returns()
+                for a in self.agents:
+                    rewards[a] += float(returns[a])
+                    terminations[a] = True
+            elif self.max_cycles is not None and self.num_steps >= self.max_cycles:
+                for a in self.agents:
+                    truncations[a] = True
+        if all(terminations.values()) or all(truncations.values()):
+            self.agents = []
+        obs, infos = self._all()
+        if self.render_mode == "human":
+            self._show()
+        return obs, rewards, terminations, truncations, infos
+
+
+def parallel_env(**kwargs: Any) -> FmParallelEnv:
+    """The parallel environment: ``FmParallelEnv(**kwargs)``."""
+    return FmParallelEnv(**kwargs)
+
+
+class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
+    """A single-agent Gymnasium environment: the agent plays ``side`` against a fixed
+    ``opponent``, whose decisions are played inside ``reset()`` and ``step()`` until
+    the agent decides again.
+
+    ``opponent``: ``"random"`` (the built-in random agent, ``Match.sample_legal_action``,
+    its seeds drawn from the environment's generator) or a callable ``(match) ->
+    action or command``, called with a copy of the match (``Match.clone()``: changing
+    it changes nothing here) whenever the other side decides; it returns an action
+    index or a command (typed, a dict or JSON text), such as an agent of ``fm.agents``.
+    The copy is the referee's match (its state and dice): a fair opponent reads only
+    its side's view (``match.view(side)``, ``match.information_state_string(side)``).
+    A refused command of the opponent raises ``fm.RuleError``.
+
+    Observations are ``side``'s (``"flat"`` by default, the Box that Stable-Baselines3
+    takes), ``info["action_mask"]`` and :meth:`action_masks` (bool) its legal actions;
+    the reward is the game's result for ``side`` (see the module's docstring),
+    ``illegal_action`` defaults to ``"lose"`` and ``max_cycles`` counts the agent's
+    steps."""
+
+    metadata: Dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 2}
+
+    def __init__(
+        self,
+        scenario: Union[str, fm.Scenario] = "system-demo",
+        side: str = "a",
+        opponent: Opponent = "random",
+        observation: str = "flat",
+        illegal_action: str = "lose",
+        illegal_reward: float = -0.1,
+        max_cycles: Optional[int] = None,
+        render_mode: Optional[str] = None,
+        render_side: Optional[str] = None,
+        render_path: Optional[str] = None,
+    ) -> None:
+        self._setup(
+            scenario,
+            observation,
+            illegal_action,
+            illegal_reward,
+            _max_cycles_arg(max_cycles, None),
+            render_mode,
+            render_side,
+            render_path,
+            wait_action=False,
+        )
+        _choice("side", side, SIDES)
+        if not (opponent == "random" or callable(opponent)):
+            raise ValueError(f'opponent must be "random" or a callable (match) -> action, not {opponent!r}')
+        self.side = side
+        self.other = "b" if side == "a" else "a"
+        self.opponent = opponent
+        self.observation_space = self._make_observation_space()
+        self.action_space = spaces.Discrete(self._n_actions)
+        self._mask = np.zeros(self._n_actions, dtype=np.int8)
+        self._done = True
+
+    def _opponent_plays(self) -> None:
+        """Plays the opponent's decisions until ``side`` decides or the game ends."""
+        m = self._game()
+        while not m.is_over and m.to_move == self.other:
+            if self.opponent == "random":
+                seed = int(self.np_random.integers(0, 2**63))
+                action = m.sample_legal_action(seed)
+                if action is None:
+                    raise RuntimeError("the opponent has no legal action although the game is not over")
+                refused = self._apply(self.other, action)
+                if refused is not None:  # a legal action refused: a bug, never ignored
+                    raise refused
+                continue
+            assert callable(self.opponent)
+            move = self.opponent(m.clone())
+            try:
+                if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+                    move = int(move)
+                    played = f"action {move}: {m.command_of(move)!r}"
+                    events = m.apply_action(move)
+                else:
+                    played = repr(move)
+                    events = m.apply(move)  # type: ignore[arg-type]
+                self._last = (self.other, played, events)
+            except fm.RuleError as e:
+                raise fm.RuleError(e.rule, f"the opponent's move {move!r} was refused: {e.message}") from e
+
+    def _after(self) -> Tuple[Observation, Dict[str, Any]]:
+        self._mask = self._legal(self.side, not self._done)
+        info = self._info()
+        info["action_mask"] = self._mask.copy()
+        obs = self._observation(self.side, not self._done)
+        if self.render_mode == "human":
+            self._show()
+        return obs, info
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Observation, Dict[str, Any]]:
+        """Starts a new game and plays the opponent's first decisions. ``seed`` seeds the
+        environment's generator (``np_random``), which draws the match seed and the
+        random opponent's choices; ``options={"match_seed": n}`` sets the match seed."""
+        super().reset(seed=seed)
+        m = self._new_match(int(self.np_random.integers(0, 2**62)), options)
+        self._done = False
+        self._opponent_plays()
+        if m.is_over:
+            raise RuntimeError(f"the game ended before side {self.side} decided anything")
+        return self._after()
+
+    def step(self, action: Action) -> Tuple[Observation, float, bool, bool, Dict[str, Any]]:
+        m = self._game()
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int, not {type(action).__name__}")
+        if not self.action_space.contains(int(action)):
+            raise ValueError(f"action {action} is outside {self.action_space}")
+        refused = self._apply(self.side, int(action))
+        self.num_steps += 1
+        reward = 0.0
+        terminated = truncated = False
+        if refused is not None and self.illegal_action == "lose":
+            reward, terminated = -1.0, True
+        else:
+            if refused is not None:
+                reward = self.illegal_reward
+            else:
+                self._opponent_plays()
+            if m.is_over:
+                reward += float(m.returns()[self.side])
+                terminated = True
+            elif self.max_cycles is not None and self.num_steps >= self.max_cycles:
+                truncated = True
+        self._done = terminated or truncated
+        obs, info = self._after()
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The agent's legal actions (sb3-contrib's ``MaskablePPO`` reads this): all
+        False once the episode is over."""
+        return self._mask.astype(bool)
+
+
+def gym_env(**kwargs: Any) -> FmGymEnv:
+    """The single-agent Gymnasium environment: ``FmGymEnv(**kwargs)``."""
+    return FmGymEnv(**kwargs)
