@@ -541,6 +541,25 @@ def test_gym_env_plays_against_an_opponent() -> None:
         e.step(0)
 
 
+def test_gym_env_against_the_builtin_ai() -> None:
+    def run(seed: int) -> tuple[int, str | None, int]:
+        e = FmGymEnv(scenario="system-demo", side="a", opponent="mcts", mcts_iterations=8)
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done:
+            _, _, term, trunc, _ = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
+            done = term or trunc
+        assert e.match is not None and e.match.is_over
+        return e.match.hash, e.match.winner, len(e.match.log)
+
+    assert run(5) == run(5), "the AI opponent's seeds come from the environment's"
+    with pytest.raises(ValueError, match="mcts_iterations"):
+        FmGymEnv(opponent="mcts", mcts_iterations=0)
+    with pytest.raises(ValueError, match="opponent"):
+        FmGymEnv(opponent="alphazero")
+
+
 def test_gym_env_is_deterministic_from_its_seed() -> None:
     def run(seed: int) -> tuple[list[float], int]:
         e = FmGymEnv(scenario="vimy-ridge", side="b", max_cycles=60)

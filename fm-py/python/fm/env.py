@@ -121,7 +121,7 @@ OpponentMove = Union[int, np.integer[Any], fm.Command, Mapping[str, Any], str]
 the documented JSON form, or JSON text)."""
 
 Opponent = Union[str, Callable[[fm.Match], OpponentMove]]
-"""``"random"`` (the built-in random agent) or a callable ``(match) -> command or
+"""``"random"`` (the built-in random agent), ``"mcts"`` (the built-in AI) or a callable ``(match) -> command or
 action`` (such as an agent of ``fm.agents``)."""
 
 RENDER_MODES = ["human", "ansi", "rgb_array", "svg"]
@@ -686,7 +686,9 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
     the agent decides again.
 
     ``opponent``: ``"random"`` (the built-in random agent, ``Match.sample_legal_action``,
-    its seeds drawn from the environment's generator) or a callable ``(match) ->
+    its seeds drawn from the environment's generator), ``"mcts"`` (the built-in AI,
+    ``Match.think`` with ``mcts_iterations`` iterations a decision, its seeds drawn the
+    same way; it searches from its own side's view only) or a callable ``(match) ->
     action or command``, called with a copy of the match (``Match.clone()``: changing
     it changes nothing here) whenever the other side decides; it returns an action
     index or a command (typed, a dict or JSON text), such as an agent of ``fm.agents``.
@@ -707,6 +709,7 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
         scenario: Union[str, fm.Scenario] = "system-demo",
         side: str = "a",
         opponent: Opponent = "random",
+        mcts_iterations: int = 100,
         observation: str = "flat",
         illegal_action: str = "lose",
         illegal_reward: float = -0.1,
@@ -727,8 +730,13 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
             wait_action=False,
         )
         _choice("side", side, SIDES)
-        if not (opponent == "random" or callable(opponent)):
-            raise ValueError(f'opponent must be "random" or a callable (match) -> action, not {opponent!r}')
+        if not (opponent in ("random", "mcts") or callable(opponent)):
+            raise ValueError(
+                f'opponent must be "random", "mcts" or a callable (match) -> action, not {opponent!r}'
+            )
+        if not isinstance(mcts_iterations, int) or not 1 <= mcts_iterations <= 10_000_000:
+            raise ValueError(f"mcts_iterations must be an integer from 1 to 10000000, not {mcts_iterations!r}")
+        self.mcts_iterations = mcts_iterations
         self.side = side
         self.other = "b" if side == "a" else "a"
         self.opponent = opponent
@@ -741,9 +749,13 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
         """Plays the opponent's decisions until ``side`` decides or the game ends."""
         m = self._game()
         while not m.is_over and m.to_move == self.other:
-            if self.opponent == "random":
+            if self.opponent in ("random", "mcts"):
                 seed = int(self.np_random.integers(0, 2**63))
-                action = m.sample_legal_action(seed)
+                action = (
+                    m.sample_legal_action(seed)
+                    if self.opponent == "random"
+                    else int(m.think(iterations=self.mcts_iterations, seed=seed)["index"])
+                )
                 if action is None:
                     raise RuntimeError("the opponent has no legal action although the game is not over")
                 refused = self._apply(self.other, action)
