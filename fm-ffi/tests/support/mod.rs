@@ -27,9 +27,18 @@ pub fn serve_binary() -> PathBuf {
             "serve",
             "--message-format=json",
         ]);
-        if !cfg!(debug_assertions) {
-            cmd.arg("--release");
-        }
+        // The server is built like the tests that drive it: a test build (debug
+        // assertions on, optimised: `[profile.test]`) gets a test-profile server, which
+        // shares the test build's compiled libraries and plays whole games in a fraction
+        // of an unoptimised build's time; a release test run gets a release server.
+        cmd.args([
+            "--profile",
+            if cfg!(debug_assertions) {
+                "test"
+            } else {
+                "release"
+            },
+        ]);
         let out = cmd
             .stderr(Stdio::inherit())
             .output()
