@@ -11,9 +11,8 @@
 #   FM_VENV=/path/to/venv ./scripts/test_py.sh
 #
 # Needs python3 (3.11 or later) with venv, a Rust toolchain, and PyPI for the tools
-# (maturin, pytest, numpy, gymnasium, pettingzoo, mypy; open_spiel is only for
-# benches/python/bench_bindings.py and bench_vs_openspiel.py, which run without it, and
-# is not installed here).
+# (maturin, pytest, numpy, gymnasium, pettingzoo, mypy, and open_spiel for
+# fm-py/tests/test_openspiel.py, which is skipped where open_spiel is not installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${FM_VENV:-.venv}
@@ -27,7 +26,7 @@ PY="$VENV/bin/python"
 
 echo "== tools"
 "$PY" -m pip install -q --disable-pip-version-check \
-    "maturin>=1.7,<2" pytest numpy gymnasium pettingzoo mypy
+    "maturin>=1.7,<2" pytest numpy gymnasium pettingzoo mypy open_spiel
 
 echo "== building the wheel (maturin, release, abi3, with the toy rules system)"
 rm -rf target/wheels-py
