@@ -11,10 +11,9 @@
 #   FM_VENV=/path/to/venv ./scripts/test_py.sh
 #
 # Needs python3 (3.11 or later) with venv, a Rust toolchain, and PyPI for the tools
-# (maturin, pytest, numpy, gymnasium, pettingzoo, supersuit, mypy; stable-baselines3
-# with torch and sb3-contrib for the environment's check_env and MaskablePPO tests;
-# open_spiel is only for benches/python/bench_bindings.py and bench_vs_openspiel.py,
-# which run without it, and is not installed here).
+# (maturin, pytest, numpy, gymnasium, pettingzoo, supersuit, mypy, open_spiel for
+# fm-py/tests/test_openspiel.py; stable-baselines3 with torch and sb3-contrib for the
+# environment's check_env and MaskablePPO tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${FM_VENV:-.venv}
@@ -30,7 +29,7 @@ PY="$VENV/bin/python"
 
 echo "== tools"
 "$PY" -m pip install -q --disable-pip-version-check \
-    "maturin>=1.7,<2" pytest numpy gymnasium pettingzoo supersuit mypy
+    "maturin>=1.7,<2" pytest numpy gymnasium pettingzoo supersuit mypy open_spiel
 # Stable-Baselines3 needs torch, whose PyPI wheels for Linux bring CUDA: about 5.3 GB
 # in the venv and about 65-125 s to download and unpack on the 2-core machine (measured
 # in a fresh venv; --no-compile saves a third of its CPU: Python compiles only what is

@@ -143,6 +143,11 @@ pub trait DynMatch: Send + Sync + 'static {
         m.reseed(seed);
         m
     }
+    /// A new match drawn from `side`'s view of this one ([`GameMatch::determinized`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::determinized`].
+    fn determinized(&self, side: Side, seed: u64) -> Result<Box<dyn DynMatch>, RuleError>;
     /// Plays uniformly random legal commands (drawn from `rng` as
     /// [`crate::agents::random`] draws them) until the game ends, no command is legal or
     /// `max` commands were applied; returns how many were.
@@ -293,6 +298,9 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn clone_box(&self) -> Box<dyn DynMatch> {
         Box::new(self.clone())
+    }
+    fn determinized(&self, side: Side, seed: u64) -> Result<Box<dyn DynMatch>, RuleError> {
+        Ok(Box::new(GameMatch::determinized(self, side, seed)?))
     }
     fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize {
         let mut n = 0;

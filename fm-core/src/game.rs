@@ -304,9 +304,34 @@ pub struct SavedGame<G: Game> {
     /// outcomes chosen so far; absent when none waits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance_pending: Option<SavedChance<G>>,
+    /// For a match made by [`GameMatch::determinized`]: the match it was drawn from
+    /// and the side; absent otherwise. The generator's `seed` is the determinization's
+    /// seed, `opening_hash` the drawn state's hash, and the log the commands since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub determinized: Option<SavedDeterminized>,
     /// Commands and their events.
     pub log: Vec<LogEntryOf<G>>,
 }
+
+/// Where a determinized match's opening came from ([`SavedGame::determinized`]): the
+/// save of the match it was drawn from and the side it was drawn for. Loading it loads
+/// (and so verifies) that save, draws the determinization again from `side`'s view
+/// with the save's seed, checks the drawn state against `opening_hash`, then replays
+/// the log.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedDeterminized {
+    /// The side whose view the opening state was drawn from.
+    pub side: Side,
+    /// The save of the match it was drawn from (itself possibly determinized, at most
+    /// [`MAX_DETERMINIZED_DEPTH`] deep).
+    pub source: Box<serde_json::Value>,
+}
+
+/// How many determinizations deep a match may be: a determinized match's source may
+/// itself be determinized, up to this many levels ([`GameMatch::determinized`] refuses
+/// a deeper one, and [`GameMatch::load`] a save of one).
+pub const MAX_DETERMINIZED_DEPTH: usize = 8;
 
 /// A command run with scripted draws: its events, the state after them, and how the
 /// script fitted its draws.
@@ -315,6 +340,18 @@ type ScriptedRun<G> = (
     <G as Game>::State,
     crate::chance::Scripted,
 );
+
+/// One command of an information state ([`GameMatch::information_state`]).
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct InfoEntry<'a, G: Game> {
+    command: &'a G::Command,
+    events: Vec<G::Event>,
+}
+
+/// An information state's parts: the hash of a drawn view, the opening's events, the
+/// commands.
+type InfoRecord<'a, G> = (Option<u64>, Vec<<G as Game>::Event>, Vec<InfoEntry<'a, G>>);
 
 /// Outcomes that do not fit a command's draws (a replayed record).
 fn misfit(found: crate::chance::Scripted) -> RuleError {
@@ -533,6 +570,18 @@ pub struct GameMatch<G: Game> {
     /// The system's listing memo ([`Game::Memo`]); a listing that finds it in use
     /// (another thread listing the same match) works from scratch instead of waiting.
     memo: std::sync::Mutex<G::Memo>,
+    /// For a match made by [`GameMatch::determinized`], what it was drawn from.
+    determinized: Option<Arc<Determinization<G>>>,
+}
+
+/// The origin of a determinized match ([`GameMatch::determinized`]).
+struct Determinization<G: Game> {
+    /// The match it was drawn from (its save is part of this match's save).
+    source: GameMatch<G>,
+    /// The side whose view the opening was drawn from.
+    side: Side,
+    /// 1 for a determinization of an ordinary match, one more for each level.
+    depth: usize,
 }
 
 /// A command stopped at a draw (explicit chance mode): the outcomes chosen so far and
@@ -733,6 +782,7 @@ impl<G: Game> Clone for GameMatch<G> {
             opening: self.opening.clone(),
             log: self.log.clone(),
             memo: std::sync::Mutex::new(self.with_memo(|_, _, m| m.clone())),
+            determinized: self.determinized.clone(),
         }
     }
 }
@@ -768,6 +818,7 @@ impl<G: Game> GameMatch<G> {
             pending_chance: None,
             log: MatchLog::default(),
             memo: Default::default(),
+            determinized: None,
         }
     }
 
@@ -1071,6 +1122,10 @@ impl<G: Game> GameMatch<G> {
                 command: p.command.clone(),
                 outcomes: p.outcomes.clone(),
             }),
+            determinized: self.determinized.as_ref().map(|d| SavedDeterminized {
+                side: d.side,
+                source: Box::new(serde_json::from_str(&d.source.save()).expect("a save is JSON")),
+            }),
             log: self.log.to_vec(),
         };
         serde_json::to_string(&s).expect("a match serializes")
@@ -1139,6 +1194,12 @@ impl<G: Game> GameMatch<G> {
     /// give the same text; what a search over information sets keys its nodes by
     /// (OpenSpiel's `InformationStateString`). It grows with the log.
     ///
+    /// A determinized match ([`GameMatch::determinized`]) gives the side it was drawn
+    /// for the source's information state continued with its own commands (so the two
+    /// are equal until one of them moves on), and the other side, whose history the
+    /// draw does not make, `"drawn"` (the hash of its view of the drawn state, 16 hex
+    /// digits) and its commands since.
+    ///
     /// ```
     /// use fm_core::{Match, Side};
     /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
@@ -1151,31 +1212,44 @@ impl<G: Game> GameMatch<G> {
     pub fn information_state(&self, side: Side) -> String {
         #[derive(Serialize)]
         #[serde(bound = "")]
-        struct Entry<'a, G: Game> {
-            command: &'a G::Command,
-            events: Vec<G::Event>,
-        }
-        #[derive(Serialize)]
-        #[serde(bound = "")]
         struct Info<'a, G: Game> {
             side: Side,
+            #[serde(skip_serializing_if = "Option::is_none", with = "hex_u64_opt")]
+            drawn: Option<u64>,
             opening: Vec<G::Event>,
-            log: Vec<Entry<'a, G>>,
+            log: Vec<InfoEntry<'a, G>>,
         }
-        let redact = |es: &[G::Event]| es.iter().map(|e| G::redacted(e, side)).collect();
+        let (drawn, opening, log) = self.information_record(side);
         let info = Info::<G> {
             side,
-            opening: redact(&self.opening.events),
-            log: self
-                .log
-                .iter()
-                .map(|e| Entry {
-                    command: &e.command,
-                    events: redact(&e.events),
-                })
-                .collect(),
+            drawn,
+            opening,
+            log,
         };
         serde_json::to_string(&info).expect("a record serializes")
+    }
+
+    /// The parts of [`GameMatch::information_state`]: for a determinized match, the
+    /// drawn view's hash when it was drawn for the other side, and otherwise its
+    /// source's record continued.
+    fn information_record(&self, side: Side) -> InfoRecord<'_, G> {
+        let redact = |es: &[G::Event]| es.iter().map(|e| G::redacted(e, side)).collect();
+        let own = self.log.iter().map(|e| InfoEntry {
+            command: &e.command,
+            events: redact(&e.events),
+        });
+        match &self.determinized {
+            None => (None, redact(&self.opening.events), own.collect()),
+            Some(d) if d.side == side => {
+                let (drawn, opening, mut log) = d.source.information_record(side);
+                log.extend(own);
+                (drawn, opening, log)
+            }
+            Some(_) => {
+                let v = G::view(&self.scenario, &self.opening.state, side);
+                (Some(G::view_hash(&v)), Vec::new(), own.collect())
+            }
+        }
     }
 
     /// The hash of `side`'s view: what a player's client may be shown. The state hash
@@ -1218,6 +1292,11 @@ impl<G: Game> GameMatch<G> {
     /// # Errors
     /// As [`GameMatch::load`].
     pub(crate) fn load_value(value: serde_json::Value) -> Result<GameMatch<G>, MatchError> {
+        Self::load_value_at(value, 0)
+    }
+
+    /// [`GameMatch::load_value`] of a save `depth` determinized sources deep.
+    fn load_value_at(value: serde_json::Value, depth: usize) -> Result<GameMatch<G>, MatchError> {
         let format = check_format(&value)?;
         if format < 3 && value.get("scenario").is_some_and(|v| !v.is_object()) {
             return Err(MatchError::Json(format!(
@@ -1309,7 +1388,10 @@ impl<G: Game> GameMatch<G> {
             }
             last_at = Some(r.at);
         }
-        let mut m = GameMatch::<G>::new(sc, saved.seed);
+        let mut m = match saved.determinized {
+            None => GameMatch::<G>::new(sc, saved.seed),
+            Some(d) => Self::load_determinized(d, &sc, saved.seed, format, depth)?,
+        };
         let mut resets = saved.rng_resets.iter().peekable();
         // The hash the save was written with (the match's own log uses today's).
         let recorded_hash = |m: &GameMatch<G>| {
@@ -1375,6 +1457,46 @@ impl<G: Game> GameMatch<G> {
             }
         }
         Ok(m)
+    }
+
+    /// The opening of a determinized save ([`SavedDeterminized`]): its source loaded
+    /// (and so verified), on the same scenario, determinized again for the side with
+    /// the save's seed. The caller checks the drawn state against `opening_hash`.
+    fn load_determinized(
+        d: SavedDeterminized,
+        sc: &Arc<G::Scenario>,
+        seed: u64,
+        format: u32,
+        depth: usize,
+    ) -> Result<GameMatch<G>, MatchError> {
+        if format != SAVE_FORMAT {
+            return Err(MatchError::Json(format!(
+                "determinized: only a format {SAVE_FORMAT} save is determinized"
+            )));
+        }
+        if depth + 1 > MAX_DETERMINIZED_DEPTH {
+            return Err(MatchError::Json(format!(
+                "determinized: more than {MAX_DETERMINIZED_DEPTH} determinizations deep"
+            )));
+        }
+        let source = Self::load_value_at(*d.source, depth + 1).map_err(|e| match e {
+            MatchError::Json(m) => MatchError::Json(format!("determinized.source: {m}")),
+            MatchError::Diverged { index, message } => MatchError::Diverged {
+                index,
+                message: format!("determinized.source: {message}"),
+            },
+            other => other,
+        })?;
+        if !Arc::ptr_eq(&source.scenario, sc)
+            && G::scenario_data(&source.scenario) != G::scenario_data(sc)
+        {
+            return Err(MatchError::Json(
+                "scenario: a determinized save's scenario is its source's".into(),
+            ));
+        }
+        source
+            .determinized(d.side, seed)
+            .map_err(|e| MatchError::Json(format!("determinized.source: {e}")))
     }
 
     /// The scenario.
@@ -1446,6 +1568,81 @@ impl<G: Game> GameMatch<G> {
         m.reseed(seed);
         m
     }
+    /// A new match whose opening state is a determinization of this one for `side`
+    /// ([`Game::determinize`]): a state `side` cannot tell from the current one, with
+    /// everything it may not know drawn anew from its view alone, with a generator
+    /// seeded with `seed` (which draws the determinization, then rolls the new match's
+    /// dice: nothing of this match's generator or hidden values carries over). It has
+    /// an empty log and this match's chance mode; its
+    /// [`GameMatch::information_state`] for `side` is this match's, continued.
+    ///
+    /// Its save records this match's save and `side` ([`SavedDeterminized`]), so that
+    /// [`GameMatch::load`] verifies it by loading that save and drawing again. Like
+    /// every save it is referee material: it holds this match's.
+    ///
+    /// # Errors
+    /// Rule `"chance"` while a chance outcome is pending (resolve it or undo first);
+    /// rule `"input"` for a match already [`MAX_DETERMINIZED_DEPTH`] determinizations
+    /// deep.
+    ///
+    /// ```
+    /// use fm_core::{Match, Side};
+    /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let mut agent = fm_core::rng_from_seed(2);
+    /// for _ in 0..20 {
+    ///     let c = m.random_command(&mut agent).unwrap();
+    ///     m.apply(&c).unwrap();
+    /// }
+    /// let d = m.determinized(Side::A, 7).unwrap();
+    /// assert_eq!(d.view(Side::A), m.view(Side::A));
+    /// assert_eq!(d.information_state(Side::A), m.information_state(Side::A));
+    /// assert!(d.log().is_empty());
+    /// let back = Match::load(&d.save()).unwrap();
+    /// assert_eq!(back.state(), d.state());
+    /// ```
+    pub fn determinized(&self, side: Side, seed: u64) -> Result<GameMatch<G>, RuleError> {
+        if self.pending_chance.is_some() {
+            return Err(RuleError::new(
+                "chance",
+                "a chance outcome is pending: resolve it (apply_chance) or take the command back (undo)",
+            ));
+        }
+        let depth = self.determinized.as_ref().map_or(0, |d| d.depth) + 1;
+        if depth > MAX_DETERMINIZED_DEPTH {
+            return Err(RuleError::new(
+                "input",
+                format!("the match is already {MAX_DETERMINIZED_DEPTH} determinizations deep"),
+            ));
+        }
+        let mut rng = crate::rng_from_seed(seed);
+        let state = G::determinize(&self.scenario, &self.state, side, &mut rng);
+        Ok(GameMatch {
+            scenario: self.scenario.clone(),
+            opening: Arc::new(Opening {
+                events: Vec::new(),
+                state: state.clone(),
+            }),
+            state,
+            rng,
+            seed,
+            resets: Vec::new(),
+            chance_mode: self.chance_mode,
+            pending_chance: None,
+            log: MatchLog::default(),
+            memo: Default::default(),
+            determinized: Some(Arc::new(Determinization {
+                source: self.clone(),
+                side,
+                depth,
+            })),
+        })
+    }
+
+    /// For a match made by [`GameMatch::determinized`], the side it was drawn for.
+    pub fn determinized_for(&self) -> Option<Side> {
+        self.determinized.as_ref().map(|d| d.side)
+    }
+
     /// The built-in AI's choice for the pending decision: information-set Monte Carlo
     /// tree search ([`crate::search`]) from the deciding side's knowledge alone (every
     /// iteration a determinization of its view), with the dice of its own generator

@@ -66,8 +66,8 @@ pub use fm::view::{view, PoolView, SupportView, View};
 pub use fm::Fm;
 pub use game::{
     scenario_hash, Game, GameMatch, LogEntry, LogEntryOf, Match, MatchError, MatchLog, SavedChance,
-    SavedGame, SavedMatch, SavedScenario, SideEntry, SideEntryOf, SideRecord, SideRecordOf,
-    MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
+    SavedDeterminized, SavedGame, SavedMatch, SavedScenario, SideEntry, SideEntryOf, SideRecord,
+    SideRecordOf, MAX_DETERMINIZED_DEPTH, MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
 };
 pub use ids::{Side, SidePair, UnitId};
 pub use rng::{RngReset, RngState, RngStateError};

@@ -1301,6 +1301,28 @@ impl PyMatch {
         Ok(self.m.information_state(side))
     }
 
+    /// A new match drawn from `side`'s view of this one (OpenSpiel's
+    /// `resample_from_infostate`): everything `side` may not know drawn anew from what
+    /// it knows alone, with its own generator seeded with `seed`; an empty log, this
+    /// match's chance mode, and `side`'s `information_state_string` continued. Its save
+    /// records this match's save and `side`, and `load` verifies it by drawing again.
+    /// `fm.RuleError` (rule `"chance"`) while a chance outcome is pending, (rule
+    /// `"input"`) for a match already 8 determinizations deep.
+    #[pyo3(signature = (side, seed = None), text_signature = "($self, side, seed=0)")]
+    fn determinized(
+        &self,
+        side: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMatch> {
+        let side = self.side(side)?;
+        let seed = seed_arg(seed, 0)?;
+        let m = self
+            .m
+            .determinized(side, seed)
+            .map_err(|e| rule_error(&e))?;
+        Ok(PyMatch::new_boxed(m))
+    }
+
     /// The built-in AI's choice for the pending decision: information-set Monte Carlo
     /// tree search from the deciding side's knowledge alone (each iteration a
     /// determinization of its view; it never reads what that side may not know), with

@@ -445,6 +445,11 @@ class Match:
     def set_chance_mode(self, mode: str) -> None: ...
     def information_state_string(self, side: SideArg) -> str:
         """The side's perfect-recall information state (its redacted record), JSON text."""
+    def determinized(self, side: SideArg, seed: int | None = 0) -> Match:
+        """A new match drawn from ``side``'s view of this one (OpenSpiel's
+        ``resample_from_infostate``): what ``side`` may not know drawn anew, its own
+        generator (``seed``), an empty log, ``side``'s information state continued.
+        :class:`RuleError` (rule ``"chance"``) while a chance outcome is pending."""
     def think(
         self,
         *,

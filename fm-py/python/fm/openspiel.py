@@ -1,0 +1,317 @@
+"""fm's scenarios as an OpenSpiel game (``pip install fm-py[openspiel]``).
+
+Importing this module registers the Python game ``python_fm`` with ``pyspiel`` when
+``open_spiel`` is installed::
+
+    import pyspiel
+    import fm.openspiel
+
+    game = pyspiel.load_game("python_fm", {"scenario": "system-demo", "seed": 1})
+
+Parameters: ``scenario`` (any built-in scenario of any system, :func:`fm.scenarios`;
+default ``"system-demo"``), ``seed`` (the match's seed, 0 to 2**31-1: it draws the
+opening; default 0) and ``max_game_length`` (0, the default: the scenario's bound,
+:func:`default_max_game_length`).
+
+The game is sequential, explicitly stochastic and of imperfect information: player 0
+is side ``"a"``, player 1 side ``"b"``; the match runs in explicit chance mode, so each
+die roll and random draw of the engine is a chance node with its exact outcomes (each
+equally likely); the returns are +1, -1 (or 0 for a draw) at the end. A state's
+information state string is the match's ``information_state_string(side)``, its
+observation string the side's view (JSON), its observation tensor Fire & Movement's
+board planes and features (``Scenario.observation_shape``; Huzzah! has none, so its game
+type says ``provides_observation_tensor=False``). ``resample_from_infostate`` draws a
+state from the player's view alone (:meth:`fm.Match.determinized`), for OpenSpiel's
+ISMCTS; ``serialize`` goes through the match's save (the generator, the chance mode and
+a pending draw included).
+
+**Length.** OpenSpiel needs a bound on a game's length (moves, chance outcomes
+included). The rules do not give one we can prove, so the game enforces its bound: a
+state that reaches ``max_game_length`` moves before the battle ends is terminal, a draw
+(returns 0 and 0). Each built-in scenario's default is at least 2.5 times the longest of
+20 random games (:data:`MAX_GAME_LENGTH`), so a game between even weak players
+is cut short rarely.
+
+Without ``open_spiel`` the module imports, and using it raises ``ImportError``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import fm
+
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+
+    _HAVE_PYSPIEL = True
+    _Game: Any = pyspiel.Game
+    _State: Any = pyspiel.State
+except ImportError:  # pragma: no cover - exercised without open_spiel
+    _HAVE_PYSPIEL = False
+    _Game = object
+    _State = object
+
+__all__ = [
+    "GAME_NAME",
+    "MAX_GAME_LENGTH",
+    "FmGame",
+    "FmState",
+    "default_max_game_length",
+    "load_game",
+    "max_chance_outcomes",
+]
+
+#: The short name the game is registered under.
+GAME_NAME = "python_fm"
+
+#: Each built-in scenario's default ``max_game_length`` (moves, chance outcomes
+#: included): at least 2.5 times the longest of 20 random games in explicit chance
+#: mode (seeds 0-19; ``scripts/openspiel_lengths.py`` measures them: longest 192, 976,
+#: 670, 1946, 571 and 347 moves), rounded up.
+MAX_GAME_LENGTH: dict[str, int] = {
+    "system-demo": 500,
+    "vimy-ridge": 2500,
+    "suez-1916": 1700,
+    "meuse-argonne": 5000,
+    "huzzah-encounter": 1500,
+    "huzzah-firefight": 900,
+}
+
+#: The default for a scenario not in :data:`MAX_GAME_LENGTH` (another system's).
+_FALLBACK_MAX_GAME_LENGTH = 100_000
+
+_DEFAULTS: dict[str, Any] = {"scenario": "system-demo", "seed": 0, "max_game_length": 0}
+
+
+def _need_pyspiel() -> None:
+    if not _HAVE_PYSPIEL:
+        raise ImportError(
+            "fm.openspiel needs OpenSpiel: pip install 'fm-py[openspiel]' (or open_spiel)"
+        )
+
+
+def default_max_game_length(scenario: str) -> int:
+    """The default ``max_game_length`` of a built-in scenario (see the module's
+    "Length")."""
+    return MAX_GAME_LENGTH.get(scenario, _FALLBACK_MAX_GAME_LENGTH)
+
+
+def max_chance_outcomes(scenario_data: dict[str, Any]) -> int:
+    """An upper bound on the outcomes of any chance node of a scenario: 6 (a die) or
+    every support marker the scenario defines (both sides' ``support_markers`` and
+    every list of markers in its exclusive rules), since a draw picks from a pool of
+    those."""
+    n = 0
+    for markers in (scenario_data.get("support_markers") or {}).values():
+        if isinstance(markers, list):
+            n += len(markers)
+    rules = scenario_data.get("rules")
+    if isinstance(rules, dict):
+        for params in rules.values():
+            if isinstance(params, dict):
+                for v in params.values():
+                    if isinstance(v, list) and all(
+                        isinstance(x, dict) and "strength" in x for x in v
+                    ):
+                        n += len(v)
+    return max(6, n)
+
+
+def _side(player: int) -> str:
+    if player == 0:
+        return "a"
+    if player == 1:
+        return "b"
+    raise ValueError(f"player must be 0 or 1, not {player}")
+
+
+def _game_type(observation_tensor: bool) -> Any:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="fm: Fire & Movement and Huzzah! scenarios",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=observation_tensor,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+class FmGame(_Game):  # type: ignore[misc]
+    """The OpenSpiel game of one scenario (see the module)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        _need_pyspiel()
+        p = {**_DEFAULTS, **(params or {})}
+        self.scenario_name = str(p["scenario"])
+        seed = int(p["seed"])
+        initial = fm.Match(self.scenario_name, seed=seed)
+        initial.set_chance_mode("explicit")
+        self.initial_match = initial
+        self.is_fm = initial.system == "fm"
+        limit = int(p["max_game_length"])
+        if limit < 0:
+            raise ValueError(f"max_game_length must be 0 (the default) or more, not {limit}")
+        self.max_length = limit or default_max_game_length(self.scenario_name)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=initial.action_space_size,
+            max_chance_outcomes=max_chance_outcomes(initial.scenario_data),
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.max_length,
+        )
+        super().__init__(_game_type(self.is_fm), info, params or {})
+
+    def new_initial_state(self) -> FmState:
+        """The opening: the match right after its set-up draws."""
+        return FmState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> _Observer:
+        """The information state observer (perfect recall) or the observation one."""
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self, perfect_recall)
+
+
+class FmState(_State):  # type: ignore[misc]
+    """A position of the game: an :class:`fm.Match` in explicit chance mode and the
+    number of moves played (chance outcomes included)."""
+
+    def __init__(self, game: FmGame) -> None:
+        super().__init__(game)
+        self._match: fm.Match = game.initial_match.clone()
+        self._moves = 0
+        self._max_length = game.max_length
+
+    @property
+    def match(self) -> fm.Match:
+        """The match (the referee's: every hidden value)."""
+        return self._match
+
+    def _truncated(self) -> bool:
+        return self._moves >= self._max_length and not self._match.is_over
+
+    def current_player(self) -> int:
+        """0 or 1, ``pyspiel.PlayerId.CHANCE`` or ``pyspiel.PlayerId.TERMINAL``."""
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._match.is_chance_node:
+            return int(pyspiel.PlayerId.CHANCE)
+        return 0 if self._match.to_move == "a" else 1
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self._match.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The pending draw's outcomes, each ``1/n``."""
+        return self._match.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        if self._match.is_chance_node:
+            self._match.apply_chance(int(action))
+        else:
+            self._match.apply_action(int(action))
+        self._moves += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"outcome {action}"
+        command = self._match.command_of(action)
+        return f"action {action}" if command is None else str(command)
+
+    def is_terminal(self) -> bool:
+        """The battle is over, no side has a decision, or the game reached its
+        ``max_game_length`` (a draw)."""
+        m = self._match
+        if m.is_over or self._truncated():
+            return True
+        return not m.is_chance_node and m.to_move is None
+
+    def returns(self) -> list[float]:
+        """+1 for the winner, -1 for the loser, 0 and 0 for a draw, a cut-short game
+        or a game not over."""
+        if not self._match.is_over:
+            return [0.0, 0.0]
+        r = self._match.returns()
+        return [float(r["a"]), float(r["b"])]
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> FmState:
+        """A state ``player`` cannot tell from this one, drawn from its view alone
+        (:meth:`fm.Match.determinized`, seeded by ``probability_sampler``). Its
+        information state string for ``player`` is this state's; its OpenSpiel history
+        starts at the draw."""
+        seed = int(probability_sampler() * 2**62) % 2**62
+        game = self.get_game()
+        state = FmState(game)
+        state._match = self._match.determinized(_side(player), seed)
+        state._moves = self._moves
+        return state
+
+    def __str__(self) -> str:
+        m = self._match
+        pending = "chance" if m.is_chance_node else (m.to_move or "-")
+        return (
+            f"{self.get_game().scenario_name}: {len(m.log)} commands, "
+            f"{self._moves} moves, to move {pending}, state {m.hash:016x}, "
+            f"generator {m.rng_state}"
+        )
+
+
+class _Observer:
+    """OpenSpiel's observer: the information state (perfect recall) or the
+    observation (the side's view: JSON text, and for Fire & Movement its tensor)."""
+
+    def __init__(self, game: FmGame, perfect_recall: bool) -> None:
+        self._perfect_recall = perfect_recall
+        self.tensor: Any = None
+        self.dict: dict[str, Any] = {}
+        if not perfect_recall and game.is_fm:
+            sc = game.initial_match.scenario
+            shape = sc.observation_shape
+            n_board = shape[0] * shape[1] * shape[2]
+            n_features = len(sc.feature_names)
+            self.tensor = np.zeros(n_board + n_features, np.float32)
+            self.dict = {
+                "board": self.tensor[:n_board].reshape(shape),
+                "features": self.tensor[n_board:],
+            }
+            self._n_board = n_board
+
+    def set_from(self, state: FmState, player: int) -> None:
+        if self.tensor is None:
+            return
+        board, features = state.match.observation_bytes(_side(player))
+        self.tensor[: self._n_board] = np.frombuffer(board, dtype="<f4")
+        self.tensor[self._n_board :] = np.frombuffer(features, dtype="<f4")
+
+    def string_from(self, state: FmState, player: int) -> str:
+        side = _side(player)
+        if self._perfect_recall:
+            return state.match.information_state_string(side)
+        return json.dumps(state.match.view(side), sort_keys=True, separators=(",", ":"))
+
+
+def load_game(scenario: str = "system-demo", seed: int = 0, max_game_length: int = 0) -> Any:
+    """``pyspiel.load_game("python_fm", {...})`` with these parameters."""
+    _need_pyspiel()
+    return pyspiel.load_game(
+        GAME_NAME,
+        {"scenario": scenario, "seed": seed, "max_game_length": max_game_length},
+    )
+
+
+if _HAVE_PYSPIEL:
+    pyspiel.register_game(_game_type(True), FmGame)

@@ -1,0 +1,217 @@
+"""fm.openspiel: the registered OpenSpiel game (skipped without open_spiel)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import fm
+import fm.openspiel as fos
+
+pyspiel: Any = pytest.importorskip("pyspiel")
+mcts: Any = pytest.importorskip("open_spiel.python.algorithms.mcts")
+ismcts: Any = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+
+# Every built-in scenario of every system but the toy one of the Rust tests.
+SCENARIOS = [s for s in fm.scenarios() if s != "race-to-10"]
+
+
+def test_registered_with_its_game_type() -> None:
+    game = pyspiel.load_game("python_fm")
+    t = game.get_type()
+    assert t.short_name == "python_fm"
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert t.provides_information_state_string
+    assert game.num_players() == 2
+    assert game.num_distinct_actions() == fm.Match("system-demo").action_space_size
+    assert game.max_game_length() == fos.MAX_GAME_LENGTH["system-demo"]
+    assert game.get_parameters()["scenario"] == "system-demo"
+    huzzah = fos.load_game("huzzah-encounter")
+    assert not huzzah.get_type().provides_observation_tensor
+    assert game.get_type().provides_observation_tensor
+
+
+def test_random_sim_test_on_system_demo() -> None:
+    game = fos.load_game("system-demo", seed=3)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+# The long Fire & Movement battles (hundreds to thousands of moves at some 30 ms a move
+# under random_sim_test's checks) are cut short at 250 moves, a draw, to keep the suite
+# within a minute; the others play to the end.
+CUT_SHORT = {"meuse-argonne": 250, "vimy-ridge": 250, "suez-1916": 250}
+
+
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s != "system-demo"])
+def test_random_sim_test_on_every_scenario(scenario: str) -> None:
+    game = fos.load_game(scenario, seed=1, max_game_length=CUT_SHORT.get(scenario, 0))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_every_builtin_scenario_has_a_default_length() -> None:
+    for s in SCENARIOS:
+        assert s in fos.MAX_GAME_LENGTH, s
+
+
+def test_a_game_reaching_its_length_is_a_draw() -> None:
+    game = fos.load_game("system-demo", max_game_length=25)
+    assert game.max_game_length() == 25
+    state = game.new_initial_state()
+    rng = __import__("random").Random(1)
+    n = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[0][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        n += 1
+    assert n == 25
+    assert not state.match.is_over
+    assert state.returns() == [0.0, 0.0]
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL
+
+
+def _to_chance_node(seed: int = 2) -> Any:
+    game = fos.load_game("system-demo")
+    state = game.new_initial_state()
+    rng = __import__("random").Random(seed)
+    while not state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return game, state
+
+
+def test_chance_outcomes_sum_to_one_and_are_the_engines() -> None:
+    _, state = _to_chance_node()
+    seen = 0
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert outcomes == state.match.chance_outcomes()
+        assert len(outcomes) > 1
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        assert [k for k, _ in outcomes] == state.legal_actions()
+        assert state.current_player() == pyspiel.PlayerId.CHANCE
+        state.apply_action(outcomes[-1][0])
+        seen += 1
+    assert seen >= 1
+    assert state.match.log[-1] is not None
+
+
+def test_serialization_round_trips_a_pending_draw() -> None:
+    game, state = _to_chance_node()
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(state2) == str(state)
+    assert state2.is_chance_node()
+    assert state2.chance_outcomes() == state.chance_outcomes()
+    assert state2.match.save() == state.match.save()
+    assert state2.history() == state.history()
+    # Both go on identically.
+    for s in (state, state2):
+        while s.is_chance_node():
+            s.apply_action(0)
+    assert state2.match.hash == state.match.hash
+
+
+def test_information_state_and_observation_strings() -> None:
+    _, state = _to_chance_node()
+    while state.is_chance_node():
+        state.apply_action(0)
+    for p, side in ((0, "a"), (1, "b")):
+        assert state.information_state_string(p) == state.match.information_state_string(side)
+        assert state.observation_string(p)
+    assert state.information_state_string(0) != state.information_state_string(1)
+    t = state.observation_tensor(0)
+    sc = state.match.scenario
+    c, h, w = sc.observation_shape
+    assert len(t) == c * h * w + len(sc.feature_names)
+
+
+def test_resample_keeps_the_players_information_state() -> None:
+    _, state = _to_chance_node()
+    while state.is_chance_node():
+        state.apply_action(0)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(5):
+        r = state.resample_from_infostate(player, sampler)
+        assert r.information_state_string(player) == state.information_state_string(player)
+        assert r.legal_actions() == state.legal_actions()
+        assert r.current_player() == player
+        # Its save verifies on load (the determinized form).
+        back = fm.Match.load(r.match.save())
+        assert back.hash == r.match.hash
+        text = pyspiel.serialize_game_and_state(r.get_game(), r)
+        _, r2 = pyspiel.deserialize_game_and_state(text)
+        assert r2.information_state_string(player) == r.information_state_string(player)
+
+
+def _play_bot(bot: Any, state: Any, decisions: int) -> int:
+    """Lets `bot` choose `decisions` player moves (chance by the first outcome)."""
+    chosen = 0
+    while not state.is_terminal() and chosen < decisions:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        legal = state.legal_actions()
+        action = bot.step(state)
+        assert action in legal
+        state.apply_action(action)
+        chosen += 1
+    return chosen
+
+
+def test_mcts_bot_plays_legal_actions() -> None:
+    game = fos.load_game("system-demo", max_game_length=200)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=__import__("numpy").random.RandomState(1))
+    bot = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=8,
+        evaluator=evaluator,
+        random_state=__import__("numpy").random.RandomState(2),
+        solve=False,
+    )
+    assert _play_bot(bot, game.new_initial_state(), 6) == 6
+
+
+def test_ismcts_bot_plays_legal_actions() -> None:
+    game = fos.load_game("system-demo", max_game_length=200)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=__import__("numpy").random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game=game,
+        evaluator=evaluator,
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=__import__("numpy").random.RandomState(3),
+    )
+    assert _play_bot(bot, game.new_initial_state(), 6) == 6
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(fm.ScenarioError):
+        fos.load_game("no-such-scenario")
+    with pytest.raises(ValueError):
+        fos.load_game("system-demo", max_game_length=-1)
+
+
+def test_without_open_spiel_a_clear_import_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fos, "_HAVE_PYSPIEL", False)
+    with pytest.raises(ImportError, match=r"fm-py\[openspiel\]"):
+        fos.load_game()
+    with pytest.raises(ImportError, match="open_spiel"):
+        fos.FmGame()
+
+
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's OpenSpiel example ("Search and learning")."""
+    import pathlib
+
+    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+    blocks = readme.read_text(encoding="utf-8").split("```python\n")
+    block = next(c for c in (b.split("```")[0] for b in blocks) if "import fm.openspiel" in c)
+    exec(compile(block, "README.md", "exec"), {})
+    assert capsys.readouterr().out.strip() == "1.0"
