@@ -246,9 +246,11 @@ fn check(sc: &Scenario, seq: &[usize]) -> Result<(Option<Head>, bool), FactoredE
                     "is no attack: a direction set has at least one direction (1 to 63)".into(),
                 ))
             }
-            (Head::Unit(UnitKind::Rebuild, u), 1) if v < u => return Err(invalid(format!(
+            (Head::Unit(UnitKind::Rebuild, u), 1) if v < u => {
+                return Err(invalid(format!(
                 "is listed before unit {u}: two units rebuild as [head of the first, the second]"
-            ))),
+            )))
+            }
             _ => {}
         }
     }

@@ -211,16 +211,13 @@ impl MoveSource for Listing<'_> {
         if s.combat.is_some() || s.outcome.is_some() || !movable(sc, s, i) {
             return false;
         }
-        // A kept search answers; else a move of one hex does, before any search.
-        let x = match self.kept(i, &self.key(i)) {
-            Some(x) => x,
-            None if one_step_end(sc, s, i, &self.board) => return true,
-            None => match self.searched(i) {
-                Some(x) => x,
-                None => return false,
-            },
-        };
-        x.hexes.iter().any(|&v| self.endable(i, v))
+        // A move of one hex answers without a search (every search reaches it); else
+        // the unit's search, kept or made now.
+        if one_step_end(sc, s, i, &self.board) {
+            return true;
+        }
+        self.searched(i)
+            .is_some_and(|x| x.hexes.iter().any(|&v| self.endable(i, v)))
     }
 }
 
