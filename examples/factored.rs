@@ -1,6 +1,8 @@
 //! The factored action space (issue 18) measured: each built-in scenario's flat action
-//! space and factored step sizes, then the time of one step's options against the flat
-//! listing at a Vimy Ridge set-up step and at a Meuse Argonne mid-game movement step.
+//! space and factored step sizes (and the bytes of a decision's masks: the flat mask,
+//! against one mask a step of the factored space at most), then the time of one step's
+//! options against the flat listing at a Vimy Ridge set-up step and at two Meuse
+//! Argonne movement steps.
 //!
 //! ```text
 //! cargo run --release -p fm-core --example factored            # the README's tables
@@ -8,8 +10,9 @@
 //! ```
 //!
 //! Positions: Vimy Ridge's first set-up decision (seed 1); Meuse Argonne's first
-//! Movement Phase with a move after 735 commands or more of the seeded random game
-//! (seed 1, agent seed 1000: the "mid-game" of `benches/engine.rs`). Each time is the
+//! Movement Phase with a move, and the first after 735 commands or more, of the seeded
+//! random game (seed 1, agent seed 1000: the "movement start" and "mid-game" of
+//! `benches/engine.rs`). Each time is the
 //! median over samples of a batch of calls on the same match (its memo warm after the
 //! first call, as in an agent's loop), and "cold" the free functions, which keep no
 //! memo (every unit search run afresh). A unit's step is the mean over the heads listed
@@ -20,26 +23,38 @@ use fm_core::{Match, Pending, Phase};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// The median time of one call of `f`, from batches of about `budget / 15`.
-fn time(quick: bool, mut f: impl FnMut()) -> Duration {
+/// The median time of one call of each of `fs`, measured in interleaved rounds (each
+/// round times a batch of every one in turn, so a machine busy with other work slows
+/// them alike): 15 rounds of batches of about `budget / 15`.
+fn times(quick: bool, fs: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
     let budget = Duration::from_millis(if quick { 150 } else { 1500 });
-    f();
-    let t = Instant::now();
-    f();
-    let one = t.elapsed().max(Duration::from_nanos(50));
-    let per_sample = budget / 15;
-    let iters = ((per_sample.as_nanos() / one.as_nanos()) as u32).clamp(1, 1_000_000);
-    let mut samples: Vec<Duration> = (0..15)
-        .map(|_| {
+    let iters: Vec<u32> = fs
+        .iter_mut()
+        .map(|f| {
+            f();
             let t = Instant::now();
-            for _ in 0..iters {
-                f();
-            }
-            t.elapsed() / iters
+            f();
+            let one = t.elapsed().max(Duration::from_nanos(50));
+            ((budget / 15).as_nanos() / one.as_nanos()).clamp(1, 1_000_000) as u32
         })
         .collect();
-    samples.sort();
-    samples[samples.len() / 2]
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); fs.len()];
+    for _ in 0..15 {
+        for (k, f) in fs.iter_mut().enumerate() {
+            let t = Instant::now();
+            for _ in 0..iters[k] {
+                f();
+            }
+            samples[k].push(t.elapsed() / iters[k]);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut v| {
+            v.sort();
+            v[v.len() / 2]
+        })
+        .collect()
 }
 
 fn show(d: Duration) -> String {
@@ -90,7 +105,7 @@ fn meuse_mid(from: usize) -> Match {
     }
 }
 
-/// Times the flat listing and each step at `m`; prints the table rows.
+/// Times the flat listing and each step at `m` (interleaved); prints the table rows.
 fn rows(quick: bool, what: &str, m: &Match) {
     let (sc, s) = (m.scenario(), m.state());
     let legal = m.legal_indices();
@@ -110,24 +125,44 @@ fn rows(quick: bool, what: &str, m: &Match) {
         k = (k + 1) % longer.len().max(1);
         longer.get(k).copied().unwrap_or(0)
     };
-    let flat_warm = time(quick, || {
-        black_box(m.legal_indices());
-    });
-    let head_warm = time(quick, || {
-        black_box(m.factored_options(&[]).expect("options"));
-    });
-    let unit_warm = time(quick, || {
-        black_box(m.factored_options(&[next()]).expect("options"));
-    });
-    let flat_cold = time(quick, || {
-        black_box(fm_core::legal_indices(sc, s));
-    });
-    let head_cold = time(quick, || {
-        black_box(fm_core::factored_options(sc, s, &[]).expect("options"));
-    });
-    let unit_cold = time(quick, || {
-        black_box(fm_core::factored_options(sc, s, &[next()]).expect("options"));
-    });
+    let mut k2 = 0;
+    let mut next2 = || {
+        k2 = (k2 + 1) % longer.len().max(1);
+        longer.get(k2).copied().unwrap_or(0)
+    };
+    let t = times(
+        quick,
+        &mut [
+            &mut || {
+                black_box(m.legal_indices());
+            },
+            &mut || {
+                black_box(m.factored_options(&[]).expect("options"));
+            },
+            &mut || {
+                black_box(m.legal_commands());
+            },
+            &mut || {
+                black_box(m.factored_options(&[next()]).expect("options"));
+            },
+            &mut || {
+                black_box(fm_core::legal_indices(sc, s));
+            },
+            &mut || {
+                black_box(fm_core::factored_options(sc, s, &[]).expect("options"));
+            },
+            &mut || {
+                black_box(fm_core::factored_options(sc, s, &[next2()]).expect("options"));
+            },
+        ],
+    );
+    let (flat_warm, head_warm, commands_warm, unit_warm) = (t[0], t[1], t[2], t[3]);
+    let (flat_cold, head_cold, unit_cold) = (t[4], t[5], t[6]);
+    println!(
+        "| {what}: flat `legal_commands` ({} commands) | {} | |",
+        thousands(m.legal_commands().len()),
+        show(commands_warm)
+    );
     println!(
         "| {what}: flat `legal_indices` ({} legal) | {} | {} |",
         thousands(legal.len()),
@@ -149,17 +184,21 @@ fn rows(quick: bool, what: &str, m: &Match) {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    println!("| scenario | flat action space | factored step sizes | largest step |");
-    println!("|---|---|---|---|");
+    println!(
+        "| scenario | flat action space | factored step sizes | largest step | mask bytes a decision, flat / factored |"
+    );
+    println!("|---|---|---|---|---|");
     for name in any::builtin_scenarios() {
         let m = any::new_match(name, 1).expect("built-in scenario");
         let sizes = m.factored_sizes();
         let shown: Vec<String> = sizes.iter().map(|&n| thousands(n)).collect();
         println!(
-            "| {name} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} / {} |",
             thousands(m.action_space_size()),
             shown.join(" × "),
-            thousands(sizes.iter().copied().max().unwrap_or(0))
+            thousands(sizes.iter().copied().max().unwrap_or(0)),
+            thousands(m.action_space_size()),
+            thousands(sizes.iter().sum())
         );
     }
     println!();
@@ -168,6 +207,12 @@ fn main() {
     let vimy = Match::new_builtin("vimy-ridge", 1).expect("built-in scenario");
     assert!(matches!(vimy.pending(), Pending::Setup { .. }));
     rows(quick, "Vimy set-up", &vimy);
+    let start = meuse_mid(0);
+    rows(
+        quick,
+        &format!("Meuse movement, command {}", start.log().len()),
+        &start,
+    );
     let meuse = meuse_mid(735);
     rows(
         quick,

@@ -17,6 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${FM_VENV:-.venv}
+# Absolute, so that it holds after the `cd fm-py` below (FM_VENV may be either).
+case $VENV in /*) ;; *) VENV="$PWD/$VENV" ;; esac
 PYTHON=${PYTHON:-python3}
 
 if [ ! -x "$VENV/bin/python" ]; then
@@ -40,7 +42,7 @@ rm -rf target/wheels-py
 
 echo "== mypy --strict"
 # Run from fm-py/ so the installed package (with its stubs) is what is checked.
-(cd fm-py && "../$VENV/bin/mypy" --strict --cache-dir=/dev/null examples python/fm tests)
+(cd fm-py && "$VENV/bin/mypy" --strict --cache-dir=/dev/null examples python/fm tests)
 
 echo "== example: random agents through the PettingZoo environment"
 "$PY" fm-py/examples/random_env.py --games 1
@@ -50,4 +52,4 @@ echo "== benchmark script, smoke pass (the timings: scripts/bench.sh --python)"
 
 echo "== pytest"
 cd fm-py
-exec "../$VENV/bin/python" -m pytest -q -p no:cacheprovider tests
+exec "$VENV/bin/python" -m pytest -q -p no:cacheprovider tests

@@ -336,3 +336,35 @@ fn a_pending_chance_outcome_has_no_options() {
         Err(FactoredError::NotLegal { .. })
     ));
 }
+
+/// The system-demo examples of docs/protocol.md ("Factored action space").
+#[test]
+fn the_documented_examples() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let sc = m.scenario();
+    assert_eq!(m.factored_sizes(), vec![123, 120, 64]);
+    let unit = |id: &str| sc.unit_index(&id.into()).unwrap() as usize;
+    let hex = |h: &str| sc.hex_index(h.parse().unwrap()).unwrap() as usize;
+    assert_eq!((unit("red-militia-bn"), hex("1105")), (12, 104));
+    assert_eq!((unit("blue-2-inf-bde"), hex("0603")), (1, 52));
+    assert_eq!((unit("red-20-tank-rgt"), hex("0203")), (11, 12));
+    assert_eq!((unit("blue-3-inf-bde"), hex("0503")), (2, 42));
+    assert_eq!(unit("red-12-gds-rgt"), 10);
+    assert_eq!((hex("0302"), hex("0505"), hex("0703")), (21, 44, 62));
+    for (flat, seq) in [
+        (0, vec![0]),
+        (1, vec![1]),
+        (1547, vec![23, 104]),
+        (175, vec![12, 52]),
+        (1335, vec![22, 12]),
+        (1965, vec![27, 42]),
+        (3375, vec![51]),
+        (3387, vec![63]),
+        (3434, vec![5, 21, 1]),
+        (6449, vec![6, 44, 2]),
+        (7639, vec![6, 62, 40]),
+    ] {
+        assert_eq!(m.flat_to_factored(flat), Ok(seq.clone()), "{flat}");
+        assert_eq!(m.factored_to_flat(&seq), Ok(flat), "{seq:?}");
+    }
+}
