@@ -8,11 +8,13 @@
  *
  *  1. Status. Every function returns an fm_status. FM_OK (0) is success; anything else
  *     is a failure, after which nothing was changed and no out-parameter was written
- *     (one documented exception: fm_match_legal_indices writes the needed length on
- *     FM_BUFFER_TOO_SMALL). There is no partial success.
+ *     (one documented exception: a function filling an array, fm_match_legal_indices and
+ *     the fm_match_factored_* ones, writes the needed length on FM_BUFFER_TOO_SMALL).
+ *     There is no partial success.
  *
  *  2. Arguments. Inputs come first, out-parameters last. Every pointer argument is
- *     required: NULL gives FM_NULL_ARGUMENT (the free functions accept NULL as a no-op).
+ *     required: NULL gives FM_NULL_ARGUMENT (the free functions accept NULL as a no-op;
+ *     an array given with length or capacity 0 may be NULL).
  *     Input strings are NUL-terminated UTF-8 (else FM_INVALID_UTF8), borrowed for the
  *     duration of the call only; JSON inputs that do not parse give FM_INVALID_JSON. JSON
  *     is read strictly: a key given twice in any object is an error (never "the last one
@@ -812,6 +814,148 @@ fm_status fm_match_command_count(const fm_match *m,
 fm_status fm_match_view_hash(const fm_match *m,
                              fm_side side,
                              uint64_t *out_hash);
+
+/**
+ * The number of values of each step of the factored action space, fixed for the
+ * scenario (so a policy's heads have fixed sizes): `*out_len` steps, step `k` taking
+ * values `0 <= v < out_sizes[k]`. Fire & Movement: 3 steps, `11 + 8U`, `max(H, U)`
+ * and 64 for `U` units and `H` hexes; another system: 2 (docs/protocol.md).
+ *
+ * `*out_len` is always written; if it exceeds `capacity` the call returns
+ * `FM_BUFFER_TOO_SMALL` and writes nothing else. `out_sizes` may be NULL when
+ * `capacity` is 0.
+ *
+ * Errors: `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_sizes` is NULL or
+ * valid for writing `capacity` `size_t`s; `out_len` is NULL or valid for writing one
+ * `size_t`.
+ */
+fm_status fm_match_factored_sizes(const fm_match *m,
+                                  size_t *out_sizes,
+                                  size_t capacity,
+                                  size_t *out_len);
+
+/**
+ * The options of step `prefix_len` after the prefix `prefix[0..prefix_len]` now,
+ * ascending: exactly the values that continue it towards at least one legal command
+ * (walking every option of every step reaches the legal action indices, each once).
+ * The empty prefix (`prefix_len` 0, `prefix` may be NULL) gives the first step's
+ * options, none once the game is over.
+ *
+ * `*out_len` is always written on success and on `FM_BUFFER_TOO_SMALL` (then nothing
+ * else is); a buffer of the step's size (`fm_match_factored_sizes`) is always enough.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (rule "input": a value that is no option of its step,
+ * a complete sequence, a prefix no legal command starts with; the message names it),
+ * `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `prefix` is NULL or valid
+ * for reading `prefix_len` `size_t`s; `out_options` is NULL or valid for writing
+ * `capacity` `size_t`s; `out_len` is NULL or valid for writing one `size_t`.
+ */
+fm_status fm_match_factored_options(const fm_match *m,
+                                    const size_t *prefix,
+                                    size_t prefix_len,
+                                    size_t *out_options,
+                                    size_t capacity,
+                                    size_t *out_len);
+
+/**
+ * `fm_match_factored_options` as a mask: `*out_len` is the size of step `prefix_len`
+ * and `out_mask[v]` is 1 for each option `v`, 0 for every other value.
+ *
+ * `*out_len` is always written on success and on `FM_BUFFER_TOO_SMALL` (then nothing
+ * else is).
+ *
+ * Errors: as `fm_match_factored_options`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `prefix` is NULL or valid
+ * for reading `prefix_len` `size_t`s; `out_mask` is NULL or valid for writing
+ * `capacity` bytes; `out_len` is NULL or valid for writing one `size_t`.
+ */
+fm_status fm_match_factored_mask(const fm_match *m,
+                                 const size_t *prefix,
+                                 size_t prefix_len,
+                                 uint8_t *out_mask,
+                                 size_t capacity,
+                                 size_t *out_len);
+
+/**
+ * Whether `seq[0..len]` is a complete sequence (it stands for a command: convert it
+ * with `fm_match_factored_to_flat`, apply it with `fm_match_apply_factored`) or a
+ * proper prefix (its next step is `len`). A function of the scenario alone.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (a value that is no option of its step, a sequence
+ * longer than its command), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `seq` is NULL or valid
+ * for reading `len` `size_t`s; `out_complete` is NULL or valid for writing one `bool`.
+ */
+fm_status fm_match_factored_complete(const fm_match *m,
+                                     const size_t *seq,
+                                     size_t len,
+                                     bool *out_complete);
+
+/**
+ * The stable action index (`fm_match_apply_index`, `fm_match_legal_indices`) of a
+ * complete factored sequence. A function of the scenario alone.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (a value that is no option of its step, a sequence
+ * too short or too long), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `seq` is NULL or valid
+ * for reading `len` `size_t`s; `out_index` is NULL or valid for writing one `size_t`.
+ */
+fm_status fm_match_factored_to_flat(const fm_match *m,
+                                    const size_t *seq,
+                                    size_t len,
+                                    size_t *out_index);
+
+/**
+ * The factored sequence of a stable action index (the inverse of
+ * `fm_match_factored_to_flat`): `*out_len` values into `out_seq`. A function of the
+ * scenario alone.
+ *
+ * `*out_len` is always written on success and on `FM_BUFFER_TOO_SMALL` (then nothing
+ * else is); a buffer of as many values as there are steps is always enough.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (an index outside the action space or standing for no
+ * command), `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_seq` is NULL or
+ * valid for writing `capacity` `size_t`s; `out_len` is NULL or valid for writing one
+ * `size_t`.
+ */
+fm_status fm_match_flat_to_factored(const fm_match *m,
+                                    size_t index,
+                                    size_t *out_seq,
+                                    size_t capacity,
+                                    size_t *out_len);
+
+/**
+ * Applies the command of a complete factored sequence (`fm_match_apply_index` of its
+ * flat index). The events are logged but not returned (see `fm_match_save`).
+ *
+ * Errors: `FM_ILLEGAL_COMMAND` (rule "input": a malformed or incomplete sequence; or
+ * the command is refused, with its rule), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `seq` is NULL or valid
+ * for reading `len` `size_t`s.
+ */
+fm_status fm_match_apply_factored(fm_match *m,
+                                  const size_t *seq,
+                                  size_t len);
 
 /**
  * Frees a string returned by this library. NULL is a no-op.

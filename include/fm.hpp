@@ -274,6 +274,84 @@ public:
         return n;
     }
 
+    /// The factored action space (fm_match_factored_*): the number of values of each
+    /// step, fixed for the scenario.
+    std::vector<std::size_t> factored_sizes() const {
+        std::size_t n = 0;
+        fm_status s = fm_match_factored_sizes(h_, nullptr, 0, &n);
+        if (s != FM_OK && s != FM_BUFFER_TOO_SMALL) {
+            detail::raise(s);
+        }
+        std::vector<std::size_t> v(n);
+        detail::check(fm_match_factored_sizes(h_, v.data(), v.size(), &n));
+        v.resize(n);
+        return v;
+    }
+
+    /// The options of the next step after a prefix now, ascending (each leads to a
+    /// legal command; the empty prefix gives the first step's).
+    std::vector<std::size_t> factored_options(const std::vector<std::size_t> &prefix) const {
+        std::size_t n = 0;
+        fm_status s =
+            fm_match_factored_options(h_, prefix.data(), prefix.size(), nullptr, 0, &n);
+        if (s != FM_OK && s != FM_BUFFER_TOO_SMALL) {
+            detail::raise(s);
+        }
+        std::vector<std::size_t> v(n);
+        detail::check(
+            fm_match_factored_options(h_, prefix.data(), prefix.size(), v.data(), v.size(), &n));
+        v.resize(n);
+        return v;
+    }
+
+    /// The next step's options after a prefix as a mask (1 for an option) of the step's
+    /// size, written into `mask` (resized).
+    void factored_mask(const std::vector<std::size_t> &prefix,
+                       std::vector<std::uint8_t> &mask) const {
+        std::size_t n = 0;
+        fm_status s = fm_match_factored_mask(h_, prefix.data(), prefix.size(), mask.data(),
+                                             mask.size(), &n);
+        if (s == FM_BUFFER_TOO_SMALL) {
+            mask.resize(n);
+            s = fm_match_factored_mask(h_, prefix.data(), prefix.size(), mask.data(),
+                                       mask.size(), &n);
+        }
+        detail::check(s);
+        mask.resize(n);
+    }
+
+    /// Whether a factored sequence is complete (it stands for a command).
+    bool factored_complete(const std::vector<std::size_t> &seq) const {
+        bool complete = false;
+        detail::check(fm_match_factored_complete(h_, seq.data(), seq.size(), &complete));
+        return complete;
+    }
+
+    /// The stable action index of a complete factored sequence.
+    std::size_t factored_to_flat(const std::vector<std::size_t> &seq) const {
+        std::size_t index = 0;
+        detail::check(fm_match_factored_to_flat(h_, seq.data(), seq.size(), &index));
+        return index;
+    }
+
+    /// The factored sequence of a stable action index.
+    std::vector<std::size_t> flat_to_factored(std::size_t index) const {
+        std::size_t n = 0;
+        fm_status s = fm_match_flat_to_factored(h_, index, nullptr, 0, &n);
+        if (s != FM_OK && s != FM_BUFFER_TOO_SMALL) {
+            detail::raise(s);
+        }
+        std::vector<std::size_t> v(n);
+        detail::check(fm_match_flat_to_factored(h_, index, v.data(), v.size(), &n));
+        v.resize(n);
+        return v;
+    }
+
+    /// Applies the command of a complete factored sequence.
+    void apply_factored(const std::vector<std::size_t> &seq) {
+        detail::check(fm_match_apply_factored(h_, seq.data(), seq.size()));
+    }
+
     /// Whether the game is over.
     bool is_over() const {
         bool over = false;

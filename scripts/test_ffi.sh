@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the C ABI (fm-ffi) from C and C++: builds the library, checks that include/fm.h
-# compiles as C99/C11/C++11/C++17, compiles the examples in examples/c and examples/cpp
-# and the C error-path test fm-ffi/tests/c/error_paths.c with -Wall -Wextra -Werror, runs
+# compiles as C99/C11/C++11/C++17, compiles the examples in examples/c and examples/cpp,
+# the C error-path test fm-ffi/tests/c/error_paths.c and the C++ factored-action test
+# fm-ffi/tests/c/factored_game.cpp with -Wall -Wextra -Werror, runs
 # them, and runs each again under valgrind memcheck (zero errors, zero definite or
 # indirect leaks).
 #
@@ -107,6 +108,7 @@ check build_random_game_cpp c++ "${CXXFLAGS[@]}" examples/cpp/random_game.cpp "$
 check build_json_commands_cpp c++ "${CXXFLAGS[@]}" examples/cpp/json_commands.cpp "${STATIC_RELEASE[@]}" -o "$OUT/bin/json_commands_cpp"
 check build_error_paths_debug cc "${CFLAGS[@]}" -DFM_TESTING fm-ffi/tests/c/error_paths.c -pthread "${DYN_DEBUG[@]}" -o "$OUT/bin/error_paths_debug"
 check build_error_paths_release cc "${CFLAGS[@]}" fm-ffi/tests/c/error_paths.c -pthread "${DYN_RELEASE[@]}" -o "$OUT/bin/error_paths_release"
+check build_factored_game_cpp c++ "${CXXFLAGS[@]}" fm-ffi/tests/c/factored_game.cpp "${STATIC_RELEASE[@]}" -o "$OUT/bin/factored_game_cpp"
 # The README's C example, extracted from README.md (or, until the section is pasted
 # there, from docs/README-ffi-section.md): the first ```c block after "## Use from C/C++".
 readme_src=README.md
@@ -136,6 +138,7 @@ check run_readme_example_output has run_readme_example "commands; 4.1: "
 check run_error_paths_debug "$OUT/bin/error_paths_debug"
 check run_error_paths_debug_all has run_error_paths_debug "error_paths: [0-9]* passed, 0 failed"
 check run_error_paths_release "$OUT/bin/error_paths_release"
+check run_factored_game_cpp "$OUT/bin/factored_game_cpp"
 
 echo "== valgrind memcheck"
 check_memcheck memcheck_random_game "$OUT/bin/random_game" 2
@@ -145,6 +148,7 @@ check_memcheck memcheck_json_commands_cpp "$OUT/bin/json_commands_cpp" 2 10
 check_memcheck memcheck_readme_example "$OUT/bin/readme_example"
 check_memcheck memcheck_error_paths_debug "$OUT/bin/error_paths_debug"
 check_memcheck memcheck_error_paths_release "$OUT/bin/error_paths_release"
+check_memcheck memcheck_factored_game_cpp "$OUT/bin/factored_game_cpp"
 
 echo "ffi: $passed passed, $failed failed"
 [ "$failed" = 0 ]

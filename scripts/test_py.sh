@@ -17,6 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${FM_VENV:-.venv}
+# Absolute, so that it holds after the `cd fm-py` below (FM_VENV may be either).
+case $VENV in /*) ;; *) VENV="$PWD/$VENV" ;; esac
 PYTHON=${PYTHON:-python3}
 
 if [ ! -x "$VENV/bin/python" ]; then

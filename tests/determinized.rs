@@ -170,7 +170,7 @@ fn a_tampered_determinized_save_is_refused() {
         .expect("two draws differ");
     let d = draw(s1);
     let save: serde_json::Value = serde_json::from_str(&d.save()).unwrap();
-    let refused = |v: &serde_json::Value| Match::load(&v.to_string()).err().expect("refused");
+    let refused = |v: &serde_json::Value| Match::load(&v.to_string()).expect_err("refused");
 
     // Drawn for the other side: another opening state, when B's draw differs.
     if m.determinized(Side::B, s1).unwrap().state() != d.state() {

@@ -152,6 +152,37 @@ pub trait DynMatch: Send + Sync + 'static {
     /// [`crate::agents::random`] draws them) until the game ends, no command is legal or
     /// `max` commands were applied; returns how many were.
     fn playout(&mut self, rng: &mut dyn RngCore, max: usize) -> usize;
+    // --- The factored action space (`crate::factored`).
+
+    /// The step sizes of the factored action space ([`GameMatch::factored_sizes`]).
+    fn factored_sizes(&self) -> Vec<usize>;
+    /// The options after a prefix now ([`GameMatch::factored_options`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::factored_options`].
+    fn factored_options(&self, prefix: &[usize]) -> Result<Vec<usize>, crate::FactoredError>;
+    /// Whether a sequence is complete ([`GameMatch::factored_complete`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::factored_complete`].
+    fn factored_complete(&self, seq: &[usize]) -> Result<bool, crate::FactoredError>;
+    /// The sequence of a flat index ([`GameMatch::flat_to_factored`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::flat_to_factored`].
+    fn flat_to_factored(&self, index: usize) -> Result<Vec<usize>, crate::FactoredError>;
+    /// The flat index of a sequence ([`GameMatch::factored_to_flat`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::factored_to_flat`].
+    fn factored_to_flat(&self, seq: &[usize]) -> Result<usize, crate::FactoredError>;
+    /// Applies the command of a sequence ([`GameMatch::apply_factored`]; its events are
+    /// logged, as by [`DynMatch::apply_index`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::apply_factored`].
+    fn apply_factored(&mut self, seq: &[usize]) -> Result<(), RuleError>;
+
     /// The concrete match, for the system-specific extras of a binding
     /// (`downcast_ref::<fm_core::Match>()`).
     fn as_any(&self) -> &dyn Any;
@@ -323,6 +354,24 @@ impl<G: Game> DynMatch for GameMatch<G> {
             n += 1;
         }
         n
+    }
+    fn factored_sizes(&self) -> Vec<usize> {
+        GameMatch::factored_sizes(self)
+    }
+    fn factored_options(&self, prefix: &[usize]) -> Result<Vec<usize>, crate::FactoredError> {
+        GameMatch::factored_options(self, prefix)
+    }
+    fn factored_complete(&self, seq: &[usize]) -> Result<bool, crate::FactoredError> {
+        GameMatch::factored_complete(self, seq)
+    }
+    fn flat_to_factored(&self, index: usize) -> Result<Vec<usize>, crate::FactoredError> {
+        GameMatch::flat_to_factored(self, index)
+    }
+    fn factored_to_flat(&self, seq: &[usize]) -> Result<usize, crate::FactoredError> {
+        GameMatch::factored_to_flat(self, seq)
+    }
+    fn apply_factored(&mut self, seq: &[usize]) -> Result<(), RuleError> {
+        GameMatch::apply_factored(self, seq).map(|_| ())
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -211,6 +211,72 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     ) -> Option<Self::Command> {
         Self::index_to_command(sc, s, i)
     }
+
+    // --- The factored action space (`crate::factored`): a decision in a few small
+    // steps. The default writes the flat index in two digits of a mixed radix
+    // (`crate::factored::Radix`) and finds each step's options among the legal flat
+    // indices; a system overrides all five methods together.
+
+    /// The number of values of each step of the factored action space, fixed for the
+    /// scenario (a sequence has at most this many steps).
+    fn factored_sizes(sc: &Self::Scenario) -> Vec<usize> {
+        crate::factored::radix(Self::action_space_size(sc)).sizes()
+    }
+    /// The factored sequence of a flat action index (a function of the scenario
+    /// alone).
+    ///
+    /// # Errors
+    /// [`crate::FactoredError::Index`] for an index outside the action space or one
+    /// that stands for no command.
+    fn flat_to_factored(
+        sc: &Self::Scenario,
+        index: usize,
+    ) -> Result<Vec<usize>, crate::FactoredError> {
+        crate::factored::radix(Self::action_space_size(sc)).to_factored(index)
+    }
+    /// The flat action index of a complete factored sequence (a function of the
+    /// scenario alone; the inverse of [`Game::flat_to_factored`]).
+    ///
+    /// # Errors
+    /// A value that is no option of its step, a sequence too short
+    /// ([`crate::FactoredError::Incomplete`]) or too long.
+    fn factored_to_flat(sc: &Self::Scenario, seq: &[usize]) -> Result<usize, crate::FactoredError> {
+        crate::factored::radix(Self::action_space_size(sc)).to_flat(seq)
+    }
+    /// Whether a well-formed sequence is complete (`true`: it stands for a command) or
+    /// a proper prefix (`false`: its next step is `seq.len()`); a function of the
+    /// scenario alone.
+    ///
+    /// # Errors
+    /// A value that is no option of its step, or a sequence longer than its command.
+    fn factored_complete(sc: &Self::Scenario, seq: &[usize]) -> Result<bool, crate::FactoredError> {
+        crate::factored::radix(Self::action_space_size(sc)).complete(seq)
+    }
+    /// The options of step `prefix.len()` after `prefix`, ascending: exactly the values
+    /// that continue it towards at least one legal command now (with the match's memo).
+    /// Empty for the empty prefix when no command is legal.
+    ///
+    /// # Errors
+    /// As [`Game::factored_complete`]; [`crate::FactoredError::Complete`] for a
+    /// complete sequence, [`crate::FactoredError::NotLegal`] for a prefix no legal
+    /// command starts with.
+    fn factored_options_memo(
+        sc: &Self::Scenario,
+        s: &Self::State,
+        memo: &mut Self::Memo,
+        prefix: &[usize],
+    ) -> Result<Vec<usize>, crate::FactoredError> {
+        crate::factored::proper_prefix(prefix, |p| Self::factored_complete(sc, p))?;
+        let legal = Self::legal_indices_memo(sc, s, memo);
+        let out =
+            crate::factored::options_among(&legal, prefix, |i| Self::flat_to_factored(sc, i).ok());
+        if out.is_empty() && !prefix.is_empty() {
+            return Err(crate::FactoredError::NotLegal {
+                prefix: prefix.to_vec(),
+            });
+        }
+        Ok(out)
+    }
 }
 
 /// One applied command, the events it caused (die rolls and draws included) and the
@@ -1048,6 +1114,88 @@ impl<G: Game> GameMatch<G> {
                 format!("action index {idx} has no command here"),
             )),
         }
+    }
+
+    // --- The factored action space (`crate::factored`).
+
+    /// The number of values of each step of the factored action space
+    /// ([`Game::factored_sizes`]): fixed for the scenario, so a policy's heads have
+    /// fixed sizes.
+    pub fn factored_sizes(&self) -> Vec<usize> {
+        G::factored_sizes(&self.scenario)
+    }
+
+    /// The options of step `prefix.len()` after `prefix` now, ascending
+    /// ([`Game::factored_options_memo`], reusing the match's memo): each continues the
+    /// prefix towards at least one legal command, and walking them all reaches exactly
+    /// [`GameMatch::legal_indices`]. Empty for the empty prefix when no command is
+    /// legal (the game is over, or a chance outcome is pending).
+    ///
+    /// ```
+    /// use fm_core::Match;
+    /// let m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let mut seq = Vec::new();
+    /// while !m.factored_complete(&seq).unwrap() {
+    ///     let options = m.factored_options(&seq).unwrap();
+    ///     assert!(options.iter().all(|&v| v < m.factored_sizes()[seq.len()]));
+    ///     seq.push(options[0]);
+    /// }
+    /// let flat = m.factored_to_flat(&seq).unwrap();
+    /// assert!(m.legal_indices().contains(&flat));
+    /// assert_eq!(m.flat_to_factored(flat).unwrap(), seq);
+    /// ```
+    ///
+    /// # Errors
+    /// A malformed or complete prefix, or one no legal command starts with
+    /// ([`crate::FactoredError`]).
+    pub fn factored_options(&self, prefix: &[usize]) -> Result<Vec<usize>, crate::FactoredError> {
+        if self.pending_chance.is_some() {
+            crate::factored::proper_prefix(prefix, |p| G::factored_complete(&self.scenario, p))?;
+            if prefix.is_empty() {
+                return Ok(Vec::new());
+            }
+            return Err(crate::FactoredError::NotLegal {
+                prefix: prefix.to_vec(),
+            });
+        }
+        self.with_memo(|sc, s, m| G::factored_options_memo(sc, s, m, prefix))
+    }
+
+    /// Whether a factored sequence is complete ([`Game::factored_complete`]).
+    ///
+    /// # Errors
+    /// A malformed sequence.
+    pub fn factored_complete(&self, seq: &[usize]) -> Result<bool, crate::FactoredError> {
+        G::factored_complete(&self.scenario, seq)
+    }
+
+    /// The factored sequence of a flat action index ([`Game::flat_to_factored`]).
+    ///
+    /// # Errors
+    /// An index outside the action space or standing for no command.
+    pub fn flat_to_factored(&self, index: usize) -> Result<Vec<usize>, crate::FactoredError> {
+        G::flat_to_factored(&self.scenario, index)
+    }
+
+    /// The flat action index of a complete factored sequence
+    /// ([`Game::factored_to_flat`]).
+    ///
+    /// # Errors
+    /// A malformed or incomplete sequence.
+    pub fn factored_to_flat(&self, seq: &[usize]) -> Result<usize, crate::FactoredError> {
+        G::factored_to_flat(&self.scenario, seq)
+    }
+
+    /// Applies the command of a complete factored sequence
+    /// ([`GameMatch::apply_index`] of its flat index).
+    ///
+    /// # Errors
+    /// Rule `"input"` for a malformed or incomplete sequence (its
+    /// [`crate::FactoredError`] as the message); otherwise as
+    /// [`GameMatch::apply_index`].
+    pub fn apply_factored(&mut self, seq: &[usize]) -> Result<&[G::Event], RuleError> {
+        let flat = G::factored_to_flat(&self.scenario, seq).map_err(|e| e.to_rule_error())?;
+        self.apply_index(flat)
     }
 
     /// Takes back the last command. Returns false if there was nothing to undo.

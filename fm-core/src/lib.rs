@@ -28,6 +28,7 @@
 pub mod any;
 mod chance;
 mod error;
+pub mod factored;
 pub mod fm;
 mod game;
 pub mod huzzah;
@@ -43,12 +44,16 @@ pub use fm::{agents, los, observation, render, zoc};
 
 pub use chance::{ChanceMode, ChanceNode};
 pub use error::RuleError;
+pub use factored::FactoredError;
 pub use fm::combat::defender_line;
 pub use fm::command::Command;
 pub use fm::crt::{ColumnLabel, Crt, CrtLine, CrtResult};
 pub use fm::encoding::{action_space_size, command_to_index, index_to_command, legal_indices};
 pub use fm::engine::{apply, explain, new_game};
 pub use fm::event::Event;
+pub use fm::factored::{
+    factored_complete, factored_options, factored_sizes, factored_to_flat, flat_to_factored,
+};
 pub use fm::games::artillery::observed;
 pub use fm::hex::{Hex, HexParseError, Layout};
 pub use fm::hidden::{resample_hidden, sample_consistent};

@@ -32,6 +32,8 @@ mod matches;
 
 mod fast;
 
+mod factored;
+
 mod misc;
 
 #[cfg(feature = "testing")]
@@ -40,6 +42,7 @@ mod testing;
 mod guard;
 pub mod protocol;
 
+pub use factored::*;
 pub use fast::*;
 pub use matches::*;
 pub use misc::*;

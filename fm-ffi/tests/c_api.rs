@@ -663,3 +663,217 @@ fn best_command_from_c() {
     assert_eq!(last_error().1, "search");
     free(m);
 }
+
+/// The factored action space through C, as a C program uses it: a whole game of
+/// `scenario` played by masks (every step a random option of its mask), with at each
+/// decision the options agreeing with the mask, the sequence's flat index legal and
+/// the conversions round-tripping; the error statuses of bad input.
+fn factored_game_from_c(scenario: &std::ffi::CStr, seed: u64) -> usize {
+    let mut m = null_mut();
+    let mut commands = 0;
+    // SAFETY: the C API used as documented, single-threaded.
+    unsafe {
+        assert_eq!(fm_match_new(scenario.as_ptr(), seed, &mut m), OK);
+        let mut steps = 0;
+        assert_eq!(
+            fm_match_factored_sizes(m, null_mut(), 0, &mut steps),
+            fm_status::FM_BUFFER_TOO_SMALL
+        );
+        let mut sizes = vec![0usize; steps];
+        assert_eq!(
+            fm_match_factored_sizes(m, sizes.as_mut_ptr(), steps, &mut steps),
+            OK
+        );
+        let mut masks: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0; n]).collect();
+        let mut opts = vec![0usize; *sizes.iter().max().unwrap()];
+        let mut picker = seed;
+        loop {
+            let mut over = false;
+            assert_eq!(fm_match_is_over(m, &mut over), OK);
+            if over {
+                break;
+            }
+            let mut seq: Vec<usize> = Vec::new();
+            loop {
+                let k = seq.len();
+                let mut n = 0;
+                assert_eq!(
+                    fm_match_factored_mask(
+                        m,
+                        seq.as_ptr(),
+                        k,
+                        masks[k].as_mut_ptr(),
+                        sizes[k],
+                        &mut n
+                    ),
+                    OK
+                );
+                assert_eq!(n, sizes[k]);
+                let mut len = 0;
+                assert_eq!(
+                    fm_match_factored_options(
+                        m,
+                        seq.as_ptr(),
+                        k,
+                        opts.as_mut_ptr(),
+                        opts.len(),
+                        &mut len
+                    ),
+                    OK
+                );
+                let from_mask: Vec<usize> = (0..n).filter(|&v| masks[k][v] == 1).collect();
+                assert_eq!(&opts[..len], from_mask.as_slice(), "{seq:?}");
+                assert!(len > 0, "a decision has an option at every step");
+                picker = picker
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                seq.push(opts[(picker >> 33) as usize % len]);
+                let mut complete = false;
+                assert_eq!(
+                    fm_match_factored_complete(m, seq.as_ptr(), seq.len(), &mut complete),
+                    OK
+                );
+                if complete {
+                    break;
+                }
+            }
+            let mut flat = 0;
+            assert_eq!(
+                fm_match_factored_to_flat(m, seq.as_ptr(), seq.len(), &mut flat),
+                OK
+            );
+            let mut back = [0usize; 8];
+            let mut len = 0;
+            assert_eq!(
+                fm_match_flat_to_factored(m, flat, back.as_mut_ptr(), back.len(), &mut len),
+                OK
+            );
+            assert_eq!(&back[..len], seq.as_slice());
+            let mut count = 0;
+            assert_eq!(fm_match_legal_count(m, &mut count), OK);
+            let mut legal = vec![0usize; count];
+            assert_eq!(
+                fm_match_legal_indices(m, legal.as_mut_ptr(), count, &mut count),
+                OK
+            );
+            assert!(legal.contains(&flat), "{seq:?} = {flat}: legal");
+            assert_eq!(fm_match_apply_factored(m, seq.as_ptr(), seq.len()), OK);
+            commands += 1;
+            assert!(commands < 20_000, "the game ends");
+        }
+        // Over: the first step has no option.
+        let mut len = 9;
+        assert_eq!(
+            fm_match_factored_options(m, null_mut(), 0, opts.as_mut_ptr(), opts.len(), &mut len),
+            OK
+        );
+        assert_eq!(len, 0);
+        free(m);
+    }
+    commands
+}
+
+#[test]
+fn factored_action_space_from_c() {
+    assert!(factored_game_from_c(c"system-demo", 3) > 0);
+    assert!(factored_game_from_c(c"huzzah-firefight", 3) > 0);
+}
+
+#[test]
+fn factored_errors_from_c() {
+    let m = new_match(6);
+    let before = hash(m);
+    // SAFETY: the C API used as documented (bad values, NULLs and small buffers).
+    unsafe {
+        let mut sizes = [0usize; 3];
+        let mut n = 0;
+        assert_eq!(
+            fm_match_factored_sizes(m, sizes.as_mut_ptr(), 3, &mut n),
+            OK
+        );
+        assert_eq!(n, 3);
+        let mut out = vec![0usize; sizes[0]];
+        // A head past the first step's size, a sequence longer than any, an incomplete
+        // sequence, an index past the action space: FM_INVALID_ARGUMENT, rule "input".
+        let bad = [sizes[0]];
+        assert_eq!(
+            fm_match_factored_options(m, bad.as_ptr(), 1, out.as_mut_ptr(), out.len(), &mut n),
+            fm_status::FM_INVALID_ARGUMENT
+        );
+        let (msg, rule) = last_error();
+        assert_eq!(rule, "input");
+        assert!(msg.contains("step 0"), "{msg}");
+        let long = [0usize; 9];
+        let mut flat = 0;
+        assert_eq!(
+            fm_match_factored_to_flat(m, long.as_ptr(), long.len(), &mut flat),
+            fm_status::FM_INVALID_ARGUMENT
+        );
+        assert!(last_error().0.contains("at most 3"));
+        let head = [11usize];
+        assert_eq!(
+            fm_match_factored_to_flat(m, head.as_ptr(), 1, &mut flat),
+            fm_status::FM_INVALID_ARGUMENT
+        );
+        assert!(last_error().0.contains("incomplete"));
+        let mut space = 0;
+        assert_eq!(fm_match_action_space_size(m, &mut space), OK);
+        let mut seq = [0usize; 3];
+        assert_eq!(
+            fm_match_flat_to_factored(m, space, seq.as_mut_ptr(), 3, &mut n),
+            fm_status::FM_INVALID_ARGUMENT
+        );
+        // A prefix nobody can play now (set-up: no attack).
+        let attack = [6usize];
+        assert_eq!(
+            fm_match_factored_options(m, attack.as_ptr(), 1, out.as_mut_ptr(), out.len(), &mut n),
+            fm_status::FM_INVALID_ARGUMENT
+        );
+        assert!(last_error().0.contains("no legal command"));
+        // Too small a buffer: the length alone is written.
+        let mut mask = [7u8; 4];
+        n = 0;
+        assert_eq!(
+            fm_match_factored_mask(m, null_mut(), 0, mask.as_mut_ptr(), mask.len(), &mut n),
+            fm_status::FM_BUFFER_TOO_SMALL
+        );
+        assert_eq!((n, mask), (sizes[0], [7; 4]));
+        // NULLs: the handle, a prefix with a length, an out-parameter.
+        assert_eq!(
+            fm_match_factored_sizes(null_mut(), null_mut(), 0, &mut n),
+            fm_status::FM_NULL_ARGUMENT
+        );
+        assert_eq!(
+            fm_match_factored_options(m, null_mut(), 1, out.as_mut_ptr(), out.len(), &mut n),
+            fm_status::FM_NULL_ARGUMENT
+        );
+        let mut complete = false;
+        assert_eq!(
+            fm_match_factored_complete(m, head.as_ptr(), 1, null_mut()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+        assert_eq!(
+            fm_match_factored_complete(m, head.as_ptr(), 1, &mut complete),
+            OK
+        );
+        assert!(!complete);
+        // Applying a bad sequence is a refused command (rule "input") and changes
+        // nothing; `done` is well formed and refused by the rules at set-up.
+        assert_eq!(
+            fm_match_apply_factored(m, head.as_ptr(), 1),
+            fm_status::FM_ILLEGAL_COMMAND
+        );
+        assert_eq!(last_error().1, "input");
+        let done = [0usize];
+        assert_eq!(
+            fm_match_apply_factored(m, done.as_ptr(), 1),
+            fm_status::FM_ILLEGAL_COMMAND
+        );
+        assert_eq!(
+            fm_match_apply_factored(null_mut(), done.as_ptr(), 1),
+            fm_status::FM_NULL_ARGUMENT
+        );
+    }
+    assert_eq!(hash(m), before);
+    free(m);
+}

@@ -395,7 +395,10 @@ impl PyScenario {
 ///
 /// Every system: `system`, `scenario_data`, `seed`, `pending`, `to_move`,
 /// `legal_commands()`, `apply()`, `legal_actions()`, `apply_action()`,
-/// `legal_action_mask()`, `action_space_size`, `action_of()`, `command_of()`, `state`,
+/// `legal_action_mask()`, `action_space_size`, `action_of()`, `command_of()`, the
+/// factored action space (`factored_sizes`, `factored_options()`, `factored_mask()`,
+/// `factored_complete()`, `factored_to_action()`, `action_to_factored()`,
+/// `apply_factored()`), `state`,
 /// `view()`, `hash`, `view_hash()`, `export()`, `is_over`, `winner`, `result`,
 /// `returns()`, `log`, `opening_events`, `events()`, `playout()`, `clone()` (copy and
 /// pickle), `undo()`, `save()`, `load()`. Commands, events, the pending decision and log
@@ -643,6 +646,81 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<usize>, String)> {
     let i = as_int(action).ok_or_else(|| not_an_int(action, "an action index"))?;
     let text = int_text(&i);
     Ok((i.extract::<usize>().ok(), text))
+}
+
+/// A factored sequence or prefix: a list, tuple or other iterable of ints (numpy
+/// integers and arrays too), not a `str` or bytes. At most `steps` values are read: a
+/// longer sequence, and a negative or huge value, raise `fm.RuleError` (rule
+/// `"input"`), as a value out of its step does.
+fn factored_arg(obj: &Bound<'_, PyAny>, steps: usize) -> PyResult<Vec<usize>> {
+    let not_a_sequence = || {
+        PyTypeError::new_err(format!(
+            "a factored sequence must be a list of ints, not {}",
+            describe(obj)
+        ))
+    };
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<pyo3::types::PyByteArray>()
+    {
+        return Err(not_a_sequence());
+    }
+    let input = |message: String| rule_error(&fm_core::RuleError::new("input", message));
+    let mut out = Vec::new();
+    for (k, v) in obj.try_iter().map_err(|_| not_a_sequence())?.enumerate() {
+        let v = v?;
+        if k >= steps {
+            return Err(input(format!(
+                "the factored sequence has more than {steps} values: a sequence has at most \
+                 {steps} steps"
+            )));
+        }
+        let i = as_int(&v).ok_or_else(|| not_an_int(&v, &format!("factored step {k}")))?;
+        match i.extract::<usize>() {
+            Ok(x) => out.push(x),
+            Err(_) => {
+                return Err(input(format!(
+                    "factored step {k}: {} is no value of a step (they are 0 to 2**64-1)",
+                    int_text(&i)
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A factored sequence refused by the engine, as `fm.RuleError` (rule `"input"`).
+fn factored_error(e: &fm_core::FactoredError) -> PyErr {
+    rule_error(&e.to_rule_error())
+}
+
+impl PyMatch {
+    /// Applies the command with a stable action index; its events as `apply_action`
+    /// returns them.
+    fn apply_flat<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(m) = self.m.as_any_mut().downcast_mut::<HzMatch>() {
+            return match m.apply_index(action) {
+                Ok(events) => Ok(hz::events_list(py, events)?.into_any()),
+                Err(e) => Err(rule_error(&e)),
+            };
+        }
+        let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
+            self.m.apply_index(action).map_err(|e| rule_error(&e))?;
+            return to_py(py, &self.m.last_events_json(None));
+        };
+        match m.apply_index(action) {
+            Ok(events) => Ok(events_list(py, events)?.into_any()),
+            Err(e) => Err(rule_error(&e)),
+        }
+    }
+
+    /// A factored prefix or sequence argument of this match (`None`: empty).
+    fn factored_of(&self, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
+        match obj.filter(|o| !o.is_none()) {
+            Some(o) => factored_arg(o, self.m.factored_sizes().len()),
+            None => Ok(Vec::new()),
+        }
+    }
 }
 
 #[pymethods]
@@ -1005,6 +1083,135 @@ impl PyMatch {
                 None => Ok(None),
             },
         }
+    }
+
+    // --- The factored action space (fm_core::factored): a command in a few small
+    // steps; the flat action indices are kept.
+
+    /// The number of values of each step of the factored action space, fixed for the
+    /// scenario (a policy's heads): Fire & Movement `(11 + 8U, max(H, U), 64)` for `U`
+    /// units and `H` hexes, another system two steps of about √`action_space_size`.
+    #[getter]
+    fn factored_sizes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.m.factored_sizes())
+    }
+
+    /// The options of the next step after `prefix` (a list of ints; default: none, the
+    /// first step), ascending: exactly the values that continue it towards at least
+    /// one legal command (walking them all reaches `legal_actions()`). Empty for the
+    /// empty prefix when no command is legal. Raises `fm.RuleError` (rule `"input"`)
+    /// for a value that is no option of its step, a complete sequence, or a prefix no
+    /// legal command starts with. The GIL is released while they are listed.
+    #[pyo3(signature = (prefix = None))]
+    fn factored_options(
+        &self,
+        py: Python<'_>,
+        prefix: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<usize>> {
+        let prefix = self.factored_of(prefix)?;
+        let m = &self.m;
+        py.detach(|| m.factored_options(&prefix))
+            .map_err(|e| factored_error(&e))
+    }
+
+    /// `factored_options(prefix)` as a mask of the step's size
+    /// (`factored_sizes[len(prefix)]`): 1 for an option, 0 for every other value.
+    /// Without `out`, a new `bytes`; with `out`, a writable C-contiguous buffer of
+    /// that many bytes (a `numpy.uint8` or `int8` array, a `bytearray`), filled in
+    /// place and returned (one array per step, reused every decision). Errors as
+    /// `factored_options`. The GIL is released while the options are listed.
+    #[pyo3(signature = (prefix = None, out = None))]
+    fn factored_mask<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let prefix = self.factored_of(prefix)?;
+        let m = &self.m;
+        let opts = py
+            .detach(|| m.factored_options(&prefix))
+            .map_err(|e| factored_error(&e))?;
+        let n = self
+            .m
+            .factored_sizes()
+            .get(prefix.len())
+            .copied()
+            .unwrap_or(0);
+        let what = format!("factored_sizes[{}] = {n}", prefix.len());
+        let Some(out) = out.filter(|o| !o.is_none()) else {
+            let mut mask = vec![0u8; n];
+            for &i in &opts {
+                if let Some(b) = mask.get_mut(i) {
+                    *b = 1;
+                }
+            }
+            return Ok(PyBytes::new(py, &mask).into_any());
+        };
+        if let Ok(buf) = pyo3::buffer::PyBuffer::<u8>::get(&out) {
+            fill_mask_of(&buf, n, &opts, &what)?;
+        } else if let Ok(buf) = pyo3::buffer::PyBuffer::<i8>::get(&out) {
+            fill_mask_of(&buf, n, &opts, &what)?;
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "out must be a writable buffer of bytes (a numpy uint8 or int8 array, a bytearray), not {}",
+                type_name(&out)
+            )));
+        }
+        Ok(out)
+    }
+
+    /// Whether a factored sequence is complete: it stands for a command (convert it
+    /// with `factored_to_action`, play it with `apply_factored`); `False` for a proper
+    /// prefix. Depends on the scenario alone. `fm.RuleError` (rule `"input"`) for a
+    /// value that is no option of its step or a sequence longer than its command.
+    fn factored_complete(&self, seq: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let seq = self.factored_of(Some(seq))?;
+        self.m
+            .factored_complete(&seq)
+            .map_err(|e| factored_error(&e))
+    }
+
+    /// The action index (`legal_actions`, `apply_action`) of a complete factored
+    /// sequence. Depends on the scenario alone. `fm.RuleError` (rule `"input"`) for a
+    /// malformed or incomplete sequence.
+    fn factored_to_action(&self, seq: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let seq = self.factored_of(Some(seq))?;
+        self.m
+            .factored_to_flat(&seq)
+            .map_err(|e| factored_error(&e))
+    }
+
+    /// The factored sequence of an action index (the inverse of `factored_to_action`).
+    /// Depends on the scenario alone. `fm.RuleError` (rule `"input"`) for any int that
+    /// is no command's index (negative or huge too); `TypeError` for a non-int.
+    fn action_to_factored(&self, action: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        let (index, text) = action_arg(action)?;
+        let Some(index) = index else {
+            return Err(rule_error(&fm_core::RuleError::new(
+                "input",
+                format!("action index {text} has no command"),
+            )));
+        };
+        self.m
+            .flat_to_factored(index)
+            .map_err(|e| factored_error(&e))
+    }
+
+    /// Applies the command of a complete factored sequence and returns its events (as
+    /// `apply_action`). `fm.RuleError`: rule `"input"` for a malformed or incomplete
+    /// sequence, else the rule the command breaks.
+    fn apply_factored<'py>(
+        &mut self,
+        py: Python<'py>,
+        seq: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seq = self.factored_of(Some(seq))?;
+        let flat = self
+            .m
+            .factored_to_flat(&seq)
+            .map_err(|e| factored_error(&e))?;
+        self.apply_flat(py, flat)
     }
 
     /// Why the rules would refuse a command (an `fm.RuleError`, not raised), or `None`
@@ -1793,9 +2000,19 @@ fn fill_mask<T: pyo3::buffer::Element>(
     n: usize,
     legal: &[usize],
 ) -> PyResult<()> {
+    fill_mask_of(buf, n, legal, &format!("action_space_size = {n}"))
+}
+
+/// [`fill_mask`] of a mask whose size `n` is `what` (for the message).
+fn fill_mask_of<T: pyo3::buffer::Element>(
+    buf: &pyo3::buffer::PyBuffer<T>,
+    n: usize,
+    legal: &[usize],
+    what: &str,
+) -> PyResult<()> {
     if buf.item_count() != n || buf.item_size() != 1 {
         return Err(PyValueError::new_err(format!(
-            "out holds {} items; the mask has action_space_size = {n}",
+            "out holds {} items; the mask has {what}",
             buf.item_count()
         )));
     }

@@ -36,27 +36,30 @@ use crate::fm::legal::{movement_indices, unit_move_to, Fresh, MoveSource};
 use crate::fm::scenario::{Phase, Scenario, NO_HEX};
 use crate::fm::state::{Pending, State};
 
-struct Layout {
-    h: usize,
-    r: usize,
-    s: usize,
-    l: usize,
-    b: usize,
-    a: usize,
-    x: usize,
-    rb: usize,
-    bd: usize,
-    ac: usize,
-    ar: usize,
-    lb: usize,
-    rf: usize,
-    au: usize,
-    kr: usize,
-    u: usize,
-    end: usize,
+/// The start of each block of the flat encoding (the table above), and the numbers
+/// of hexes (`h`) and units (`u`).
+pub(crate) struct Layout {
+    pub(crate) h: usize,
+    pub(crate) r: usize,
+    pub(crate) s: usize,
+    pub(crate) l: usize,
+    pub(crate) b: usize,
+    pub(crate) a: usize,
+    pub(crate) x: usize,
+    pub(crate) rb: usize,
+    pub(crate) bd: usize,
+    pub(crate) ac: usize,
+    pub(crate) ar: usize,
+    pub(crate) lb: usize,
+    pub(crate) rf: usize,
+    pub(crate) au: usize,
+    pub(crate) kr: usize,
+    pub(crate) u: usize,
+    pub(crate) end: usize,
 }
 
-fn layout(sc: &Scenario) -> Layout {
+/// The flat encoding's [`Layout`] for a scenario.
+pub(crate) fn layout(sc: &Scenario) -> Layout {
     let u = sc.units.len();
     let h = sc.hexes.len();
     let r = 3 + u * h;

@@ -183,7 +183,7 @@ fn setup_for(
 
 /// Whether `place` would accept unit `i` (waiting, of the side setting up) on hex `h`
 /// of its zone.
-fn may_place(
+pub(crate) fn may_place(
     sc: &Scenario,
     s: &State,
     i: usize,
@@ -242,6 +242,13 @@ pub(crate) trait MoveSource {
             Command::Move { path, .. } => path.last().and_then(|h| sc.hex_index(*h)),
             _ => None,
         }));
+    }
+    /// Whether [`MoveSource::normal_ends`] has any (the factored listing's heads,
+    /// `fm::factored`): a source may answer without the unit's whole search.
+    fn has_normal_end(&mut self, sc: &Scenario, i: usize) -> bool {
+        let mut ends = Vec::new();
+        self.normal_ends(sc, i, &mut ends);
+        !ends.is_empty()
     }
     /// The normal move to `h`, if one is listed.
     fn normal_move_to(&mut self, sc: &Scenario, i: usize, h: u16) -> Option<Vec<Hex>> {
@@ -303,6 +310,9 @@ impl MoveSource for Fresh<'_> {
         })
         .flatten()
     }
+    fn has_normal_end(&mut self, sc: &Scenario, i: usize) -> bool {
+        can_move(sc, self.s, i, &self.board)
+    }
 }
 
 /// The straightforward search of [`crate::fm::reference`].
@@ -355,7 +365,13 @@ pub(crate) fn unit_moves(
 }
 
 /// The destinations of [`unit_moves`], in its order.
-fn unit_ends(sc: &Scenario, s: &State, src: &mut impl MoveSource, i: usize, ends: &mut Vec<u16>) {
+pub(crate) fn unit_ends(
+    sc: &Scenario,
+    s: &State,
+    src: &mut impl MoveSource,
+    i: usize,
+    ends: &mut Vec<u16>,
+) {
     let before = ends.len();
     src.normal_ends(sc, i, ends);
     for (hex, _) in sc.rules().extra_moves(sc, s, i) {
@@ -450,12 +466,12 @@ fn attacks(sc: &Scenario, s: &State, side: Side, out: &mut Vec<Command>) {
 }
 
 /// Whether [`attacks`] lists anything, stopping at the first attack found.
-fn any_attack(sc: &Scenario, s: &State, side: Side) -> bool {
+pub(crate) fn any_attack(sc: &Scenario, s: &State, side: Side) -> bool {
     attack_targets(sc, s, side).any(|h| has_attack_set(sc, s, side, h))
 }
 
 /// The enemy-held hexes `side` may attack (each once, in unit order).
-fn attack_targets<'a>(
+pub(crate) fn attack_targets<'a>(
     sc: &'a Scenario,
     s: &'a State,
     side: Side,
@@ -620,8 +636,17 @@ fn can_move(sc: &Scenario, s: &State, i: usize, board: &Board) -> bool {
         return false;
     }
     let endable = |v: u16| !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v));
+    one_step_end(sc, s, i, board)
+        || with_search(sc, s, i, board, |_, found| found.hexes().any(endable)).unwrap_or(false)
+}
+
+/// Whether unit `i`, which may move now ([`movable`], no combat, game not over), has
+/// a normal move of one hex to end: a hex every search reaches, so `true` settles
+/// [`MoveSource::has_normal_end`] without one.
+pub(crate) fn one_step_end(sc: &Scenario, s: &State, i: usize, board: &Board) -> bool {
+    let endable = |v: u16| !board.occupied(v) || may_stack(sc, s, i, sc.hex_at(v));
     let m = Mover::new(sc, s, i, board);
-    let one_step = match s.units[i].loc {
+    match s.units[i].loc {
         Location::Map(h) => sc.hex_index(h).is_some_and(|st| {
             sc.hexes[st as usize].neighbors.iter().any(|&v| {
                 v != NO_HEX && endable(v) && m.step(s, Some(st), v, Mp::ZERO, true).is_ok()
@@ -630,9 +655,8 @@ fn can_move(sc: &Scenario, s: &State, i: usize, board: &Board) -> bool {
         Location::Arriving => crate::fm::movement::entry_hexes(sc, s, i)
             .into_iter()
             .any(|e| endable(e) && m.step(s, None, e, Mp::ZERO, true).is_ok()),
-        _ => return false,
-    };
-    one_step || with_search(sc, s, i, board, |_, found| found.hexes().any(endable)).unwrap_or(false)
+        _ => false,
+    }
 }
 
 /// In a movement phase, command number `pick(n)` of the `n` that [`movement_commands`]

@@ -22,7 +22,7 @@ use crate::fm::command::Command;
 use crate::fm::encoding::{index_to_command_from, legal_indices_from};
 use crate::fm::exclusive::{ExclusiveRules, MovementRules};
 use crate::fm::hex::Hex;
-use crate::fm::legal::{legal_commands_from, MoveSource};
+use crate::fm::legal::{legal_commands_from, one_step_end, MoveSource};
 use crate::fm::movement::{entry_hexes, may_stack, movable, with_search, Board};
 use crate::fm::scenario::Scenario;
 use crate::fm::state::{Location, State};
@@ -132,20 +132,9 @@ impl<'a> Listing<'a> {
         if s.combat.is_some() || s.outcome.is_some() || !movable(sc, s, i) {
             return None;
         }
-        let u = &s.units[i];
-        let key = UnitKey {
-            loc: u.loc,
-            steps: u.steps,
-            rules: sc.rules().movement(sc, s, i),
-            entry: match u.loc {
-                Location::Arriving => entry_hexes(sc, s, i),
-                _ => Vec::new(),
-            },
-        };
-        if let Some(x) = &self.memo.units[i] {
-            if x.key == key {
-                return Some(x.clone());
-            }
+        let key = self.key(i);
+        if let Some(x) = self.kept(i, &key) {
+            return Some(x);
         }
         let found = with_search(sc, s, i, &self.board, |_, found| {
             let hexes: Vec<u16> = found.hexes().collect();
@@ -162,6 +151,29 @@ impl<'a> Listing<'a> {
         })?;
         self.memo.units[i] = Some(found.clone());
         Some(found)
+    }
+
+    /// Unit `i`'s search inputs now.
+    fn key(&self, i: usize) -> UnitKey {
+        let (sc, s) = (self.sc, self.s);
+        let u = &s.units[i];
+        UnitKey {
+            loc: u.loc,
+            steps: u.steps,
+            rules: sc.rules().movement(sc, s, i),
+            entry: match u.loc {
+                Location::Arriving => entry_hexes(sc, s, i),
+                _ => Vec::new(),
+            },
+        }
+    }
+
+    /// Unit `i`'s search kept by the memo, if it was made with inputs `key`.
+    fn kept(&self, i: usize, key: &UnitKey) -> Option<Arc<Searched>> {
+        self.memo.units[i]
+            .as_ref()
+            .filter(|x| x.key == *key)
+            .cloned()
     }
 
     /// Whether unit `i` may end its move on reached hex `v` (5.3).
@@ -194,6 +206,19 @@ impl MoveSource for Listing<'_> {
         let k = x.hexes.binary_search(&h).ok()?;
         self.endable(i, h).then(|| x.path(sc, k))
     }
+    fn has_normal_end(&mut self, sc: &Scenario, i: usize) -> bool {
+        let s = self.s;
+        if s.combat.is_some() || s.outcome.is_some() || !movable(sc, s, i) {
+            return false;
+        }
+        // A move of one hex answers without a search (every search reaches it); else
+        // the unit's search, kept or made now.
+        if one_step_end(sc, s, i, &self.board) {
+            return true;
+        }
+        self.searched(i)
+            .is_some_and(|x| x.hexes.iter().any(|&v| self.endable(i, v)))
+    }
 }
 
 impl ListingMemo {
@@ -211,6 +236,20 @@ impl ListingMemo {
     /// search if it still holds.
     pub fn index_to_command(&mut self, sc: &Scenario, s: &State, idx: usize) -> Option<Command> {
         index_to_command_from(sc, s, idx, || Listing::new(sc, s, self))
+    }
+
+    /// [`crate::factored_options`], a unit's destinations from its search if it still
+    /// holds.
+    ///
+    /// # Errors
+    /// As [`crate::factored_options`].
+    pub fn factored_options(
+        &mut self,
+        sc: &Scenario,
+        s: &State,
+        prefix: &[usize],
+    ) -> Result<Vec<usize>, crate::FactoredError> {
+        crate::fm::factored::options_from(sc, s, prefix, || Listing::new(sc, s, self))
     }
 
     /// The command [`crate::agents::random`] draws with `rng`, reusing the searches

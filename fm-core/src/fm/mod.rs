@@ -7,7 +7,8 @@
 //! - Rules: [`sequence`] (3.0, 4.0-4.1), [`movement`] (5.0-5.5), [`zoc`] (6.0),
 //!   [`support_fire`] (7.0-7.2), [`bombardment`] (8.1), [`combat`] (8.0, 8.2),
 //!   [`retreat`] (8.3-8.5), [`victory`].
-//! - Entry points and queries: [`engine`] (`apply`), [`legal`], [`encoding`], [`odds`],
+//! - Entry points and queries: [`engine`] (`apply`), [`legal`], [`encoding`] and
+//!   [`factored`] (the flat and the factored action spaces), [`odds`],
 //!   [`view`] and [`hidden`] (what each side may know), [`playable`] (set-up room),
 //!   [`los`], [`render`], [`agents`].
 //! - [`exclusive`]: the one trait through which the system rules reach a game's
@@ -23,6 +24,7 @@ pub(crate) mod encoding;
 pub(crate) mod engine;
 pub(crate) mod event;
 pub(crate) mod exclusive;
+pub(crate) mod factored;
 pub mod games;
 pub(crate) mod hex;
 pub(crate) mod hidden;
@@ -205,5 +207,34 @@ impl Game for Fm {
         i: usize,
     ) -> Option<command::Command> {
         encoding::index_to_command(sc, s, i)
+    }
+    fn factored_sizes(sc: &scenario::Scenario) -> Vec<usize> {
+        factored::factored_sizes(sc)
+    }
+    fn flat_to_factored(
+        sc: &scenario::Scenario,
+        index: usize,
+    ) -> Result<Vec<usize>, crate::FactoredError> {
+        factored::flat_to_factored(sc, index)
+    }
+    fn factored_to_flat(
+        sc: &scenario::Scenario,
+        seq: &[usize],
+    ) -> Result<usize, crate::FactoredError> {
+        factored::factored_to_flat(sc, seq)
+    }
+    fn factored_complete(
+        sc: &scenario::Scenario,
+        seq: &[usize],
+    ) -> Result<bool, crate::FactoredError> {
+        factored::factored_complete(sc, seq)
+    }
+    fn factored_options_memo(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        m: &mut memo::ListingMemo,
+        prefix: &[usize],
+    ) -> Result<Vec<usize>, crate::FactoredError> {
+        m.factored_options(sc, s, prefix)
     }
 }

@@ -518,6 +518,44 @@ static void panics(void) {
 #endif
 }
 
+/* The factored action space: NULLs, bad sequences (rule "input"), a small buffer (its
+ * length alone written), a refused sequence changing nothing. */
+static void factored_errors(void) {
+    size_t sizes[3] = {0, 0, 0}, n = 0, flat = 0;
+    unsigned char mask[4] = {7, 7, 7, 7};
+    bool complete = true;
+    EXPECT_STATUS(fm_match_factored_sizes(NULL, sizes, 3, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_factored_options(NULL, NULL, 0, sizes, 3, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_factored_mask(NULL, NULL, 0, mask, 4, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_factored_complete(NULL, NULL, 0, &complete), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_factored_to_flat(NULL, NULL, 0, &flat), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_flat_to_factored(NULL, 0, sizes, 3, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_apply_factored(NULL, NULL, 0), FM_NULL_ARGUMENT);
+    fm_match *m = new_match();
+    uint64_t before = hash_of(m);
+    EXPECT_STATUS(fm_match_factored_sizes(m, sizes, 3, &n), FM_OK);
+    EXPECT(n == 3 && sizes[0] > 11 && sizes[2] == 64);
+    size_t head[1] = {sizes[0]};
+    EXPECT_STATUS(fm_match_factored_to_flat(m, head, 1, &flat), FM_INVALID_ARGUMENT);
+    read_last_error();
+    EXPECT(strcmp(last_rule, "input") == 0);
+    EXPECT(contains(last_message, "step 0"));
+    head[0] = 11; /* the first unit's placement: a hex is missing */
+    EXPECT_STATUS(fm_match_factored_to_flat(m, head, 1, &flat), FM_INVALID_ARGUMENT);
+    read_last_error();
+    EXPECT(contains(last_message, "incomplete"));
+    EXPECT_STATUS(fm_match_factored_complete(m, head, 1, &complete), FM_OK);
+    EXPECT(!complete);
+    EXPECT_STATUS(fm_match_factored_options(m, head, 1, NULL, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_factored_mask(m, NULL, 0, mask, 4, &n), FM_BUFFER_TOO_SMALL);
+    EXPECT(n == sizes[0] && mask[0] == 7 && mask[3] == 7);
+    EXPECT_STATUS(fm_match_apply_factored(m, head, 1), FM_ILLEGAL_COMMAND);
+    read_last_error();
+    EXPECT(strcmp(last_rule, "input") == 0);
+    EXPECT(hash_of(m) == before);
+    EXPECT_STATUS(fm_match_free(m), FM_OK);
+}
+
 int main(void) {
     null_handles();
     null_arguments();
@@ -528,6 +566,7 @@ int main(void) {
     shared_handle();
     use_after_free();
     panics();
+    factored_errors();
     printf("error_paths: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -10,6 +10,7 @@ others."""
 import os
 from typing import (
     Any,
+    Iterable,
     Iterator,
     Literal,
     Mapping,
@@ -400,6 +401,40 @@ class Match:
         """The command an action index stands for here (Huzzah!: an
         :class:`fm.huzzah.Command`; another system: a dict); ``None`` for any int that is
         none (negative or huge too)."""
+    # The factored action space: a command in a few small steps (docs/protocol.md,
+    # "The factored action space"); the action indices are kept.
+    @property
+    def factored_sizes(self) -> tuple[int, ...]:
+        """The number of values of each step, fixed for the scenario (Fire & Movement:
+        ``(11 + 8U, max(H, U), 64)``; another system: two steps)."""
+    def factored_options(self, prefix: Iterable[SupportsIndex] | None = None) -> list[int]:
+        """The options of the next step after ``prefix``, ascending: the values that
+        continue it towards at least one legal command; empty for the empty prefix when
+        no command is legal. :class:`RuleError` (rule ``"input"``) for a value that is
+        no option of its step, a complete sequence or a prefix no legal command starts
+        with."""
+    @overload
+    def factored_mask(
+        self, prefix: Iterable[SupportsIndex] | None = None, out: None = None
+    ) -> bytes: ...
+    @overload
+    def factored_mask(
+        self, prefix: Iterable[SupportsIndex] | None, out: _WritableBuffer
+    ) -> _WritableBuffer: ...
+    @overload
+    def factored_mask(
+        self, prefix: Iterable[SupportsIndex] | None = None, *, out: _WritableBuffer
+    ) -> _WritableBuffer: ...
+    def factored_complete(self, seq: Iterable[SupportsIndex]) -> bool:
+        """Whether a sequence stands for a whole command (else its next step is
+        ``len(seq)``)."""
+    def factored_to_action(self, seq: Iterable[SupportsIndex]) -> int:
+        """The action index of a complete sequence."""
+    def action_to_factored(self, action: SupportsIndex) -> list[int]:
+        """The sequence of an action index; :class:`RuleError` (rule ``"input"``) for
+        any int that is no command's index."""
+    def apply_factored(self, seq: Iterable[SupportsIndex]) -> list[Event]:
+        """Applies the command of a complete sequence (as :meth:`apply_action`)."""
     def explain(self, command: CommandLike) -> RuleError | None: ...
     def reachable(self, unit: str) -> list[JsonDict]:
         """Where a unit can move this phase; :class:`RuleError` (rule ``"input"``) for
