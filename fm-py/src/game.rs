@@ -955,20 +955,7 @@ impl PyMatch {
                 format!("action index {text} has no command here"),
             )));
         };
-        if let Some(m) = self.m.as_any_mut().downcast_mut::<HzMatch>() {
-            return match m.apply_index(action) {
-                Ok(events) => Ok(hz::events_list(py, events)?.into_any()),
-                Err(e) => Err(rule_error(&e)),
-            };
-        }
-        let Some(m) = self.m.as_any_mut().downcast_mut::<fm_core::Match>() else {
-            self.m.apply_index(action).map_err(|e| rule_error(&e))?;
-            return to_py(py, &self.m.last_events_json(None));
-        };
-        match m.apply_index(action) {
-            Ok(events) => Ok(events_list(py, events)?.into_any()),
-            Err(e) => Err(rule_error(&e)),
-        }
+        self.apply_flat(py, action)
     }
 
     /// The indices of the legal commands in the fixed action space, ascending (the GIL
