@@ -489,10 +489,9 @@ fn among(sc: &Scenario, flat: &[usize], prefix: &[usize]) -> Vec<usize> {
         let Some(seq) = seq_at(shape, &l, i) else {
             continue;
         };
-        // Value by value: a slice comparison calls `memcmp`, dearer than the few
-        // values compared.
-        // A run of one command kind (a block of the flat encoding) gives one value
-        // again and again: kept once.
+        // The prefix compared value by value (a slice comparison calls `memcmp`,
+        // dearer than the two values at most); a run of one block of the flat
+        // encoding gives one value again and again, kept once.
         if seq.len > k
             && prefix.iter().zip(&seq.v).all(|(a, b)| a == b)
             && out.last() != Some(&seq.v[k])
