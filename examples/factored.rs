@@ -1,7 +1,7 @@
 //! The factored action space (issue 18) measured: each built-in scenario's flat action
 //! space and factored step sizes (and the bytes of a decision's masks: the flat mask,
 //! against one mask a step of the factored space at most), then the time of one step's
-//! options against the flat listing at a Vimy Ridge set-up step and at two Meuse
+//! options against the flat listing at a Vimy Ridge set-up step and at three Meuse
 //! Argonne movement steps.
 //!
 //! ```text
@@ -10,9 +10,10 @@
 //! ```
 //!
 //! Positions: Vimy Ridge's first set-up decision (seed 1); Meuse Argonne's first
-//! Movement Phase with a move, and the first after 735 commands or more, of the seeded
-//! random game (seed 1, agent seed 1000: the "movement start" and "mid-game" of
-//! `benches/engine.rs`). Each time is the
+//! Movement Phase with a move, the first with aircraft to place (17.3: the Allies may
+//! place one on any hex, 1,200 commands of the game's own), and the first after 735
+//! commands or more, of the seeded random game (seed 1, agent seed 1000: the first and
+//! the last are the "movement start" and "mid-game" of `benches/engine.rs`). Each time is the
 //! median over samples of a batch of calls on the same match (its memo warm after the
 //! first call, as in an agent's loop), and "cold" the free functions, which keep no
 //! memo (every unit search run afresh). A unit's step is the mean over the heads listed
@@ -81,8 +82,9 @@ fn thousands(n: usize) -> String {
 }
 
 /// The seeded random Meuse Argonne game's first Movement Phase with a move after
-/// `from` commands or more.
-fn meuse_mid(from: usize) -> Match {
+/// `from` commands or more (and, if `aircraft`, with aircraft to place: 17.3, a
+/// placement on every hex).
+fn meuse_mid(from: usize, aircraft: bool) -> Match {
     let mut m = Match::new_builtin("meuse-argonne", 1).expect("built-in scenario");
     let mut rng = fm_core::rng_from_seed(1000);
     loop {
@@ -97,7 +99,9 @@ fn meuse_mid(from: usize) -> Match {
             .legal_commands()
             .iter()
             .any(|c| matches!(c, fm_core::Command::Move { .. }));
-        if m.log().len() >= from && movement && moves {
+        // Head 7: `place_aircraft`.
+        let air = || m.factored_options(&[]).is_ok_and(|h| h.contains(&7));
+        if m.log().len() >= from && movement && moves && (!aircraft || air()) {
             return m;
         }
         let c = m.random_command(&mut rng).expect("a game not over");
@@ -207,13 +211,22 @@ fn main() {
     let vimy = Match::new_builtin("vimy-ridge", 1).expect("built-in scenario");
     assert!(matches!(vimy.pending(), Pending::Setup { .. }));
     rows(quick, "Vimy set-up", &vimy);
-    let start = meuse_mid(0);
+    let start = meuse_mid(0, false);
     rows(
         quick,
         &format!("Meuse movement, command {}", start.log().len()),
         &start,
     );
-    let meuse = meuse_mid(735);
+    let air = meuse_mid(0, true);
+    rows(
+        quick,
+        &format!(
+            "Meuse movement with aircraft to place, command {}",
+            air.log().len()
+        ),
+        &air,
+    );
+    let meuse = meuse_mid(735, false);
     rows(
         quick,
         &format!("Meuse movement, command {}", meuse.log().len()),

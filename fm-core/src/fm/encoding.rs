@@ -93,6 +93,12 @@ pub fn action_space_size(sc: &Scenario) -> usize {
     layout(sc).end
 }
 
+/// The index of `place_aircraft` on hex index `h` (AC + h), without building the
+/// command.
+pub(crate) fn aircraft_index(sc: &Scenario, h: u16) -> usize {
+    layout(sc).ac + usize::from(h)
+}
+
 /// The index of a command, or `None` if it names unknown units or hexes.
 ///
 /// ```

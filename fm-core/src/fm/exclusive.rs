@@ -399,7 +399,10 @@ pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
     // -----------------------------------------------------------------------------
     // Commands of the games' own.
 
-    /// Legal commands of the game's own in the current phase (`Pending::Phase`).
+    /// Legal commands of the game's own in the current phase (`Pending::Phase`). Never
+    /// a `place`, `move` or `advance`: in a movement phase those are the units' moves
+    /// alone, which the factored listing of a unit's destinations relies on
+    /// (`fm::factored`; `tests/factored.rs` checks it).
     fn phase_commands(&self, _sc: &Scenario, _s: &State) -> Vec<Command> {
         Vec::new()
     }
@@ -419,6 +422,17 @@ pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
     fn phase_command(&self, sc: &Scenario, s: &State, k: usize) -> Option<Command> {
         let mut v = self.phase_commands(sc, s);
         (k < v.len()).then(|| v.swap_remove(k))
+    }
+    /// The flat action indices ([`crate::command_to_index`]) of
+    /// [`ExclusiveRules::phase_commands`], in any order, added to `out`: the index
+    /// listings (the flat one and the factored options) read them without building
+    /// every command; a game whose list is long overrides it.
+    fn phase_command_indices(&self, sc: &Scenario, s: &State, out: &mut Vec<usize>) {
+        out.extend(
+            self.phase_commands(sc, s)
+                .iter()
+                .filter_map(|c| crate::fm::encoding::command_to_index(sc, s, c)),
+        );
     }
     /// Legal commands at the game's own placement step (`Pending::FireSupport`).
     fn fire_support_commands(&self, _sc: &Scenario, _s: &State, _side: Side) -> Vec<Command> {

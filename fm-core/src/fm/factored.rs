@@ -39,9 +39,9 @@
 //! an attack, then one target's attacking sets. Every other decision filters its flat
 //! listing, which is short.
 
-use crate::factored::{below, options_among, out_of_space, FactoredError};
+use crate::factored::{below, out_of_space, FactoredError};
 use crate::fm::command::Command;
-use crate::fm::encoding::{command_to_index, layout, legal_indices_from};
+use crate::fm::encoding::{command_to_index, layout, legal_indices_from, Layout};
 use crate::fm::exclusive::{ExclusiveRules, PlacementCache};
 use crate::fm::legal::{
     any_attack, attack_sets, attack_targets, has_attack_set, may_place, unit_ends, Fresh,
@@ -317,63 +317,101 @@ pub fn factored_to_flat(sc: &Scenario, seq: &[usize]) -> Result<usize, FactoredE
     })
 }
 
+/// A factored sequence of at most three values, made without allocating.
+#[derive(Clone, Copy)]
+struct Seq {
+    v: [usize; 3],
+    len: usize,
+}
+
+impl Seq {
+    fn of(values: &[usize]) -> Seq {
+        let mut v = [0; 3];
+        v[..values.len()].copy_from_slice(values);
+        Seq {
+            v,
+            len: values.len(),
+        }
+    }
+
+    fn as_slice(&self) -> &[usize] {
+        &self.v[..self.len]
+    }
+}
+
 /// The factored sequence of a flat action index.
 ///
 /// # Errors
 /// [`FactoredError::Index`] for an index outside the action space, or one that stands
 /// for no command (an attack with no direction, two rebuilt units out of order).
 pub fn flat_to_factored(sc: &Scenario, index: usize) -> Result<Vec<usize>, FactoredError> {
-    let shape = Shape::of(sc);
-    let l = layout(sc);
+    seq_of(Shape::of(sc), &layout(sc), index).map(|s| s.as_slice().to_vec())
+}
+
+/// [`flat_to_factored`] with the scenario's shape and flat layout at hand.
+fn seq_of(shape: Shape, l: &Layout, index: usize) -> Result<Seq, FactoredError> {
     if index >= l.end {
         return Err(out_of_space(index, l.end));
     }
-    let no_command = |why: &str| FactoredError::Index {
+    seq_at(shape, l, index).ok_or_else(|| FactoredError::Index {
         index,
-        why: format!("stands for no command ({why})"),
-    };
+        why: if index < l.x {
+            "stands for no command (an attack from no direction)".into()
+        } else {
+            "stands for no command (a rebuild of two units listed out of order)".into()
+        },
+    })
+}
+
+/// The sequence of flat index `index` (below the space's end), `None` where it stands
+/// for no command: small enough to return in registers, for the listings that convert
+/// every legal index.
+// Always inlined: a call returns the sequence through memory, and reading it back
+// whole from its piecewise stores stalls the loop that converts every listed index.
+#[inline(always)]
+fn seq_at(shape: Shape, l: &Layout, index: usize) -> Option<Seq> {
     let unit = |kind: UnitKind, u: usize| shape.value(Head::Unit(kind, u));
     let seq = match index {
-        0 => vec![DONE],
-        1 => vec![SF_COMMIT],
-        2 => vec![SF_PASS],
-        i if i < l.r => vec![unit(UnitKind::ToHex, (i - 3) / l.h), (i - 3) % l.h],
-        i if i < l.s => vec![unit(UnitKind::Retreat, (i - l.r) / l.h), (i - l.r) % l.h],
-        i if i < l.l => vec![unit(UnitKind::Stiff, i - l.s)],
-        i if i < l.b => vec![unit(UnitKind::Loss, i - l.l)],
-        i if i < l.a => vec![BOMBARD, (i - l.b) / 2, (i - l.b) % 2],
+        0 => Seq::of(&[DONE]),
+        1 => Seq::of(&[SF_COMMIT]),
+        2 => Seq::of(&[SF_PASS]),
+        i if i < l.r => Seq::of(&[unit(UnitKind::ToHex, (i - 3) / l.h), (i - 3) % l.h]),
+        i if i < l.s => Seq::of(&[unit(UnitKind::Retreat, (i - l.r) / l.h), (i - l.r) % l.h]),
+        i if i < l.l => Seq::of(&[unit(UnitKind::Stiff, i - l.s)]),
+        i if i < l.b => Seq::of(&[unit(UnitKind::Loss, i - l.l)]),
+        i if i < l.a => Seq::of(&[BOMBARD, (i - l.b) / 2, (i - l.b) % 2]),
         i if i < l.x => {
             let k = i - l.a;
             if k % 64 == 0 {
-                return Err(no_command("an attack from no direction"));
+                return None;
             }
-            vec![ATTACK, k / 64, k % 64]
+            Seq::of(&[ATTACK, k / 64, k % 64])
         }
-        i if i < l.rb => vec![unit(UnitKind::Replace, (i - l.x) / l.h), (i - l.x) % l.h],
+        i if i < l.rb => Seq::of(&[unit(UnitKind::Replace, (i - l.x) / l.h), (i - l.x) % l.h]),
         i if i < l.bd => {
             let k = i - l.rb;
             if k < l.u {
-                vec![unit(UnitKind::Rebuild, k), k]
+                Seq::of(&[unit(UnitKind::Rebuild, k), k])
             } else {
                 let (a, b) = ((k - l.u) / l.u, (k - l.u) % l.u);
                 if a >= b {
-                    return Err(no_command("a rebuild of two units listed out of order"));
+                    return None;
                 }
-                vec![unit(UnitKind::Rebuild, a), b]
+                Seq::of(&[unit(UnitKind::Rebuild, a), b])
             }
         }
-        i if i < l.ac => vec![unit(UnitKind::BreakDown, i - l.bd)],
-        i if i < l.ar => vec![AIRCRAFT, i - l.ac],
-        i if i < l.lb => vec![ARTILLERY, (i - l.ar) / 4, (i - l.ar) % 4],
-        i if i < l.rf => vec![LB_DECLINE + (i - l.lb)],
-        i if i < l.au => vec![
+        i if i < l.ac => Seq::of(&[unit(UnitKind::BreakDown, i - l.bd)]),
+        i if i < l.ar => Seq::of(&[AIRCRAFT, i - l.ac]),
+        i if i < l.lb => Seq::of(&[ARTILLERY, (i - l.ar) / 4, (i - l.ar) % 4]),
+        i if i < l.rf => Seq::of(&[LB_DECLINE + (i - l.lb)]),
+        i if i < l.au => Seq::of(&[
             unit(UnitKind::ReplaceFull, (i - l.rf) / l.h),
             (i - l.rf) % l.h,
-        ],
-        i if i < l.kr => vec![AIR_UNIT, (i - l.au) / 2, (i - l.au) % 2],
-        i => vec![KRESS, i - l.kr],
+        ]),
+        i if i < l.kr => Seq::of(&[AIR_UNIT, (i - l.au) / 2, (i - l.au) % 2]),
+        i => Seq::of(&[KRESS, i - l.kr]),
     };
-    Ok(seq)
+    Some(seq)
 }
 
 /// The options of step `prefix.len()` after `prefix` in this state, ascending: the
@@ -439,20 +477,36 @@ pub(crate) fn options_from<S: MoveSource>(
     Ok(out)
 }
 
-/// The options after `prefix` among the flat indices `flat`.
+/// The options after `prefix` among the flat indices `flat` (unsorted: the caller
+/// sorts).
 fn among(sc: &Scenario, flat: &[usize], prefix: &[usize]) -> Vec<usize> {
-    options_among(flat, prefix, |i| flat_to_factored(sc, i).ok())
+    let (shape, l, k) = (Shape::of(sc), layout(sc), prefix.len());
+    let mut out = Vec::new();
+    for &i in flat {
+        if i >= l.end {
+            continue;
+        }
+        let Some(seq) = seq_at(shape, &l, i) else {
+            continue;
+        };
+        // The prefix compared value by value (a slice comparison calls `memcmp`,
+        // dearer than the two values at most); a run of one block of the flat
+        // encoding gives one value again and again, kept once.
+        if seq.len > k
+            && prefix.iter().zip(&seq.v).all(|(a, b)| a == b)
+            && out.last() != Some(&seq.v[k])
+        {
+            out.push(seq.v[k]);
+        }
+    }
+    out
 }
 
 /// The options after `prefix` among the game's phase commands
-/// ([`ExclusiveRules::phase_commands`]).
+/// ([`ExclusiveRules::phase_command_indices`]).
 fn phase_options(sc: &Scenario, s: &State, prefix: &[usize]) -> Vec<usize> {
-    let flat: Vec<usize> = sc
-        .rules()
-        .phase_commands(sc, s)
-        .iter()
-        .filter_map(|c| command_to_index(sc, s, c))
-        .collect();
+    let mut flat = Vec::new();
+    sc.rules().phase_command_indices(sc, s, &mut flat);
     among(sc, &flat, prefix)
 }
 
@@ -499,9 +553,9 @@ fn movement_options<S: MoveSource>(
     source: impl FnOnce() -> S,
 ) -> Vec<usize> {
     let shape = Shape::of(sc);
-    let mut out = phase_options(sc, s, prefix);
     match head {
         None => {
+            let mut out = phase_options(sc, s, prefix);
             out.push(DONE);
             let mut src = source();
             for i in 0..s.units.len() {
@@ -515,15 +569,17 @@ fn movement_options<S: MoveSource>(
                     out.push(shape.value(Head::Unit(UnitKind::ToHex, i)));
                 }
             }
+            out
         }
+        // A unit's moves alone: no phase command is a move
+        // (`ExclusiveRules::phase_commands`).
         Some(Head::Unit(UnitKind::ToHex, i)) => {
             let mut ends = Vec::new();
             unit_ends(sc, s, &mut source(), i, &mut ends);
-            out.extend(ends.into_iter().map(usize::from));
+            ends.into_iter().map(usize::from).collect()
         }
-        Some(_) => {}
+        Some(_) => phase_options(sc, s, prefix),
     }
-    out
 }
 
 /// A combat phase: `done`, the game's phase commands, the attacks.

@@ -421,12 +421,7 @@ pub(crate) fn movement_commands(
 pub(crate) fn movement_indices(sc: &Scenario, s: &State, src: &mut impl MoveSource) -> Vec<usize> {
     let h = sc.hexes.len();
     let mut v = vec![0];
-    v.extend(
-        sc.rules()
-            .phase_commands(sc, s)
-            .iter()
-            .filter_map(|c| crate::fm::encoding::command_to_index(sc, s, c)),
-    );
+    sc.rules().phase_command_indices(sc, s, &mut v);
     let mut ends = Vec::new();
     for u in 0..s.units.len() {
         ends.clear();

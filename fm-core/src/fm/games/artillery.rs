@@ -515,6 +515,25 @@ pub(crate) fn phase_command(
     (k - air < art.len()).then(|| art.swap_remove(k - air))
 }
 
+/// The flat action indices of the phase commands of [`phase_command_count`]: the
+/// aircraft placements' straight from their hexes, no command built.
+pub(crate) fn phase_command_indices(
+    sc: &Scenario,
+    s: &State,
+    extras: &[Command],
+    out: &mut Vec<usize>,
+) {
+    let index = |c: &Command| crate::fm::encoding::command_to_index(sc, s, c);
+    out.extend(extras.iter().filter_map(index));
+    let first = crate::fm::encoding::aircraft_index(sc, 0);
+    out.extend(
+        aircraft_hexes(sc, s)
+            .filter_map(|hex| sc.hex_index(hex))
+            .map(|h| first + usize::from(h)),
+    );
+    out.extend(artillery_commands(sc, s).iter().filter_map(index));
+}
+
 /// Artillery commands the phasing side can give now.
 pub(crate) fn artillery_commands(sc: &Scenario, s: &State) -> Vec<Command> {
     let side = s.active;

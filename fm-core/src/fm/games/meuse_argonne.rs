@@ -781,6 +781,9 @@ impl crate::fm::exclusive::ExclusiveRules for MeuseArgonne {
     ) -> Option<crate::fm::command::Command> {
         crate::fm::games::artillery::phase_command(sc, s, movement_extras(sc, s), k)
     }
+    fn phase_command_indices(&self, sc: &Scenario, s: &State, out: &mut Vec<usize>) {
+        crate::fm::games::artillery::phase_command_indices(sc, s, &movement_extras(sc, s), out)
+    }
     fn artillery_retreat_hexes(
         &self,
         sc: &Scenario,

@@ -347,6 +347,10 @@ impl ExclusiveRules for Rules {
         forward!(self, phase_command(a0, a1, a2))
     }
     #[inline]
+    fn phase_command_indices(&self, a0: &Scenario, a1: &State, a2: &mut Vec<usize>) {
+        forward!(self, phase_command_indices(a0, a1, a2))
+    }
+    #[inline]
     fn fire_support_commands(&self, a0: &Scenario, a1: &State, a2: Side) -> Vec<Command> {
         forward!(self, fire_support_commands(a0, a1, a2))
     }
