@@ -269,7 +269,7 @@ def test_bad_options_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="side must be one of"):
         FmGymEnv(side="Blue")
     with pytest.raises(ValueError, match="opponent must be"):
-        FmGymEnv(opponent="mcts")
+        FmGymEnv(opponent="alphazero")
     with pytest.raises(RuntimeError, match="reset"):
         FmEnv().observe("a")
 
