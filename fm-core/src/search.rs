@@ -264,6 +264,9 @@ pub fn best_command<G: Game>(
         _g: std::marker::PhantomData,
     };
     let mut iterations = 0u32;
+    // The chosen index is turned into a command in the first determinization (every
+    // determinization lists the same root commands): keep it rather than draw another.
+    let root_state = first.clone();
     let mut det = Some(first);
     while iterations < cfg.iterations {
         if iterations > 0 && stop() {
@@ -300,8 +303,7 @@ pub fn best_command<G: Game>(
         .find(|c| root_legal.binary_search(&c.index).is_ok())
         .ok_or(SearchError::NoDecision)?;
     let index = best.index;
-    let first = G::determinize(sc, state, me, &mut rng);
-    let command = G::index_to_command_memo(sc, &first, &mut tree.memo, index)
+    let command = G::index_to_command_memo(sc, &root_state, &mut tree.memo, index)
         .ok_or(SearchError::NoDecision)?;
     let visits: u32 = root.edges.iter().map(|e| e.visits).sum();
     let value_a: f64 = root.edges.iter().map(|e| e.value_a).sum();
