@@ -17,6 +17,14 @@ fn play(m: &mut dyn DynMatch, agent: &mut Xoshiro256PlusPlus, n: usize) {
     }
 }
 
+/// `side`'s information-state tensor, with room for 400 commands.
+fn tensor(m: &dyn DynMatch, side: Side) -> Vec<f32> {
+    let mut t = vec![f32::NAN; fm_core::information_state_tensor_size(400)];
+    m.information_state_tensor(side, &mut t)
+        .expect("the record fits");
+    t
+}
+
 /// Checks a determinized match against its source and its save.
 fn check(src: &dyn DynMatch, side: Side, seed: u64, agent: &mut Xoshiro256PlusPlus, ctx: &str) {
     let mut d = src
@@ -46,6 +54,16 @@ fn check(src: &dyn DynMatch, side: Side, seed: u64, agent: &mut Xoshiro256PlusPl
         d.information_state(other).contains(r#""drawn":""#),
         "{ctx}: the other side's record starts at the draw"
     );
+    // The tensor form agrees: the side's is its source's, the other side's opens on
+    // the drawn view.
+    assert_eq!(
+        tensor(d.as_ref(), side),
+        tensor(src, side),
+        "{ctx}: the side's information-state tensor"
+    );
+    let t = tensor(d.as_ref(), other);
+    assert_eq!(t[2], 1.0, "{ctx}: a drawn view");
+    assert_eq!(t[9], 0.0, "{ctx}: and no command yet");
     // Its save loads to exactly the same match, before and after commands.
     let back = any::load_match(&d.save()).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     assert_eq!(back.state_json(), d.state_json(), "{ctx}");
@@ -224,4 +242,69 @@ fn determinizations_nest_to_a_bound() {
     let inner = v.clone();
     v["determinized"]["source"] = inner;
     assert!(any::load_match(&v.to_string()).is_err());
+}
+
+/// The information-state tensor refuses a buffer of no tensor's length, or one too
+/// short for the record, and leaves it as it was.
+#[test]
+fn an_information_state_tensor_refuses_a_wrong_buffer() {
+    let mut m = Match::new_builtin("system-demo", 3).unwrap();
+    let mut agent = Xoshiro256PlusPlus::seed_from_u64(1);
+    play(&mut m, &mut agent, 5);
+    for (len, why) in [
+        (0, "9 + 4 × n floats, not 0"),
+        (10, "not 10"),
+        (
+            fm_core::information_state_tensor_size(4),
+            "holds 5 commands, but the tensor has room for 4",
+        ),
+    ] {
+        let mut t = vec![7.0f32; len];
+        let e = m.information_state_tensor(Side::A, &mut t).unwrap_err();
+        assert_eq!(e.rule, "input");
+        assert!(e.message.contains(why), "{}", e.message);
+        assert!(t.iter().all(|&x| x == 7.0), "untouched");
+    }
+    let mut t = vec![7.0f32; fm_core::information_state_tensor_size(5)];
+    m.information_state_tensor(Side::A, &mut t).unwrap();
+    assert!(
+        t[9..].chunks(4).all(|s| s[0] == 1.0),
+        "five commands, five slots"
+    );
+    assert_eq!(&t[..2], &[1.0, 0.0]);
+}
+
+/// At every step of random games of every built-in scenario, each side's tensor is
+/// equal to another's exactly when their information states are (the tensor is the
+/// text's, in numbers), and it grows by one slot a command.
+#[test]
+fn information_state_tensors_follow_the_text_forms() {
+    let mut seen = std::collections::BTreeMap::<Vec<u32>, String>::new();
+    for name in any::builtin_scenarios() {
+        for seed in 0..2u64 {
+            let mut m = any::new_match(name, seed).unwrap();
+            let mut agent = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..40 {
+                for side in Side::BOTH {
+                    let t = tensor(m.as_ref(), side);
+                    let slots = t[9..].chunks(4).filter(|s| s[0] == 1.0).count();
+                    assert_eq!(slots, m.log_len(), "{name}: one slot a command");
+                    let key: Vec<u32> = t.iter().map(|x| x.to_bits()).collect();
+                    let info = m.information_state(side);
+                    let prev = seen.entry(key).or_insert_with(|| info.clone());
+                    assert_eq!(
+                        *prev, info,
+                        "{name}: equal tensors, equal information states"
+                    );
+                }
+                let Some(i) = m.random_action(&mut agent) else {
+                    break;
+                };
+                m.apply_index(i).unwrap();
+            }
+        }
+    }
+    // Distinct texts gave distinct tensors: the map is one-to-one both ways.
+    let texts: std::collections::BTreeSet<&String> = seen.values().collect();
+    assert_eq!(texts.len(), seen.len());
 }

@@ -321,6 +321,7 @@ fn rule_vr_16_0_sample_consistent_draws_the_secret_allotment_from_the_mix() {
 fn rule_vr_16_0_information_state_hides_the_opponents_allotment() {
     let sc = std::sync::Arc::new(secret_allotment_scenario());
     let mut by_own = std::collections::BTreeMap::<Vec<u8>, (String, Vec<Vec<u8>>)>::new();
+    let mut by_tensor = std::collections::BTreeMap::<String, Vec<f32>>::new();
     for seed in 0..60 {
         let m = Match::new(sc.clone(), seed);
         let own = m.state().support.a.available.clone();
@@ -334,7 +335,23 @@ fn rule_vr_16_0_information_state_hides_the_opponents_allotment() {
             "A's information state depends only on what A sees"
         );
         e.1.push(theirs);
+        // The tensor form follows the text: equal exactly when the texts are.
+        let t = info_tensor(&m, Side::A);
+        let e = by_tensor.entry(info).or_insert_with(|| t.clone());
+        assert_eq!(
+            *e, t,
+            "A's information-state tensor depends only on what A sees"
+        );
     }
+    let tensors: std::collections::BTreeSet<Vec<u32>> = by_tensor
+        .values()
+        .map(|t| t.iter().map(|x| x.to_bits()).collect())
+        .collect();
+    assert_eq!(
+        tensors.len(),
+        by_tensor.len(),
+        "different information states give different tensors"
+    );
     let varied = by_own.values().any(|(_, theirs)| {
         let mut t = theirs.clone();
         t.sort();
@@ -354,7 +371,15 @@ fn rule_vr_16_0_information_state_hides_the_opponents_allotment() {
     let (a, b) = (Match::new(sc.clone(), 1), Match::new(sc.clone(), 2));
     if a.state().support.b.available != b.state().support.b.available {
         assert_ne!(a.information_state(Side::B), b.information_state(Side::B));
+        assert_ne!(info_tensor(&a, Side::B), info_tensor(&b, Side::B));
     }
+}
+
+/// `side`'s information-state tensor with room for the match's commands and ten more.
+fn info_tensor(m: &Match, side: Side) -> Vec<f32> {
+    let mut t = vec![f32::NAN; fm_core::information_state_tensor_size(m.log().len() + 10)];
+    m.information_state_tensor(side, &mut t).unwrap();
+    t
 }
 
 /// A side record (`Match::export`) carries the side's redacted stream and view hashes,

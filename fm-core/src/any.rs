@@ -112,6 +112,12 @@ pub trait DynMatch: Send + Sync + 'static {
     fn export_json(&self, side: Side) -> Value;
     /// `side`'s perfect-recall information state ([`GameMatch::information_state`]).
     fn information_state(&self, side: Side) -> String;
+    /// `side`'s perfect-recall information state as a tensor
+    /// ([`GameMatch::information_state_tensor`], layout in [`crate::infostate`]).
+    ///
+    /// # Errors
+    /// As [`GameMatch::information_state_tensor`].
+    fn information_state_tensor(&self, side: Side, out: &mut [f32]) -> Result<(), RuleError>;
     /// The built-in AI's choice for the pending decision ([`GameMatch::best_command`]):
     /// `{"command", "index", "side", "iterations", "value", "candidates"}` (the root's
     /// children, most visited first, at most `max_candidates`). `stop` is asked between
@@ -314,6 +320,9 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn information_state(&self, side: Side) -> String {
         GameMatch::information_state(self, side)
+    }
+    fn information_state_tensor(&self, side: Side, out: &mut [f32]) -> Result<(), RuleError> {
+        GameMatch::information_state_tensor(self, side, out)
     }
     fn export_json(&self, side: Side) -> Value {
         to_value(&self.export(side))

@@ -410,14 +410,14 @@ type ScriptedRun<G> = (
 /// One command of an information state ([`GameMatch::information_state`]).
 #[derive(Serialize)]
 #[serde(bound = "")]
-struct InfoEntry<'a, G: Game> {
+pub(crate) struct InfoEntry<'a, G: Game> {
     command: &'a G::Command,
     events: Vec<G::Event>,
 }
 
 /// An information state's parts: the hash of a drawn view, the opening's events, the
 /// commands.
-type InfoRecord<'a, G> = (Option<u64>, Vec<<G as Game>::Event>, Vec<InfoEntry<'a, G>>);
+pub(crate) type InfoRecord<'a, G> = (Option<u64>, Vec<<G as Game>::Event>, Vec<InfoEntry<'a, G>>);
 
 /// Outcomes that do not fit a command's draws (a replayed record).
 fn misfit(found: crate::chance::Scripted) -> RuleError {
@@ -1380,7 +1380,7 @@ impl<G: Game> GameMatch<G> {
     /// The parts of [`GameMatch::information_state`]: for a determinized match, the
     /// drawn view's hash when it was drawn for the other side, and otherwise its
     /// source's record continued.
-    fn information_record(&self, side: Side) -> InfoRecord<'_, G> {
+    pub(crate) fn information_record(&self, side: Side) -> InfoRecord<'_, G> {
         let redact = |es: &[G::Event]| es.iter().map(|e| G::redacted(e, side)).collect();
         let own = self.log.iter().map(|e| InfoEntry {
             command: &e.command,
