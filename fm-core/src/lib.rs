@@ -34,6 +34,7 @@ mod game;
 pub mod huzzah;
 mod ids;
 pub mod json;
+pub mod query;
 mod rng;
 pub mod search;
 
@@ -75,6 +76,7 @@ pub use game::{
     SideRecordOf, MAX_DETERMINIZED_DEPTH, MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
 };
 pub use ids::{Side, SidePair, UnitId};
+pub use query::{MatchResult, ObservationSpec};
 pub use rng::{RngReset, RngState, RngStateError};
 
 /// A seeded generator of the kind [`Match`] uses (xoshiro256++).
