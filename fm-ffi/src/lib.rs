@@ -36,6 +36,8 @@ mod factored;
 
 mod misc;
 
+mod picture;
+
 #[cfg(feature = "testing")]
 mod testing;
 
@@ -46,6 +48,7 @@ pub use factored::*;
 pub use fast::*;
 pub use matches::*;
 pub use misc::*;
+pub use picture::*;
 #[cfg(feature = "testing")]
 pub use testing::*;
 
