@@ -80,6 +80,8 @@ fn header_declares_the_whole_api() {
         "fm_match_factored_to_flat",
         "fm_match_flat_to_factored",
         "fm_match_apply_factored",
+        "fm_svg_to_png",
+        "fm_bytes_free",
         "fm_string_free",
         "fm_last_error_message",
         "fm_last_error_rule",
