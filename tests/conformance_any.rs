@@ -29,6 +29,18 @@ fn checkpoint(m: &dyn DynMatch, ctx: &str) {
         m.is_over(),
         "{ctx}: a decider iff not over"
     );
+    // The typed answers agree with the JSON ones (`pending_kind`, `result`).
+    assert_eq!(
+        m.pending_json()["kind"].as_str(),
+        Some(m.pending_kind().as_ref()),
+        "{ctx}: pending_kind"
+    );
+    let result = match m.outcome() {
+        None => fm_core::MatchResult::Ongoing,
+        Some((Some(w), _)) => fm_core::MatchResult::Won(w),
+        Some((None, _)) => fm_core::MatchResult::Draw,
+    };
+    assert_eq!(m.result(), result, "{ctx}: result");
     for c in legal.iter().take(8) {
         if let Some(i) = m.index_of(c) {
             assert_eq!(m.command_at(i).as_ref(), Some(c), "{ctx}: index {i}");
@@ -94,6 +106,13 @@ fn suite(name: &str, seed: u64) {
         assert!(n < MAX_COMMANDS, "{name}: no end");
         if n % 97 == 0 {
             checkpoint(m.as_ref(), &format!("{name} seed {seed} #{n}"));
+        } else {
+            // The system's own naming of every kind it reaches equals its JSON's.
+            assert_eq!(
+                m.pending_json()["kind"].as_str(),
+                Some(m.pending_kind().as_ref()),
+                "{name} #{n}: pending_kind"
+            );
         }
         let idx = m.legal_indices();
         assert!(!idx.is_empty(), "{name} #{n}: no legal index");

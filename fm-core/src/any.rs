@@ -189,6 +189,59 @@ pub trait DynMatch: Send + Sync + 'static {
     /// As [`GameMatch::apply_factored`].
     fn apply_factored(&mut self, seq: &[usize]) -> Result<(), RuleError>;
 
+    // --- Queries beyond play (`crate::query`): each system's answer, or
+    // `MatchError::Unsupported` naming the query and the system.
+
+    /// The action index of a command given as JSON, read as strictly as
+    /// [`DynMatch::apply_json`] reads it: `Ok(None)` for a command of this system that
+    /// has no index now.
+    ///
+    /// # Errors
+    /// [`MatchError::Input`] for JSON that is not a command of this system.
+    fn try_index_of(&self, command: &Value) -> Result<Option<usize>, MatchError>;
+    /// The `kind` of the pending decision, as its JSON names it ([`Game::pending_kind`]).
+    fn pending_kind(&self) -> std::borrow::Cow<'static, str>;
+    /// How the game stands: going on, won by a side, or drawn.
+    fn result(&self) -> crate::MatchResult {
+        crate::MatchResult::of_outcome(self.outcome().as_ref())
+    }
+    /// Why a command given as JSON would be refused now, or `None` if it is legal
+    /// ([`Game::explain`]). The match is unchanged.
+    ///
+    /// # Errors
+    /// [`MatchError::Input`] for JSON that is not a command of this system (not an
+    /// explanation: the command cannot even be read).
+    fn explain(&self, command: &Value) -> Result<Option<RuleError>, MatchError>;
+    /// The picture of the game as SVG, of `side`'s view or (`None`) of the whole
+    /// state; `options` a JSON object of the system's options ([`Game::svg`]).
+    ///
+    /// # Errors
+    /// As [`Game::svg`].
+    fn svg(&self, side: Option<Side>, options: &Value) -> Result<String, MatchError>;
+    /// Where a unit can move now ([`Game::reachable`]).
+    ///
+    /// # Errors
+    /// As [`Game::reachable`].
+    fn reachable(&self, unit: &str) -> Result<Value, MatchError>;
+    /// The odds of a proposal as `side` knows them ([`Game::odds`]).
+    ///
+    /// # Errors
+    /// As [`Game::odds`].
+    fn odds(&self, side: Side, proposal: &Value) -> Result<Value, MatchError>;
+    /// The layout of the learning observation ([`Game::observation_spec`]).
+    ///
+    /// # Errors
+    /// As [`Game::observation_spec`].
+    fn observation_spec(&self) -> Result<crate::ObservationSpec, MatchError>;
+    /// Writes `side`'s observation into the first [`crate::ObservationSpec::size`]
+    /// values of `out` and returns that size ([`Game::observation`]); the rest of `out`
+    /// is untouched.
+    ///
+    /// # Errors
+    /// [`MatchError::Input`] for an `out` shorter than the observation (nothing
+    /// written); as [`Game::observation`].
+    fn observation(&self, side: Side, out: &mut [f32]) -> Result<usize, MatchError>;
+
     /// The concrete match, for the system-specific extras of a binding
     /// (`downcast_ref::<fm_core::Match>()`).
     fn as_any(&self) -> &dyn Any;
@@ -382,6 +435,43 @@ impl<G: Game> DynMatch for GameMatch<G> {
     fn apply_factored(&mut self, seq: &[usize]) -> Result<(), RuleError> {
         GameMatch::apply_factored(self, seq).map(|_| ())
     }
+    fn try_index_of(&self, command: &Value) -> Result<Option<usize>, MatchError> {
+        let cmd = command_from_json::<G>(command)?;
+        Ok(G::command_to_index(self.scenario(), self.state(), &cmd))
+    }
+    fn pending_kind(&self) -> std::borrow::Cow<'static, str> {
+        G::pending_kind(&self.pending())
+    }
+    fn result(&self) -> crate::MatchResult {
+        GameMatch::result(self)
+    }
+    fn explain(&self, command: &Value) -> Result<Option<RuleError>, MatchError> {
+        let cmd = command_from_json::<G>(command)?;
+        Ok(G::explain(self.scenario(), self.state(), &cmd))
+    }
+    fn svg(&self, side: Option<Side>, options: &Value) -> Result<String, MatchError> {
+        G::svg(self.scenario(), self.state(), side, options)
+    }
+    fn reachable(&self, unit: &str) -> Result<Value, MatchError> {
+        G::reachable(self.scenario(), self.state(), unit)
+    }
+    fn odds(&self, side: Side, proposal: &Value) -> Result<Value, MatchError> {
+        G::odds(self.scenario(), self.state(), side, proposal)
+    }
+    fn observation_spec(&self) -> Result<crate::ObservationSpec, MatchError> {
+        G::observation_spec(self.scenario())
+    }
+    fn observation(&self, side: Side, out: &mut [f32]) -> Result<usize, MatchError> {
+        let n = G::observation_spec(self.scenario())?.size();
+        let Some(dest) = out.get_mut(..n) else {
+            return Err(MatchError::Input(format!(
+                "the buffer holds {} values; the observation has {n}",
+                out.len()
+            )));
+        };
+        G::observation(self.scenario(), self.state(), side, dest)?;
+        Ok(n)
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -412,7 +502,7 @@ pub fn command_from_json<G: Game>(command: &Value) -> Result<G::Command, MatchEr
 
 /// The path of the first member of `given` that `expected` (the engine's own form of
 /// the same value) lacks: `"x"`, `"units[2].y"`.
-fn unknown_field(expected: &Value, given: &Value, path: &str) -> Option<String> {
+pub(crate) fn unknown_field(expected: &Value, given: &Value, path: &str) -> Option<String> {
     match (expected, given) {
         (Value::Object(e), Value::Object(g)) => g.iter().find_map(|(k, gv)| {
             let sub = if path.is_empty() {

@@ -212,6 +212,94 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
         Self::index_to_command(sc, s, i)
     }
 
+    // --- Queries beyond play, for every binding through `crate::any` (`crate::query`).
+    // Each has a default: a system without the query answers
+    // `MatchError::Unsupported`, so a new system need not have them all.
+
+    /// The `kind` member of the pending decision's JSON form (`"phase"`,
+    /// `"game_over"`): what a host dispatches on without reading the whole decision.
+    /// The default reads it from the JSON (the form itself when it is a string, `""`
+    /// when it has no `kind`); a system may name it without serializing.
+    fn pending_kind(p: &Self::Pending) -> std::borrow::Cow<'static, str> {
+        let v = serde_json::to_value(p).expect("a pending decision serializes");
+        let kind = match &v {
+            serde_json::Value::String(s) => s.as_str(),
+            _ => v.get("kind").and_then(|k| k.as_str()).unwrap_or(""),
+        };
+        std::borrow::Cow::Owned(kind.to_string())
+    }
+    /// Why `cmd` would be refused in `s`, or `None` if it is legal. The default tries
+    /// it with [`Game::apply`] on a generator of fixed seed (0) and keeps the error:
+    /// whether a command is legal never depends on the dice.
+    fn explain(sc: &Self::Scenario, s: &Self::State, cmd: &Self::Command) -> Option<RuleError> {
+        let mut rng = crate::rng_from_seed(0);
+        Self::apply(sc, s, cmd, &mut rng).err()
+    }
+    /// A picture of the game as SVG: of `side`'s view when a side is given (nothing
+    /// it may not know), of the whole state (the referee's) otherwise. `options` is a
+    /// JSON object of the system's drawing options (`{}`: the defaults).
+    ///
+    /// # Errors
+    /// [`MatchError::Input`] for options that are not an object of the system's
+    /// options with valid values; [`MatchError::Unsupported`] (the default).
+    fn svg(
+        _sc: &Self::Scenario,
+        _s: &Self::State,
+        _side: Option<Side>,
+        _options: &serde_json::Value,
+    ) -> Result<String, MatchError> {
+        Err(crate::query::unsupported("svg", Self::NAME))
+    }
+    /// Where a unit can move now, as JSON (Fire & Movement: `fm_core::reachable`'s
+    /// list of `{"hex", "cost", "path", "stop", "occupied"}`).
+    ///
+    /// # Errors
+    /// [`MatchError::Rule`] (rule `"input"`) for a unit the scenario does not have;
+    /// [`MatchError::Unsupported`] (the default).
+    fn reachable(
+        _sc: &Self::Scenario,
+        _s: &Self::State,
+        _unit: &str,
+    ) -> Result<serde_json::Value, MatchError> {
+        Err(crate::query::unsupported("reachable", Self::NAME))
+    }
+    /// The exact odds of a proposal (`proposal`: the system's JSON form of one, e.g.
+    /// a Fire & Movement attack) as `side` knows them: from that side's knowledge
+    /// alone, so two states it cannot tell apart give the same answer.
+    ///
+    /// # Errors
+    /// [`MatchError::Input`] for a proposal that is not of the system's form,
+    /// [`MatchError::Rule`] for one the rules cannot evaluate (an unknown unit, a hex
+    /// without a defender), [`MatchError::Unsupported`] (the default).
+    fn odds(
+        _sc: &Self::Scenario,
+        _s: &Self::State,
+        _side: Side,
+        _proposal: &serde_json::Value,
+    ) -> Result<serde_json::Value, MatchError> {
+        Err(crate::query::unsupported("odds", Self::NAME))
+    }
+    /// The layout of the learning observation of a scenario (fixed for it).
+    ///
+    /// # Errors
+    /// [`MatchError::Unsupported`] (the default).
+    fn observation_spec(_sc: &Self::Scenario) -> Result<crate::ObservationSpec, MatchError> {
+        Err(crate::query::unsupported("observation", Self::NAME))
+    }
+    /// Writes `side`'s observation, computed from its view alone, into `out`, which
+    /// holds exactly [`Game::observation_spec`]'s size (the match checks it).
+    ///
+    /// # Errors
+    /// [`MatchError::Unsupported`] (the default).
+    fn observation(
+        _sc: &Self::Scenario,
+        _s: &Self::State,
+        _side: Side,
+        _out: &mut [f32],
+    ) -> Result<(), MatchError> {
+        Err(crate::query::unsupported("observation", Self::NAME))
+    }
+
     // --- The factored action space (`crate::factored`): a decision in a few small
     // steps. The default writes the flat index in two digits of a mixed radix
     // (`crate::factored::Radix`) and finds each step's options among the legal flat
@@ -612,6 +700,15 @@ pub enum MatchError {
         index: Option<usize>,
         /// What differs.
         message: String,
+    },
+    /// A query the match's rules system does not answer (`reachable` of Huzzah!, any
+    /// picture of the toy race): the query and the system, by name.
+    #[error("{query} is not supported by the {system:?} rules system")]
+    Unsupported {
+        /// The query (`"reachable"`, `"svg"`, `"odds"`, `"observation"`).
+        query: String,
+        /// The rules system ([`Game::NAME`]).
+        system: String,
     },
 }
 
@@ -1895,6 +1992,10 @@ impl<G: Game> GameMatch<G> {
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         G::outcome(&self.state).is_some()
+    }
+    /// How the game stands: going on, won by a side, or drawn.
+    pub fn result(&self) -> crate::MatchResult {
+        crate::MatchResult::of_outcome(G::outcome(&self.state).as_ref())
     }
 }
 

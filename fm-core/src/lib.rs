@@ -35,6 +35,7 @@ pub mod huzzah;
 mod ids;
 pub mod infostate;
 pub mod json;
+pub mod query;
 mod rng;
 pub mod search;
 
@@ -77,6 +78,7 @@ pub use game::{
 };
 pub use ids::{Side, SidePair, UnitId};
 pub use infostate::information_state_tensor_size;
+pub use query::{MatchResult, ObservationSpec};
 pub use rng::{RngReset, RngState, RngStateError};
 
 /// A seeded generator of the kind [`Match`] uses (xoshiro256++).

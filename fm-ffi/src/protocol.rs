@@ -198,6 +198,7 @@ impl From<fm_core::MatchError> for ProtoError {
             E::Scenario(s) => scenario_error(s.clone()),
             E::Json(_) | E::Diverged { .. } => ProtoError::new("save", e.to_string()),
             E::Input(_) => ProtoError::new("input", e.to_string()),
+            E::Unsupported { .. } => ProtoError::new("unsupported", e.to_string()),
             E::ScenarioJson(s) => ProtoError::new(
                 "scenario",
                 format!("scenario JSON: {}", crate::matches::scenario_error_text(s)),

@@ -64,6 +64,7 @@ pub fn match_error(e: &fm_core::MatchError) -> PyErr {
         E::Json(m) => protocol_error(format!("save file: {m}")),
         E::Input(m) => protocol_error(m.clone()),
         E::Diverged { index, .. } => save_error(e.to_string(), *index),
+        E::Unsupported { system, .. } => unsupported_error(e.to_string(), system),
         other => protocol_error(other.to_string()),
     }
 }

@@ -36,6 +36,7 @@ pub(crate) mod mp;
 pub mod observation;
 pub(crate) mod odds;
 pub(crate) mod playable;
+pub(crate) mod query;
 #[doc(hidden)]
 pub mod reference;
 pub mod render;
@@ -236,5 +237,52 @@ impl Game for Fm {
         prefix: &[usize],
     ) -> Result<Vec<usize>, crate::FactoredError> {
         m.factored_options(sc, s, prefix)
+    }
+    fn pending_kind(p: &state::Pending) -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed(query::pending_kind(p))
+    }
+    fn explain(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        cmd: &command::Command,
+    ) -> Option<RuleError> {
+        engine::explain(sc, s, cmd)
+    }
+    fn svg(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        side: Option<Side>,
+        options: &serde_json::Value,
+    ) -> Result<String, crate::MatchError> {
+        query::svg(sc, s, side, options)
+    }
+    fn reachable(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        unit: &str,
+    ) -> Result<serde_json::Value, crate::MatchError> {
+        query::reachable(sc, s, unit)
+    }
+    fn odds(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        side: Side,
+        proposal: &serde_json::Value,
+    ) -> Result<serde_json::Value, crate::MatchError> {
+        query::odds(sc, s, side, proposal)
+    }
+    fn observation_spec(
+        sc: &scenario::Scenario,
+    ) -> Result<crate::ObservationSpec, crate::MatchError> {
+        Ok(query::observation_spec(sc))
+    }
+    fn observation(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        side: Side,
+        out: &mut [f32],
+    ) -> Result<(), crate::MatchError> {
+        query::observation(sc, s, side, out);
+        Ok(())
     }
 }

@@ -42,10 +42,13 @@ pub mod movement;
 pub mod odds;
 pub mod orders;
 pub mod quality;
+pub(crate) mod query;
 pub mod render;
 pub mod scenario;
 pub mod skirmish;
 pub mod state;
+
+pub use query::OddsRequest;
 
 use crate::error::RuleError;
 use crate::fm::scenario::ScenarioError;
@@ -157,5 +160,24 @@ impl crate::Game for Huzzah {
         i: usize,
     ) -> Option<command::Command> {
         legal::index_to_command(sc, s, i)
+    }
+    fn pending_kind(p: &state::Pending) -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed(query::pending_kind(p))
+    }
+    fn svg(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        side: Option<Side>,
+        options: &serde_json::Value,
+    ) -> Result<String, crate::MatchError> {
+        query::svg(sc, s, side, options)
+    }
+    fn odds(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        side: Side,
+        request: &serde_json::Value,
+    ) -> Result<serde_json::Value, crate::MatchError> {
+        query::odds(sc, s, side, request)
     }
 }

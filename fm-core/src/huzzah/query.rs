@@ -1,0 +1,141 @@
+//! Huzzah!'s answers to the match layer's queries (`crate::query`, reached through
+//! [`crate::Game`] by every binding): the table picture from JSON options and the exact
+//! odds of a fire or a morale test ([`super::odds`]). Huzzah! has no `reachable` (a
+//! unit moves on an open table, not between hexes) and no learning observation yet:
+//! those stay the trait's `Unsupported` defaults.
+
+use crate::game::MatchError;
+use crate::huzzah::odds::{fire_odds_with, morale_odds};
+use crate::huzzah::render::RenderOptions;
+use crate::huzzah::scenario::{Scenario, UnitIx};
+use crate::huzzah::state::{Pending, State};
+use crate::ids::Side;
+use crate::query::{opt_bool, opt_str, options_object, strict_from_value, unknown_option};
+use crate::RuleError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The `kind` of a pending decision, as its JSON names it.
+pub(crate) fn pending_kind(p: &Pending) -> &'static str {
+    match p {
+        Pending::PlaceUnits { .. } => "place_units",
+        Pending::PlaceOfficer { .. } => "place_officer",
+        Pending::DeclareFire { .. } => "declare_fire",
+        Pending::RemoveBase { .. } => "remove_base",
+        Pending::FireAtCharger { .. } => "fire_at_charger",
+        Pending::Orders { .. } => "orders",
+        Pending::Act { .. } => "act",
+        Pending::Melee { .. } => "melee",
+        Pending::Rally { .. } => "rally",
+        Pending::MoveOfficers { .. } => "move_officers",
+        Pending::GameOver { .. } => "game_over",
+    }
+}
+
+/// What to ask the odds of (`Game::odds`; JSON `{"fire": {"unit", "target"}}`, with
+/// `"bases"` for a fire by some of the unit's bases, or `{"morale": {"unit"}}`).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum OddsRequest {
+    /// `unit`'s fire at `target` now ([`fire_odds_with`], pages 11-12).
+    Fire {
+        /// The firing unit's id.
+        unit: String,
+        /// The target's id.
+        target: String,
+        /// Page 12: only these bases fire (indices rank by rank from the front, left to
+        /// right); absent, the whole unit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bases: Option<Vec<u8>>,
+    },
+    /// A morale test `unit` would take now ([`morale_odds`], page 14).
+    Morale {
+        /// The unit's id.
+        unit: String,
+    },
+}
+
+fn unit_ix(sc: &Scenario, id: &str) -> Result<UnitIx, MatchError> {
+    sc.unit_index(id)
+        .ok_or_else(|| MatchError::Rule(RuleError::new("input", format!("unknown unit '{id}'"))))
+}
+
+/// The exact odds of a fire or a morale test, from `side`'s view (Huzzah! hides
+/// nothing: every side's view is the whole state, so the answer is the same for both).
+pub(crate) fn odds(
+    sc: &Scenario,
+    s: &State,
+    side: Side,
+    request: &Value,
+) -> Result<Value, MatchError> {
+    let r: OddsRequest = strict_from_value(request, "odds JSON")?;
+    let v = <crate::huzzah::Huzzah as crate::Game>::view(sc, s, side);
+    let out = match r {
+        OddsRequest::Fire {
+            unit,
+            target,
+            bases,
+        } => {
+            let (u, t) = (unit_ix(sc, &unit)?, unit_ix(sc, &target)?);
+            serde_json::to_value(fire_odds_with(sc, &v, u, t, bases.as_deref())?)
+        }
+        OddsRequest::Morale { unit } => {
+            serde_json::to_value(morale_odds(sc, &v, unit_ix(sc, &unit)?))
+        }
+    };
+    Ok(out.expect("odds serialize"))
+}
+
+/// The options `svg` takes, for messages.
+const SVG_OPTIONS: &str = "radii, arc_of, scale, labels";
+
+/// Reads the table picture's options from a JSON object: `radii` (officers' command
+/// radii; false), `arc_of` (a unit id whose arc of fire and ranges are drawn), `scale`
+/// (pixels per centimetre, an integer from 1 to 100; 5), `labels` (true). Strict: an
+/// unknown member or a bad value is an error.
+// One small function, so that the picture's own JSON reader can replace it.
+fn svg_options(sc: &Scenario, options: &Value) -> Result<RenderOptions, MatchError> {
+    const WHAT: &str = "svg options";
+    let mut o = RenderOptions::default();
+    for (key, v) in options_object(options, WHAT)? {
+        match key.as_str() {
+            "radii" => o.radii = opt_bool(WHAT, key, v)?,
+            "labels" => o.labels = opt_bool(WHAT, key, v)?,
+            "arc_of" => o.arc_of = Some(unit_ix(sc, opt_str(WHAT, key, v)?)?),
+            "scale" => {
+                o.scale_px_per_cm = v
+                    .as_u64()
+                    .filter(|n| (1..=100).contains(n))
+                    .map(|n| n as u32)
+                    .ok_or_else(|| {
+                        MatchError::Input(format!(
+                            "{WHAT}: scale must be a number of pixels per centimetre from 1 \
+                             to 100, not {v}"
+                        ))
+                    })?;
+            }
+            other => return Err(unknown_option(WHAT, other, "huzzah", SVG_OPTIONS)),
+        }
+    }
+    Ok(o)
+}
+
+/// The table as SVG: of `side`'s view (the whole state: Huzzah! hides nothing), or of
+/// the state.
+pub(crate) fn svg(
+    sc: &Scenario,
+    s: &State,
+    side: Option<Side>,
+    options: &Value,
+) -> Result<String, MatchError> {
+    let opts = svg_options(sc, options)?;
+    let render = crate::huzzah::render::render_svg;
+    Ok(match side {
+        Some(side) => render(
+            sc,
+            &<crate::huzzah::Huzzah as crate::Game>::view(sc, s, side),
+            &opts,
+        ),
+        None => render(sc, s, &opts),
+    })
+}
