@@ -8,9 +8,11 @@
  *
  *  1. Status. Every function returns an fm_status. FM_OK (0) is success; anything else
  *     is a failure, after which nothing was changed and no out-parameter was written
- *     (one documented exception: a function filling an array, fm_match_legal_indices and
- *     the fm_match_factored_* ones, writes the needed length on FM_BUFFER_TOO_SMALL).
- *     There is no partial success.
+ *     (one documented exception: a function filling a caller's buffer,
+ *     fm_match_legal_indices, the fm_match_factored_* ones, fm_match_observation and
+ *     fm_match_decision_kind, writes the needed length on FM_BUFFER_TOO_SMALL).
+ *     There is no partial success. A query the match's rules system does not answer
+ *     gives FM_UNSUPPORTED.
  *
  *  2. Arguments. Inputs come first, out-parameters last. Every pointer argument is
  *     required: NULL gives FM_NULL_ARGUMENT (the free functions accept NULL as a no-op;
@@ -56,8 +58,8 @@
  *     error, the panic hook of rule 5 (and, in debug builds, a locked registry of live
  *     pointers). Distinct handles are independent and may be used from different threads
  *     at the same time. A single handle must not be used by two threads at once, not even
- *     for const queries (they fill a cache): share one only behind a lock. fm_match_clone
- *     gives a thread its own. If a call finds the handle in use by another thread anyway,
+ *     for const queries (they fill a cache): share one only behind a lock (fm.hpp's
+ *     fm::Match has one: every method of it locks). fm_match_clone gives a thread its own. If a call finds the handle in use by another thread anyway,
  *     it does nothing and returns FM_BUSY (fm_match_free too: the handle is not freed);
  *     the handle stays usable. FM_BUSY reports a bug in the caller's locking, it is not a
  *     way to synchronise: using a handle after (or while) another thread frees it is
@@ -66,6 +68,44 @@
  *  8. Determinism. A match is its scenario, its seed and its commands: the same three give
  *     the same events and state hashes on every platform and through every interface (this
  *     C API, the Rust crate fm-core and the `serve` JSON-lines protocol).
+ *
+ *  9. Versions. FM_VERSION_MAJOR, _MINOR, _PATCH and FM_VERSION_STRING are the header's
+ *     version; fm_version gives the loaded library's. scripts/install_ffi.sh PREFIX
+ *     installs the library, the headers, fm.pc (pkg-config) and the CMake package fm
+ *     (find_package(fm CONFIG), targets fm::fm and fm::fm_static).
+ *
+ * THE API (each function's comment below gives its errors and who owns what)
+ *
+ *  Matches      fm_match_new, fm_match_from_json, fm_match_load, fm_match_clone,
+ *               fm_match_clone_with_seed, fm_match_determinized (drawn from one side's
+ *               knowledge), fm_match_free
+ *  Generator    fm_match_reseed, fm_match_rng_state, fm_match_set_rng_state
+ *  Chance       fm_match_set_chance_mode, fm_match_chance_outcomes, fm_match_apply_chance
+ *  JSON play    fm_match_apply (a command in, its events out), fm_match_pending,
+ *               fm_match_legal_commands, fm_match_state, fm_match_opening_events,
+ *               fm_match_save, fm_match_undo, fm_match_best_command (the built-in AI)
+ *  Match data   fm_match_system, fm_match_scenario, fm_match_seed, fm_match_outcome (the
+ *               winner and why), fm_match_log (the referee's, or a side's, from a command)
+ *  Per side     fm_match_view, fm_match_view_hash, fm_match_export,
+ *               fm_match_information_state, fm_match_last_events
+ *  Fast path    fm_match_legal_count, fm_match_apply_legal, fm_match_apply_legal_events,
+ *               fm_match_legal_indices, fm_match_apply_index, fm_match_apply_index_events,
+ *               fm_match_action_space_size, fm_match_is_over, fm_match_winner,
+ *               fm_match_result (ongoing, A or B won, draw), fm_match_decider,
+ *               fm_match_decision_kind (into a caller's buffer), fm_match_playout,
+ *               fm_match_state_hash, fm_match_command_count
+ *  Factored     fm_match_factored_sizes, fm_match_factored_options, fm_match_factored_mask,
+ *               fm_match_factored_complete, fm_match_factored_to_flat,
+ *               fm_match_flat_to_factored, fm_match_apply_factored
+ *  Encoding     fm_match_command_json_at (the i-th legal command's JSON),
+ *               fm_match_index_command (an action index's), fm_match_index_of (JSON to
+ *               index)
+ *  Queries      fm_match_explain (why a command would be refused), fm_match_reachable,
+ *               fm_match_odds (as one side knows them), fm_match_svg (a side's view or
+ *               the referee's), fm_match_observation_spec, fm_match_observation_size,
+ *               fm_match_observation (into a caller's float buffer)
+ *  Library      fm_string_free, fm_last_error_message, fm_last_error_rule, fm_status_name,
+ *               fm_scenario_names, fm_version, fm_has_handle_checks
  *
  * JSON forms of commands, events, pending decisions, states, views and saves are those
  * of fm-core, documented in docs/protocol.md.
@@ -79,6 +119,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/**
+ * The library's version, "MAJOR.MINOR.PATCH": the version of this header (compare it
+ * with fm_version to detect a different library at run time).
+ */
+#define FM_VERSION_STRING "0.1.0"
+
+/**
+ * The library's major version (`FM_VERSION_STRING` is the whole of it; at run time,
+ * `fm_version` gives the loaded library's).
+ */
+#define FM_VERSION_MAJOR 0
+
+/**
+ * The library's minor version.
+ */
+#define FM_VERSION_MINOR 1
+
+/**
+ * The library's patch version.
+ */
+#define FM_VERSION_PATCH 0
 
 /**
  * The longest request line the server reads, in bytes, not counting its line end:
@@ -184,6 +246,12 @@ enum fm_status
      * courtesy, not a synchronisation: do not retry in a loop instead of locking.
      */
     FM_BUSY = 15,
+    /**
+     * The match's rules system does not answer this query (`fm_match_reachable` of a
+     * Huzzah! match, a picture of a system without one); `fm_last_error_message` names
+     * the query and the system, and the rule is "unsupported".
+     */
+    FM_UNSUPPORTED = 16,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -223,6 +291,40 @@ typedef uint32_t fm_winner;
 #endif // __cplusplus
 
 /**
+ * How a match stands, written by `fm_match_result`: going on, won by a side, or drawn
+ * (`fm_match_winner` says `FM_WINNER_NONE` both while it goes on and after a draw).
+ */
+enum fm_result
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * The game goes on.
+     */
+    FM_RESULT_ONGOING = 0,
+    /**
+     * Side A won.
+     */
+    FM_RESULT_A_WON = 1,
+    /**
+     * Side B won.
+     */
+    FM_RESULT_B_WON = 2,
+    /**
+     * The game is over without a winner.
+     */
+    FM_RESULT_DRAW = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum fm_result fm_result;
+#else
+typedef uint32_t fm_result;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A running match: a scenario, its state, a seeded random generator (xoshiro256++)
  * and the log of commands and events. Opaque; create it with `fm_match_new`,
  * `fm_match_from_json`, `fm_match_load` or `fm_match_clone`, and free it with
@@ -250,6 +352,14 @@ typedef uint32_t fm_side;
  * Side B, the side listed second in the scenario.
  */
 #define FM_SIDE_B 1
+
+/**
+ * No side: as an argument (`fm_match_svg`, `fm_match_last_events`), the whole state or
+ * the unredacted events, the referee's; as a result (`fm_match_decider`), nobody is to
+ * decide (the game is over). Functions that need a player's side refuse it
+ * (`FM_INVALID_ARGUMENT`).
+ */
+#define FM_SIDE_NONE 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -666,8 +776,9 @@ fm_status fm_match_legal_count(const fm_match *m,
 /**
  * Applies the i-th legal command (`0 <= i < fm_match_legal_count`): the command
  * whose stable action index is the i-th smallest legal one (a move takes the
- * cheapest path to its hex). The events are logged but not returned (see
- * `fm_match_save`).
+ * cheapest path to its hex). The events are logged but not returned: see
+ * `fm_match_apply_legal_events` for the variant that returns them, and
+ * `fm_match_last_events` to read them afterwards.
  *
  * Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`, including any `i` once the game is
  * over), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
@@ -677,6 +788,25 @@ fm_status fm_match_legal_count(const fm_match *m,
  */
 fm_status fm_match_apply_legal(fm_match *m,
                                size_t i);
+
+/**
+ * `fm_match_apply_legal`, also returning the command's events as a JSON array (the
+ * referee's, unredacted, as `fm_match_apply` returns them; `[]` while the command
+ * waits for a chance outcome in explicit chance mode): what a host needs to animate
+ * an AI's move in one call. On any error the match is unchanged.
+ *
+ * Ownership: `*out_events_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`), `FM_NULL_ARGUMENT`,
+ * `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_events_json` is NULL
+ * or valid for writing one pointer.
+ */
+fm_status fm_match_apply_legal_events(fm_match *m,
+                                      size_t i,
+                                      char **out_events_json);
 
 /**
  * The stable action indices of the legal commands, ascending (fm-core's encoding:
@@ -715,6 +845,24 @@ fm_status fm_match_apply_index(fm_match *m,
                                size_t index);
 
 /**
+ * `fm_match_apply_index`, also returning the command's events as a JSON array (the
+ * referee's; `[]` while the command waits for a chance outcome). On any error the match
+ * is unchanged.
+ *
+ * Ownership: `*out_events_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_ILLEGAL_COMMAND` (the index means nothing here, rule "input", or the
+ * command is refused), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_events_json` is NULL
+ * or valid for writing one pointer.
+ */
+fm_status fm_match_apply_index_events(fm_match *m,
+                                      size_t index,
+                                      char **out_events_json);
+
+/**
  * The size of the scenario's action space: every stable action index is below it.
  *
  * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
@@ -740,7 +888,7 @@ fm_status fm_match_is_over(const fm_match *m,
 
 /**
  * The winner: `FM_WINNER_A`, `FM_WINNER_B`, or `FM_WINNER_NONE` while the game goes on
- * and after a draw (tell them apart with `fm_match_is_over`).
+ * and after a draw (tell them apart with `fm_match_result`, or `fm_match_is_over`).
  *
  * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
  *
@@ -750,6 +898,55 @@ fm_status fm_match_is_over(const fm_match *m,
  */
 fm_status fm_match_winner(const fm_match *m,
                           fm_winner *out_winner);
+
+/**
+ * How the game stands: `FM_RESULT_ONGOING`, `FM_RESULT_A_WON`, `FM_RESULT_B_WON` or
+ * `FM_RESULT_DRAW`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_result` is NULL or
+ * valid for writing one `fm_result`.
+ */
+fm_status fm_match_result(const fm_match *m,
+                          fm_result *out_result);
+
+/**
+ * Whose decision it is: `FM_SIDE_A`, `FM_SIDE_B`, or `FM_SIDE_NONE` once the game is
+ * over. (In explicit chance mode, while a draw waits, the side whose command waits.)
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_side` is NULL or
+ * valid for writing one `fm_side`.
+ */
+fm_status fm_match_decider(const fm_match *m,
+                           fm_side *out_side);
+
+/**
+ * The kind of the pending decision, the `"kind"` of `fm_match_pending`'s JSON
+ * (`"phase"`, `"retreat"`, `"declare_fire"`, `"game_over"`, ...), copied into the
+ * caller's buffer as a NUL-terminated string: no JSON, nothing to free. 32 bytes hold
+ * every kind of the built-in systems.
+ *
+ * `*out_len` receives the bytes the kind takes with its NUL. If that exceeds
+ * `capacity`, the call returns `FM_BUFFER_TOO_SMALL`, writes nothing to `out_kind` and
+ * still writes `*out_len`. `out_kind` may be NULL when `capacity` is 0.
+ *
+ * Errors: `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_kind` is NULL or
+ * valid for writing `capacity` bytes; `out_len` is NULL or valid for writing one
+ * `size_t`.
+ */
+fm_status fm_match_decision_kind(const fm_match *m,
+                                 char *out_kind,
+                                 size_t capacity,
+                                 size_t *out_len);
 
 /**
  * Plays the game to its end with uniformly random legal commands
@@ -956,6 +1153,327 @@ fm_status fm_match_flat_to_factored(const fm_match *m,
 fm_status fm_match_apply_factored(fm_match *m,
                                   const size_t *seq,
                                   size_t len);
+
+/**
+ * The JSON of the i-th legal command (`0 <= i < fm_match_legal_count`): the command
+ * `fm_match_apply_legal(m, i)` applies, in the form `fm_match_apply` takes.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`), `FM_NULL_ARGUMENT`,
+ * `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_command_json_at(const fm_match *m,
+                                   size_t i,
+                                   char **out_json);
+
+/**
+ * The JSON of the command a stable action index stands for now (see
+ * `fm_match_legal_indices`; it may be a command the rules would refuse).
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (rule "input": the index stands for no command here),
+ * `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_index_command(const fm_match *m,
+                                 size_t index,
+                                 char **out_json);
+
+/**
+ * The stable action index of a command given as JSON (read as strictly as
+ * `fm_match_apply` reads it). `*out_found` is false, and `*out_index` 0, for a command
+ * of this system that has no index now (a unit or hex the scenario lacks).
+ *
+ * Errors: `FM_INVALID_JSON` (not JSON, or not a command of this system),
+ * `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `command_json` is NULL
+ * or a NUL-terminated string; `out_found` is NULL or valid for writing one `bool`;
+ * `out_index` is NULL or valid for writing one `size_t`.
+ */
+fm_status fm_match_index_of(const fm_match *m,
+                            const char *command_json,
+                            bool *out_found,
+                            size_t *out_index);
+
+/**
+ * The events of the last command applied, as a JSON array (`[]` before the first):
+ * as `side` may see them (`FM_SIDE_A`, `FM_SIDE_B`: hidden values redacted), or all of
+ * them, the referee's (`FM_SIDE_NONE`). For a host that applied a command through the
+ * fast path and now shows it to a player.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_NULL_ARGUMENT`,
+ * `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_last_events(const fm_match *m,
+                               fm_side side,
+                               char **out_json);
+
+/**
+ * Why the rules would refuse a command given as JSON now: `*out_json` is `null` if
+ * the command is legal, else `{"rule": "5.2(d)", "message": "..."}` (the error
+ * `fm_match_apply` would give). The match is unchanged.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INVALID_JSON` (not JSON, or not a command of this system: that is not
+ * an explanation), `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `command_json` is NULL
+ * or a NUL-terminated string; `out_json` is NULL or valid for writing one pointer.
+ */
+fm_status fm_match_explain(const fm_match *m,
+                           const char *command_json,
+                           char **out_json);
+
+/**
+ * Where a unit can move now, as a JSON array (Fire & Movement: `[{"hex", "cost",
+ * "path", "stop", "occupied"}]`, empty if it may not move now).
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_ILLEGAL_COMMAND` (rule "input": a unit the scenario does not have),
+ * `FM_UNSUPPORTED` (Huzzah!: units move on an open table), `FM_NULL_ARGUMENT`,
+ * `FM_INVALID_UTF8`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `unit` is NULL or a
+ * NUL-terminated string; `out_json` is NULL or valid for writing one pointer.
+ */
+fm_status fm_match_reachable(const fm_match *m,
+                             const char *unit,
+                             char **out_json);
+
+/**
+ * The exact odds of a proposal as `side` knows them (from its knowledge alone:
+ * nothing it may not know changes the answer), as JSON. Fire & Movement: an attack,
+ * `{"hex": "0507", "units": ["a-1"], "attacker_markers": 1, "defender_markers": 0}`
+ * (`units` empty or absent: a bombardment), giving every result's probability.
+ * Huzzah!: `{"fire": {"unit", "target"}}` (with `"bases"` for some of the unit's
+ * bases) or `{"morale": {"unit"}}`, giving exact fractions. docs/protocol.md has the
+ * answers' forms.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INVALID_JSON` (not JSON, or not a proposal of this system: unknown or
+ * missing fields included), `FM_ILLEGAL_COMMAND` (the rules cannot evaluate it: rule
+ * "input" for an unknown unit or hex, else the rule it breaks), `FM_UNSUPPORTED`,
+ * `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or `FM_SIDE_B`), `FM_NULL_ARGUMENT`,
+ * `FM_INVALID_UTF8`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `proposal_json` is NULL
+ * or a NUL-terminated string; `out_json` is NULL or valid for writing one pointer.
+ */
+fm_status fm_match_odds(const fm_match *m,
+                        fm_side side,
+                        const char *proposal_json,
+                        char **out_json);
+
+/**
+ * The picture of the game as SVG text: of `side`'s view (`FM_SIDE_A`, `FM_SIDE_B`:
+ * nothing it may not know is drawn) or of the whole state (`FM_SIDE_NONE`, the
+ * referee's). `options_json` is a JSON object of the system's options (`"{}"`: the
+ * defaults). Fire & Movement: `hex_size` (10 to 200), `hex_ids`, `panel`, `title`,
+ * `highlight` (hex ids), `markers` (`{"hex", "kind", "label"}` objects). Huzzah!:
+ * `radii`, `arc_of` (a unit id), `scale` (1 to 100), `labels`.
+ *
+ * Ownership: `*out_svg` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INVALID_JSON` (not an object of this system's options, or a bad value:
+ * the message names it), `FM_ILLEGAL_COMMAND` (rule "input": `arc_of` names an unknown
+ * unit), `FM_UNSUPPORTED` (a system without a picture), `FM_INVALID_ARGUMENT` (another
+ * side value), `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `options_json` is NULL
+ * or a NUL-terminated string; `out_svg` is NULL or valid for writing one pointer.
+ */
+fm_status fm_match_svg(const fm_match *m,
+                       fm_side side,
+                       const char *options_json,
+                       char **out_svg);
+
+/**
+ * The layout of the learning observation, fixed for the scenario, as JSON:
+ * `{"shape": [channels, rows, columns], "channels": [names], "features": [names]}`.
+ * An observation (`fm_match_observation`) is the board planes (`shape`, row-major)
+ * then the features: `fm_match_observation_size` floats.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_UNSUPPORTED` (a system without observations: Huzzah!),
+ * `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_observation_spec(const fm_match *m,
+                                    char **out_json);
+
+/**
+ * The number of floats of an observation (`channels * rows * columns + features`,
+ * see `fm_match_observation_spec`), fixed for the scenario.
+ *
+ * Errors: `FM_UNSUPPORTED`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_size` is NULL or
+ * valid for writing one `size_t`.
+ */
+fm_status fm_match_observation_size(const fm_match *m,
+                                    size_t *out_size);
+
+/**
+ * Writes `side`'s observation for learning agents into the caller's float buffer:
+ * the board planes then the features (`fm_match_observation_spec`), all in [0, 1],
+ * computed from that side's view alone (so it holds nothing the side may not know).
+ * No allocation is handed to the caller: a search or training loop reuses one buffer.
+ *
+ * `*out_len` receives the observation's size. If it exceeds `capacity`, the call
+ * returns `FM_BUFFER_TOO_SMALL`, writes nothing to `out_values` and still writes
+ * `*out_len`; values past it in a larger buffer are left as they were.
+ *
+ * Errors: `FM_BUFFER_TOO_SMALL`, `FM_UNSUPPORTED`, `FM_INVALID_ARGUMENT` (side not
+ * `FM_SIDE_A` or `FM_SIDE_B`), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_values` is NULL or
+ * valid for writing `capacity` floats; `out_len` is NULL or valid for writing one
+ * `size_t`.
+ */
+fm_status fm_match_observation(const fm_match *m,
+                               fm_side side,
+                               float *out_values,
+                               size_t capacity,
+                               size_t *out_len);
+
+/**
+ * A new match drawn from `side`'s knowledge of this one: the same view for that side,
+ * what it may not know (the other side's face-down markers, secret allotments) drawn
+ * anew with `seed` with its true probabilities, and its own generator seeded with
+ * `seed` (OpenSpiel's `resample_from_infostate`; what each iteration of a determinized
+ * search plays on). The match is unchanged. The new match's save records its source
+ * and side, and loads only with it.
+ *
+ * Ownership: on success `*out_match` is a new handle owned by the caller; free it with
+ * `fm_match_free`.
+ *
+ * Errors: `FM_ILLEGAL_COMMAND` (rule "chance": a chance outcome is pending; rule
+ * "input": the match is already 8 determinizations deep), `FM_INVALID_ARGUMENT` (side
+ * not `FM_SIDE_A` or `FM_SIDE_B`), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_match` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_determinized(const fm_match *m,
+                                fm_side side,
+                                uint64_t seed,
+                                fm_match **out_match);
+
+/**
+ * The name of the match's rules system (`"fm"` for Fire & Movement, `"huzzah"`), as
+ * a scenario's or a save's `"system"` names it: what a host that serves several
+ * systems dispatches on.
+ *
+ * Ownership: `*out_name` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_name` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_system(const fm_match *m,
+                          char **out_name);
+
+/**
+ * The scenario's data, as JSON (the scenario file format of its rules system: what
+ * `fm_match_from_json` reads). Public: both sides may see it.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_scenario(const fm_match *m,
+                            char **out_json);
+
+/**
+ * The seed of the match's generator. Referee material: with the commands it gives
+ * every die roll.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_seed` is NULL or
+ * valid for writing one `uint64_t`.
+ */
+fm_status fm_match_seed(const fm_match *m,
+                        uint64_t *out_seed);
+
+/**
+ * How and why the game ended, as JSON: `null` while it goes on, else
+ * `{"winner": "a", "reason": "..."}` (`"winner": null` for a draw; the reason in
+ * words, such as which victory condition was met).
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_outcome(const fm_match *m,
+                           char **out_json);
+
+/**
+ * The log from command `from` on (`from` past the end gives `[]`), as a JSON array:
+ * with `FM_SIDE_NONE` the referee's (each command with its events, unredacted, and the
+ * state hash after it), with `FM_SIDE_A` or `FM_SIDE_B` as that side may know it (the
+ * events redacted for it and its view hash after each command). Read it in pieces
+ * (`from` = the count already read, `fm_match_command_count`) to get only the new
+ * commands.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_NULL_ARGUMENT`,
+ * `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_log(const fm_match *m,
+                       fm_side side,
+                       size_t from,
+                       char **out_json);
 
 /**
  * Frees a string returned by this library. NULL is a no-op.

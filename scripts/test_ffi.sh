@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Tests the C ABI (fm-ffi) from C and C++: builds the library, checks that include/fm.h
 # compiles as C99/C11/C++11/C++17, compiles the examples in examples/c and examples/cpp,
-# the C error-path test fm-ffi/tests/c/error_paths.c and the C++ factored-action test
-# fm-ffi/tests/c/factored_game.cpp with -Wall -Wextra -Werror, runs
-# them, and runs each again under valgrind memcheck (zero errors, zero definite or
-# indirect leaks).
+# the C error-path test fm-ffi/tests/c/error_paths.c, the C++ factored-action test
+# fm-ffi/tests/c/factored_game.cpp and the C++ query test fm-ffi/tests/c/queries.cpp with
+# -Wall -Wextra -Werror, runs them, and runs each again under valgrind memcheck (zero
+# errors, zero definite or indirect leaks); builds the query test once more with
+# -fsanitize=address,undefined (when the compiler has them) and runs it. Then installs
+# the library into a temporary prefix (scripts/install_ffi.sh) and builds and runs a
+# small project against it twice: with CMake's find_package(fm CONFIG) and with
+# pkg-config.
 #
 #   ./scripts/test_ffi.sh          (from anywhere; works from a fresh clone)
 #
@@ -26,18 +30,29 @@ die() {
     exit 1
 }
 
-# Tools: a C and a C++ compiler, and valgrind (installed with apt-get if missing).
+# Tools: a C and a C++ compiler; valgrind, cmake and pkg-config (installed with apt-get
+# if missing).
 command -v cc >/dev/null || die "no C compiler (cc) found"
 command -v c++ >/dev/null || die "no C++ compiler (c++) found"
-if ! command -v valgrind >/dev/null; then
-    echo "valgrind not found: installing it with apt-get" >&2
+apt_updated=0
+need_tool() {
+    local tool=$1 package=$2
+    command -v "$tool" >/dev/null && return 0
+    echo "$tool not found: installing $package with apt-get" >&2
     if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind) >&2 ||
-            die "could not install valgrind with apt-get"
+        if [ "$apt_updated" = 0 ]; then
+            apt-get update -qq >&2 || die "apt-get update failed"
+            apt_updated=1
+        fi
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >&2 ||
+            die "could not install $package with apt-get"
     else
-        die "valgrind is required (apt-get install valgrind)"
+        die "$tool is required (apt-get install $package)"
     fi
-fi
+}
+need_tool valgrind valgrind
+need_tool cmake cmake
+need_tool pkg-config pkg-config
 
 # Runs a named check, counting it; on failure shows its output.
 check() {
@@ -84,8 +99,9 @@ rm -rf "$OUT"
 mkdir -p "$OUT/release" "$OUT/debug" "$OUT/bin" "$OUT/logs"
 # Copies, so that later cargo builds (other features, other crates) cannot swap the
 # libraries under the binaries linked here.
-cp target/release/libfm.so target/release/libfm.a "$OUT/release/"
-cp target/debug/libfm.so "$OUT/debug/"
+TARGET=${CARGO_TARGET_DIR:-target}
+cp "$TARGET/release/libfm.so" "$TARGET/release/libfm.a" "$OUT/release/"
+cp "$TARGET/debug/libfm.so" "$OUT/debug/"
 
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -Iinclude)
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror -g -Iinclude)
@@ -109,6 +125,19 @@ check build_json_commands_cpp c++ "${CXXFLAGS[@]}" examples/cpp/json_commands.cp
 check build_error_paths_debug cc "${CFLAGS[@]}" -DFM_TESTING fm-ffi/tests/c/error_paths.c -pthread "${DYN_DEBUG[@]}" -o "$OUT/bin/error_paths_debug"
 check build_error_paths_release cc "${CFLAGS[@]}" fm-ffi/tests/c/error_paths.c -pthread "${DYN_RELEASE[@]}" -o "$OUT/bin/error_paths_release"
 check build_factored_game_cpp c++ "${CXXFLAGS[@]}" fm-ffi/tests/c/factored_game.cpp "${STATIC_RELEASE[@]}" -o "$OUT/bin/factored_game_cpp"
+check build_queries_cpp c++ "${CXXFLAGS[@]}" -pthread fm-ffi/tests/c/queries.cpp "${STATIC_RELEASE[@]}" -o "$OUT/bin/queries_cpp"
+# The same with AddressSanitizer and UBSan, if this compiler has them (the Rust library
+# itself is not instrumented; the C++ side and every buffer it hands over are).
+SANITIZE=0
+if printf 'int main(){return 0;}\n' | c++ -x c++ -fsanitize=address,undefined - -o "$OUT/bin/sanitize_probe" 2>/dev/null &&
+    "$OUT/bin/sanitize_probe"; then
+    SANITIZE=1
+    check build_queries_cpp_asan c++ "${CXXFLAGS[@]}" -pthread -fsanitize=address,undefined \
+        -fno-omit-frame-pointer -fno-sanitize-recover=undefined fm-ffi/tests/c/queries.cpp \
+        "${DYN_RELEASE[@]}" -o "$OUT/bin/queries_cpp_asan"
+else
+    echo "      (no -fsanitize=address,undefined with this compiler: sanitizer build skipped)"
+fi
 # The README's C example, extracted from README.md (or, until the section is pasted
 # there, from docs/README-ffi-section.md): the first ```c block after "## Use from C/C++".
 readme_src=README.md
@@ -139,6 +168,12 @@ check run_error_paths_debug "$OUT/bin/error_paths_debug"
 check run_error_paths_debug_all has run_error_paths_debug "error_paths: [0-9]* passed, 0 failed"
 check run_error_paths_release "$OUT/bin/error_paths_release"
 check run_factored_game_cpp "$OUT/bin/factored_game_cpp"
+check run_queries_cpp "$OUT/bin/queries_cpp"
+check run_queries_cpp_all has run_queries_cpp "queries: [0-9]* passed, 0 failed"
+if [ "$SANITIZE" = 1 ]; then
+    check run_queries_cpp_asan env ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$OUT/bin/queries_cpp_asan"
+fi
 
 echo "== valgrind memcheck"
 check_memcheck memcheck_random_game "$OUT/bin/random_game" 2
@@ -149,6 +184,35 @@ check_memcheck memcheck_readme_example "$OUT/bin/readme_example"
 check_memcheck memcheck_error_paths_debug "$OUT/bin/error_paths_debug"
 check_memcheck memcheck_error_paths_release "$OUT/bin/error_paths_release"
 check_memcheck memcheck_factored_game_cpp "$OUT/bin/factored_game_cpp"
+check_memcheck memcheck_queries_cpp "$OUT/bin/queries_cpp"
+
+echo "== packaging: install into a prefix, then find it with CMake and pkg-config"
+PREFIX="$ROOT/$OUT/prefix"
+check install_ffi env FM_NO_BUILD=1 scripts/install_ffi.sh "$PREFIX"
+check installed_files bash -c "cd '$PREFIX' && ls include/fm.h include/fm.hpp lib/libfm.a \
+    lib/pkgconfig/fm.pc lib/cmake/fm/fmConfig.cmake lib/cmake/fm/fmConfigVersion.cmake && \
+    ls lib/libfm.so lib/libfm.dylib 2>/dev/null | grep -q libfm"
+check cmake_configure cmake -S fm-ffi/tests/pkg -B "$OUT/cmake_build" -DCMAKE_PREFIX_PATH="$PREFIX" \
+    -DCMAKE_BUILD_TYPE=Release
+check cmake_build cmake --build "$OUT/cmake_build"
+check cmake_run_c "$OUT/cmake_build/consumer_c"
+check cmake_run_c_output has cmake_run_c "^consumer: fm "
+check cmake_run_cpp "$OUT/cmake_build/consumer_cpp"
+check cmake_run_cpp_output has cmake_run_cpp "^consumer_cpp: fm .*over: game_over"
+# A request the package cannot meet (a newer major version) fails to configure.
+mkdir -p "$OUT/cmake_too_new"
+printf 'cmake_minimum_required(VERSION 3.13)\nproject(x C)\nfind_package(fm 99 CONFIG REQUIRED)\n' \
+    >"$OUT/cmake_too_new/CMakeLists.txt"
+check cmake_refuses_other_version bash -c "! cmake -S '$OUT/cmake_too_new' -B '$OUT/cmake_too_new/build' \
+    -DCMAKE_PREFIX_PATH='$PREFIX' >/dev/null 2>&1"
+export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
+HEADER_VERSION=$(sed -n 's/^#define FM_VERSION_STRING "\(.*\)"$/\1/p' include/fm.h)
+check pkgconfig_version test "$(pkg-config --modversion fm)" = "$HEADER_VERSION"
+# shellcheck disable=SC2046
+check pkgconfig_build cc -std=c11 -Wall -Wextra -Werror fm-ffi/tests/pkg/consumer.c \
+    $(pkg-config --cflags --libs fm) -Wl,-rpath,"$(pkg-config --variable=libdir fm)" -o "$OUT/bin/consumer_pkgconfig"
+check pkgconfig_run "$OUT/bin/consumer_pkgconfig"
+check pkgconfig_run_output has pkgconfig_run "^consumer: fm "
 
 echo "ffi: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -4,10 +4,11 @@
 //! action index.
 
 use crate::fm_status::{self, *};
-use crate::guard::{out_ptr, put, with_mut, with_ref, Fail};
+use crate::guard::{give_json, out_ptr, put, with_mut, with_ref, Fail, Handle};
 use crate::matches::side_from;
-use crate::{fm_match, fm_side, fm_winner};
+use crate::{fm_match, fm_result, fm_side, fm_winner, FM_SIDE_A, FM_SIDE_B, FM_SIDE_NONE};
 use fm_core::Side;
+use std::ffi::c_char;
 
 /// The number of legal commands now (0 once the game is over), numbered
 /// `0..count` for `fm_match_apply_legal`.
@@ -32,10 +33,55 @@ pub unsafe extern "C" fn fm_match_legal_count(
     }
 }
 
+/// The stable action index of the i-th legal command, or `FM_INDEX_OUT_OF_RANGE`.
+pub(crate) fn legal_at(h: &Handle, i: usize) -> Result<usize, Fail> {
+    h.with_legal(|v| v.get(i).copied()).ok_or_else(|| {
+        let n = h.with_legal(|v| v.len());
+        Fail::new(
+            FM_INDEX_OUT_OF_RANGE,
+            "argument",
+            format!("legal command {i} requested, but there are {n}"),
+        )
+    })
+}
+
+/// Applies the command of a stable action index and writes its events (the referee's,
+/// as a JSON array; `[]` while the command waits for a chance outcome) to `out`; on any
+/// failure the match is as before.
+///
+/// # Safety
+/// `out` came from `out_ptr` and is valid for writing one pointer.
+unsafe fn apply_with_events(
+    h: &mut Handle,
+    index: usize,
+    out: *mut *mut c_char,
+) -> Result<(), Fail> {
+    let before = h.game().log_len();
+    let game = h.game_mut();
+    game.apply_index(index).map_err(|e| Fail::rule(&e))?;
+    let events = if game.log_len() > before {
+        game.last_events_json(None)
+    } else {
+        serde_json::Value::Array(Vec::new())
+    };
+    match give_json(&events) {
+        // SAFETY: by the caller's contract.
+        Ok(p) => unsafe { put(out, p) },
+        Err(f) => {
+            // No partial success: take the command back (or the command that waits for
+            // a chance outcome: undo takes that back too).
+            game.undo();
+            return Err(f);
+        }
+    }
+    Ok(())
+}
+
 /// Applies the i-th legal command (`0 <= i < fm_match_legal_count`): the command
 /// whose stable action index is the i-th smallest legal one (a move takes the
-/// cheapest path to its hex). The events are logged but not returned (see
-/// `fm_match_save`).
+/// cheapest path to its hex). The events are logged but not returned: see
+/// `fm_match_apply_legal_events` for the variant that returns them, and
+/// `fm_match_last_events` to read them afterwards.
 ///
 /// Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`, including any `i` once the game is
 /// over), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
@@ -47,16 +93,38 @@ pub unsafe extern "C" fn fm_match_apply_legal(m: *mut fm_match, i: usize) -> fm_
     // SAFETY: forwarded contract.
     unsafe {
         with_mut(m, |h| {
-            let idx = h.with_legal(|v| v.get(i).copied()).ok_or_else(|| {
-                let n = h.with_legal(|v| v.len());
-                Fail::new(
-                    FM_INDEX_OUT_OF_RANGE,
-                    "argument",
-                    format!("legal command {i} requested, but there are {n}"),
-                )
-            })?;
+            let idx = legal_at(h, i)?;
             h.game_mut().apply_index(idx).map_err(|e| Fail::rule(&e))?;
             Ok(())
+        })
+    }
+}
+
+/// `fm_match_apply_legal`, also returning the command's events as a JSON array (the
+/// referee's, unredacted, as `fm_match_apply` returns them; `[]` while the command
+/// waits for a chance outcome in explicit chance mode): what a host needs to animate
+/// an AI's move in one call. On any error the match is unchanged.
+///
+/// Ownership: `*out_events_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_INDEX_OUT_OF_RANGE` (`i >= count`), `FM_NULL_ARGUMENT`,
+/// `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_events_json` is NULL
+/// or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_apply_legal_events(
+    m: *mut fm_match,
+    i: usize,
+    out_events_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let out = out_ptr(out_events_json, "out_events_json")?;
+            let idx = legal_at(h, i)?;
+            apply_with_events(h, idx, out)
         })
     }
 }
@@ -130,6 +198,33 @@ pub unsafe extern "C" fn fm_match_apply_index(m: *mut fm_match, index: usize) ->
     }
 }
 
+/// `fm_match_apply_index`, also returning the command's events as a JSON array (the
+/// referee's; `[]` while the command waits for a chance outcome). On any error the match
+/// is unchanged.
+///
+/// Ownership: `*out_events_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_ILLEGAL_COMMAND` (the index means nothing here, rule "input", or the
+/// command is refused), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_events_json` is NULL
+/// or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_apply_index_events(
+    m: *mut fm_match,
+    index: usize,
+    out_events_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_mut(m, |h| {
+            let out = out_ptr(out_events_json, "out_events_json")?;
+            apply_with_events(h, index, out)
+        })
+    }
+}
+
 /// The size of the scenario's action space: every stable action index is below it.
 ///
 /// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
@@ -172,7 +267,7 @@ pub unsafe extern "C" fn fm_match_is_over(m: *const fm_match, out_over: *mut boo
 }
 
 /// The winner: `FM_WINNER_A`, `FM_WINNER_B`, or `FM_WINNER_NONE` while the game goes on
-/// and after a draw (tell them apart with `fm_match_is_over`).
+/// and after a draw (tell them apart with `fm_match_result`, or `fm_match_is_over`).
 ///
 /// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
 ///
@@ -196,6 +291,119 @@ pub unsafe extern "C" fn fm_match_winner(
                     Some(Side::B) => fm_winner::FM_WINNER_B,
                 },
             );
+            Ok(())
+        })
+    }
+}
+
+/// How the game stands: `FM_RESULT_ONGOING`, `FM_RESULT_A_WON`, `FM_RESULT_B_WON` or
+/// `FM_RESULT_DRAW`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_result` is NULL or
+/// valid for writing one `fm_result`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_result(
+    m: *const fm_match,
+    out_result: *mut fm_result,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_result, "out_result")?;
+            put(
+                out,
+                match h.game().result() {
+                    fm_core::MatchResult::Ongoing => fm_result::FM_RESULT_ONGOING,
+                    fm_core::MatchResult::Won(Side::A) => fm_result::FM_RESULT_A_WON,
+                    fm_core::MatchResult::Won(Side::B) => fm_result::FM_RESULT_B_WON,
+                    fm_core::MatchResult::Draw => fm_result::FM_RESULT_DRAW,
+                },
+            );
+            Ok(())
+        })
+    }
+}
+
+/// Whose decision it is: `FM_SIDE_A`, `FM_SIDE_B`, or `FM_SIDE_NONE` once the game is
+/// over. (In explicit chance mode, while a draw waits, the side whose command waits.)
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_side` is NULL or
+/// valid for writing one `fm_side`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_decider(m: *const fm_match, out_side: *mut fm_side) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_side, "out_side")?;
+            put(
+                out,
+                match h.game().decider() {
+                    Some(Side::A) => FM_SIDE_A,
+                    Some(Side::B) => FM_SIDE_B,
+                    None => FM_SIDE_NONE,
+                },
+            );
+            Ok(())
+        })
+    }
+}
+
+/// The kind of the pending decision, the `"kind"` of `fm_match_pending`'s JSON
+/// (`"phase"`, `"retreat"`, `"declare_fire"`, `"game_over"`, ...), copied into the
+/// caller's buffer as a NUL-terminated string: no JSON, nothing to free. 32 bytes hold
+/// every kind of the built-in systems.
+///
+/// `*out_len` receives the bytes the kind takes with its NUL. If that exceeds
+/// `capacity`, the call returns `FM_BUFFER_TOO_SMALL`, writes nothing to `out_kind` and
+/// still writes `*out_len`. `out_kind` may be NULL when `capacity` is 0.
+///
+/// Errors: `FM_BUFFER_TOO_SMALL`, `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+/// `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_kind` is NULL or
+/// valid for writing `capacity` bytes; `out_len` is NULL or valid for writing one
+/// `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_decision_kind(
+    m: *const fm_match,
+    out_kind: *mut c_char,
+    capacity: usize,
+    out_len: *mut usize,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let len_out = out_ptr(out_len, "out_len")?;
+            if capacity > 0 {
+                out_ptr(out_kind, "out_kind")?;
+            }
+            let kind = h.game().pending_kind();
+            let bytes = kind.as_bytes();
+            if bytes.contains(&0) {
+                return Err(Fail::new(
+                    FM_INTERNAL_ERROR,
+                    "internal",
+                    "the decision's kind contains a NUL byte (a bug in fm)",
+                ));
+            }
+            let needed = bytes.len() + 1;
+            put(len_out, needed);
+            if needed > capacity {
+                return Err(Fail::new(
+                    FM_BUFFER_TOO_SMALL,
+                    "argument",
+                    format!("the kind takes {needed} bytes with its NUL, buffer holds {capacity}"),
+                ));
+            }
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), out_kind.cast::<u8>(), bytes.len());
+            out_kind.add(bytes.len()).write(0);
             Ok(())
         })
     }

@@ -54,8 +54,7 @@ impl Fail {
             E::Json(_) => Fail::new(FM_INVALID_JSON, "save", e.to_string()),
             E::Input(_) => Fail::new(FM_INVALID_JSON, "input", e.to_string()),
             E::Diverged { .. } => Fail::new(FM_INVALID_SAVE, "save", e.to_string()),
-            // A query the system does not answer (no C function asks one yet).
-            E::Unsupported { .. } => Fail::new(FM_INVALID_ARGUMENT, "unsupported", e.to_string()),
+            E::Unsupported { .. } => Fail::new(FM_UNSUPPORTED, "unsupported", e.to_string()),
         }
     }
 

@@ -34,6 +34,8 @@ mod fast;
 
 mod factored;
 
+mod queries;
+
 mod misc;
 
 #[cfg(feature = "testing")]
@@ -46,8 +48,23 @@ pub use factored::*;
 pub use fast::*;
 pub use matches::*;
 pub use misc::*;
+pub use queries::*;
 #[cfg(feature = "testing")]
 pub use testing::*;
+
+#[cfg(test)]
+mod version_tests {
+    /// The version macros of fm.h are Cargo's version (cbindgen needs literals, so they
+    /// are written out; this keeps them honest).
+    #[test]
+    fn version_constants_are_cargos() {
+        let n = |s: &str| s.parse::<u32>().unwrap();
+        assert_eq!(super::FM_VERSION_MAJOR, n(env!("CARGO_PKG_VERSION_MAJOR")));
+        assert_eq!(super::FM_VERSION_MINOR, n(env!("CARGO_PKG_VERSION_MINOR")));
+        assert_eq!(super::FM_VERSION_PATCH, n(env!("CARGO_PKG_VERSION_PATCH")));
+        assert_eq!(super::FM_VERSION_STRING, env!("CARGO_PKG_VERSION"));
+    }
+}
 
 /// The result of every function. `FM_OK` is 0; any other value is a failure, after
 /// which nothing was changed and no out-parameter was written, and
@@ -105,6 +122,10 @@ pub enum fm_status {
     /// a lock, or give each thread its own with `fm_match_clone`. Detection is a
     /// courtesy, not a synchronisation: do not retry in a loop instead of locking.
     FM_BUSY = 15,
+    /// The match's rules system does not answer this query (`fm_match_reachable` of a
+    /// Huzzah! match, a picture of a system without one); `fm_last_error_message` names
+    /// the query and the system, and the rule is "unsupported".
+    FM_UNSUPPORTED = 16,
 }
 
 /// A running match: a scenario, its state, a seeded random generator (xoshiro256++)
@@ -131,6 +152,37 @@ pub type fm_side = u32;
 pub const FM_SIDE_A: fm_side = 0;
 /// Side B, the side listed second in the scenario.
 pub const FM_SIDE_B: fm_side = 1;
+/// No side: as an argument (`fm_match_svg`, `fm_match_last_events`), the whole state or
+/// the unredacted events, the referee's; as a result (`fm_match_decider`), nobody is to
+/// decide (the game is over). Functions that need a player's side refuse it
+/// (`FM_INVALID_ARGUMENT`).
+pub const FM_SIDE_NONE: fm_side = 2;
+
+/// How a match stands, written by `fm_match_result`: going on, won by a side, or drawn
+/// (`fm_match_winner` says `FM_WINNER_NONE` both while it goes on and after a draw).
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum fm_result {
+    /// The game goes on.
+    FM_RESULT_ONGOING = 0,
+    /// Side A won.
+    FM_RESULT_A_WON = 1,
+    /// Side B won.
+    FM_RESULT_B_WON = 2,
+    /// The game is over without a winner.
+    FM_RESULT_DRAW = 3,
+}
+
+/// The library's major version (`FM_VERSION_STRING` is the whole of it; at run time,
+/// `fm_version` gives the loaded library's).
+pub const FM_VERSION_MAJOR: u32 = 0;
+/// The library's minor version.
+pub const FM_VERSION_MINOR: u32 = 1;
+/// The library's patch version.
+pub const FM_VERSION_PATCH: u32 = 0;
+/// The library's version, `"MAJOR.MINOR.PATCH"` (fm.h's `FM_VERSION_STRING`, which
+/// cbindgen.toml writes since cbindgen writes no string constant).
+pub const FM_VERSION_STRING: &str = "0.1.0";
 
 /// The winner of a match, written by `fm_match_winner`.
 #[repr(u32)]

@@ -97,6 +97,7 @@ pub unsafe extern "C" fn fm_status_name(status: u32, out_name: *mut *const c_cha
             13 => c"FM_PANIC",
             14 => c"FM_INTERNAL_ERROR",
             15 => c"FM_BUSY",
+            16 => c"FM_UNSUPPORTED",
             other => return Err(Fail::argument(format!("{other} is not an fm_status"))),
         };
         // SAFETY: checked non-null; valid by contract.

@@ -877,3 +877,656 @@ fn factored_errors_from_c() {
     assert_eq!(hash(m), before);
     free(m);
 }
+
+// ---------------------------------------------------------------- queries (issue 19)
+
+/// Calls a function writing one string, returning its status and (on success) the text.
+fn text_of(f: impl FnOnce(*mut *mut c_char) -> fm_status) -> (fm_status, Option<String>) {
+    let mut out = null_mut();
+    let st = f(&mut out);
+    if st == OK {
+        (st, Some(take(out)))
+    } else {
+        assert!(out.is_null(), "no output on failure");
+        (st, None)
+    }
+}
+
+/// The status of a failing call and its last error's rule.
+fn fails(st: fm_status, want: fm_status, rule: &str) {
+    assert_eq!(st, want);
+    assert_eq!(last_error().1, rule);
+}
+
+fn new_named(name: &std::ffi::CStr, seed: u64) -> *mut fm_match {
+    let mut m = null_mut();
+    // SAFETY: valid pointers.
+    assert_eq!(unsafe { fm_match_new(name.as_ptr(), seed, &mut m) }, OK);
+    m
+}
+
+fn count(m: *const fm_match) -> usize {
+    let mut n = 0;
+    // SAFETY: a live handle and a valid out-pointer.
+    assert_eq!(unsafe { fm_match_command_count(m, &mut n) }, OK);
+    n
+}
+
+/// The fast path's apply-with-events variants give the events `fm_match_apply` gives
+/// for the same command, and refuse without change.
+#[test]
+fn apply_with_events_returns_what_apply_returns() {
+    let m = new_match(21);
+    for step in 0..30 {
+        let mut n = 0;
+        // SAFETY: the C API used as documented, on live handles.
+        unsafe {
+            assert_eq!(fm_match_legal_count(m, &mut n), OK);
+            let i = (step * 7) % n;
+            let (_, cmd) = text_of(|o| fm_match_command_json_at(m, i, o));
+            let cmd = CString::new(cmd.unwrap()).unwrap();
+            let mut c = null_mut();
+            assert_eq!(fm_match_clone(m, &mut c), OK);
+            let (_, want) = text_of(|o| fm_match_apply(c, cmd.as_ptr(), o));
+            let (st, got) = if step % 2 == 0 {
+                text_of(|o| fm_match_apply_legal_events(m, i, o))
+            } else {
+                let mut idx = vec![0usize; n];
+                let mut len = 0;
+                assert_eq!(fm_match_legal_indices(m, idx.as_mut_ptr(), n, &mut len), OK);
+                text_of(|o| fm_match_apply_index_events(m, idx[i], o))
+            };
+            assert_eq!(st, OK);
+            assert_eq!(got, want, "step {step}");
+            assert_eq!(hash(m), hash(c));
+            let (_, last) = text_of(|o| fm_match_last_events(m, FM_SIDE_NONE, o));
+            assert_eq!(last, got);
+            free(c);
+        }
+    }
+    // Refusals change nothing (and a NULL out-parameter applies nothing).
+    let (h, k) = (hash(m), count(m));
+    // SAFETY: as above.
+    unsafe {
+        let mut n = 0;
+        assert_eq!(fm_match_legal_count(m, &mut n), OK);
+        fails(
+            text_of(|o| fm_match_apply_legal_events(m, n, o)).0,
+            fm_status::FM_INDEX_OUT_OF_RANGE,
+            "argument",
+        );
+        fails(
+            fm_match_apply_legal_events(m, 0, null_mut()),
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+        fails(
+            fm_match_apply_index_events(m, 0, null_mut()),
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+        fails(
+            text_of(|o| fm_match_apply_index_events(m, usize::MAX, o)).0,
+            fm_status::FM_ILLEGAL_COMMAND,
+            "input",
+        );
+        fails(
+            text_of(|o| fm_match_apply_legal_events(null_mut(), 0, o)).0,
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+    }
+    assert_eq!((hash(m), count(m)), (h, k));
+    free(m);
+}
+
+/// Commands and indices map both ways: the i-th legal command's JSON, an index's
+/// command, and a command's index.
+#[test]
+fn commands_and_indices_map_both_ways() {
+    for (name, seed) in [(c"system-demo", 4), (c"huzzah-encounter", 4)] {
+        let m = new_named(name, seed);
+        // SAFETY: the C API used as documented.
+        unsafe {
+            let mut n = 0;
+            assert_eq!(fm_match_legal_count(m, &mut n), OK);
+            let mut idx = vec![0usize; n];
+            let mut len = 0;
+            assert_eq!(fm_match_legal_indices(m, idx.as_mut_ptr(), n, &mut len), OK);
+            let legal: serde_json::Value =
+                serde_json::from_str(&json_of(m, fm_match_legal_commands)).unwrap();
+            for (i, index) in idx.iter().enumerate() {
+                let (_, at) = text_of(|o| fm_match_command_json_at(m, i, o));
+                let (_, of_index) = text_of(|o| fm_match_index_command(m, *index, o));
+                assert_eq!(at, of_index, "{name:?} {i}");
+                let cmd: serde_json::Value = serde_json::from_str(at.as_ref().unwrap()).unwrap();
+                assert!(legal.as_array().unwrap().contains(&cmd), "{cmd}");
+                let c = CString::new(at.unwrap()).unwrap();
+                let (mut found, mut back) = (false, 0usize);
+                assert_eq!(fm_match_index_of(m, c.as_ptr(), &mut found, &mut back), OK);
+                assert!(found);
+                assert_eq!(back, *index);
+            }
+            fails(
+                text_of(|o| fm_match_command_json_at(m, n, o)).0,
+                fm_status::FM_INDEX_OUT_OF_RANGE,
+                "argument",
+            );
+            fails(
+                text_of(|o| fm_match_index_command(m, usize::MAX, o)).0,
+                fm_status::FM_INVALID_ARGUMENT,
+                "input",
+            );
+            let (mut found, mut back) = (true, 7usize);
+            for bad in [c"{", c"{\"type\":\"no-such\"}", c"{\"a\":1,\"a\":2}"] {
+                fails(
+                    fm_match_index_of(m, bad.as_ptr(), &mut found, &mut back),
+                    fm_status::FM_INVALID_JSON,
+                    "input",
+                );
+            }
+            assert!(found && back == 7, "no output on failure");
+            fails(
+                fm_match_index_of(m, c"{}".as_ptr(), null_mut(), &mut back),
+                fm_status::FM_NULL_ARGUMENT,
+                "argument",
+            );
+        }
+        free(m);
+    }
+    // A command of the system that has no index here: found is false.
+    let m = new_match(4);
+    let (mut found, mut back) = (true, 7usize);
+    // SAFETY: as above.
+    unsafe {
+        let c = c"{\"type\":\"move\",\"unit\":\"nobody\",\"path\":[\"0101\"]}";
+        assert_eq!(fm_match_index_of(m, c.as_ptr(), &mut found, &mut back), OK);
+    }
+    assert!(!found);
+    assert_eq!(back, 0);
+    free(m);
+}
+
+/// The typed answers: result, decider, the decision's kind in a caller's buffer.
+#[test]
+fn result_decider_and_kind_without_json() {
+    for (name, seed) in [(c"system-demo", 8), (c"huzzah-firefight", 8)] {
+        let m = new_named(name, seed);
+        // SAFETY: the C API used as documented.
+        unsafe {
+            for phase in 0..2 {
+                let pending: serde_json::Value =
+                    serde_json::from_str(&json_of(m, fm_match_pending)).unwrap();
+                let mut buf = [0x55u8; 32];
+                let mut len = 0;
+                assert_eq!(
+                    fm_match_decision_kind(m, buf.as_mut_ptr().cast(), buf.len(), &mut len),
+                    OK
+                );
+                let kind = CStr::from_bytes_with_nul(&buf[..len])
+                    .unwrap()
+                    .to_str()
+                    .unwrap();
+                assert_eq!(pending["kind"], kind);
+                assert_eq!(buf[len], 0x55, "nothing written past the NUL");
+                // Too small: the length alone; capacity 0 takes NULL.
+                let mut small = [0x55u8; 2];
+                let mut need = 0;
+                fails(
+                    fm_match_decision_kind(m, small.as_mut_ptr().cast(), 2, &mut need),
+                    fm_status::FM_BUFFER_TOO_SMALL,
+                    "argument",
+                );
+                assert_eq!((need, small), (len, [0x55; 2]));
+                fails(
+                    fm_match_decision_kind(m, null_mut(), 0, &mut need),
+                    fm_status::FM_BUFFER_TOO_SMALL,
+                    "argument",
+                );
+                fails(
+                    fm_match_decision_kind(m, null_mut(), 8, &mut need),
+                    fm_status::FM_NULL_ARGUMENT,
+                    "argument",
+                );
+                let mut side = 99;
+                assert_eq!(fm_match_decider(m, &mut side), OK);
+                let mut result = fm_result::FM_RESULT_DRAW;
+                assert_eq!(fm_match_result(m, &mut result), OK);
+                let mut winner = fm_winner::FM_WINNER_NONE;
+                assert_eq!(fm_match_winner(m, &mut winner), OK);
+                if phase == 0 {
+                    assert_eq!(result, fm_result::FM_RESULT_ONGOING);
+                    let want = if pending["side"] == "a" {
+                        FM_SIDE_A
+                    } else {
+                        FM_SIDE_B
+                    };
+                    assert_eq!(side, want, "{pending}");
+                    let mut n = 0;
+                    assert_eq!(fm_match_playout(m, seed, &mut n), OK);
+                } else {
+                    assert_eq!(kind, "game_over");
+                    assert_eq!(side, FM_SIDE_NONE);
+                    let want = match winner {
+                        fm_winner::FM_WINNER_A => fm_result::FM_RESULT_A_WON,
+                        fm_winner::FM_WINNER_B => fm_result::FM_RESULT_B_WON,
+                        fm_winner::FM_WINNER_NONE => fm_result::FM_RESULT_DRAW,
+                    };
+                    assert_eq!(result, want);
+                }
+            }
+            fails(
+                fm_match_result(m, null_mut()),
+                fm_status::FM_NULL_ARGUMENT,
+                "argument",
+            );
+            fails(
+                fm_match_decider(m, null_mut()),
+                fm_status::FM_NULL_ARGUMENT,
+                "argument",
+            );
+        }
+        free(m);
+    }
+}
+
+/// explain, reachable, odds, svg, last events and the observation answer as fm-core's
+/// match layer does, and each error has its status.
+#[test]
+fn queries_answer_as_the_match_layer() {
+    let m = new_match(6);
+    let mut r = fm_core::any::new_match("system-demo", 6).unwrap();
+    // SAFETY: the C API used as documented.
+    unsafe {
+        let mut played = 0;
+        while played < 40 {
+            let idx = r.legal_indices();
+            let i = (played * 5) % idx.len();
+            assert_eq!(fm_match_apply_legal(m, i), OK);
+            r.apply_index(idx[i]).unwrap();
+            played += 1;
+        }
+        assert_eq!(hash(m), r.state_hash());
+        let v =
+            |s: Option<String>| -> serde_json::Value { serde_json::from_str(&s.unwrap()).unwrap() };
+        // explain
+        let legal = r.legal_json()[0].to_string();
+        let c = CString::new(legal).unwrap();
+        assert_eq!(
+            text_of(|o| fm_match_explain(m, c.as_ptr(), o)).1.unwrap(),
+            "null"
+        );
+        let bad = c"{\"type\":\"move\",\"unit\":\"nobody\",\"path\":[\"0101\"]}";
+        let why = v(text_of(|o| fm_match_explain(m, bad.as_ptr(), o)).1);
+        assert_eq!(why["rule"], "input");
+        assert!(why["message"].as_str().unwrap().contains("nobody"));
+        fails(
+            text_of(|o| fm_match_explain(m, c"{\"type\":1}".as_ptr(), o)).0,
+            fm_status::FM_INVALID_JSON,
+            "input",
+        );
+        fails(
+            text_of(|o| fm_match_explain(m, null_mut(), o)).0,
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+        // reachable
+        let unit = r.scenario_json()["units"][0]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let cu = CString::new(unit.clone()).unwrap();
+        assert_eq!(
+            v(text_of(|o| fm_match_reachable(m, cu.as_ptr(), o)).1),
+            r.reachable(&unit).unwrap()
+        );
+        fails(
+            text_of(|o| fm_match_reachable(m, c"nobody".as_ptr(), o)).0,
+            fm_status::FM_ILLEGAL_COMMAND,
+            "input",
+        );
+        // odds, as each side knows them
+        let fm = r.as_any().downcast_ref::<fm_core::Match>().unwrap();
+        let hex = fm
+            .state()
+            .units
+            .iter()
+            .find_map(|u| u.hex())
+            .expect("a unit on the map")
+            .to_string();
+        let proposal = serde_json::json!({"hex": hex, "attacker_markers": 1});
+        let cp = CString::new(proposal.to_string()).unwrap();
+        for (side, s) in [(FM_SIDE_A, fm_core::Side::A), (FM_SIDE_B, fm_core::Side::B)] {
+            let (st, got) = text_of(|o| fm_match_odds(m, side, cp.as_ptr(), o));
+            match r.odds(s, &proposal) {
+                Ok(want) => assert_eq!((st, v(got)), (OK, want)),
+                Err(e) => panic!("{e}"),
+            }
+        }
+        fails(
+            text_of(|o| fm_match_odds(m, FM_SIDE_NONE, cp.as_ptr(), o)).0,
+            fm_status::FM_INVALID_ARGUMENT,
+            "argument",
+        );
+        fails(
+            text_of(|o| fm_match_odds(m, FM_SIDE_A, c"{\"hex\":\"0101\",\"x\":1}".as_ptr(), o)).0,
+            fm_status::FM_INVALID_JSON,
+            "input",
+        );
+        fails(
+            text_of(|o| fm_match_odds(m, FM_SIDE_A, c"[".as_ptr(), o)).0,
+            fm_status::FM_INVALID_JSON,
+            "input",
+        );
+        // svg: the referee's and a side's
+        for (side, s) in [(FM_SIDE_NONE, None), (FM_SIDE_A, Some(fm_core::Side::A))] {
+            let (st, svg) = text_of(|o| fm_match_svg(m, side, c"{\"hex_size\":20}".as_ptr(), o));
+            assert_eq!(st, OK);
+            assert_eq!(
+                svg.unwrap(),
+                r.svg(s, &serde_json::json!({"hex_size": 20})).unwrap()
+            );
+        }
+        for bad in [c"{\"scale\":2}", c"{\"hex_size\":1}", c"[]", c"{"] {
+            fails(
+                text_of(|o| fm_match_svg(m, FM_SIDE_NONE, bad.as_ptr(), o)).0,
+                fm_status::FM_INVALID_JSON,
+                "input",
+            );
+        }
+        fails(
+            text_of(|o| fm_match_svg(m, 3, c"{}".as_ptr(), o)).0,
+            fm_status::FM_INVALID_ARGUMENT,
+            "argument",
+        );
+        // last events, per side
+        for (side, s) in [
+            (FM_SIDE_A, Some(fm_core::Side::A)),
+            (FM_SIDE_B, Some(fm_core::Side::B)),
+            (FM_SIDE_NONE, None),
+        ] {
+            assert_eq!(
+                v(text_of(|o| fm_match_last_events(m, side, o)).1),
+                r.last_events_json(s)
+            );
+        }
+        fails(
+            text_of(|o| fm_match_last_events(m, 7, o)).0,
+            fm_status::FM_INVALID_ARGUMENT,
+            "argument",
+        );
+        // observation: size, spec, the values, a buffer too small
+        let mut size = 0;
+        assert_eq!(fm_match_observation_size(m, &mut size), OK);
+        let spec = v(text_of(|o| fm_match_observation_spec(m, o)).1);
+        assert_eq!(
+            spec,
+            serde_json::to_value(r.observation_spec().unwrap()).unwrap()
+        );
+        assert_eq!(size, r.observation_spec().unwrap().size());
+        for (side, s) in [(FM_SIDE_A, fm_core::Side::A), (FM_SIDE_B, fm_core::Side::B)] {
+            let mut out = vec![9f32; size + 1];
+            let mut len = 0;
+            assert_eq!(
+                fm_match_observation(m, side, out.as_mut_ptr(), out.len(), &mut len),
+                OK
+            );
+            assert_eq!(len, size);
+            let mut want = vec![0f32; size];
+            r.observation(s, &mut want).unwrap();
+            assert_eq!(&out[..size], &want[..]);
+            assert_eq!(out[size], 9.0);
+        }
+        let mut small = vec![9f32; size - 1];
+        let mut len = 0;
+        fails(
+            fm_match_observation(m, FM_SIDE_A, small.as_mut_ptr(), small.len(), &mut len),
+            fm_status::FM_BUFFER_TOO_SMALL,
+            "argument",
+        );
+        assert_eq!(len, size);
+        assert!(small.iter().all(|x| *x == 9.0));
+        fails(
+            fm_match_observation(m, FM_SIDE_A, null_mut(), 0, &mut len),
+            fm_status::FM_BUFFER_TOO_SMALL,
+            "argument",
+        );
+        fails(
+            fm_match_observation(m, FM_SIDE_A, null_mut(), 4, &mut len),
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+        fails(
+            fm_match_observation(m, FM_SIDE_NONE, small.as_mut_ptr(), small.len(), &mut len),
+            fm_status::FM_INVALID_ARGUMENT,
+            "argument",
+        );
+    }
+    assert_eq!(hash(m), r.state_hash(), "queries change nothing");
+    free(m);
+}
+
+/// A system that does not answer a query says so: FM_UNSUPPORTED, rule "unsupported",
+/// naming the query and the system; Huzzah! answers odds and pictures.
+#[test]
+fn huzzah_queries_and_unsupported_ones() {
+    let m = new_named(c"huzzah-firefight", 2);
+    // SAFETY: the C API used as documented.
+    unsafe {
+        let (st, _) = text_of(|o| fm_match_reachable(m, c"x".as_ptr(), o));
+        fails(st, fm_status::FM_UNSUPPORTED, "unsupported");
+        assert_eq!(
+            last_error().0,
+            "reachable is not supported by the \"huzzah\" rules system"
+        );
+        let mut size = 0;
+        fails(
+            fm_match_observation_size(m, &mut size),
+            fm_status::FM_UNSUPPORTED,
+            "unsupported",
+        );
+        fails(
+            text_of(|o| fm_match_observation_spec(m, o)).0,
+            fm_status::FM_UNSUPPORTED,
+            "unsupported",
+        );
+        let mut buf = [0f32; 4];
+        fails(
+            fm_match_observation(m, FM_SIDE_A, buf.as_mut_ptr(), 4, &mut size),
+            fm_status::FM_UNSUPPORTED,
+            "unsupported",
+        );
+        let mut name = std::ptr::null();
+        assert_eq!(fm_status_name(16, &mut name), OK);
+        assert_eq!(CStr::from_ptr(name).to_str().unwrap(), "FM_UNSUPPORTED");
+        // The table picture, and the odds of a morale test.
+        let (st, svg) = text_of(|o| fm_match_svg(m, FM_SIDE_B, c"{\"scale\":3}".as_ptr(), o));
+        assert_eq!(st, OK);
+        assert!(svg.unwrap().starts_with("<svg"));
+        fails(
+            text_of(|o| fm_match_svg(m, FM_SIDE_B, c"{\"hex_size\":30}".as_ptr(), o)).0,
+            fm_status::FM_INVALID_JSON,
+            "input",
+        );
+        let r = fm_core::any::new_match("huzzah-firefight", 2).unwrap();
+        let hz = r
+            .as_any()
+            .downcast_ref::<fm_core::GameMatch<fm_core::huzzah::Huzzah>>()
+            .unwrap();
+        let unit = hz.scenario().units()[0].id.to_string();
+        let p = CString::new(format!("{{\"morale\":{{\"unit\":\"{unit}\"}}}}")).unwrap();
+        let (st, odds) = text_of(|o| fm_match_odds(m, FM_SIDE_A, p.as_ptr(), o));
+        assert_eq!(st, OK, "{:?}", last_error());
+        let odds: serde_json::Value = serde_json::from_str(&odds.unwrap()).unwrap();
+        assert_eq!(
+            odds,
+            r.odds(
+                fm_core::Side::A,
+                &serde_json::json!({"morale": {"unit": unit}})
+            )
+            .unwrap()
+        );
+        assert!(odds["pass"]["den"].as_u64().unwrap() > 0);
+        fails(
+            text_of(|o| {
+                fm_match_odds(
+                    m,
+                    FM_SIDE_A,
+                    c"{\"morale\":{\"unit\":\"nobody\"}}".as_ptr(),
+                    o,
+                )
+            })
+            .0,
+            fm_status::FM_ILLEGAL_COMMAND,
+            "input",
+        );
+    }
+    free(m);
+}
+
+/// A determinized match keeps the side's view, has its own handle, and its save loads.
+#[test]
+fn determinized_from_c() {
+    let m = new_named(c"vimy-ridge", 3);
+    // SAFETY: the C API used as documented.
+    unsafe {
+        let mut n = 0;
+        for k in 0..30 {
+            assert_eq!(fm_match_legal_count(m, &mut n), OK);
+            assert_eq!(fm_match_apply_legal(m, (k * 5) % n), OK);
+        }
+        for side in [FM_SIDE_A, FM_SIDE_B] {
+            let mut d = null_mut();
+            assert_eq!(fm_match_determinized(m, side, 11, &mut d), OK);
+            let (mut a, mut b) = (0, 0);
+            assert_eq!(fm_match_view_hash(m, side, &mut a), OK);
+            assert_eq!(fm_match_view_hash(d, side, &mut b), OK);
+            assert_eq!(a, b);
+            let save = json_of(d, fm_match_save);
+            let c = CString::new(save).unwrap();
+            let mut back = null_mut();
+            assert_eq!(fm_match_load(c.as_ptr(), &mut back), OK);
+            assert_eq!(hash(back), hash(d));
+            free(back);
+            free(d);
+        }
+        let mut d = null_mut();
+        fails(
+            fm_match_determinized(m, FM_SIDE_NONE, 1, &mut d),
+            fm_status::FM_INVALID_ARGUMENT,
+            "argument",
+        );
+        fails(
+            fm_match_determinized(m, FM_SIDE_A, 1, null_mut()),
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+        assert!(d.is_null());
+        // In explicit chance mode with a draw waiting: refused, rule "chance".
+        let mut c = null_mut();
+        assert_eq!(fm_match_clone(m, &mut c), OK);
+        assert_eq!(fm_match_set_chance_mode(c, true), OK);
+        let mut waiting = 0;
+        for _ in 0..400 {
+            assert_eq!(fm_match_chance_outcomes(c, &mut waiting), OK);
+            if waiting > 0 {
+                break;
+            }
+            assert_eq!(fm_match_legal_count(c, &mut n), OK);
+            let (st, _) = text_of(|o| fm_match_apply_legal_events(c, n - 1, o));
+            assert_eq!(st, OK);
+        }
+        assert!(waiting > 0, "a draw waits at some point");
+        fails(
+            fm_match_determinized(c, FM_SIDE_A, 1, &mut d),
+            fm_status::FM_ILLEGAL_COMMAND,
+            "chance",
+        );
+        free(c);
+    }
+    free(m);
+}
+
+/// The header's version macros are the library's version.
+#[test]
+fn version_macros_are_the_librarys() {
+    let mut v = std::ptr::null();
+    // SAFETY: a valid out-pointer.
+    assert_eq!(unsafe { fm_version(&mut v) }, OK);
+    // SAFETY: a static string of the library.
+    let v = unsafe { CStr::from_ptr(v) }.to_str().unwrap();
+    assert_eq!(v, FM_VERSION_STRING);
+    assert_eq!(
+        v,
+        format!("{FM_VERSION_MAJOR}.{FM_VERSION_MINOR}.{FM_VERSION_PATCH}")
+    );
+}
+
+/// The match layer's remaining queries: system, scenario, seed, outcome, log.
+#[test]
+fn system_scenario_seed_outcome_and_log() {
+    let m = new_named(c"huzzah-encounter", 12);
+    let mut r = fm_core::any::new_match("huzzah-encounter", 12).unwrap();
+    // SAFETY: the C API used as documented.
+    unsafe {
+        let v =
+            |s: Option<String>| -> serde_json::Value { serde_json::from_str(&s.unwrap()).unwrap() };
+        assert_eq!(text_of(|o| fm_match_system(m, o)).1.unwrap(), "huzzah");
+        assert_eq!(v(text_of(|o| fm_match_scenario(m, o)).1), r.scenario_json());
+        let mut seed = 0;
+        assert_eq!(fm_match_seed(m, &mut seed), OK);
+        assert_eq!(seed, 12);
+        assert_eq!(text_of(|o| fm_match_outcome(m, o)).1.unwrap(), "null");
+        for k in 0..12 {
+            let idx = r.legal_indices();
+            let i = (k * 3) % idx.len();
+            assert_eq!(fm_match_apply_legal(m, i), OK);
+            r.apply_index(idx[i]).unwrap();
+        }
+        for from in [0, 5, 12, 99] {
+            assert_eq!(
+                v(text_of(|o| fm_match_log(m, FM_SIDE_NONE, from, o)).1),
+                r.log_json(from)
+            );
+            assert_eq!(
+                v(text_of(|o| fm_match_log(m, FM_SIDE_B, from, o)).1),
+                r.side_log_json(fm_core::Side::B, from)
+            );
+        }
+        assert_eq!(
+            v(text_of(|o| fm_match_log(m, FM_SIDE_NONE, 5, o)).1)
+                .as_array()
+                .unwrap()
+                .len(),
+            7
+        );
+        fails(
+            text_of(|o| fm_match_log(m, 9, 0, o)).0,
+            fm_status::FM_INVALID_ARGUMENT,
+            "argument",
+        );
+        let mut n = 0;
+        assert_eq!(fm_match_playout(m, 3, &mut n), OK);
+        let out = v(text_of(|o| fm_match_outcome(m, o)).1);
+        let mut w = fm_winner::FM_WINNER_NONE;
+        assert_eq!(fm_match_winner(m, &mut w), OK);
+        let want = match w {
+            fm_winner::FM_WINNER_A => serde_json::json!("a"),
+            fm_winner::FM_WINNER_B => serde_json::json!("b"),
+            fm_winner::FM_WINNER_NONE => serde_json::Value::Null,
+        };
+        assert_eq!(out["winner"], want);
+        assert!(!out["reason"].as_str().unwrap().is_empty());
+        fails(
+            fm_match_seed(m, null_mut()),
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+        fails(
+            fm_match_system(null_mut(), null_mut()),
+            fm_status::FM_NULL_ARGUMENT,
+            "argument",
+        );
+    }
+    free(m);
+}

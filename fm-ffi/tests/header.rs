@@ -43,6 +43,36 @@ fn committed_header_is_up_to_date() {
     }
 }
 
+/// The version macros are Cargo's version: `FM_VERSION_STRING` is written in
+/// cbindgen.toml (cbindgen writes no string constant), the numbers come from lib.rs.
+#[test]
+fn header_version_is_cargos() {
+    let h = generate();
+    for line in [
+        format!(
+            "#define FM_VERSION_STRING \"{}\"",
+            env!("CARGO_PKG_VERSION")
+        ),
+        format!(
+            "#define FM_VERSION_MAJOR {}",
+            env!("CARGO_PKG_VERSION_MAJOR")
+        ),
+        format!(
+            "#define FM_VERSION_MINOR {}",
+            env!("CARGO_PKG_VERSION_MINOR")
+        ),
+        format!(
+            "#define FM_VERSION_PATCH {}",
+            env!("CARGO_PKG_VERSION_PATCH")
+        ),
+    ] {
+        assert!(
+            h.lines().any(|l| l == line),
+            "fm.h lacks `{line}` (update fm-ffi/cbindgen.toml or lib.rs to Cargo's version)"
+        );
+    }
+}
+
 #[test]
 fn header_declares_the_whole_api() {
     let h = generate();
@@ -80,6 +110,28 @@ fn header_declares_the_whole_api() {
         "fm_match_factored_to_flat",
         "fm_match_flat_to_factored",
         "fm_match_apply_factored",
+        "fm_match_apply_legal_events",
+        "fm_match_apply_index_events",
+        "fm_match_result",
+        "fm_match_decider",
+        "fm_match_decision_kind",
+        "fm_match_command_json_at",
+        "fm_match_index_command",
+        "fm_match_index_of",
+        "fm_match_last_events",
+        "fm_match_explain",
+        "fm_match_reachable",
+        "fm_match_odds",
+        "fm_match_svg",
+        "fm_match_observation_spec",
+        "fm_match_observation_size",
+        "fm_match_observation",
+        "fm_match_determinized",
+        "fm_match_system",
+        "fm_match_scenario",
+        "fm_match_seed",
+        "fm_match_outcome",
+        "fm_match_log",
         "fm_string_free",
         "fm_last_error_message",
         "fm_last_error_rule",

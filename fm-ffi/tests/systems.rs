@@ -118,6 +118,40 @@ fn the_race_through_the_c_abi() {
     // SAFETY: valid pointers.
     assert_eq!(unsafe { fm_match_playout(six, 3, &mut played) }, OK);
     assert!(played > 0);
+    // The queries: the race keeps the trait's defaults (explain answers; no picture,
+    // no odds, no reachable hexes, no observation: FM_UNSUPPORTED naming the query).
+    // SAFETY: valid pointers.
+    unsafe {
+        let mut out = null_mut();
+        assert_eq!(
+            fm_match_explain(copy, c"{\"type\":\"roll\"}".as_ptr(), &mut out),
+            OK
+        );
+        assert_eq!(take(out), "null");
+        let mut kind = [0u8; 32];
+        let mut len = 0;
+        assert_eq!(
+            fm_match_decision_kind(copy, kind.as_mut_ptr().cast(), 32, &mut len),
+            OK
+        );
+        assert_eq!(&kind[..len], b"turn\0");
+        out = null_mut();
+        for st in [
+            fm_match_svg(copy, FM_SIDE_NONE, c"{}".as_ptr(), &mut out),
+            fm_match_odds(copy, FM_SIDE_A, c"{}".as_ptr(), &mut out),
+            fm_match_reachable(copy, c"x".as_ptr(), &mut out),
+            fm_match_observation_spec(copy, &mut out),
+        ] {
+            assert_eq!(st, fm_status::FM_UNSUPPORTED);
+        }
+        assert!(out.is_null());
+        let mut msg = null_mut();
+        assert_eq!(fm_last_error_message(&mut msg), OK);
+        assert_eq!(
+            take(msg),
+            "observation is not supported by the \"race\" rules system"
+        );
+    }
     for h in [m, back, copy, six] {
         // SAFETY: live handles, freed once.
         assert_eq!(unsafe { fm_match_free(h) }, OK);

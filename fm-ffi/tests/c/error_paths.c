@@ -556,6 +556,153 @@ static void factored_errors(void) {
     EXPECT_STATUS(fm_match_free(m), FM_OK);
 }
 
+/* The queries of issue 19: NULL handles and out-parameters, bad sides, bad JSON, small
+ * buffers (the needed length alone written), unsupported queries, and no change on any
+ * failure. */
+static void query_errors(void) {
+    char *s = (char *)0x1; /* sentinel: must stay untouched */
+    size_t n = 12345, len = 0;
+    bool found = true;
+    fm_side side = 77;
+    fm_result result = FM_RESULT_DRAW;
+    fm_match *out = (fm_match *)0x1;
+    float obs[4] = {5, 5, 5, 5};
+    char kind[32];
+    memset(kind, 'x', sizeof kind);
+
+    EXPECT_STATUS(fm_match_apply_legal_events(NULL, 0, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_apply_index_events(NULL, 0, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_result(NULL, &result), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_decider(NULL, &side), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_decision_kind(NULL, kind, sizeof kind, &len), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_command_json_at(NULL, 0, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_index_command(NULL, 0, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_index_of(NULL, "{}", &found, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_last_events(NULL, FM_SIDE_NONE, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_explain(NULL, "{}", &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_reachable(NULL, "u", &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_odds(NULL, FM_SIDE_A, "{}", &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_svg(NULL, FM_SIDE_NONE, "{}", &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation_spec(NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation_size(NULL, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation(NULL, FM_SIDE_A, obs, 4, &len), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_determinized(NULL, FM_SIDE_A, 1, &out), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_system(NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_scenario(NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_outcome(NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_log(NULL, FM_SIDE_NONE, 0, &s), FM_NULL_ARGUMENT);
+    {
+        uint64_t seed = 5;
+        EXPECT_STATUS(fm_match_seed(NULL, &seed), FM_NULL_ARGUMENT);
+        EXPECT(seed == 5);
+    }
+    EXPECT(s == (char *)0x1 && n == 12345 && found && side == 77);
+    EXPECT(result == FM_RESULT_DRAW && out == (fm_match *)0x1 && obs[0] == 5);
+
+    fm_match *m = new_match();
+    uint64_t before = hash_of(m);
+    size_t count = 0;
+    fm_match_legal_count(m, &count);
+    /* NULL inputs and out-parameters. */
+    EXPECT_STATUS(fm_match_apply_legal_events(m, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_apply_index_events(m, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_result(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_decider(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_decision_kind(m, kind, sizeof kind, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_decision_kind(m, NULL, sizeof kind, &len), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_command_json_at(m, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_index_command(m, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_index_of(m, NULL, &found, &n), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_index_of(m, "{}", &found, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_last_events(m, FM_SIDE_A, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_explain(m, NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_explain(m, "{\"type\":\"done\"}", NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_reachable(m, NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_odds(m, FM_SIDE_A, NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_svg(m, FM_SIDE_NONE, NULL, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_svg(m, FM_SIDE_NONE, "{}", NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation_spec(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation_size(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation(m, FM_SIDE_A, NULL, 4, &len), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation(m, FM_SIDE_A, obs, 4, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_determinized(m, FM_SIDE_A, 1, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_system(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_scenario(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_seed(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_outcome(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_log(m, FM_SIDE_NONE, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_log(m, 3, 0, &s), FM_INVALID_ARGUMENT);
+    /* Bad sides: FM_SIDE_NONE only where it means the referee. */
+    EXPECT_STATUS(fm_match_last_events(m, 3, &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_svg(m, 3, "{}", &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_odds(m, FM_SIDE_NONE, "{\"hex\":\"0101\"}", &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_observation(m, FM_SIDE_NONE, obs, 4, &len), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_determinized(m, FM_SIDE_NONE, 1, &out), FM_INVALID_ARGUMENT);
+    read_last_error();
+    EXPECT(strcmp(last_rule, "argument") == 0);
+    /* Bad JSON and bad UTF-8. */
+    EXPECT_STATUS(fm_match_explain(m, "{\"type\":", &s), FM_INVALID_JSON);
+    EXPECT_STATUS(fm_match_explain(m, "{\"type\":\"fly\"}", &s), FM_INVALID_JSON);
+    EXPECT_STATUS(fm_match_index_of(m, "[1,2]", &found, &n), FM_INVALID_JSON);
+    EXPECT_STATUS(fm_match_odds(m, FM_SIDE_A, "{\"hex\":\"0101\",\"hex\":\"0102\"}", &s),
+                  FM_INVALID_JSON);
+    EXPECT_STATUS(fm_match_odds(m, FM_SIDE_A, "{\"hex\":\"0101\",\"bogus\":1}", &s),
+                  FM_INVALID_JSON);
+    read_last_error();
+    EXPECT(contains(last_message, "bogus"));
+    EXPECT_STATUS(fm_match_svg(m, FM_SIDE_A, "{\"hex_size\":1000}", &s), FM_INVALID_JSON);
+    read_last_error();
+    EXPECT(contains(last_message, "hex_size") && strcmp(last_rule, "input") == 0);
+    EXPECT_STATUS(fm_match_svg(m, FM_SIDE_A, "{\"radii\":true}", &s), FM_INVALID_JSON);
+    EXPECT_STATUS(fm_match_reachable(m, "\xff", &s), FM_INVALID_UTF8);
+    EXPECT_STATUS(fm_match_reachable(m, "nobody", &s), FM_ILLEGAL_COMMAND);
+    read_last_error();
+    EXPECT(strcmp(last_rule, "input") == 0 && contains(last_message, "nobody"));
+    /* Out of range: the i-th legal command, an index that stands for nothing. */
+    EXPECT_STATUS(fm_match_command_json_at(m, count, &s), FM_INDEX_OUT_OF_RANGE);
+    EXPECT_STATUS(fm_match_apply_legal_events(m, count, &s), FM_INDEX_OUT_OF_RANGE);
+    EXPECT_STATUS(fm_match_index_command(m, (size_t)-1, &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_apply_index_events(m, (size_t)-1, &s), FM_ILLEGAL_COMMAND);
+    /* Buffers too small: the needed length alone. */
+    len = 0;
+    EXPECT_STATUS(fm_match_decision_kind(m, kind, 1, &len), FM_BUFFER_TOO_SMALL);
+    EXPECT(len > 1 && kind[0] == 'x');
+    EXPECT_STATUS(fm_match_decision_kind(m, NULL, 0, &len), FM_BUFFER_TOO_SMALL);
+    EXPECT_STATUS(fm_match_decision_kind(m, kind, len, &len), FM_OK);
+    {
+        char *pending = NULL, want[64];
+        EXPECT_STATUS(fm_match_pending(m, &pending), FM_OK);
+        snprintf(want, sizeof want, "\"kind\":\"%s\"", kind);
+        EXPECT(pending && contains(pending, want) && strlen(kind) + 1 == len);
+        fm_string_free(pending);
+    }
+    len = 0;
+    EXPECT_STATUS(fm_match_observation(m, FM_SIDE_B, obs, 4, &len), FM_BUFFER_TOO_SMALL);
+    EXPECT(len > 4 && obs[0] == 5 && obs[3] == 5);
+    EXPECT(s == (char *)0x1 && found && out == (fm_match *)0x1);
+    EXPECT(hash_of(m) == before);
+    size_t applied = 1;
+    fm_match_command_count(m, &applied);
+    EXPECT(applied == 0);
+
+    /* Huzzah!: no reachable hexes, no observation (FM_UNSUPPORTED, rule "unsupported"). */
+    fm_match *h = NULL;
+    EXPECT_STATUS(fm_match_new("huzzah-encounter", 1, &h), FM_OK);
+    EXPECT_STATUS(fm_match_reachable(h, "x", &s), FM_UNSUPPORTED);
+    read_last_error();
+    EXPECT(strcmp(last_rule, "unsupported") == 0 && contains(last_message, "reachable"));
+    EXPECT_STATUS(fm_match_observation_size(h, &n), FM_UNSUPPORTED);
+    EXPECT_STATUS(fm_match_observation(h, FM_SIDE_A, obs, 4, &len), FM_UNSUPPORTED);
+    EXPECT_STATUS(fm_match_svg(h, FM_SIDE_A, "{\"hex_size\":30}", &s), FM_INVALID_JSON);
+    EXPECT_STATUS(fm_match_odds(h, FM_SIDE_A, "{\"fire\":{}}", &s), FM_INVALID_JSON);
+    const char *name = NULL;
+    EXPECT_STATUS(fm_status_name(FM_UNSUPPORTED, &name), FM_OK);
+    EXPECT(name && strcmp(name, "FM_UNSUPPORTED") == 0);
+    EXPECT(s == (char *)0x1 && obs[0] == 5);
+    EXPECT_STATUS(fm_match_free(h), FM_OK);
+    EXPECT_STATUS(fm_match_free(m), FM_OK);
+}
+
 int main(void) {
     null_handles();
     null_arguments();
@@ -567,6 +714,7 @@ int main(void) {
     use_after_free();
     panics();
     factored_errors();
+    query_errors();
     printf("error_paths: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
