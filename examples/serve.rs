@@ -1,29 +1,116 @@
 //! The fm engine as a process: newline-delimited JSON on stdin and stdout, in the
-//! spirit of UCI for chess engines. One request per line, one reply per line; the
-//! protocol is specified in `docs/serve.md`.
+//! spirit of UCI for chess engines, or on a socket for many clients at once. One
+//! request per line (or WebSocket message), one reply per line; the protocol is
+//! specified in `docs/serve.md`.
 //!
 //! ```text
 //! cargo run --release --example serve
 //! {"cmd":"new","scenario":"system-demo","seed":1}
 //! {"cmd":"apply","command":{"type":"done"}}
 //! {"cmd":"quit"}
+//!
+//! cargo run --release --example serve -- --listen 127.0.0.1:0 --scenario system-demo --seed 1
+//! {"listening":"127.0.0.1:40123","owner":"owner-…","seats":{"a":"a-…","b":"b-…"},"page":"http://127.0.0.1:40123/"}
 //! ```
 //!
-//! Blank lines are ignored; every other line gets exactly one reply, an error object
-//! for anything malformed (a line longer than 8 MiB included). The process exits after
-//! `quit` or at the end of input.
+//! On stdin: blank lines are ignored; every other line gets exactly one reply, an error
+//! object for anything malformed (a line longer than 8 MiB included). The process exits
+//! after `quit` or at the end of input.
+//!
+//! With `--listen ADDR`: TCP JSON lines, WebSocket and the reference page
+//! (`examples/web/index.html` on `GET /`) on one port. The first line on stdout gives
+//! the address, the owner's token and, with `--scenario`, the match's two seat tokens;
+//! the process exits when the owner sends `quit`. Options: `--max-clients N` (16),
+//! `--scenario NAME`, `--seed N` (0).
+//!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
-use fm::protocol::Server;
+use fm::listen::{self, Options};
+use fm::protocol::{Core, Server, Session};
+use std::io::Write;
+
+/// The reference client for tabletop tools, served on `GET /` in socket mode.
+const PAGE: &str = include_str!("web/index.html");
+
+fn fail(message: &str) -> ! {
+    eprintln!("serve: {message}");
+    eprintln!("usage: serve [--listen ADDR [--max-clients N] [--scenario NAME [--seed N]]]");
+    std::process::exit(2);
+}
 
 fn main() {
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    // Lines are read in the standard library's 8 KiB chunks: a line longer than
-    // fm::protocol::MAX_LINE_BYTES is skipped, never held whole, and gets an error reply.
-    let out = std::io::BufWriter::new(stdout.lock());
-    if let Err(e) = Server::new().serve(stdin.lock(), out) {
-        eprintln!("serve: cannot read stdin: {e}");
+    let mut args = std::env::args().skip(1);
+    let (mut addr, mut scenario, mut seed, mut opts) = (None, None, 0u64, Options::default());
+    while let Some(a) = args.next() {
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| fail(&format!("{a} needs a value")))
+        };
+        match a.as_str() {
+            "--listen" => addr = Some(value()),
+            "--scenario" => scenario = Some(value()),
+            "--seed" => seed = value().parse().unwrap_or_else(|_| fail("bad --seed")),
+            "--max-clients" => {
+                opts.max_clients = match value().parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => fail("--max-clients needs a positive number"),
+                }
+            }
+            other => fail(&format!("unknown argument {other}")),
+        }
+    }
+    let Some(addr) = addr else {
+        if scenario.is_some() {
+            fail("--scenario is for --listen (on stdin, send a \"new\" request)");
+        }
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        // Lines are read in the standard library's 8 KiB chunks: a line longer than
+        // fm::protocol::MAX_LINE_BYTES is skipped, never held whole, and gets an error
+        // reply.
+        let out = std::io::BufWriter::new(stdout.lock());
+        if let Err(e) = Server::new().serve(stdin.lock(), out) {
+            eprintln!("serve: cannot read stdin: {e}");
+            std::process::exit(1);
+        }
+        return;
+    };
+    let listener = std::net::TcpListener::bind(&addr)
+        .unwrap_or_else(|e| fail(&format!("cannot listen on {addr}: {e}")));
+    let local = listener
+        .local_addr()
+        .unwrap_or_else(|e| fail(&format!("no local address: {e}")));
+    let mut core = Core::socket();
+    let owner = core.owner_token().unwrap_or_default().to_string();
+    // The launching program sets up the match through the protocol itself, as the owner.
+    let mut seats = serde_json::Map::new();
+    if let Some(name) = scenario {
+        let mut me = Session::default();
+        let new = serde_json::json!({"cmd":"new","scenario":name,"seed":seed}).to_string();
+        let reply = core.handle(&mut me, &new).expect("a reply");
+        if reply.line.starts_with(r#"{"error""#) {
+            fail(&reply.line);
+        }
+        for side in ["a", "b"] {
+            let line = format!(r#"{{"cmd":"seat","side":"{side}"}}"#);
+            let reply = core.handle(&mut me, &line).expect("a reply");
+            let v: serde_json::Value = serde_json::from_str(&reply.line).expect("JSON");
+            seats.insert(side.into(), v["seat"].clone());
+        }
+    }
+    opts.page = Some(PAGE.to_string());
+    let mut hello = serde_json::json!({
+        "listening": local.to_string(),
+        "owner": owner,
+        "page": format!("http://{local}/"),
+    });
+    if !seats.is_empty() {
+        hello["seats"] = serde_json::Value::Object(seats);
+    }
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "{hello}").and_then(|()| out.flush());
+    if let Err(e) = listen::run(listener, core, opts) {
+        eprintln!("serve: {e}");
         std::process::exit(1);
     }
 }

@@ -42,7 +42,10 @@ mod misc;
 mod testing;
 
 mod guard;
+pub mod listen;
+pub mod patch;
 pub mod protocol;
+pub mod ws;
 
 pub use factored::*;
 pub use fast::*;

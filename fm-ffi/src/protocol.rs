@@ -30,7 +30,7 @@ use fm_core::{RuleError, Side};
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -209,35 +209,215 @@ impl From<fm_core::MatchError> for ProtoError {
 
 type Result<T> = std::result::Result<T, ProtoError>;
 
-/// A protocol session: at most one match at a time, and the seats bound to its sides.
+/// A protocol session on stdin and stdout: one client, the owner, who may also speak
+/// for seats with a `"seat"` field per request. It is a [`Core`] (the match) with one
+/// [`Session`] (the client's own memory); the socket mode (`crate::listen`) shares one
+/// `Core` between many sessions.
 #[derive(Default)]
 pub struct Server {
+    core: Core,
+    session: Session,
+}
+
+/// What every client of one server shares: at most one match, the seats bound to its
+/// sides, and in socket mode the owner's token.
+#[derive(Default)]
+pub struct Core {
     game: Option<Box<dyn DynMatch>>,
     /// Seat tokens of the current match and the side each is bound to.
     seats: Vec<(String, Side)>,
     /// Tokens handed out so far (feeds the token generator).
     issued: u64,
+    /// The owner's token (socket mode: a connection binds with it to act as the owner).
+    owner_token: Option<String>,
 }
 
-/// Who is asking: the owner (the referee) or the seat of one side.
+/// The most delta bases one session keeps (the least recently used goes first): more
+/// than the kinds there are (the owner's two views, state and three listings, each
+/// seat's view and three listings), so that none is forgotten in practice.
+const MAX_BASES: usize = 16;
+
+/// One client's own part of a session: what its connection is bound to, whether it
+/// wants notifications, and the last value of each kind of reply it was sent (the
+/// bases of its deltas, `docs/serve.md` "Deltas").
+#[derive(Default)]
+pub struct Session {
+    socket: bool,
+    bound: Option<Binding>,
+    notify: bool,
+    /// (who asked, what) → the value last sent; most recently used last.
+    bases: Vec<(String, Value)>,
+}
+
+/// Who a socket connection speaks for once it has sent `bind`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Binding {
+    /// The owner (the referee).
+    Owner,
+    /// The seat with this token.
+    Seat(String),
+}
+
+/// What a request changed in the match, for the notifications of the other clients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A command was applied.
+    Apply,
+    /// The last command was undone.
+    Undo,
+    /// A new match was started (every seat of the previous one ended).
+    New,
+    /// A saved match was loaded (every seat of the previous one ended).
+    Load,
+}
+
+impl Change {
+    fn name(self) -> &'static str {
+        match self {
+            Change::Apply => "apply",
+            Change::Undo => "undo",
+            Change::New => "new",
+            Change::Load => "load",
+        }
+    }
+}
+
+impl Session {
+    /// The session of a socket connection: unbound until it sends `bind`.
+    pub fn socket() -> Session {
+        Session {
+            socket: true,
+            ..Session::default()
+        }
+    }
+
+    /// What the connection is bound to, if it wants notifications of other clients'
+    /// changes (`bind` with `"notify": true`).
+    pub fn notified(&self) -> Option<&Binding> {
+        if self.notify {
+            self.bound.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// The reply field of a value that deltas may abbreviate: the value itself under
+    /// `field`, or under `"patch"` the RFC 6902 operations from the value this session
+    /// was last sent under the same key (when `delta` is asked and there is one).
+    fn deltable(
+        &mut self,
+        body: Body,
+        key: String,
+        field: &'static str,
+        value: Value,
+        delta: bool,
+    ) -> Result<Body> {
+        let old = self
+            .bases
+            .iter()
+            .position(|(k, _)| *k == key)
+            .map(|i| self.bases.remove(i).1);
+        let body = match old {
+            Some(old) if delta => body.with("patch", &crate::patch::diff(&old, &value))?,
+            _ => body.with(field, &value)?,
+        };
+        if self.bases.len() >= MAX_BASES {
+            self.bases.remove(0);
+        }
+        self.bases.push((key, value));
+        Ok(body)
+    }
+}
+
+/// Who is asking: the owner (the referee), the seat of one side, or a socket
+/// connection not bound yet.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Asker {
     Owner,
     Seat(Side),
+    Unbound,
 }
 
-/// Fields each request may carry besides `cmd` and `id`.
+impl Asker {
+    /// The key of this asker's delta bases.
+    fn key(self) -> &'static str {
+        match self {
+            Asker::Owner | Asker::Unbound => "owner",
+            Asker::Seat(Side::A) => "a",
+            Asker::Seat(Side::B) => "b",
+        }
+    }
+}
+
+/// The requests, in the order the unknown-cmd error lists them.
+const KNOWN: &str = "hello, scenarios, new, apply, legal, pending, state, view, seat, \
+                     bind, export, log, save, load, undo, think, quit";
+
+/// Fields each request may carry besides `cmd`, `id` and `seat`.
 fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
     Some(match cmd {
         "new" => &["scenario", "scenario_json", "seed"],
-        "apply" => &["command"],
-        "view" | "seat" | "export" => &["side"],
+        "apply" => &["command", "index"],
+        "legal" => &["form", "unit", "delta"],
+        "view" => &["side", "delta"],
+        "state" => &["delta"],
+        "seat" | "export" => &["side"],
+        "bind" => &["token", "notify"],
         "log" => &["since"],
         "load" => &["save"],
         "think" => &["time_ms", "config"],
-        "hello" | "scenarios" | "legal" | "pending" | "state" | "save" | "undo" | "quit" => &[],
+        "hello" | "scenarios" | "pending" | "save" | "undo" | "quit" => &[],
         _ => return None,
     })
+}
+
+/// What one request came to: a reply now, or a search to run first (`think`, which a
+/// socket server runs without holding the match's lock).
+pub enum Step {
+    /// The reply, and what the request changed in the match.
+    Done(Reply, Option<Change>),
+    /// A search on a copy of the match; [`ThinkJob::run`] gives the reply.
+    Think(ThinkJob),
+}
+
+/// A `think` request, checked and ready: a copy of the match and the search settings.
+pub struct ThinkJob {
+    game: Box<dyn DynMatch>,
+    cfg: fm_core::search::SearchConfig,
+    ms: u64,
+    id: Option<String>,
+}
+
+impl ThinkJob {
+    /// Runs the search (up to its time budget) and gives the reply.
+    pub fn run(self) -> Reply {
+        let id = self.id.as_deref();
+        let began = std::time::Instant::now();
+        let budget = std::time::Duration::from_millis(self.ms);
+        let mut stop = || began.elapsed() >= budget;
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            self.game.think(&self.cfg, &mut stop, 16)
+        }));
+        let body = match result {
+            Ok(Ok(r)) => Body::new().with("think", &r),
+            Ok(Err(e)) => Err(match e {
+                fm_core::search::SearchError::Config { .. }
+                | fm_core::search::SearchError::Json(_) => ProtoError::protocol(e.to_string()),
+                other => ProtoError::new("search", other.to_string()),
+            }),
+            Err(_) => Err(ProtoError::new(
+                "panic",
+                "internal error (panic in the search); the match is unchanged",
+            )),
+        };
+        match body {
+            Ok(b) => Reply {
+                line: b.render(id),
+                quit: false,
+            },
+            Err(e) => reply_error(id, &e),
+        }
+    }
 }
 
 fn hash_hex(h: u64) -> String {
@@ -322,7 +502,7 @@ impl Server {
 
     /// The current match, if any.
     pub fn game(&self) -> Option<&dyn DynMatch> {
-        self.game.as_deref()
+        self.core.game()
     }
 
     /// Reads requests from `input` and writes one reply line to `output` for each line
@@ -372,15 +552,10 @@ impl Server {
     /// Answers one input line given as bytes (invalid UTF-8 gets an error reply).
     /// Returns `None` for a blank line, which is ignored.
     pub fn handle_bytes(&mut self, line: &[u8]) -> Option<Reply> {
-        if line.len() > MAX_LINE_BYTES {
-            return Some(too_long(line.len() as u64, MAX_LINE_BYTES));
-        }
         match std::str::from_utf8(line) {
             Ok(s) => self.handle_line(s),
-            Err(e) => Some(reply_error(
-                None,
-                &ProtoError::protocol(format!("the request is not valid UTF-8 ({e})")),
-            )),
+            Err(e) if line.len() <= MAX_LINE_BYTES => Some(not_utf8(e)),
+            Err(_) => Some(too_long(line.len() as u64, MAX_LINE_BYTES)),
         }
     }
 
@@ -388,8 +563,62 @@ impl Server {
     /// which is ignored. Never panics: an internal error is reported as
     /// `{"error":{"rule":"panic",…}}` and discards the match.
     pub fn handle_line(&mut self, line: &str) -> Option<Reply> {
+        self.core.handle(&mut self.session, line)
+    }
+}
+
+/// The reply to a request that is not UTF-8.
+pub(crate) fn not_utf8(e: std::str::Utf8Error) -> Reply {
+    reply_error(
+        None,
+        &ProtoError::protocol(format!("the request is not valid UTF-8 ({e})")),
+    )
+}
+
+impl Core {
+    /// A core with no match, for the sessions of a socket server: a connection acts
+    /// as the owner after `{"cmd":"bind","token":owner_token}`.
+    pub fn with_owner_token(owner_token: String) -> Core {
+        Core {
+            owner_token: Some(owner_token),
+            ..Core::default()
+        }
+    }
+
+    /// A core with no match and a new random owner's token, for a socket server.
+    pub fn socket() -> Core {
+        let mut core = Core::default();
+        core.owner_token = Some(core.random_token("owner"));
+        core
+    }
+
+    /// The owner's token (socket mode), if any.
+    pub fn owner_token(&self) -> Option<&str> {
+        self.owner_token.as_deref()
+    }
+
+    /// The current match, if any.
+    pub fn game(&self) -> Option<&dyn DynMatch> {
+        self.game.as_deref()
+    }
+
+    /// Answers one line of `session`'s, running a `think` at once.
+    pub fn handle(&mut self, session: &mut Session, line: &str) -> Option<Reply> {
+        Some(match self.handle_deferred(session, line)? {
+            Step::Done(r, _) => r,
+            Step::Think(job) => job.run(),
+        })
+    }
+
+    /// Answers one line of `session`'s (`None` for a blank line), except that a
+    /// `think` comes back as a job to run on a copy of the match, so that a server
+    /// shared by many clients need not hold its lock during the search. Never panics.
+    pub fn handle_deferred(&mut self, session: &mut Session, line: &str) -> Option<Step> {
         if line.len() > MAX_LINE_BYTES {
-            return Some(too_long(line.len() as u64, MAX_LINE_BYTES));
+            return Some(Step::Done(
+                too_long(line.len() as u64, MAX_LINE_BYTES),
+                None,
+            ));
         }
         let line = line.trim();
         if line.is_empty() {
@@ -397,31 +626,90 @@ impl Server {
         }
         let (req, id) = match parse_request(line) {
             Ok(r) => r,
-            Err((id, e)) => return Some(reply_error(id.as_deref(), &e)),
+            Err((id, e)) => return Some(Step::Done(reply_error(id.as_deref(), &e), None)),
         };
-        let id = id.as_deref();
-        match catch_unwind(AssertUnwindSafe(|| self.dispatch(&req))) {
-            Ok(Ok((body, quit))) => Some(Reply {
-                line: body.render(id),
-                quit,
-            }),
-            Ok(Err(e)) => Some(reply_error(id, &e)),
-            Err(_) => {
-                self.game = None;
-                let e = ProtoError::new(
-                    "panic",
-                    "internal error (panic in fm); the match was discarded",
-                );
-                Some(reply_error(id, &e))
+        let idr = id.as_deref();
+        Some(
+            match catch_unwind(AssertUnwindSafe(|| self.dispatch(session, &req))) {
+                Ok(Ok(Done::Reply(body, quit, change))) => Step::Done(
+                    Reply {
+                        line: body.render(idr),
+                        quit,
+                    },
+                    change,
+                ),
+                Ok(Ok(Done::Think(mut job))) => {
+                    job.id = id;
+                    Step::Think(job)
+                }
+                Ok(Err(e)) => Step::Done(reply_error(idr, &e), None),
+                Err(_) => {
+                    self.game = None;
+                    self.seats.clear();
+                    let e = ProtoError::new(
+                        "panic",
+                        "internal error (panic in fm); the match was discarded",
+                    );
+                    Step::Done(reply_error(idr, &e), Some(Change::New))
+                }
+            },
+        )
+    }
+
+    /// The line that tells a client bound as `binding` of a change another client
+    /// made: `{"notify":{"change":…,"count":…,"pending":…,"hash":…}}`, with the
+    /// command's `events` after an `apply`, all as that client may know them (a
+    /// seat's redacted events and view hash). A seat that a `new` or `load` ended
+    /// is told so (`"seat":"ended"`).
+    pub fn notification(&self, binding: &Binding, change: Change) -> String {
+        let side = match binding {
+            Binding::Owner => None,
+            Binding::Seat(t) => match self.seat_side(t) {
+                Some(s) => Some(s),
+                None => {
+                    return format!(
+                        r#"{{"notify":{{"change":"{}","seat":"ended"}}}}"#,
+                        change.name()
+                    )
+                }
+            },
+        };
+        let body = (|| -> Result<Body> {
+            let mut b = Body::new().with("change", change.name())?;
+            let Some(g) = self.game() else {
+                return Ok(b);
+            };
+            b = b
+                .with("count", &g.log_len())?
+                .with("pending", &g.pending_json())?;
+            b = match side {
+                Some(s) => b.with("hash", &hash_hex(g.view_hash(s)))?,
+                None => b.with("hash", &hash_hex(g.state_hash()))?,
+            };
+            if change == Change::Apply {
+                b = b.with("events", &g.last_events_json(side))?;
             }
+            Ok(b)
+        })();
+        match body {
+            Ok(b) => Body::new().with_raw("notify", b.render(None)).render(None),
+            Err(_) => format!(r#"{{"notify":{{"change":"{}"}}}}"#, change.name()),
         }
+    }
+
+    fn seat_side(&self, token: &str) -> Option<Side> {
+        self.seats.iter().find(|(t, _)| t == token).map(|(_, s)| *s)
     }
 
     fn current(&self) -> Result<&dyn DynMatch> {
         self.game.as_deref().ok_or_else(no_match)
     }
 
-    fn dispatch(&mut self, req: &Option<Map<String, Value>>) -> Result<(Body, bool)> {
+    fn dispatch(
+        &mut self,
+        session: &mut Session,
+        req: &Option<Map<String, Value>>,
+    ) -> Result<Done> {
         let Some(obj) = req else {
             return Err(ProtoError::protocol(
                 "a request is a JSON object with a \"cmd\" field",
@@ -438,8 +726,7 @@ impl Server {
         };
         let Some(allowed) = allowed_fields(cmd) else {
             return Err(ProtoError::protocol(format!(
-                "unknown cmd '{cmd}' (known: hello, scenarios, new, apply, legal, pending, \
-                 state, view, seat, export, log, save, load, undo, quit)"
+                "unknown cmd '{cmd}' (known: {KNOWN})"
             )));
         };
         for k in obj.keys() {
@@ -449,64 +736,130 @@ impl Server {
                 )));
             }
         }
-        let asker = match obj.get("seat") {
-            None => Asker::Owner,
-            Some(Value::String(t)) => match self.seats.iter().find(|(tok, _)| tok == t) {
-                Some((_, side)) => Asker::Seat(*side),
-                None => {
-                    return Err(ProtoError::new(
-                        "seat",
-                        "unknown seat token (seats end when the owner starts or loads a match)",
-                    ))
-                }
-            },
-            Some(_) => return Err(ProtoError::protocol("\"seat\" must be a string")),
+        let unknown_token = || {
+            ProtoError::new(
+                "seat",
+                "unknown seat token (seats end when the owner starts or loads a match)",
+            )
         };
-        if let Asker::Seat(side) = asker {
-            return self.dispatch_seat(cmd, obj, side).map(|b| (b, false));
+        let asker = match (obj.get("seat"), &session.bound) {
+            (Some(Value::String(t)), _) => {
+                Asker::Seat(self.seat_side(t).ok_or_else(unknown_token)?)
+            }
+            (Some(_), _) => return Err(ProtoError::protocol("\"seat\" must be a string")),
+            (None, Some(Binding::Owner)) => Asker::Owner,
+            (None, Some(Binding::Seat(t))) => {
+                Asker::Seat(self.seat_side(t).ok_or_else(unknown_token)?)
+            }
+            (None, None) if session.socket => Asker::Unbound,
+            (None, None) => Asker::Owner,
+        };
+        let reply = |b: Body| Ok(Done::Reply(b, false, None));
+        let changed = |b: Body, c: Change| Ok(Done::Reply(b, false, Some(c)));
+        if asker == Asker::Unbound && !matches!(cmd, "hello" | "scenarios" | "bind") {
+            return Err(ProtoError::new(
+                "seat",
+                "this connection is not bound: send {\"cmd\":\"bind\",\"token\":…} with the \
+                 owner's token or a seat's first",
+            ));
         }
-        let body = match cmd {
-            "hello" => Body::new()
-                .with("engine", "fm")?
-                .with("version", env!("CARGO_PKG_VERSION"))?
-                .with("protocol", &PROTOCOL_VERSION)?,
-            "scenarios" => Body::new().with("scenarios", &any::builtin_scenarios())?,
-            "new" => self.new_match(obj)?,
-            "apply" => self.apply(obj)?,
-            "legal" => Body::new().with("legal", &self.current()?.legal_json())?,
-            "pending" => Body::new().with("pending", &self.current()?.pending_json())?,
+        let seat = match asker {
+            Asker::Seat(s) => Some(s),
+            _ => None,
+        };
+        if seat.is_some() {
+            let what = match cmd {
+                "new" | "load" => "start or load a match",
+                "state" => "see the full state",
+                "save" => "save (a save holds the seed and every hidden value)",
+                "undo" => "undo",
+                "seat" => "hand out seats",
+                "quit" => "stop the server",
+                _ => "",
+            };
+            if !what.is_empty() {
+                return Err(ProtoError::new(
+                    "seat",
+                    format!("a seat may not {what}: that is the owner's (the referee's) request"),
+                ));
+            }
+        }
+        match cmd {
+            "hello" => reply(
+                Body::new()
+                    .with("engine", "fm")?
+                    .with("version", env!("CARGO_PKG_VERSION"))?
+                    .with("protocol", &PROTOCOL_VERSION)?,
+            ),
+            "scenarios" => reply(Body::new().with("scenarios", &any::builtin_scenarios())?),
+            "bind" => reply(self.bind(session, obj)?),
+            "new" => changed(self.new_match(obj)?, Change::New),
+            "apply" => changed(self.apply(obj, seat)?, Change::Apply),
+            "legal" => reply(self.legal(session, obj, asker)?),
+            "pending" => reply(Body::new().with("pending", &self.current()?.pending_json())?),
             "state" => {
                 let g = self.current()?;
-                Body::new()
-                    .with("state", &g.state_json())?
-                    .with("hash", &hash_hex(g.state_hash()))?
+                let hash = hash_hex(g.state_hash());
+                let key = format!("{}/state", asker.key());
+                let delta = flag(obj, "delta")?;
+                let b = session.deltable(Body::new(), key, "state", g.state_json(), delta)?;
+                reply(b.with("hash", &hash)?)
             }
             "view" => {
-                let side = side_field(obj, "view")?;
+                let side = match (seat, obj.get("side")) {
+                    (Some(s), None) => s,
+                    (Some(s), Some(v)) => {
+                        if side_field(obj, "view")? != s {
+                            return Err(ProtoError::new(
+                                "seat",
+                                format!("this seat is side {s}'s; it may not view {v}"),
+                            ));
+                        }
+                        s
+                    }
+                    (None, _) => side_field(obj, "view")?,
+                };
                 let g = self.current()?;
-                Body::new()
-                    .with("view", &g.view_json(side))?
-                    .with("hash", &hash_hex(g.view_hash(side)))?
+                let hash = hash_hex(g.view_hash(side));
+                let key = format!("{}/view/{side}", asker.key());
+                let delta = flag(obj, "delta")?;
+                let b = session.deltable(Body::new(), key, "view", g.view_json(side), delta)?;
+                reply(b.with("hash", &hash)?)
             }
             "seat" => {
                 let side = side_field(obj, "seat")?;
                 self.current()?;
                 let token = self.new_token(side);
                 self.seats.push((token.clone(), side));
-                Body::new().with("seat", &token)?.with("side", &side)?
+                reply(Body::new().with("seat", &token)?.with("side", &side)?)
             }
             "export" => {
-                let side = side_field(obj, "export")?;
-                Body::new().with("export", &self.current()?.export_json(side))?
+                let side = match seat {
+                    Some(s) => {
+                        if obj.get("side").is_some() && side_field(obj, "export")? != s {
+                            return Err(ProtoError::new(
+                                "seat",
+                                format!(
+                                    "this seat is side {s}'s; it may export only its own record"
+                                ),
+                            ));
+                        }
+                        s
+                    }
+                    None => side_field(obj, "export")?,
+                };
+                reply(Body::new().with("export", &self.current()?.export_json(side))?)
             }
             "log" => {
                 let g = self.current()?;
                 let from = since(obj, g.log_len())?;
-                Body::new()
-                    .with("log", &g.log_json(from))?
-                    .with("count", &g.log_len())?
+                let log = match seat {
+                    Some(s) => g.side_log_json(s, from),
+                    None => g.log_json(from),
+                };
+                reply(Body::new().with("log", &log)?.with("count", &g.log_len())?)
             }
-            "save" => Body::new().with_raw("save", self.current()?.save()),
+            "save" => reply(Body::new().with_raw("save", self.current()?.save())),
             "load" => {
                 let save = obj
                     .get("save")
@@ -519,21 +872,63 @@ impl Server {
                     .with("pending", &m.pending_json())?
                     .with("hash", &hash_hex(m.state_hash()))?;
                 self.game = Some(m);
-                body
+                changed(body, Change::Load)
             }
             "undo" => {
                 let g = self.game.as_mut().ok_or_else(no_match)?;
                 let undone = g.undo();
-                Body::new()
+                let body = Body::new()
                     .with("undone", &undone)?
                     .with("pending", &g.pending_json())?
-                    .with("hash", &hash_hex(g.state_hash()))?
+                    .with("hash", &hash_hex(g.state_hash()))?;
+                if undone {
+                    changed(body, Change::Undo)
+                } else {
+                    reply(body)
+                }
             }
-            "think" => think(self.current()?, obj)?,
-            "quit" => return Ok((Body::new().with("bye", &true)?, true)),
+            "think" => {
+                let g = self.current()?;
+                if let Some(s) = seat {
+                    if g.decider() != Some(s) {
+                        return Err(ProtoError::new(
+                            "seat",
+                            format!("a seat thinks only about its own decisions (side {s}'s)"),
+                        ));
+                    }
+                }
+                Ok(Done::Think(think_job(g, obj)?))
+            }
+            "quit" => Ok(Done::Reply(Body::new().with("bye", &true)?, true, None)),
             _ => unreachable!("allowed_fields knows every cmd"),
+        }
+    }
+
+    /// `bind`: a socket connection speaks for the owner or a seat from now on.
+    fn bind(&self, session: &mut Session, obj: &Map<String, Value>) -> Result<Body> {
+        if !session.socket {
+            return Err(ProtoError::protocol(
+                "bind is for socket connections (serve --listen); on stdin the client is the \
+                 owner and speaks for a seat with \"seat\" in a request",
+            ));
+        }
+        let Some(Value::String(token)) = obj.get("token") else {
+            return Err(ProtoError::protocol("bind needs \"token\": a token string"));
         };
-        Ok((body, false))
+        let notify = flag(obj, "notify")?;
+        let (binding, who) = if self.owner_token.as_deref() == Some(token.as_str()) {
+            (Binding::Owner, "owner".to_string())
+        } else if let Some(side) = self.seat_side(token) {
+            (Binding::Seat(token.clone()), side.to_string())
+        } else {
+            return Err(ProtoError::new(
+                "seat",
+                "unknown token: neither the owner's nor a seat's of the current match",
+            ));
+        };
+        session.bound = Some(binding);
+        session.notify = notify;
+        Body::new().with("bound", &who)?.with("notify", &notify)
     }
 
     fn new_match(&mut self, obj: &Map<String, Value>) -> Result<Body> {
@@ -585,21 +980,153 @@ impl Server {
         Ok(body)
     }
 
-    fn apply(&mut self, obj: &Map<String, Value>) -> Result<Body> {
+    /// `apply`, of a `command` or of an action `index`; a seat's only on its own
+    /// decision, answered with its redacted events and its view hash.
+    fn apply(&mut self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
         let g = self.game.as_mut().ok_or_else(no_match)?;
-        let cmd = parse_command(obj)?;
+        if let Some(side) = seat {
+            let deciding_side = g.decider();
+            if deciding_side != Some(side) {
+                return Err(ProtoError::new(
+                    "seat",
+                    match deciding_side {
+                        Some(o) => format!("it is side {o}'s decision, not side {side}'s"),
+                        None => "the game is over".to_string(),
+                    },
+                ));
+            }
+        }
+        let cmd = match (obj.get("command"), obj.get("index")) {
+            (Some(_), None) => parse_command(obj)?,
+            (None, Some(v)) => {
+                let size = g.action_space_size();
+                let i = v.as_u64().filter(|&i| i < size as u64).ok_or_else(|| {
+                    ProtoError::new(
+                        "input",
+                        format!("\"index\" must be an action index from 0 to {}", size - 1),
+                    )
+                })?;
+                g.command_at(i as usize).ok_or_else(|| {
+                    ProtoError::new("input", format!("action {i} names no command here"))
+                })?
+            }
+            _ => {
+                return Err(ProtoError::protocol(
+                    "apply needs either \"command\" or \"index\"",
+                ))
+            }
+        };
         let events = g.apply_json(&cmd)?;
-        Body::new()
-            .with("events", &events)?
-            .with("pending", &g.pending_json())?
-            .with("hash", &hash_hex(g.state_hash()))
+        match seat {
+            Some(side) => Body::new()
+                .with("events", &g.last_events_json(Some(side)))?
+                .with("pending", &g.pending_json())?
+                .with("hash", &hash_hex(g.view_hash(side))),
+            None => Body::new()
+                .with("events", &events)?
+                .with("pending", &g.pending_json())?
+                .with("hash", &hash_hex(g.state_hash())),
+        }
+    }
+
+    /// `legal` in its forms (`docs/serve.md`, "Compact forms"): the commands, their
+    /// action indices, or the commands grouped by unit; all, or one unit's; whole, or
+    /// as a patch of the last such reply. A seat gets them only on its own decision.
+    fn legal(&self, session: &mut Session, obj: &Map<String, Value>, asker: Asker) -> Result<Body> {
+        let g = self.current()?;
+        let form = match obj.get("form") {
+            None => "full",
+            Some(Value::String(f)) if matches!(f.as_str(), "full" | "indices" | "by_unit") => {
+                f.as_str()
+            }
+            Some(_) => {
+                return Err(ProtoError::protocol(
+                    "\"form\" must be \"full\", \"indices\" or \"by_unit\"",
+                ))
+            }
+        };
+        let unit = match obj.get("unit") {
+            None => None,
+            Some(Value::String(u)) => Some(u.as_str()),
+            Some(_) => return Err(ProtoError::protocol("\"unit\" must be a unit's id")),
+        };
+        let delta = flag(obj, "delta")?;
+        if unit.is_some() && obj.contains_key("delta") {
+            return Err(ProtoError::protocol(
+                "\"delta\" is for whole listings; one unit's listing is always whole",
+            ));
+        }
+        let visible = match asker {
+            Asker::Seat(s) => g.decider() == Some(s),
+            _ => true,
+        };
+        let of_unit =
+            |c: &Value| unit.is_none_or(|u| c.get("unit").and_then(Value::as_str) == Some(u));
+        let value = match form {
+            _ if !visible && form == "by_unit" => json!({"units":{},"other":[]}),
+            _ if !visible => json!([]),
+            "indices" => Value::Array(
+                g.legal_indices()
+                    .into_iter()
+                    .filter(|&i| unit.is_none() || g.command_at(i).is_some_and(|c| of_unit(&c)))
+                    .map(Value::from)
+                    .collect(),
+            ),
+            "by_unit" => {
+                let (mut units, mut other) = (Map::new(), Vec::new());
+                for mut c in g.legal_json().into_iter().filter(|c| of_unit(c)) {
+                    let id = match c.as_object_mut().and_then(|o| o.shift_remove("unit")) {
+                        Some(Value::String(id)) => id,
+                        Some(v) => {
+                            // A "unit" that is not an id stays in its command.
+                            if let Some(o) = c.as_object_mut() {
+                                o.insert("unit".into(), v);
+                            }
+                            other.push(c);
+                            continue;
+                        }
+                        None => {
+                            other.push(c);
+                            continue;
+                        }
+                    };
+                    match units.entry(id).or_insert_with(|| Value::Array(Vec::new())) {
+                        Value::Array(list) => list.push(c),
+                        _ => unreachable!("every group is an array"),
+                    }
+                }
+                json!({"units": units, "other": other})
+            }
+            _ => Value::Array(g.legal_json().into_iter().filter(|c| of_unit(c)).collect()),
+        };
+        let body = match unit {
+            // One unit's listing is small: never a base, always whole.
+            Some(_) => Body::new().with("legal", &value)?,
+            None => {
+                let key = format!("{}/legal/{form}", asker.key());
+                session.deltable(Body::new(), key, "legal", value, delta)?
+            }
+        };
+        if form == "indices" {
+            body.with("size", &g.action_space_size())
+        } else {
+            Ok(body)
+        }
     }
 }
 
-impl Server {
-    /// A seat token: 128 bits from the process's hash keys (randomly keyed by the
+/// What [`Core::dispatch`] came to.
+enum Done {
+    /// The reply's body, whether to quit, what changed.
+    Reply(Body, bool, Option<Change>),
+    /// A search to run.
+    Think(ThinkJob),
+}
+
+impl Core {
+    /// A token: 128 bits from the process's hash keys (randomly keyed by the
     /// standard library) and a counter, so tokens cannot be guessed from one another.
-    fn new_token(&mut self, side: Side) -> String {
+    pub fn random_token(&mut self, prefix: &str) -> String {
         use std::hash::{BuildHasher, Hasher};
         self.issued += 1;
         let word = |salt: u64| {
@@ -609,97 +1136,22 @@ impl Server {
             h.finish()
         };
         let (x, y) = (word(1), word(2));
-        format!("{side}-{x:016x}{y:016x}")
+        format!("{prefix}-{x:016x}{y:016x}")
     }
 
-    /// A request from the seat of `side`: only what `side` may know.
-    fn dispatch_seat(&mut self, cmd: &str, obj: &Map<String, Value>, side: Side) -> Result<Body> {
-        let refuse = |what: &str| {
-            Err(ProtoError::new(
-                "seat",
-                format!("a seat may not {what}: that is the owner's (the referee's) request"),
-            ))
-        };
-        match cmd {
-            "hello" => Body::new()
-                .with("engine", "fm")?
-                .with("version", env!("CARGO_PKG_VERSION"))?
-                .with("protocol", &PROTOCOL_VERSION),
-            "scenarios" => Body::new().with("scenarios", &any::builtin_scenarios()),
-            "pending" => Body::new().with("pending", &self.current()?.pending_json()),
-            "legal" => {
-                let g = self.current()?;
-                let mine = g.decider() == Some(side);
-                let legal = if mine { g.legal_json() } else { Vec::new() };
-                Body::new().with("legal", &legal)
-            }
-            "view" => {
-                if let Some(v) = obj.get("side") {
-                    if side_field(obj, "view")? != side {
-                        return Err(ProtoError::new(
-                            "seat",
-                            format!("this seat is side {side}'s; it may not view {v}"),
-                        ));
-                    }
-                }
-                let g = self.current()?;
-                Body::new()
-                    .with("view", &g.view_json(side))?
-                    .with("hash", &hash_hex(g.view_hash(side)))
-            }
-            "export" => {
-                if obj.get("side").is_some() && side_field(obj, "export")? != side {
-                    return Err(ProtoError::new(
-                        "seat",
-                        format!("this seat is side {side}'s; it may export only its own record"),
-                    ));
-                }
-                Body::new().with("export", &self.current()?.export_json(side))
-            }
-            "log" => {
-                let g = self.current()?;
-                let from = since(obj, g.log_len())?;
-                Body::new()
-                    .with("log", &g.side_log_json(side, from))?
-                    .with("count", &g.log_len())
-            }
-            "apply" => {
-                let g = self.game.as_mut().ok_or_else(no_match)?;
-                let deciding_side = g.decider();
-                if deciding_side != Some(side) {
-                    return Err(ProtoError::new(
-                        "seat",
-                        match deciding_side {
-                            Some(o) => format!("it is side {o}'s decision, not side {side}'s"),
-                            None => "the game is over".to_string(),
-                        },
-                    ));
-                }
-                let cmd = parse_command(obj)?;
-                g.apply_json(&cmd)?;
-                Body::new()
-                    .with("events", &g.last_events_json(Some(side)))?
-                    .with("pending", &g.pending_json())?
-                    .with("hash", &hash_hex(g.view_hash(side)))
-            }
-            "think" => {
-                let g = self.current()?;
-                if g.decider() != Some(side) {
-                    return Err(ProtoError::new(
-                        "seat",
-                        format!("a seat thinks only about its own decisions (side {side}'s)"),
-                    ));
-                }
-                think(g, obj)
-            }
-            "new" | "load" => refuse("start or load a match"),
-            "state" => refuse("see the full state"),
-            "save" => refuse("save (a save holds the seed and every hidden value)"),
-            "undo" => refuse("undo"),
-            "seat" => refuse("hand out seats"),
-            "quit" => refuse("stop the server"),
-            _ => unreachable!("allowed_fields knows every cmd"),
-        }
+    fn new_token(&mut self, side: Side) -> String {
+        self.random_token(&side.to_string())
+    }
+}
+
+/// An optional boolean field (false when absent).
+fn flag(obj: &Map<String, Value>, key: &str) -> Result<bool> {
+    match obj.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(ProtoError::protocol(format!(
+            "\"{key}\" must be true or false"
+        ))),
     }
 }
 
@@ -707,9 +1159,10 @@ impl Server {
 const MAX_THINK_MS: u64 = 600_000;
 
 /// `think`: the built-in AI's choice for the pending decision, within `time_ms`
-/// (default 1000) and the `config`'s iterations. The search reads only the deciding
-/// side's view, so a seat may ask it about its own decision.
-fn think(g: &dyn DynMatch, obj: &Map<String, Value>) -> Result<Body> {
+/// (default 1000) and the `config`'s iterations, checked now and run later on a copy
+/// of the match. The search reads only the deciding side's view, so a seat may ask it
+/// about its own decision.
+fn think_job(g: &dyn DynMatch, obj: &Map<String, Value>) -> Result<ThinkJob> {
     let ms = match obj.get("time_ms") {
         None => 1000,
         Some(v) => match v.as_u64() {
@@ -735,16 +1188,12 @@ fn think(g: &dyn DynMatch, obj: &Map<String, Value>) -> Result<Body> {
             ))
         }
     };
-    let began = std::time::Instant::now();
-    let budget = std::time::Duration::from_millis(ms);
-    let mut stop = || began.elapsed() >= budget;
-    let r = g.think(&cfg, &mut stop, 16).map_err(|e| match e {
-        fm_core::search::SearchError::Config { .. } | fm_core::search::SearchError::Json(_) => {
-            ProtoError::protocol(e.to_string())
-        }
-        other => ProtoError::new("search", other.to_string()),
-    })?;
-    Body::new().with("think", &r)
+    Ok(ThinkJob {
+        game: g.clone_box(),
+        cfg,
+        ms,
+        id: None,
+    })
 }
 
 fn side_field(obj: &Map<String, Value>, cmd: &str) -> Result<Side> {
@@ -794,6 +1243,16 @@ fn scenario_error(e: fm_core::ScenarioError) -> ProtoError {
 
 fn no_match() -> ProtoError {
     ProtoError::protocol("no match: send \"new\" or \"load\" first")
+}
+
+/// An error reply without an `id`.
+pub(crate) fn error_reply(rule: &str, message: &str) -> Reply {
+    reply_error(None, &ProtoError::new(rule, message))
+}
+
+/// The reply to a line longer than the limit.
+pub(crate) fn too_long_reply(len: u64, limit: usize) -> Reply {
+    too_long(len, limit)
 }
 
 /// The reply to a line longer than the limit.

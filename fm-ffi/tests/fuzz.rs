@@ -181,6 +181,14 @@ fn corpus() -> &'static Corpus {
             json!({"cmd":"apply","command":first.to_string()}),
             json!({"cmd":"apply","command":{"type":"done"},"id":{"k":"v"}}),
             json!({"cmd":"view","seat":"a-0000","side":"a"}),
+            json!({"cmd":"legal","form":"indices"}),
+            json!({"cmd":"legal","form":"by_unit","delta":true}),
+            json!({"cmd":"legal","unit":"red-militia-bn"}),
+            json!({"cmd":"view","side":"b","delta":true}),
+            json!({"cmd":"state","delta":true}),
+            json!({"cmd":"apply","index":3}),
+            json!({"cmd":"bind","token":"a-0000","notify":true}),
+            json!({"cmd":"think","time_ms":5,"config":{"iterations":2}}),
             json!({"cmd":"quit"}),
         ]
         .iter()

@@ -1,0 +1,496 @@
+//! `serve --listen ADDR`: the protocol of [`crate::protocol`] over TCP, to many clients
+//! at once, all on one match (`docs/serve.md`, "Socket mode"). One port speaks three
+//! ways, told apart by a connection's first bytes:
+//!
+//! - JSON lines, as on stdin (a connection whose first bytes are not `GET `);
+//! - WebSocket (an HTTP `GET` with `Upgrade: websocket`): each text message is one
+//!   request, each reply one text message;
+//! - plain HTTP `GET /`: the reference page (`examples/web/index.html`), if one is
+//!   given, then the connection closes.
+//!
+//! A connection starts unbound and binds to the owner's token or a seat's
+//! (`{"cmd":"bind","token":…}`); a seat sees only its side. Every connection has a
+//! reader thread (requests, answered in order under the match's lock; a `think` runs on
+//! a copy without the lock) and a writer thread that drains a bounded queue of replies
+//! and notifications. A change one client makes (`apply`, `undo`, `new`, `load`) is
+//! pushed to every other connection that bound with `"notify":true`, as that client may
+//! know it. A client too slow to take its notifications (its queue full) is
+//! disconnected; a connection that drops mid-request harms no one. The owner's `quit`
+//! stops the server: it stops accepting, ends every connection after its queued
+//! replies, and returns.
+
+use crate::protocol::{
+    not_utf8, read_line, too_long_reply, Binding, Change, Core, LineRead, Reply, Session, Step,
+    MAX_LINE_BYTES,
+};
+use crate::ws;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How a socket server behaves.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The most connections open at once; one more is told so and closed.
+    pub max_clients: usize,
+    /// The longest request (a line or a WebSocket message), in bytes.
+    pub limit: usize,
+    /// The page served on `GET /` (`None`: 404).
+    pub page: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_clients: 16,
+            limit: MAX_LINE_BYTES,
+            page: None,
+        }
+    }
+}
+
+/// Replies and notifications queued for one connection before it is dropped as too
+/// slow: a client that does not read stops being written to, not the server.
+const QUEUE: usize = 256;
+
+/// How long a write may block before its connection is dropped.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The longest HTTP request head read, and how long it may take to arrive.
+const MAX_HEAD: usize = 16 << 10;
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How a connection frames its messages.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Framing {
+    Lines,
+    WebSocket,
+}
+
+impl Framing {
+    fn wrap(self, text: &str) -> Vec<u8> {
+        match self {
+            Framing::Lines => {
+                let mut v = Vec::with_capacity(text.len() + 1);
+                v.extend_from_slice(text.as_bytes());
+                v.push(b'\n');
+                v
+            }
+            Framing::WebSocket => ws::frame(0x1, text.as_bytes()),
+        }
+    }
+}
+
+/// A live connection, as the others see it (to notify it, or to end it).
+struct Conn {
+    id: u64,
+    framing: Framing,
+    tx: SyncSender<Vec<u8>>,
+    /// What it bound to, when it asked for notifications.
+    notified: Option<Binding>,
+    stream: TcpStream,
+}
+
+/// What every connection's threads share.
+struct Hub {
+    core: Mutex<Core>,
+    conns: Mutex<Vec<Conn>>,
+    shutdown: AtomicBool,
+    active: AtomicUsize,
+    next_id: AtomicU64,
+    addr: SocketAddr,
+    opts: Options,
+}
+
+/// A lock that outlives a panic elsewhere: the protocol catches its own panics, so the
+/// data behind a poisoned lock is still whole.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Hub {
+    /// Answers one request of connection `id`, and queues the notifications of what it
+    /// changed to the other connections. The reply is the caller's to send.
+    fn answer(&self, id: u64, session: &mut Session, text: &str) -> Option<Reply> {
+        let step = {
+            let mut core = lock(&self.core);
+            let step = core.handle_deferred(session, text);
+            let mut conns = lock(&self.conns);
+            if let Some(me) = conns.iter_mut().find(|c| c.id == id) {
+                me.notified = session.notified().cloned();
+            }
+            if let Some(Step::Done(_, Some(change))) = &step {
+                self.notify(&core, &conns, id, *change);
+            }
+            step
+        };
+        match step? {
+            Step::Done(r, _) => Some(r),
+            Step::Think(job) => Some(job.run()),
+        }
+    }
+
+    /// Queues a change's notification to every other connection that asked for them;
+    /// one whose queue is full is too slow and is ended.
+    fn notify(&self, core: &Core, conns: &[Conn], from: u64, change: Change) {
+        for c in conns.iter().filter(|c| c.id != from) {
+            let Some(binding) = &c.notified else { continue };
+            let text = core.notification(binding, change);
+            match c.tx.try_send(c.framing.wrap(&text)) {
+                Ok(()) | Err(TrySendError::Disconnected(_)) => {}
+                Err(TrySendError::Full(_)) => {
+                    let _ = c.stream.shutdown(Shutdown::Both);
+                }
+            }
+        }
+    }
+
+    fn begin_shutdown(&self) {
+        if !self.shutdown.swap(true, Ordering::SeqCst) {
+            // Wake the accept loop.
+            let _ = TcpStream::connect(self.addr);
+        }
+    }
+}
+
+/// Serves the protocol on `listener` to many clients at once, all on `core`'s match,
+/// until the owner sends `quit`. Returns after every connection has ended.
+///
+/// # Errors
+/// The listener's address cannot be read.
+pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
+    let hub = Arc::new(Hub {
+        core: Mutex::new(core),
+        conns: Mutex::new(Vec::new()),
+        shutdown: AtomicBool::new(false),
+        active: AtomicUsize::new(0),
+        next_id: AtomicU64::new(1),
+        addr: listener.local_addr()?,
+        opts,
+    });
+    let mut threads: Vec<std::thread::JoinHandle<()>> = Vec::new();
+    for stream in listener.incoming() {
+        if hub.shutdown.load(Ordering::SeqCst) {
+            break;
+        }
+        let mut stream = match stream {
+            Ok(s) => s,
+            Err(_) => {
+                // Out of descriptors, or a connection reset before it was accepted:
+                // wait a moment rather than spin.
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+        };
+        threads.retain(|t| !t.is_finished());
+        if hub.active.load(Ordering::SeqCst) >= hub.opts.max_clients {
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = writeln!(
+                stream,
+                r#"{{"error":{{"rule":"protocol","message":"too many connections (at most {}): try again later"}}}}"#,
+                hub.opts.max_clients
+            );
+            let _ = stream.shutdown(Shutdown::Both);
+            continue;
+        }
+        hub.active.fetch_add(1, Ordering::SeqCst);
+        let h = Arc::clone(&hub);
+        let spawned = std::thread::Builder::new()
+            .name("fm-serve-conn".into())
+            .spawn(move || {
+                connection(&h, stream);
+                h.active.fetch_sub(1, Ordering::SeqCst);
+            });
+        match spawned {
+            Ok(t) => threads.push(t),
+            Err(_) => {
+                hub.active.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+    }
+    // Shutdown: no more requests are read; queued replies are still written.
+    for c in lock(&hub.conns).iter() {
+        let _ = c.stream.shutdown(Shutdown::Read);
+    }
+    for t in threads {
+        let _ = t.join();
+    }
+    Ok(())
+}
+
+/// One connection, from its first byte to its end.
+fn connection(hub: &Arc<Hub>, stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+    let Ok(read_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::with_capacity(64 << 10, read_half);
+    // The first bytes tell HTTP from JSON lines (a client speaks first).
+    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
+    let http = match reader.fill_buf() {
+        Ok(b) if b.is_empty() => return,
+        Ok(b) => b.starts_with(b"GET ") || (b.len() < 4 && b"GET ".starts_with(b)),
+        Err(_) => return,
+    };
+    let framing = if http {
+        match http_head(&mut reader) {
+            Some(head) => match upgrade(hub, &stream, &head) {
+                Some(()) => Framing::WebSocket,
+                None => return,
+            },
+            None => {
+                let _ = respond(&stream, "400 Bad Request", "text/plain", "bad request\n");
+                return;
+            }
+        }
+    } else {
+        Framing::Lines
+    };
+    let _ = stream.set_read_timeout(None);
+    let (tx, rx) = sync_channel::<Vec<u8>>(QUEUE);
+    let id = hub.next_id.fetch_add(1, Ordering::SeqCst);
+    let Ok(write_half) = stream.try_clone() else {
+        return;
+    };
+    let writer = std::thread::Builder::new()
+        .name("fm-serve-write".into())
+        .spawn(move || write_loop(write_half, rx));
+    let Ok(writer) = writer else { return };
+    {
+        let mut conns = lock(&hub.conns);
+        if hub.shutdown.load(Ordering::SeqCst) {
+            return;
+        }
+        conns.push(Conn {
+            id,
+            framing,
+            tx: tx.clone(),
+            notified: None,
+            stream: match stream.try_clone() {
+                Ok(s) => s,
+                Err(_) => return,
+            },
+        });
+    }
+    let mut session = Session::socket();
+    match framing {
+        Framing::Lines => lines_loop(hub, id, &mut session, &mut reader, &tx),
+        Framing::WebSocket => ws_loop(hub, id, &mut session, &mut reader, &tx),
+    }
+    lock(&hub.conns).retain(|c| c.id != id);
+    drop(tx);
+    let _ = writer.join();
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// Writes what is queued until every sender is gone or the peer stops reading.
+fn write_loop(mut stream: TcpStream, rx: Receiver<Vec<u8>>) {
+    for bytes in rx {
+        if stream
+            .write_all(&bytes)
+            .and_then(|()| stream.flush())
+            .is_err()
+        {
+            let _ = stream.shutdown(Shutdown::Both);
+            return;
+        }
+    }
+}
+
+/// Sends a reply; after the owner's `quit`, starts the shutdown. Returns whether the
+/// connection goes on.
+fn send_reply(hub: &Hub, tx: &SyncSender<Vec<u8>>, framing: Framing, reply: &Reply) -> bool {
+    if tx.send(framing.wrap(&reply.line)).is_err() {
+        return false;
+    }
+    if reply.quit {
+        hub.begin_shutdown();
+    }
+    !hub.shutdown.load(Ordering::SeqCst)
+}
+
+fn lines_loop<R: BufRead>(
+    hub: &Hub,
+    id: u64,
+    session: &mut Session,
+    reader: &mut R,
+    tx: &SyncSender<Vec<u8>>,
+) {
+    let limit = hub.opts.limit;
+    let mut line = Vec::new();
+    loop {
+        let reply = match read_line(reader, &mut line, limit) {
+            Err(_) | Ok(LineRead::Eof) => return,
+            Ok(LineRead::TooLong { len }) => too_long_reply(len, limit),
+            Ok(LineRead::Line) => match std::str::from_utf8(&line) {
+                Ok(text) => match hub.answer(id, session, text) {
+                    Some(r) => r,
+                    None => continue,
+                },
+                Err(e) => not_utf8(e),
+            },
+        };
+        if !send_reply(hub, tx, Framing::Lines, &reply) {
+            return;
+        }
+    }
+}
+
+/// A [`Write`] that queues each write (a whole frame) for the writer thread, so that
+/// the reader's pongs and closes never interleave with replies mid-frame.
+struct Queue<'a>(&'a SyncSender<Vec<u8>>);
+
+impl Write for Queue<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .send(buf.to_vec())
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn ws_loop<R: Read>(
+    hub: &Hub,
+    id: u64,
+    session: &mut Session,
+    reader: &mut R,
+    tx: &SyncSender<Vec<u8>>,
+) {
+    let limit = hub.opts.limit;
+    loop {
+        let reply = match ws::read_message(reader, &mut Queue(tx), limit) {
+            Ok(ws::Message::Text(text)) => match hub.answer(id, session, &text) {
+                Some(r) => r,
+                None => continue,
+            },
+            Ok(ws::Message::Binary) => crate::protocol::error_reply(
+                "protocol",
+                "requests are WebSocket text messages, one JSON request each",
+            ),
+            Ok(ws::Message::TooLong { len }) => too_long_reply(len, limit),
+            Ok(ws::Message::Close) => return,
+            Err(ws::Failure::Protocol(code, why)) => {
+                let _ = tx.send(ws::close_frame(code, why));
+                return;
+            }
+            Err(ws::Failure::Io(_)) => return,
+        };
+        if !send_reply(hub, tx, Framing::WebSocket, &reply) {
+            let _ = tx.send(ws::close_frame(1001, "the server is stopping"));
+            return;
+        }
+    }
+}
+
+/// An HTTP request head: the request line's target and the headers (names in lower
+/// case).
+struct Head {
+    target: String,
+    headers: Vec<(String, String)>,
+}
+
+impl Head {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads an HTTP request head (at most [`MAX_HEAD`] bytes), leaving what follows it in
+/// the reader.
+fn http_head<R: BufRead>(reader: &mut R) -> Option<Head> {
+    let mut lines = Vec::new();
+    let mut total = 0;
+    loop {
+        let mut line = Vec::new();
+        let n = reader
+            .take((MAX_HEAD - total) as u64)
+            .read_until(b'\n', &mut line)
+            .ok()?;
+        total += n;
+        if n == 0 || !line.ends_with(b"\n") {
+            return None;
+        }
+        let text = String::from_utf8(line).ok()?;
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            break;
+        }
+        lines.push(text.to_string());
+    }
+    let mut parts = lines.first()?.split(' ');
+    let (method, target) = (parts.next()?, parts.next()?);
+    if method != "GET" || !parts.next()?.starts_with("HTTP/1.") {
+        return None;
+    }
+    let headers = lines[1..]
+        .iter()
+        .filter_map(|l| {
+            let (n, v) = l.split_once(':')?;
+            Some((n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        })
+        .collect();
+    Some(Head {
+        target: target.to_string(),
+        headers,
+    })
+}
+
+fn respond(mut stream: &TcpStream, status: &str, kind: &str, body: &str) -> io::Result<()> {
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    stream.flush()
+}
+
+/// Answers an HTTP request: `Some` when it upgraded to WebSocket (the 101 sent),
+/// `None` when it was answered (the page, 404, 400) and the connection ends.
+fn upgrade(hub: &Hub, stream: &TcpStream, head: &Head) -> Option<()> {
+    let has = |name: &str, word: &str| {
+        head.header(name)
+            .is_some_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(word)))
+    };
+    if has("upgrade", "websocket") {
+        let key = head.header("sec-websocket-key");
+        let (Some(key), true) = (key, has("sec-websocket-version", "13")) else {
+            let _ = respond(
+                stream,
+                "400 Bad Request",
+                "text/plain",
+                "a WebSocket handshake needs Sec-WebSocket-Key and version 13\n",
+            );
+            return None;
+        };
+        let mut s = stream;
+        let ok = write!(
+            s,
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Accept: {}\r\n\r\n",
+            ws::accept_key(key)
+        )
+        .and_then(|()| s.flush());
+        return ok.ok();
+    }
+    let path = head.target.split('?').next().unwrap_or("");
+    match (&hub.opts.page, path) {
+        (Some(page), "/" | "/index.html") => {
+            let _ = respond(stream, "200 OK", "text/html; charset=utf-8", page);
+        }
+        _ => {
+            let _ = respond(stream, "404 Not Found", "text/plain", "not found\n");
+        }
+    }
+    None
+}

@@ -1,0 +1,478 @@
+//! `serve --listen` (docs/serve.md, "Socket mode"): real sockets over loopback.
+//!
+//! - Two clients bound to the two seats of one Vimy Ridge match in a `serve` process
+//!   play it to its end (or a bound), each told of the other's moves by notifications;
+//!   every reply and notification each receives is exactly what an in-process match
+//!   gives that side (view hashes, redacted events), and none holds the other side's
+//!   secret allotment (VR 16.0) or face-down markers (7.2), nor the referee's hash.
+//! - WebSocket: the handshake, requests and notifications as text messages, framing
+//!   errors closed with their status, an over-long message answered and survived, an
+//!   abrupt disconnect mid-frame harmless to others; the page over HTTP; the bound on
+//!   connections; the owner's `quit` stopping the server.
+
+mod support;
+
+use fm::listen::{self, Options};
+use fm::protocol::Core;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// A JSON-lines client on a socket: requests carry increasing ids; lines that arrive
+/// before a request's reply are notifications, kept in order.
+struct Client {
+    r: BufReader<TcpStream>,
+    w: TcpStream,
+    next: u64,
+    notes: std::collections::VecDeque<Value>,
+    /// Every line received, for the leak checks.
+    seen: Vec<Value>,
+}
+
+impl Client {
+    fn connect(addr: SocketAddr) -> Client {
+        let w = TcpStream::connect(addr).expect("connect");
+        w.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        Client {
+            r: BufReader::new(w.try_clone().unwrap()),
+            w,
+            next: 1,
+            notes: Default::default(),
+            seen: Vec::new(),
+        }
+    }
+
+    fn line(&mut self) -> Value {
+        let mut s = String::new();
+        let n = self.r.read_line(&mut s).expect("read a line");
+        assert!(n > 0, "the server closed the connection");
+        let v: Value = serde_json::from_str(&s).unwrap_or_else(|e| panic!("{e}: {s}"));
+        self.seen.push(v.clone());
+        v
+    }
+
+    fn ask(&mut self, mut req: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        req["id"] = json!(id);
+        writeln!(self.w, "{req}").unwrap();
+        loop {
+            let v = self.line();
+            if v["id"] == json!(id) {
+                return v;
+            }
+            assert!(
+                v.get("notify").is_some(),
+                "neither reply nor notification: {v}"
+            );
+            self.notes.push_back(v);
+        }
+    }
+
+    fn note(&mut self) -> Value {
+        match self.notes.pop_front() {
+            Some(n) => n,
+            None => {
+                let v = self.line();
+                assert!(v.get("notify").is_some(), "{v}");
+                v
+            }
+        }
+    }
+}
+
+fn hex(h: u64) -> String {
+    format!("{h:016x}")
+}
+
+/// The events of `support_allotted` / `support_committed` of the other side carry no
+/// values (VR 16.0, rule 7.2), anywhere in `v`.
+fn no_secrets_of(v: &Value, other: &str) {
+    match v {
+        Value::Object(o) => {
+            let t = o.get("type").and_then(Value::as_str);
+            if o.get("side").and_then(Value::as_str) == Some(other) {
+                if t == Some("support_allotted") {
+                    assert!(o.get("values").is_none_or(Value::is_null), "{v}");
+                }
+                if t == Some("support_committed") {
+                    assert!(o.get("value").is_none_or(Value::is_null), "{v}");
+                }
+            }
+            o.values().for_each(|x| no_secrets_of(x, other));
+        }
+        Value::Array(a) => a.iter().for_each(|x| no_secrets_of(x, other)),
+        _ => {}
+    }
+}
+
+/// Counts the other side's allotments and commitments a message mentions (to show the
+/// check above had something to check).
+fn secrets_mentioned(v: &Value) -> usize {
+    match v {
+        Value::Object(o) => {
+            let t = o.get("type").and_then(Value::as_str);
+            usize::from(matches!(t, Some("support_allotted" | "support_committed")))
+                + o.values().map(secrets_mentioned).sum::<usize>()
+        }
+        Value::Array(a) => a.iter().map(secrets_mentioned).sum(),
+        _ => 0,
+    }
+}
+
+/// Starts `serve --listen 127.0.0.1:0` with a match; returns the process, its address
+/// and its first line (the tokens).
+fn start_process(scenario: &str, seed: u64) -> (std::process::Child, SocketAddr, Value) {
+    let mut child = Command::new(support::serve_binary())
+        .args(["--listen", "127.0.0.1:0", "--scenario", scenario])
+        .args(["--seed", &seed.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start serve --listen");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let hello: Value = serde_json::from_str(&first).expect("the first line is JSON");
+    let addr = hello["listening"].as_str().unwrap().parse().unwrap();
+    (child, addr, hello)
+}
+
+/// Two seats in two connections play one Vimy Ridge match in a `serve` process; each
+/// sees exactly its side's knowledge, as an in-process match gives it.
+#[test]
+fn two_seats_play_one_match_over_loopback_each_seeing_only_its_side() {
+    let seed = 11;
+    let (mut child, addr, hello) = start_process("vimy-ridge", seed);
+    let mut reference = fm_core::any::new_match("vimy-ridge", seed).unwrap();
+    let token = |s: &str| hello["seats"][s].as_str().unwrap().to_string();
+    let mut a = Client::connect(addr);
+    let mut b = Client::connect(addr);
+    let mut owner = Client::connect(addr);
+    // Unbound, a connection may only say hello and bind.
+    let e = a.ask(json!({"cmd":"view"}));
+    assert_eq!(e["error"]["rule"], "seat", "{e}");
+    assert_eq!(
+        a.ask(json!({"cmd":"bind","token":token("a"),"notify":true})),
+        json!({"id":2,"bound":"a","notify":true})
+    );
+    assert_eq!(
+        b.ask(json!({"cmd":"bind","token":token("b"),"notify":true}))["bound"],
+        "b"
+    );
+    let e = owner.ask(json!({"cmd":"bind","token":"owner-0"}));
+    assert_eq!(e["error"]["rule"], "seat", "{e}");
+    let bound = owner.ask(json!({"cmd":"bind","token":hello["owner"],"notify":true}));
+    assert_eq!(bound["bound"], "owner");
+    // Each seat's own view, as the reference gives it.
+    for (c, side) in [(&mut a, fm_core::Side::A), (&mut b, fm_core::Side::B)] {
+        let v = c.ask(json!({"cmd":"view"}));
+        assert_eq!(v["view"], reference.view_json(side));
+        assert_eq!(v["hash"], hex(reference.view_hash(side)));
+    }
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut commands = 0;
+    while let Some(side) = reference.decider() {
+        if commands == 120 {
+            break;
+        }
+        let (me, other) = match side {
+            fm_core::Side::A => (&mut a, &mut b),
+            fm_core::Side::B => (&mut b, &mut a),
+        };
+        // The other seat's listing is empty; the decider's is the reference's.
+        assert_eq!(
+            other.ask(json!({"cmd":"legal","form":"indices"}))["legal"],
+            json!([])
+        );
+        let legal = me.ask(json!({"cmd":"legal","form":"indices"}));
+        let want: Vec<Value> = reference
+            .legal_indices()
+            .into_iter()
+            .map(Value::from)
+            .collect();
+        assert_eq!(legal["legal"], Value::Array(want.clone()));
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let index = want[(rng % want.len() as u64) as usize].as_u64().unwrap();
+        let reply = me.ask(json!({"cmd":"apply","index":index}));
+        let cmd = reference.command_at(index as usize).unwrap();
+        reference.apply_json(&cmd).unwrap();
+        assert_eq!(reply["hash"], hex(reference.view_hash(side)), "{reply}");
+        assert_eq!(reply["events"], reference.last_events_json(Some(side)));
+        // The other seat and the owner are told, each as it may know it.
+        let n = other.note();
+        assert_eq!(n["notify"]["change"], "apply");
+        assert_eq!(n["notify"]["count"], reference.log_len());
+        assert_eq!(n["notify"]["hash"], hex(reference.view_hash(side.other())));
+        assert_eq!(
+            n["notify"]["events"],
+            reference.last_events_json(Some(side.other()))
+        );
+        let n = owner.note();
+        assert_eq!(n["notify"]["hash"], hex(reference.state_hash()));
+        commands += 1;
+    }
+    assert!(commands >= 50, "{commands} commands");
+    // Both seats end on the reference's view hashes, by `view` and by `log`.
+    for (c, side) in [(&mut a, fm_core::Side::A), (&mut b, fm_core::Side::B)] {
+        let v = c.ask(json!({"cmd":"view"}));
+        assert_eq!(v["hash"], hex(reference.view_hash(side)));
+        let log = c.ask(json!({"cmd":"log"}));
+        assert_eq!(log["log"], reference.side_log_json(side, 0));
+    }
+    // Nothing either seat received holds the other's secrets or the referee's hash.
+    let referee = hex(reference.state_hash());
+    let mut mentioned = 0;
+    for (c, other) in [(&a, "b"), (&b, "a")] {
+        for v in &c.seen {
+            no_secrets_of(v, other);
+            mentioned += secrets_mentioned(v);
+            assert!(!v.to_string().contains(&referee), "{v}");
+        }
+    }
+    assert!(mentioned > 0, "the game had support fire to hide");
+    // A seat cannot stop the server; the owner can.
+    assert_eq!(a.ask(json!({"cmd":"quit"}))["error"]["rule"], "seat");
+    assert_eq!(owner.ask(json!({"cmd":"quit"})), json!({"id":2,"bye":true}));
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+}
+
+// ---------------------------------------------------------------------------------------
+// WebSocket, in-process (real sockets, a server thread)
+
+fn start_thread(opts: Options) -> (SocketAddr, String, std::thread::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let core = Core::socket();
+    let owner = core.owner_token().unwrap().to_string();
+    let t = std::thread::spawn(move || listen::run(listener, core, opts).unwrap());
+    (addr, owner, t)
+}
+
+/// A minimal WebSocket client: masked frames out, frames in.
+struct Ws {
+    s: TcpStream,
+    r: BufReader<TcpStream>,
+}
+
+impl Ws {
+    fn connect(addr: SocketAddr) -> Ws {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(
+            s,
+            "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        .unwrap();
+        let mut r = BufReader::new(s.try_clone().unwrap());
+        let mut head = String::new();
+        loop {
+            let mut l = String::new();
+            r.read_line(&mut l).unwrap();
+            if l == "\r\n" || l.is_empty() {
+                break;
+            }
+            head.push_str(&l);
+        }
+        assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+        assert!(
+            head.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="),
+            "{head}"
+        );
+        Ws { s, r }
+    }
+
+    fn send_frame(&mut self, fin: bool, opcode: u8, payload: &[u8]) {
+        self.s.write_all(&masked(fin, opcode, payload)).unwrap();
+    }
+
+    /// The next frame: (opcode, payload); `None` when the connection closed.
+    fn frame(&mut self) -> Option<(u8, Vec<u8>)> {
+        let mut h = [0u8; 2];
+        self.r.read_exact(&mut h).ok()?;
+        assert_eq!(h[1] & 0x80, 0, "a server's frames are not masked");
+        let len = match h[1] & 0x7f {
+            126 => {
+                let mut x = [0u8; 2];
+                self.r.read_exact(&mut x).unwrap();
+                u16::from_be_bytes(x) as usize
+            }
+            127 => {
+                let mut x = [0u8; 8];
+                self.r.read_exact(&mut x).unwrap();
+                u64::from_be_bytes(x) as usize
+            }
+            n => n as usize,
+        };
+        let mut p = vec![0; len];
+        self.r.read_exact(&mut p).unwrap();
+        Some((h[0] & 0x0f, p))
+    }
+
+    fn text(&mut self) -> Value {
+        let (op, p) = self.frame().expect("a frame");
+        assert_eq!(op, 1, "a text frame");
+        serde_json::from_slice(&p).unwrap()
+    }
+
+    fn ask(&mut self, req: Value) -> Value {
+        self.send_frame(true, 1, req.to_string().as_bytes());
+        self.text()
+    }
+}
+
+fn masked(fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let mask = [0x11, 0x22, 0x33, 0x44];
+    let mut f = vec![if fin { 0x80 } else { 0 } | opcode];
+    match payload.len() {
+        n if n < 126 => f.push(0x80 | n as u8),
+        n if n <= 0xffff => {
+            f.push(0x80 | 126);
+            f.extend((n as u16).to_be_bytes());
+        }
+        n => {
+            f.push(0x80 | 127);
+            f.extend((n as u64).to_be_bytes());
+        }
+    }
+    f.extend(mask);
+    f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    f
+}
+
+fn http_get(addr: SocketAddr, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn websocket_requests_notifications_and_framing_errors() {
+    let opts = Options {
+        max_clients: 4,
+        limit: 4096,
+        page: Some("<!doctype html><p>page</p>".into()),
+    };
+    let (addr, owner_token, server) = start_thread(opts);
+    // The page and a 404, over plain HTTP on the same port.
+    let page = http_get(addr, "/?seat=x");
+    assert!(
+        page.starts_with("HTTP/1.1 200 OK") && page.ends_with("<p>page</p>"),
+        "{page}"
+    );
+    assert!(http_get(addr, "/other").starts_with("HTTP/1.1 404"));
+    let mut owner = Ws::connect(addr);
+    let v = owner.ask(json!({"cmd":"bind","token":owner_token}));
+    assert_eq!(v["bound"], "owner");
+    assert!(owner.ask(json!({"cmd":"new","scenario":"system-demo","seed":3}))["events"].is_array());
+    let tb = owner.ask(json!({"cmd":"seat","side":"b"}))["seat"].clone();
+    // A seat over WebSocket, with notifications; fragments and pings on the way.
+    let mut b = Ws::connect(addr);
+    b.send_frame(false, 1, br#"{"cmd":"bind","#);
+    b.send_frame(true, 9, b"ping");
+    assert_eq!(b.frame().unwrap(), (0xA, b"ping".to_vec()));
+    b.send_frame(
+        true,
+        0,
+        format!(r#""token":{tb},"notify":true}}"#).as_bytes(),
+    );
+    assert_eq!(b.text(), json!({"bound":"b","notify":true}));
+    let legal = owner.ask(json!({"cmd":"legal"}));
+    let first = legal["legal"][0].clone();
+    let applied = owner.ask(json!({"cmd":"apply","command":first}));
+    assert!(applied["events"].is_array());
+    let n = b.text();
+    assert_eq!(n["notify"]["change"], "apply", "{n}");
+    assert_eq!(n["notify"]["count"], 1);
+    // An over-long message is answered and the connection goes on.
+    let big = format!(r#"{{"cmd":"hello","pad":"{}"}}"#, "x".repeat(5000));
+    let e = b.ask(serde_json::from_str(&big).unwrap());
+    assert_eq!(e["error"]["rule"], "protocol");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("4096"),
+        "{e}"
+    );
+    assert_eq!(b.ask(json!({"cmd":"pending"}))["pending"]["kind"], "setup");
+    // A binary message gets an error reply too.
+    b.send_frame(true, 2, b"{}");
+    assert_eq!(b.text()["error"]["rule"], "protocol");
+    // Framing errors end the connection with their close status.
+    for (bytes, code) in [
+        (b"\x81\x02hi".to_vec(), 1002u16),    // unmasked
+        (masked(true, 1, b"\xff\xfe"), 1007), // not UTF-8
+        (masked(true, 0, b"x"), 1002),        // a continuation of nothing
+        (masked(true, 3, b""), 1002),         // an unknown opcode
+        (masked(true, 9, &[0u8; 126]), 1002), // a long ping
+    ] {
+        let mut c = Ws::connect(addr);
+        c.s.write_all(&bytes).unwrap();
+        let (op, p) = c.frame().expect("a close frame");
+        assert_eq!(op, 8);
+        assert_eq!(u16::from_be_bytes([p[0], p[1]]), code);
+        assert!(c.frame().is_none(), "then the connection ends");
+    }
+    // An abrupt disconnect mid-frame, and one right after a request, harm no one.
+    let mut c = Ws::connect(addr);
+    c.s.write_all(&masked(true, 1, br#"{"cmd":"hello"}"#)[..5])
+        .unwrap();
+    drop(c);
+    let mut c = Ws::connect(addr);
+    c.send_frame(true, 1, br#"{"cmd":"scenarios"}"#);
+    drop(c);
+    // A closing handshake is echoed.
+    let mut c = Ws::connect(addr);
+    c.send_frame(true, 8, &1000u16.to_be_bytes());
+    assert_eq!(c.frame().unwrap(), (8, 1000u16.to_be_bytes().to_vec()));
+    assert!(c.frame().is_none());
+    drop(c);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        owner.ask(json!({"cmd":"pending"}))["pending"]["kind"],
+        "setup"
+    );
+    // At most four connections: a fifth is told so and closed.
+    let _c = Ws::connect(addr);
+    let _d = Ws::connect(addr);
+    let mut extra = TcpStream::connect(addr).unwrap();
+    let mut line = String::new();
+    extra.read_to_string(&mut line).unwrap();
+    assert!(line.contains("too many connections"), "{line}");
+    // The owner's quit stops the server; the others' connections end.
+    assert_eq!(owner.ask(json!({"cmd":"quit"})), json!({"bye":true}));
+    server.join().unwrap();
+    let mut gone = false;
+    while let Some((op, _)) = b.frame() {
+        gone |= op == 8;
+    }
+    assert!(gone || b.frame().is_none());
+}
+
+/// A `think` runs without the lock: another client is answered meanwhile.
+#[test]
+fn a_long_think_does_not_block_the_others() {
+    let (addr, owner_token, server) = start_thread(Options::default());
+    let mut o = Client::connect(addr);
+    o.ask(json!({"cmd":"bind","token":owner_token}));
+    o.ask(json!({"cmd":"new","scenario":"system-demo","seed":1}));
+    let mut p = Client::connect(addr);
+    p.ask(json!({"cmd":"bind","token":owner_token}));
+    writeln!(o.w, r#"{{"cmd":"think","time_ms":1500,"id":"t"}}"#).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let began = std::time::Instant::now();
+    assert_eq!(p.ask(json!({"cmd":"pending"}))["pending"]["kind"], "setup");
+    assert!(began.elapsed() < Duration::from_millis(1000));
+    let t = o.line();
+    assert_eq!(t["id"], "t");
+    assert!(t["think"]["command"].is_object(), "{t}");
+    p.ask(json!({"cmd":"quit"}));
+    server.join().unwrap();
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Tests the reference page of `serve --listen` (examples/web/index.html) in a real
+# headless browser: Debian's chromium driven through chromium-driver by Python's
+# selenium (tests/web/test_page.py). Installs chromium and chromium-driver with apt-get
+# if missing (as root, as CI runs), and selenium into the virtual environment
+# ${FM_VENV:-.venv} (created if missing). Never downloads a browser or a driver of its
+# own: selenium is given /usr/bin/chromium and /usr/bin/chromedriver.
+#
+#   ./scripts/test_web.sh        (from anywhere; works from a fresh clone)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    echo "chromium or chromedriver not found: installing them with apt-get" >&2
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        (apt-get update -qq &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) >&2 ||
+            { echo "test_web.sh: could not install chromium with apt-get" >&2; exit 1; }
+    else
+        echo "test_web.sh: chromium and chromium-driver are required" >&2
+        exit 1
+    fi
+fi
+VENV=${FM_VENV:-.venv}
+PYTHON=${PYTHON:-python3}
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check "selenium>=4.10,<5"
+cargo build --release --quiet -p fm-ffi --example serve
+# Offline: selenium must not look for drivers or browsers on the network.
+SE_OFFLINE=true timeout 120 "$VENV/bin/python" tests/web/test_page.py target/release/examples/serve
