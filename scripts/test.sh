@@ -2,7 +2,8 @@
 # The one command that runs everything: format, lint, Rust tests and doctests (the fuzz
 # harness fm-ffi/tests/fuzz.rs included: FM_FUZZ_CASES cases per target, 256 by
 # default), the examples, a quick pass over the benchmarks, the C ABI (C/C++ examples
-# under valgrind) and the Python module (venv, wheel, mypy, pytest). Works from a fresh
+# under valgrind), the Python module (venv, wheel, mypy, pytest) and the reference page
+# of `serve --listen` in headless Chromium (scripts/test_web.sh). Works from a fresh
 # clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +26,6 @@ echo "== C ABI"
 ./scripts/test_ffi.sh
 echo "== Python"
 ./scripts/test_py.sh
+echo "== the reference page (headless Chromium)"
+./scripts/test_web.sh
 echo "test.sh: all checks passed"

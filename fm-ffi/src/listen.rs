@@ -229,13 +229,15 @@ fn connection(hub: &Arc<Hub>, stream: TcpStream) {
         return;
     };
     let mut reader = BufReader::with_capacity(64 << 10, read_half);
-    // The first bytes tell HTTP from JSON lines (a client speaks first).
-    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
+    // The first bytes tell HTTP from JSON lines (a client speaks first, and may take
+    // its time: a JSON-lines client can connect long before its first request).
     let http = match reader.fill_buf() {
         Ok(b) if b.is_empty() => return,
         Ok(b) => b.starts_with(b"GET ") || (b.len() < 4 && b"GET ".starts_with(b)),
         Err(_) => return,
     };
+    // An HTTP head must arrive whole, and soon.
+    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
     let framing = if http {
         match http_head(&mut reader) {
             Some(head) => match upgrade(hub, &stream, &head) {

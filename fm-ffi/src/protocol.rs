@@ -350,8 +350,8 @@ impl Asker {
 }
 
 /// The requests, in the order the unknown-cmd error lists them.
-const KNOWN: &str = "hello, scenarios, new, apply, legal, pending, state, view, seat, \
-                     bind, export, log, save, load, undo, think, quit";
+const KNOWN: &str = "hello, scenarios, new, scenario, apply, legal, pending, state, view, \
+                     seat, bind, export, log, save, load, undo, think, quit";
 
 /// Fields each request may carry besides `cmd`, `id` and `seat`.
 fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
@@ -366,7 +366,7 @@ fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
         "log" => &["since"],
         "load" => &["save"],
         "think" => &["time_ms", "config"],
-        "hello" | "scenarios" | "pending" | "save" | "undo" | "quit" => &[],
+        "hello" | "scenarios" | "scenario" | "pending" | "save" | "undo" | "quit" => &[],
         _ => return None,
     })
 }
@@ -797,6 +797,17 @@ impl Core {
             "apply" => changed(self.apply(obj, seat)?, Change::Apply),
             "legal" => reply(self.legal(session, obj, asker)?),
             "pending" => reply(Body::new().with("pending", &self.current()?.pending_json())?),
+            "scenario" => {
+                // The scenario is what both players have in the box: the map, its
+                // terrain, the units, the tracks and the rules' parameters. No value
+                // drawn in play is in it.
+                let g = self.current()?;
+                reply(
+                    Body::new()
+                        .with("system", g.system())?
+                        .with("scenario", &g.scenario_json())?,
+                )
+            }
             "state" => {
                 let g = self.current()?;
                 let hash = hash_hex(g.state_hash());

@@ -179,10 +179,11 @@ fn deltas_rebuild_the_full_replies_over_whole_games() {
     deltas_rebuild_full_replies("suez-1916", 2, 40);
 }
 
-/// The figures of docs/serve.md, "Compact forms". The assertions hold the compact
-/// forms to being much smaller; `--nocapture` prints the sizes.
+/// The figures of docs/serve.md, "Compact forms", for a Vimy Ridge set-up listing. The
+/// assertions hold the compact forms to being much smaller; `--nocapture` prints the
+/// sizes.
 #[test]
-fn reply_sizes() {
+fn vimy_setup_listing_sizes() {
     let mut s = Server::new();
     ask(
         &mut s,
@@ -204,7 +205,14 @@ fn reply_sizes() {
         full["legal"].as_array().unwrap().len()
     );
     assert!(idx_n * 5 < full_n && by_n < full_n && one_n * 10 < full_n);
+}
 
+/// The figures of docs/serve.md, "Compact forms", for a whole Meuse-Argonne game: about
+/// a minute of CPU, so run on demand:
+/// `cargo test --release -p fm-ffi --test compact -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: a whole Meuse-Argonne game, twice"]
+fn meuse_game_traffic() {
     // A whole Meuse-Argonne game, a client asking after every command for the legal
     // commands and the active side's view: full replies, then compact ones (indices,
     // apply by index, view deltas).
