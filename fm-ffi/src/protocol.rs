@@ -351,7 +351,8 @@ impl Asker {
 
 /// The requests, in the order the unknown-cmd error lists them.
 const KNOWN: &str = "hello, scenarios, new, scenario, apply, legal, pending, state, view, \
-                     seat, bind, export, log, save, load, undo, think, quit";
+                     svg, reachable, odds, explain, seat, bind, export, log, save, load, \
+                     undo, think, quit";
 
 /// Fields each request may carry besides `cmd`, `id` and `seat`.
 fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
@@ -366,6 +367,10 @@ fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
         "log" => &["since"],
         "load" => &["save"],
         "think" => &["time_ms", "config"],
+        "svg" => &["side", "options"],
+        "reachable" => &["unit"],
+        "odds" => &["side", "proposal"],
+        "explain" => &["command"],
         "hello" | "scenarios" | "scenario" | "pending" | "save" | "undo" | "quit" => &[],
         _ => return None,
     })
@@ -837,6 +842,75 @@ impl Core {
                 let b = session.deltable(Body::new(), key, "view", g.view_json(side), delta)?;
                 reply(b.with("hash", &hash)?)
             }
+            "svg" => {
+                let g = self.current()?;
+                let options = match obj.get("options") {
+                    None => json!({}),
+                    Some(v @ Value::Object(_)) => v.clone(),
+                    Some(_) => {
+                        return Err(ProtoError::protocol(
+                            "\"options\" must be an object of drawing options",
+                        ))
+                    }
+                };
+                // A seat draws its own side's view; the owner any side's, or the whole
+                // state (no `side`).
+                let side = match seat {
+                    Some(s) => {
+                        own_side(obj, s, "draw")?;
+                        Some(s)
+                    }
+                    None if obj.contains_key("side") => Some(side_field(obj, "svg")?),
+                    None => None,
+                };
+                reply(Body::new().with("svg", &g.svg(side, &options)?)?)
+            }
+            "reachable" => {
+                let unit = match obj.get("unit") {
+                    Some(Value::String(u)) => u.as_str(),
+                    _ => return Err(ProtoError::protocol("reachable needs \"unit\": a unit's id")),
+                };
+                let g = self.current()?;
+                let found = match seat {
+                    Some(s) => as_seat(g, s)?.reachable(unit)?,
+                    None => g.reachable(unit)?,
+                };
+                reply(Body::new().with("reachable", &found)?)
+            }
+            "odds" => {
+                let proposal = match obj.get("proposal") {
+                    Some(v @ Value::Object(_)) => v,
+                    _ => {
+                        return Err(ProtoError::protocol(
+                            "odds needs \"proposal\": an object (docs/serve.md)",
+                        ))
+                    }
+                };
+                let g = self.current()?;
+                let side = match seat {
+                    Some(s) => {
+                        own_side(obj, s, "ask odds for")?;
+                        s
+                    }
+                    None if obj.contains_key("side") => side_field(obj, "odds")?,
+                    None => g.decider().ok_or_else(|| {
+                        ProtoError::protocol("odds needs \"side\" once the game is over")
+                    })?,
+                };
+                reply(Body::new().with("odds", &g.odds(side, proposal)?)?)
+            }
+            "explain" => {
+                let g = self.current()?;
+                let command = parse_command(obj)?;
+                let why = match seat {
+                    Some(s) => as_seat(g, s)?.explain(&command)?,
+                    None => g.explain(&command)?,
+                };
+                let why = why.map(|e| {
+                    json!({"rule": e.rule, "message": e.to_string()})
+                });
+                reply(Body::new().with("explain", &why)?)
+            }
             "seat" => {
                 let side = side_field(obj, "seat")?;
                 self.current()?;
@@ -1153,6 +1227,26 @@ impl Core {
     fn new_token(&mut self, side: Side) -> String {
         self.random_token(&side.to_string())
     }
+}
+
+/// A seat's request names no side but its own (`side` may be left out).
+fn own_side(obj: &Map<String, Value>, seat: Side, what: &str) -> Result<()> {
+    match obj.get("side") {
+        Some(v) if side_field(obj, what)? != seat => Err(ProtoError::new(
+            "seat",
+            format!("this seat is side {seat}'s; it may not {what} {v}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The match as a seat of `side` may know it: one drawn from that side's view alone
+/// (`DynMatch::determinized`, a fixed seed so that the answer is repeatable), for the
+/// queries that read a state (`reachable`, `explain`). Whatever the side cannot know is
+/// made up there, so no answer can carry it; what it can know is exactly as in the
+/// match.
+fn as_seat(g: &dyn DynMatch, side: Side) -> Result<Box<dyn DynMatch>> {
+    Ok(g.determinized(side, 0)?)
 }
 
 /// An optional boolean field (false when absent).
@@ -1652,6 +1746,104 @@ mod tests {
         ask(&mut s, r#"{"cmd":"new","scenario":"system-demo"}"#);
         let e = ask(&mut s, &json!({"cmd":"pending","seat":a}).to_string());
         assert_eq!(e["error"]["rule"], "seat");
+    }
+
+    /// The queries (issue 19): a seat's answers come from its side's knowledge alone.
+    /// A second server loads a match drawn from side a's view (its hidden values made
+    /// up anew: another referee's state); side a's seat gets the same svg, odds,
+    /// reachable hexes and explanations from both, and the owner's answers are the
+    /// layer's own.
+    #[test]
+    fn queries_answer_a_seat_from_its_side_knowledge_alone() {
+        let mut s = Server::new();
+        ask(&mut s, r#"{"cmd":"new","scenario":"vimy-ridge","seed":5}"#);
+        let mut rng = 99u64;
+        for _ in 0..150 {
+            let legal = ask(&mut s, r#"{"cmd":"legal","form":"indices"}"#)["legal"].clone();
+            let list = legal.as_array().unwrap();
+            if list.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let i = &list[(rng % list.len() as u64) as usize];
+            ask(&mut s, &json!({"cmd":"apply","index":i}).to_string());
+        }
+        let g = s.game().unwrap().clone_box();
+        let drawn = g.determinized(Side::A, 1234).unwrap();
+        assert_ne!(drawn.state_hash(), g.state_hash(), "another referee's state");
+        assert_eq!(drawn.view_hash(Side::A), g.view_hash(Side::A));
+        let mut t = Server::new();
+        let loaded = ask(&mut t, &json!({"cmd":"load","save":drawn.save()}).to_string());
+        assert!(loaded.get("error").is_none(), "{loaded}");
+        let seat_a = |s: &mut Server| ask(s, r#"{"cmd":"seat","side":"a"}"#)["seat"].clone();
+        let (sa, ta) = (seat_a(&mut s), seat_a(&mut t));
+        // Hexes with units on them, and the units, from side a's view.
+        let view = ask(&mut s, &json!({"cmd":"view","seat":sa}).to_string())["view"].clone();
+        let units: Vec<(String, String)> = view["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|u| Some((u["id"].as_str()?.into(), u["loc"]["map"].as_str()?.into())))
+            .collect();
+        assert!(units.len() > 5);
+        let both = |s: &mut Server, t: &mut Server, req: Value| {
+            let mut r1 = req.clone();
+            r1["seat"] = sa.clone();
+            let mut r2 = req;
+            r2["seat"] = ta.clone();
+            let (x, y) = (ask(s, &r1.to_string()), ask(t, &r2.to_string()));
+            assert_eq!(x, y, "{r1}");
+            x
+        };
+        let pic = both(&mut s, &mut t, json!({"cmd":"svg","options":{"hex_size":20}}));
+        let opts = json!({"hex_size":20});
+        assert_eq!(pic["svg"], g.svg(Some(Side::A), &opts).unwrap(), "the layer's picture");
+        let e = ask(&mut s, &json!({"cmd":"svg","side":"b","seat":sa}).to_string());
+        assert_eq!(e["error"]["rule"], "seat");
+        let referee = ask(&mut s, r#"{"cmd":"svg"}"#);
+        assert_eq!(referee["svg"], g.svg(None, &json!({})).unwrap());
+        let bad = ask(&mut s, r#"{"cmd":"svg","options":{"hex_size":"big"}}"#);
+        assert_eq!(bad["error"]["rule"], "input", "{bad}");
+        let mut odds_seen = 0;
+        for (unit, hex) in &units {
+            let r = both(&mut s, &mut t, json!({"cmd":"reachable","unit":unit}));
+            assert!(r["reachable"].is_array() || r["error"].is_object(), "{r}");
+            let proposal = json!({"hex":hex,"units":[]});
+            let o = both(&mut s, &mut t, json!({"cmd":"odds","proposal":proposal}));
+            if o["odds"].is_object() {
+                odds_seen += 1;
+                assert_eq!(o["odds"], g.odds(Side::A, &proposal).unwrap());
+            }
+            let cmd = json!({"type":"move","unit":unit,"path":[hex]});
+            let x = both(&mut s, &mut t, json!({"cmd":"explain","command":cmd}));
+            assert!(x["explain"]["rule"].is_string(), "moving onto its own hex: {x}");
+        }
+        assert!(odds_seen > 0, "some bombardment odds were asked");
+        // The owner's answers are the match's own; a legal command explains as null.
+        let legal = ask(&mut s, r#"{"cmd":"legal"}"#)["legal"].clone();
+        if let Some(c) = legal.as_array().unwrap().first() {
+            let x = ask(&mut s, &json!({"cmd":"explain","command":c}).to_string());
+            assert_eq!(x, json!({"explain":null}));
+        }
+        let (unit, _) = &units[0];
+        let r = ask(&mut s, &json!({"cmd":"reachable","unit":unit}).to_string());
+        if let Ok(want) = g.reachable(unit) {
+            assert_eq!(r["reachable"], want);
+        }
+        for bad in [
+            r#"{"cmd":"reachable"}"#,
+            r#"{"cmd":"odds","proposal":[1]}"#,
+            r#"{"cmd":"explain"}"#,
+            r#"{"cmd":"svg","options":3}"#,
+        ] {
+            assert_eq!(ask(&mut s, bad)["error"]["rule"], "protocol", "{bad}");
+        }
+        let x = ask(&mut s, r#"{"cmd":"explain","command":{"type":"fly"}}"#);
+        assert_eq!(x["error"]["rule"], "input", "{x}");
+        let r = ask(&mut s, r#"{"cmd":"reachable","unit":"nobody"}"#);
+        assert!(r["error"]["rule"].is_string(), "{r}");
     }
 
     /// A reader of `n` bytes of `x` followed by `tail`, made up as it is read: an

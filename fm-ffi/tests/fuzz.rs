@@ -189,6 +189,11 @@ fn corpus() -> &'static Corpus {
             json!({"cmd":"apply","index":3}),
             json!({"cmd":"bind","token":"a-0000","notify":true}),
             json!({"cmd":"think","time_ms":5,"config":{"iterations":2}}),
+            json!({"cmd":"scenario"}),
+            json!({"cmd":"svg","side":"a","options":{"hex_size":12,"highlight":["1104"]}}),
+            json!({"cmd":"reachable","unit":"red-militia-bn"}),
+            json!({"cmd":"odds","side":"b","proposal":{"hex":"1104","units":[]}}),
+            json!({"cmd":"explain","command":first}),
             json!({"cmd":"quit"}),
         ]
         .iter()
