@@ -232,7 +232,7 @@ fn connection(hub: &Arc<Hub>, stream: TcpStream) {
     // The first bytes tell HTTP from JSON lines (a client speaks first, and may take
     // its time: a JSON-lines client can connect long before its first request).
     let http = match reader.fill_buf() {
-        Ok(b) if b.is_empty() => return,
+        Ok([]) => return,
         Ok(b) => b.starts_with(b"GET ") || (b.len() < 4 && b"GET ".starts_with(b)),
         Err(_) => return,
     };

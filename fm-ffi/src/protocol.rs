@@ -868,7 +868,11 @@ impl Core {
             "reachable" => {
                 let unit = match obj.get("unit") {
                     Some(Value::String(u)) => u.as_str(),
-                    _ => return Err(ProtoError::protocol("reachable needs \"unit\": a unit's id")),
+                    _ => {
+                        return Err(ProtoError::protocol(
+                            "reachable needs \"unit\": a unit's id",
+                        ))
+                    }
                 };
                 let g = self.current()?;
                 let found = match seat {
@@ -906,9 +910,7 @@ impl Core {
                     Some(s) => as_seat(g, s)?.explain(&command)?,
                     None => g.explain(&command)?,
                 };
-                let why = why.map(|e| {
-                    json!({"rule": e.rule, "message": e.to_string()})
-                });
+                let why = why.map(|e| json!({"rule": e.rule, "message": e.to_string()}));
                 reply(Body::new().with("explain", &why)?)
             }
             "seat" => {
@@ -1145,8 +1147,10 @@ impl Core {
             Asker::Seat(s) => g.decider() == Some(s),
             _ => true,
         };
-        let of_unit =
-            |c: &Value| unit.is_none_or(|u| c.get("unit").and_then(Value::as_str) == Some(u));
+        let of_unit = |c: &Value| match unit {
+            None => true,
+            Some(u) => c.get("unit").and_then(Value::as_str) == Some(u),
+        };
         let value = match form {
             _ if !visible && form == "by_unit" => json!({"units":{},"other":[]}),
             _ if !visible => json!([]),
@@ -1772,10 +1776,17 @@ mod tests {
         }
         let g = s.game().unwrap().clone_box();
         let drawn = g.determinized(Side::A, 1234).unwrap();
-        assert_ne!(drawn.state_hash(), g.state_hash(), "another referee's state");
+        assert_ne!(
+            drawn.state_hash(),
+            g.state_hash(),
+            "another referee's state"
+        );
         assert_eq!(drawn.view_hash(Side::A), g.view_hash(Side::A));
         let mut t = Server::new();
-        let loaded = ask(&mut t, &json!({"cmd":"load","save":drawn.save()}).to_string());
+        let loaded = ask(
+            &mut t,
+            &json!({"cmd":"load","save":drawn.save()}).to_string(),
+        );
         assert!(loaded.get("error").is_none(), "{loaded}");
         let seat_a = |s: &mut Server| ask(s, r#"{"cmd":"seat","side":"a"}"#)["seat"].clone();
         let (sa, ta) = (seat_a(&mut s), seat_a(&mut t));
@@ -1797,10 +1808,21 @@ mod tests {
             assert_eq!(x, y, "{r1}");
             x
         };
-        let pic = both(&mut s, &mut t, json!({"cmd":"svg","options":{"hex_size":20}}));
+        let pic = both(
+            &mut s,
+            &mut t,
+            json!({"cmd":"svg","options":{"hex_size":20}}),
+        );
         let opts = json!({"hex_size":20});
-        assert_eq!(pic["svg"], g.svg(Some(Side::A), &opts).unwrap(), "the layer's picture");
-        let e = ask(&mut s, &json!({"cmd":"svg","side":"b","seat":sa}).to_string());
+        assert_eq!(
+            pic["svg"],
+            g.svg(Some(Side::A), &opts).unwrap(),
+            "the layer's picture"
+        );
+        let e = ask(
+            &mut s,
+            &json!({"cmd":"svg","side":"b","seat":sa}).to_string(),
+        );
         assert_eq!(e["error"]["rule"], "seat");
         let referee = ask(&mut s, r#"{"cmd":"svg"}"#);
         assert_eq!(referee["svg"], g.svg(None, &json!({})).unwrap());
@@ -1818,7 +1840,10 @@ mod tests {
             }
             let cmd = json!({"type":"move","unit":unit,"path":[hex]});
             let x = both(&mut s, &mut t, json!({"cmd":"explain","command":cmd}));
-            assert!(x["explain"]["rule"].is_string(), "moving onto its own hex: {x}");
+            assert!(
+                x["explain"]["rule"].is_string(),
+                "moving onto its own hex: {x}"
+            );
         }
         assert!(odds_seen > 0, "some bombardment odds were asked");
         // The owner's answers are the match's own; a legal command explains as null.

@@ -239,7 +239,7 @@ pub fn read_message<R: Read, W: Write>(
                     _ => {}
                 }
             }
-            0x1 | 0x2 | 0x0 => {
+            0x0..=0x2 => {
                 if (h.opcode == 0) == kind.is_none() {
                     return Err(Failure::Protocol(
                         1002,

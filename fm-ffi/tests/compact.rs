@@ -175,8 +175,8 @@ fn deltas_rebuild_the_full_replies_over_whole_games() {
     let n = deltas_rebuild_full_replies("system-demo", 3, 10_000);
     assert!(n > 10, "{n} commands");
     deltas_rebuild_full_replies("huzzah-firefight", 5, 10_000);
-    deltas_rebuild_full_replies("vimy-ridge", 2, 40);
-    deltas_rebuild_full_replies("suez-1916", 2, 40);
+    deltas_rebuild_full_replies("vimy-ridge", 2, 12);
+    deltas_rebuild_full_replies("suez-1916", 2, 20);
 }
 
 /// The figures of docs/serve.md, "Compact forms", for a Vimy Ridge set-up listing. The
