@@ -143,6 +143,23 @@ fn counters(svg: &str) -> usize {
     svg.matches("<g class=\"unit\"").count()
 }
 
+/// The value of attribute `name` in the element text `elem` (`<tag a="1" ...`).
+fn attr<'a>(elem: &'a str, name: &str) -> &'a str {
+    let key = format!(" {name}=\"");
+    let at = elem
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {elem}"))
+        + key.len();
+    &elem[at..at + elem[at..].find('"').unwrap()]
+}
+
+/// The start tag of the first element whose text contains `needle`.
+fn element<'a>(svg: &'a str, needle: &str) -> Option<&'a str> {
+    let at = svg.find(needle)?;
+    let start = svg[..at].rfind('<')?;
+    Some(&svg[start..at + svg[at..].find('>')?])
+}
+
 #[test]
 fn the_xml_checker_rejects_broken_documents() {
     assert!(check_xml("<svg><g></g></svg>").is_ok());
@@ -333,6 +350,7 @@ fn options_and_escaping() {
             },
         ],
         highlight: vec!["0404".parse().unwrap()],
+        ..RenderOptions::default()
     };
     let svg = render_svg(m.scenario(), m.state(), &opts);
     check_xml(&svg).unwrap();
@@ -370,22 +388,14 @@ fn hex_sizes_are_clamped_and_nan_is_the_default() {
 fn hexes_tile_with_odd_columns_half_a_hex_lower() {
     let m = Match::new_builtin("system-demo", 1).unwrap();
     let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
-    // Centre of a hex: mean of its polygon's corners.
+    // Centre of a hex: where its `<use>` places the shared hexagon (drawn about 0,0).
     let centre = |id: &str| -> (f64, f64) {
-        let tag = format!("data-hex=\"{id}\" points=\"");
-        let at = svg.find(&tag).unwrap() + tag.len();
-        let pts = &svg[at..at + svg[at..].find('"').unwrap()];
-        let xy: Vec<(f64, f64)> = pts
-            .split(' ')
-            .map(|p| {
-                let (x, y) = p.split_once(',').unwrap();
-                (x.parse().unwrap(), y.parse().unwrap())
-            })
-            .collect();
-        let n = xy.len() as f64;
+        let tag = format!("<use class=\"hex\" data-hex=\"{id}\"");
+        let at = svg.find(&tag).unwrap();
+        let elem = &svg[at..at + svg[at..].find('>').unwrap()];
         (
-            xy.iter().map(|p| p.0).sum::<f64>() / n,
-            xy.iter().map(|p| p.1).sum::<f64>() / n,
+            attr(elem, "x").parse().unwrap(),
+            attr(elem, "y").parse().unwrap(),
         )
     };
     let s = 40.0;
@@ -407,4 +417,460 @@ fn hexes_tile_with_odd_columns_half_a_hex_lower() {
             assert!((d - 2.0 * hh).abs() < 0.3, "{} to {}", h.hex, sc.hex_at(*n));
         }
     }
+}
+
+#[test]
+fn place_names_have_a_halo_element_under_the_text_not_paint_order() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+    check_xml(&svg).unwrap();
+    assert!(!svg.contains("paint-order"));
+    // Each named hex: the halo (white, thick stroke) first, then the same text over it.
+    for (hex, name) in [
+        ("0805", "Ostdorf"),
+        ("0906", "Hauptstadt"),
+        ("1005", "Fort Kessel"),
+    ] {
+        let open = format!(r#"<g class="place" data-hex="{hex}">"#);
+        let at = svg.find(&open).unwrap_or_else(|| panic!("{hex}")) + open.len();
+        let group = &svg[at..at + svg[at..].find("</g>").unwrap()];
+        let texts: Vec<&str> = group.split("<text").skip(1).collect();
+        assert_eq!(texts.len(), 2, "{group}");
+        assert!(texts[0].starts_with(r#" class="halo""#), "{group}");
+        assert!(texts[0].contains(r##"stroke="#fff""##) && texts[0].contains("stroke-width="));
+        assert!(texts[0].ends_with(&format!(">{name}</text>")));
+        assert!(!texts[1].contains("stroke="), "{group}");
+        assert!(texts[1].ends_with(&format!(">{name}</text>")));
+        assert_eq!(attr(texts[0], "x"), attr(texts[1], "x"));
+        assert_eq!(attr(texts[0], "y"), attr(texts[1], "y"));
+    }
+}
+
+#[test]
+fn a_stack_shows_every_counter_and_its_count() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let mut s = m.state().clone();
+    let hex = s.units[0].hex().unwrap();
+    s.units[1].loc = Location::Map(hex);
+    s.units[2].loc = Location::Map(hex);
+    let svg = render_svg(m.scenario(), &s, &RenderOptions::default());
+    check_xml(&svg).unwrap();
+    assert_eq!(svg.matches(r#"class="stack""#).count(), 1);
+    assert!(svg.contains(&format!(
+        r#"<g class="stack" data-hex="{hex}" data-count="3">"#
+    )));
+    assert!(svg.contains(&format!(">3 units in {hex}</title>")));
+    for i in 0..3 {
+        assert!(svg.contains(&format!(r#"data-unit="{}""#, s.units.id(i))));
+    }
+    // Fanned out: three different counter positions.
+    let xs: std::collections::BTreeSet<String> = (0..3)
+        .map(|i| {
+            let tag = format!(r#"<g class="unit" data-unit="{}""#, s.units.id(i));
+            let at = svg.find(&tag).unwrap();
+            let rect = &svg[at..][svg[at..].find("<rect").unwrap()..];
+            attr(&rect[..rect.find('>').unwrap()], "x").to_string()
+        })
+        .collect();
+    assert_eq!(xs.len(), 3);
+    // Alone, no badge.
+    let plain = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+    assert!(!plain.contains(r#"class="stack""#));
+}
+
+#[test]
+fn counters_are_labelled_by_id_when_asked() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let sc = m.scenario();
+    let by_id = RenderOptions {
+        unit_labels: fm_core::UnitLabels::Id,
+        ..RenderOptions::map_only()
+    };
+    let ids = render_svg(sc, m.state(), &by_id);
+    let names = render_svg(sc, m.state(), &RenderOptions::map_only());
+    for (i, u) in m.state().units.iter().enumerate() {
+        if !matches!(u.loc, Location::Map(_)) {
+            continue;
+        }
+        let d = &sc.units[i].data;
+        let label = |svg: &str| {
+            let tag = format!(r#"<g class="unit" data-unit="{}""#, d.id);
+            let at = svg.find(&tag).unwrap();
+            let l = &svg[at..][svg[at..].find(r#"<text class="label""#).unwrap()..];
+            l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()].to_string()
+        };
+        assert_eq!(label(&ids), d.id.to_string());
+        assert_eq!(label(&names), d.name);
+    }
+}
+
+/// Every ground attack and bombardment of random games: the board drawn just before
+/// the command that resolves it highlights the terrain line and grid column that the
+/// resolution then reads (8.2.1(d): the line's labels read from the left; 8.2.2 the
+/// defender's line; 8.2.4 the result), whenever that command adds no marker (the same
+/// differential).
+#[test]
+fn the_crt_panel_highlights_the_line_and_column_the_attack_reads_8_2_1_d_8_2_4() {
+    let mut checked = [0usize; 2];
+    for name in ["system-demo", "meuse-argonne", "suez-1916"] {
+        for seed in 0..6u64 {
+            let mut m = Match::new_builtin(name, seed).unwrap();
+            let mut rng = fm_core::rng_from_seed(seed + 40);
+            for _ in 0..1500 {
+                if m.is_over() {
+                    break;
+                }
+                let before = m.state().clone();
+                let c = agents::random(m.scenario(), m.state(), &mut rng).unwrap();
+                let events = m.apply(&c).unwrap().to_vec();
+                let Some(Event::CombatResolved {
+                    kind,
+                    differential,
+                    line,
+                    column,
+                    ..
+                }) = events
+                    .iter()
+                    .find(|e| matches!(e, Event::CombatResolved { .. }))
+                else {
+                    continue;
+                };
+                let sc = m.scenario();
+                let svg = render_svg(sc, &before, &RenderOptions::default());
+                let g = element(&svg, r#"<g class="crt""#).unwrap();
+                if attr(g, "data-differential") != differential.to_string() {
+                    continue; // a marker came with the resolving command
+                }
+                assert_eq!(attr(g, "data-line"), line, "{name} {seed}");
+                let li = sc.crt.line_index(line).unwrap();
+                let col: usize = attr(g, "data-column").parse().unwrap();
+                assert_eq!(&sc.crt.column_label(li, col - 1), column, "{name} {seed}");
+                // The highlighted column, and the line's label over it.
+                let hl = element(&svg, r#"class="crt-column""#).unwrap();
+                assert_eq!(attr(hl, "data-column"), col.to_string());
+                let lab = element(&svg, r#"class="crt-line""#).unwrap();
+                assert_eq!(attr(lab, "data-line"), line);
+                assert_eq!(attr(lab, "data-column"), col.to_string());
+                assert!(svg.contains(&format!("differential {differential:+} on the")));
+                checked[usize::from(*kind == fm_core::CombatKind::Ground)] += 1;
+            }
+        }
+    }
+    assert!(checked[0] >= 3 && checked[1] >= 10, "{checked:?}");
+}
+
+#[test]
+fn a_sides_view_counts_only_the_markers_it_can_see() {
+    let m = with_face_down_marker(Side::B);
+    let sc = m.scenario();
+    let full = render_svg(sc, m.state(), &RenderOptions::default());
+    let as_a = render_svg(sc, &view(sc, m.state(), Side::A), &RenderOptions::default());
+    check_xml(&as_a).unwrap();
+    let diff = |svg: &str| -> i32 {
+        attr(
+            element(svg, r#"<g class="crt""#).unwrap(),
+            "data-differential",
+        )
+        .parse()
+        .unwrap()
+    };
+    let c = m.state().combat.as_ref().unwrap();
+    let hidden: i32 = c
+        .markers
+        .iter()
+        .filter(|mk| mk.side == Side::B && !mk.revealed)
+        .map(|mk| i32::from(mk.value.unwrap()))
+        .sum();
+    // B defends or bombards: its face-down markers add to its side of the difference.
+    let sign = if m.state().active == Side::B { 1 } else { -1 };
+    assert_eq!(diff(&full), diff(&as_a) + sign * hidden);
+    assert!(as_a.contains("face-down marker(s) not counted"));
+    assert!(!full.contains("not counted"));
+}
+
+#[test]
+fn the_region_crop_draws_its_rectangle_of_hexes_and_sizes_the_viewbox() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let sc = m.scenario();
+    let opts = RenderOptions {
+        region: Some(fm_core::Region::Rect {
+            from: "0606".parse().unwrap(),
+            to: "0303".parse().unwrap(),
+        }),
+        ..RenderOptions::map_only()
+    };
+    let svg = render_svg(sc, m.state(), &opts);
+    check_xml(&svg).unwrap();
+    // Columns 3-6 and rows 3-6: 16 hexes.
+    assert_eq!(svg.matches(r#"<use class="hex""#).count(), 16);
+    assert!(svg.contains(r#"data-hex="0303""#) && svg.contains(r#"data-hex="0606""#));
+    assert!(!svg.contains(r#"data-hex="0202""#) && !svg.contains(r#"data-hex="0707""#));
+    // Width: margins, one hex, three column steps; height: the title, margins, four
+    // rows and half a hex.
+    let (s, hh) = (40.0, 40.0 * 3f64.sqrt() / 2.0);
+    let w = (16.0 + 2.0 * s + 1.5 * s * 3.0_f64).round();
+    let h = (30.0 + 16.0 + 2.0 * hh * 4.0 + hh).round();
+    assert!(
+        svg.contains(&format!(r#"viewBox="0 0 {w} {h}""#)),
+        "{}",
+        &svg[..300]
+    );
+    // The same rectangle from a list of hexes.
+    let list = RenderOptions {
+        region: Some(fm_core::Region::Hexes(vec![
+            "0405".parse().unwrap(),
+            "0303".parse().unwrap(),
+            "0606".parse().unwrap(),
+        ])),
+        ..RenderOptions::map_only()
+    };
+    assert_eq!(render_svg(sc, m.state(), &list), svg);
+    // Units outside are not drawn.
+    let inside = m
+        .state()
+        .units
+        .iter()
+        .filter(|u| {
+            u.hex()
+                .is_some_and(|h| (3..=6).contains(&h.col) && (3..=6).contains(&h.row))
+        })
+        .count();
+    assert_eq!(counters(&svg), inside);
+}
+
+#[test]
+fn render_options_from_json_read_every_field_and_refuse_bad_values() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let sc = m.scenario();
+    let read = |v: serde_json::Value| RenderOptions::from_json(sc, &v);
+    let o = read(serde_json::json!({
+        "hex_size": 25, "hex_ids": false, "panel": false, "title": "T",
+        "markers": [{"hex": "0505", "kind": "breach", "label": "BR"}],
+        "highlight": ["0404"], "region": {"from": "0101", "to": "0505"},
+        "unit_labels": "id", "crt": false, "terrain_chart": false, "turn_track": false,
+        "boxes": false
+    }))
+    .unwrap();
+    assert_eq!(o.hex_size, 25.0);
+    assert!(!o.hex_ids && !o.panel && !o.crt && !o.terrain_chart && !o.turn_track && !o.boxes);
+    assert_eq!(o.unit_labels, fm_core::UnitLabels::Id);
+    assert_eq!(o.markers.len(), 1);
+    assert_eq!(
+        read(serde_json::json!({})).unwrap(),
+        RenderOptions::default()
+    );
+    assert_eq!(
+        read(serde_json::Value::Null).unwrap(),
+        RenderOptions::default()
+    );
+    let region = read(serde_json::json!({"region": ["0202", "0404"]})).unwrap();
+    assert!(matches!(region.region, Some(fm_core::Region::Hexes(ref v)) if v.len() == 2));
+    for (bad, says) in [
+        (
+            serde_json::json!({"hex_size": 5}),
+            "hex_size must be a number of pixels from 10 to 200, not 5",
+        ),
+        (serde_json::json!({"hex_size": 1e9}), "hex_size"),
+        (serde_json::json!({"hex_size": "big"}), "at hex_size"),
+        (
+            serde_json::json!({"colour": true}),
+            "unknown field `colour`",
+        ),
+        (
+            serde_json::json!({"region": {"from": "0101", "to": "9999"}}),
+            "region: 9999 is off the map",
+        ),
+        (
+            serde_json::json!({"region": {"from": "0101"}}),
+            "missing field `to`",
+        ),
+        (
+            serde_json::json!({"region": {"from": "0101", "to": "0202", "by": 1}}),
+            "unknown field `by`",
+        ),
+        (serde_json::json!({"region": []}), "an empty list of hexes"),
+        (
+            serde_json::json!({"highlight": ["0101", "4040"]}),
+            "highlight[1]: 4040 is off the map",
+        ),
+        (
+            serde_json::json!({"markers": [{"hex": "4040", "kind": "x"}]}),
+            "markers[0]: 4040 is off the map",
+        ),
+        (serde_json::json!({"unit_labels": "both"}), "at unit_labels"),
+        (serde_json::json!([1, 2]), "render options"),
+    ] {
+        let e = read(bad.clone()).expect_err(&bad.to_string());
+        assert_eq!(e.rule, "input");
+        assert!(e.message.contains(says), "{bad}: {}", e.message);
+    }
+}
+
+#[test]
+fn suez_and_vimy_trench_hexsides_are_drawn_as_works_not_water() {
+    for name in ["suez-1916", "vimy-ridge"] {
+        let m = Match::new_builtin(name, 1).unwrap();
+        let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+        // Neither game has a river: no river-blue line anywhere.
+        if name == "suez-1916" {
+            assert!(!svg.contains(r##"stroke="#2f6fc4""##), "{name}");
+        }
+        // The trench line's red, with its ticks, on the map and in the legend.
+        let red = svg.matches(r##"<path d="M"##).count();
+        assert!(red > 10, "{name}: {red}");
+        assert!(
+            svg.contains(r##"stroke="#a5281b" stroke-width="2.2""##),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_legend_explains_every_marking_of_the_map() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+    check_xml(&svg).unwrap();
+    for what in [
+        "objective, not yet held",
+        "objective held by",
+        "set-up zone of",
+        "hex attacked (combat in progress)",
+        "bombarded this turn (markers)",
+        "support fire marker, revealed",
+        "support fire marker, face down",
+        "units stacked in the hex",
+        "steps: left (black), lost (white)",
+        "movement boxed: a mobile unit",
+        "depleted (flipped): pale, corner cut",
+    ] {
+        assert!(svg.contains(what), "{what}");
+    }
+    assert_eq!(svg.matches(r#"class="legend-zone""#).count(), 2);
+    assert_eq!(svg.matches(r#"class="legend-combat""#).count(), 1);
+}
+
+#[test]
+fn the_waiting_line_names_the_units_that_must_retreat() {
+    for seed in 0..200 {
+        let mut m = Match::new_builtin("system-demo", seed).unwrap();
+        let mut rng = fm_core::rng_from_seed(seed);
+        while !m.is_over() {
+            if let fm_core::Pending::Retreat { units, hexes, .. } = m.pending() {
+                let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+                let u = &units[0];
+                let name = &m.scenario().units[m.scenario().unit_index(u).unwrap() as usize]
+                    .data
+                    .name;
+                // "Waiting for: Blue retreats 1st Bn (blue-1) 2 hex(es) or holds",
+                // perhaps wrapped.
+                let panel: String = svg
+                    .split("<text")
+                    .filter(|t| t.contains(r##"fill="#333""##))
+                    .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(
+                    panel.contains(&format!("{name} ({u})"))
+                        && panel.contains(&format!("{hexes} hex(es)")),
+                    "{panel}"
+                );
+                return;
+            }
+            let c = agents::random(m.scenario(), m.state(), &mut rng).unwrap();
+            m.apply(&c).unwrap();
+        }
+    }
+    panic!("no retreat reached");
+}
+
+#[test]
+fn long_turn_names_wrap_in_the_panel() {
+    let m = Match::new_builtin("suez-1916", 1).unwrap();
+    let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+    let panel = &svg[svg.find(r#"<g class="panel">"#).unwrap()..];
+    assert!(
+        panel.contains(">Turn 1 of 9 — Zero Hour (night of</text>"),
+        "{}",
+        &panel[..600]
+    );
+    assert!(panel.contains(">    3/4 August)</text>"));
+}
+
+#[test]
+fn the_turn_track_and_boxes_follow_the_state() {
+    let m = Match::new_builtin("meuse-argonne", 3).unwrap();
+    let mut s = m.state().clone();
+    let sc = m.scenario();
+    let svg = render_svg(sc, &s, &RenderOptions::default());
+    check_xml(&svg).unwrap();
+    assert_eq!(
+        svg.matches(r#"<g class="turn"#).count(),
+        sc.data.turns.len()
+    );
+    assert!(svg.contains(&format!(
+        r#"<g class="turn current" data-turn="{}">"#,
+        s.turn
+    )));
+    // Every scheduled unit counted once on the track and drawn in its side's box.
+    let scheduled = |side: Side| {
+        s.units
+            .iter()
+            .enumerate()
+            .filter(|(i, u)| u.loc == Location::Scheduled && sc.units[*i].data.side == side)
+            .count()
+    };
+    for side in Side::BOTH {
+        let due: usize = svg
+            .split(&format!(r#"class="due" data-side="{side}" data-count=""#))
+            .skip(1)
+            .map(|t| t[..t.find('"').unwrap()].parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(due, scheduled(side), "{side}");
+        assert!(svg.contains(&format!(
+            r#"<g class="box reinforcements" data-side="{side}" data-count="{}">"#,
+            scheduled(side)
+        )));
+    }
+    // An eliminated unit moves to its side's eliminated box.
+    let i = (0..s.units.len())
+        .find(|&i| matches!(s.units[i].loc, Location::Map(_)))
+        .unwrap();
+    s.units[i].loc = Location::Eliminated;
+    let side = sc.units[i].data.side;
+    let svg = render_svg(sc, &s, &RenderOptions::default());
+    let open = format!(r#"<g class="box eliminated" data-side="{side}" data-count="1">"#);
+    let at = svg.find(&open).unwrap();
+    assert!(svg[at..]
+        .split("</g></g>")
+        .next()
+        .unwrap()
+        .contains(&format!(r#"data-unit="{}""#, s.units.id(i))));
+}
+
+#[test]
+fn the_suez_board_stays_small_and_its_ids_are_its_own() {
+    let m = Match::new_builtin("suez-1916", 1).unwrap();
+    let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
+    // 913 KB before shared definitions (issue 19).
+    assert!(svg.len() < 500_000, "{} bytes", svg.len());
+    // Every use names a definition of this picture, under its own prefix.
+    let defs = &svg[svg.find("<defs>").unwrap()..svg.find("</defs>").unwrap()];
+    let prefix = attr(element(defs, "<clipPath").unwrap(), "id")
+        .strip_suffix("map")
+        .unwrap()
+        .to_string();
+    assert!(prefix.starts_with("fm") && prefix.len() == 11, "{prefix}");
+    for href in svg.split(r##"xlink:href="#"##).skip(1) {
+        let id = &href[..href.find('"').unwrap()];
+        assert!(
+            id.starts_with(&prefix) && defs.contains(&format!(r#"id="{id}""#)),
+            "{id}"
+        );
+    }
+    // Another hex size: other definitions, another prefix.
+    let small = RenderOptions {
+        hex_size: 20.0,
+        ..RenderOptions::default()
+    };
+    assert!(!render_svg(m.scenario(), m.state(), &small).contains(&prefix));
 }

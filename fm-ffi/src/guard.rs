@@ -479,8 +479,13 @@ pub(crate) mod registry {
     #[cfg(debug_assertions)]
     pub(crate) static STRINGS: Registry =
         Registry(std::sync::Mutex::new(std::collections::BTreeSet::new()));
+    #[cfg(debug_assertions)]
+    pub(crate) static BYTES: Registry =
+        Registry(std::sync::Mutex::new(std::collections::BTreeSet::new()));
     #[cfg(not(debug_assertions))]
     pub(crate) static HANDLES: Registry = Registry;
+    #[cfg(not(debug_assertions))]
+    pub(crate) static BYTES: Registry = Registry;
     #[cfg(not(debug_assertions))]
     pub(crate) static STRINGS: Registry = Registry;
 

@@ -38,6 +38,8 @@ mod queries;
 
 mod misc;
 
+mod picture;
+
 #[cfg(feature = "testing")]
 mod testing;
 
@@ -52,6 +54,7 @@ pub use fast::*;
 pub use matches::*;
 pub use misc::*;
 pub use queries::*;
+pub use picture::*;
 #[cfg(feature = "testing")]
 pub use testing::*;
 

@@ -505,13 +505,35 @@ fn side_text(s: Side) -> String {
 /// would otherwise clamp a value outside them silently (and let NaN through).
 const HEX_SIZE_RANGE: (f64, f64) = (fm_core::render::MIN_HEX_SIZE, fm_core::render::MAX_HEX_SIZE);
 
+/// The F&M picture's options beyond the first six: the region, the counters' labels
+/// and the charts below the map.
+struct FmExtras<'a, 'py> {
+    region: Option<&'a Bound<'py, PyAny>>,
+    unit_labels: Option<String>,
+    crt: Option<bool>,
+    terrain_chart: Option<bool>,
+    turn_track: Option<bool>,
+    boxes: Option<bool>,
+}
+
+/// A `region=` value read as the JSON options read it (`RenderOptions::from_json` or
+/// its Huzzah! twin), so that Python, C and serve accept the same regions with the
+/// same messages: `fm.RuleError` (rule `"input"`) for a region off the map or table.
+fn region_json(region: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let v = crate::convert::to_json_value(region, "region").map_err(PyTypeError::new_err)?;
+    Ok(serde_json::json!({ "region": v }))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn render_options(
+    sc: &Scenario,
     hex_size: f64,
     hex_ids: bool,
     panel: bool,
     highlight: Option<&Bound<'_, PyAny>>,
     markers: Option<&Bound<'_, PyAny>>,
     title: Option<String>,
+    extras: FmExtras<'_, '_>,
 ) -> PyResult<RenderOptions> {
     let (lo, hi) = HEX_SIZE_RANGE;
     if !(lo..=hi).contains(&hex_size) {
@@ -554,6 +576,24 @@ fn render_options(
             });
         }
     }
+    let region = match extras.region.filter(|r| !r.is_none()) {
+        Some(r) => {
+            RenderOptions::from_json(sc, &region_json(r)?)
+                .map_err(|e| rule_error(&e))?
+                .region
+        }
+        None => None,
+    };
+    let unit_labels = match extras.unit_labels.as_deref() {
+        None | Some("name") => fm_core::UnitLabels::Name,
+        Some("id") => fm_core::UnitLabels::Id,
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "unit_labels must be \"name\" or \"id\", not {other:?}"
+            )))
+        }
+    };
+    let d = RenderOptions::default();
     Ok(RenderOptions {
         hex_size,
         hex_ids,
@@ -564,12 +604,19 @@ fn render_options(
             .map(|s| hex(s))
             .collect::<PyResult<_>>()?,
         markers: marks,
+        region,
+        unit_labels,
+        crt: extras.crt.unwrap_or(d.crt),
+        terrain_chart: extras.terrain_chart.unwrap_or(d.terrain_chart),
+        turn_track: extras.turn_track.unwrap_or(d.turn_track),
+        boxes: extras.boxes.unwrap_or(d.boxes),
     })
 }
 
 /// `Match.svg`'s options for each system, for messages.
-const FM_SVG_OPTIONS: &str = "side, hex_size, hex_ids, panel, highlight, markers, title";
-const HZ_SVG_OPTIONS: &str = "side, arc_of, radii, scale, labels";
+const FM_SVG_OPTIONS: &str = "side, hex_size, hex_ids, panel, highlight, markers, title, \
+                              region, unit_labels, crt, terrain_chart, turn_track, boxes";
+const HZ_SVG_OPTIONS: &str = "side, arc_of, radii, scale, labels, region";
 
 /// The `TypeError` for `Match.svg` options given that are the other system's.
 fn wrong_options(given: &[String], of: &str, system: &str, options: &str) -> PyResult<()> {
@@ -594,14 +641,22 @@ fn hz_render_options(
     radii: Option<bool>,
     scale: Option<&Bound<'_, PyAny>>,
     labels: Option<bool>,
+    region: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<fm_core::huzzah::render::RenderOptions> {
-    let arc_of = match arc_of {
-        Some(id) => Some(m.scenario().unit_index(&id).ok_or_else(|| {
-            rule_error(&fm_core::RuleError::new(
+    if let Some(id) = &arc_of {
+        if m.scenario().unit_index(id).is_none() {
+            return Err(rule_error(&fm_core::RuleError::new(
                 "input",
                 format!("unknown unit '{id}'"),
-            ))
-        })?),
+            )));
+        }
+    }
+    let region = match region.filter(|r| !r.is_none()) {
+        Some(r) => {
+            fm_core::huzzah::render::RenderOptions::from_json(m.scenario(), &region_json(r)?)
+                .map_err(|e| rule_error(&e))?
+                .region
+        }
         None => None,
     };
     let scale = match scale.filter(|s| !s.is_none()) {
@@ -624,6 +679,7 @@ fn hz_render_options(
         arc_of,
         scale_px_per_cm: scale,
         labels: labels.unwrap_or(true),
+        region,
     })
 }
 
@@ -1750,15 +1806,24 @@ impl PyMatch {
     /// Fire & Movement: `hex_size` pixels from a hex's centre to a corner, 10 to 200
     /// (`ValueError` outside, NaN included) [40]; `hex_ids` [True]; `panel` [True];
     /// `highlight`: a list of hex ids; `markers`: a list of `(hex, kind, label)` tuples;
-    /// `title`.
+    /// `title`; `region`: the part of the map drawn, `{"from": "0101", "to": "1010"}`
+    /// or a list of hex ids whose bounding rectangle is drawn (`fm.RuleError`, rule
+    /// `"input"`, for a hex off the map) [the whole map]; `unit_labels`: what counters
+    /// print, `"name"` or `"id"` (the name commands use) ["name"]; `crt`: the Combat
+    /// Results Table below the map, the attack in progress's line and column
+    /// highlighted [True]; `terrain_chart`: the terrain effects chart [True];
+    /// `turn_track` [True]; `boxes`: each side's reinforcement and eliminated boxes
+    /// [True].
     ///
     /// Huzzah!: `arc_of`: a unit id, whose arc of fire, weapon range and short range are
     /// drawn (nothing for a unit off the table; `fm.RuleError`, rule `"input"`, for an
     /// id the scenario does not have); `radii`: the officers' command radii [False];
     /// `scale`: pixels per centimetre of table, an int from 1 to 100 [5]; `labels`:
-    /// unit and terrain ids [True].
+    /// unit and terrain ids [True]; `region`: the rectangle of table drawn,
+    /// `{"from": [x, y], "to": [x, y]}` in cm from side A's left corner (`fm.RuleError`
+    /// for a corner off the table) [the whole table].
     // `None` is every option's default: each system's own is in brackets above.
-    #[pyo3(signature = (side = None, *, hex_size = None, hex_ids = None, panel = None, highlight = None, markers = None, title = None, arc_of = None, radii = None, scale = None, labels = None))]
+    #[pyo3(signature = (side = None, *, hex_size = None, hex_ids = None, panel = None, highlight = None, markers = None, title = None, arc_of = None, radii = None, scale = None, labels = None, region = None, unit_labels = None, crt = None, terrain_chart = None, turn_track = None, boxes = None))]
     #[allow(clippy::too_many_arguments)]
     fn svg(
         &self,
@@ -1774,6 +1839,12 @@ impl PyMatch {
         radii: Option<bool>,
         scale: Option<&Bound<'_, PyAny>>,
         labels: Option<bool>,
+        region: Option<&Bound<'_, PyAny>>,
+        unit_labels: Option<String>,
+        crt: Option<bool>,
+        terrain_chart: Option<bool>,
+        turn_track: Option<bool>,
+        boxes: Option<bool>,
     ) -> PyResult<String> {
         let given = |v: bool, name: &str, names: &mut Vec<String>| {
             if v {
@@ -1790,8 +1861,13 @@ impl PyMatch {
             given(present(highlight), "highlight", &mut other);
             given(present(markers), "markers", &mut other);
             given(title.is_some(), "title", &mut other);
+            given(unit_labels.is_some(), "unit_labels", &mut other);
+            given(crt.is_some(), "crt", &mut other);
+            given(terrain_chart.is_some(), "terrain_chart", &mut other);
+            given(turn_track.is_some(), "turn_track", &mut other);
+            given(boxes.is_some(), "boxes", &mut other);
             wrong_options(&other, "Fire & Movement", "huzzah", HZ_SVG_OPTIONS)?;
-            let opts = hz_render_options(m, arc_of, radii, scale, labels)?;
+            let opts = hz_render_options(m, arc_of, radii, scale, labels, region)?;
             let render = fm_core::huzzah::render::render_svg;
             let side = side.map(|s| side_from_py(None, s)).transpose()?;
             return Ok(py.detach(|| match side {
@@ -1813,12 +1889,21 @@ impl PyMatch {
         given(labels.is_some(), "labels", &mut other);
         wrong_options(&other, "Huzzah!", "fm", FM_SVG_OPTIONS)?;
         let opts = render_options(
+            m.scenario(),
             hex_size.unwrap_or(40.0),
             hex_ids.unwrap_or(true),
             panel.unwrap_or(true),
             highlight,
             markers,
             title,
+            FmExtras {
+                region,
+                unit_labels,
+                crt,
+                terrain_chart,
+                turn_track,
+                boxes,
+            },
         )?;
         let side = side
             .map(|s| side_from_py(Some(m.scenario()), s))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 
+import pytest
+
 import fm
 from conftest import play_random
 
@@ -33,7 +35,7 @@ def test_every_builtin_opening_renders() -> None:
         assert len(counters) == _units_on_map(m)
         on_map = {u["id"] for u in m.state["units"] if _on_map(u)}
         assert {g.get("data-unit") for g in counters} == on_map
-        hexes = [p for p in ET.fromstring(m.svg()).iter(f"{SVG}polygon") if p.get("class") == "hex"]
+        hexes = [p for p in ET.fromstring(m.svg()).iter(f"{SVG}use") if p.get("class") == "hex"]
         assert len(hexes) == len(m.scenario.hexes)
         assert m._repr_svg_() == m.svg()
         for side in ("a", "b"):
@@ -93,6 +95,59 @@ def test_render_options_are_checked() -> None:
     with pytest.raises(fm.ProtocolError):
         m.svg(highlight=["01-01"])
     assert m.svg(highlight=("0505",), markers=(("0606", "breach", "BR"),)).count('class="highlight"') == 1
+
+
+def _classes(svg: str) -> list[str]:
+    return [e.get("class") or "" for e in ET.fromstring(svg).iter()]
+
+
+def test_region_crops_the_map_to_its_rectangle() -> None:
+    m = fm.Match("system-demo", seed=1)
+    bare = {"panel": False, "crt": False, "terrain_chart": False, "turn_track": False, "boxes": False}
+    svg = m.svg(region={"from": "0303", "to": "0606"}, **bare)  # type: ignore[arg-type]
+    root = ET.fromstring(svg)
+    hexes = {u.get("data-hex") for u in root.iter(f"{SVG}use") if u.get("class") == "hex"}
+    assert len(hexes) == 16 and "0303" in hexes and "0606" in hexes and "0707" not in hexes
+    assert root.get("viewBox") == "0 0 276 358"
+    assert m.svg(region=["0606", "0303"], **bare) == svg  # type: ignore[arg-type]
+    assert m.svg(region=("0303", "0606"), **bare) == svg  # type: ignore[arg-type]
+    with pytest.raises(fm.RuleError, match="region: 9999 is off the map"):
+        m.svg(region={"from": "0101", "to": "9999"})
+    with pytest.raises(fm.RuleError, match="unknown field `by`"):
+        m.svg(region={"from": "0101", "to": "0202", "by": 2})
+    with pytest.raises(TypeError, match="region, radii"):
+        m.svg(radii=True)
+
+
+def test_unit_labels_and_charts() -> None:
+    m = fm.Match("system-demo", seed=1)
+    ids = m.svg(unit_labels="id")
+    root = ET.fromstring(ids)
+    labels = {t.text for t in root.iter(f"{SVG}text") if t.get("class") == "label"}
+    on_map = {u["id"] for u in m.state["units"] if _on_map(u)}
+    assert on_map <= labels
+    with pytest.raises(ValueError, match='unit_labels must be "name" or "id"'):
+        m.svg(unit_labels="both")  # type: ignore[arg-type]
+    classes = _classes(m.svg())
+    for chart in ("crt", "terrain-chart", "turn-track", "boxes"):
+        assert chart in classes
+    none = _classes(m.svg(crt=False, terrain_chart=False, turn_track=False, boxes=False))
+    for chart in ("crt", "terrain-chart", "turn-track", "boxes"):
+        assert chart not in none
+    # Place names: a halo element under the text, no paint-order.
+    svg = m.svg()
+    assert "paint-order" not in svg and _classes(svg).count("halo") == 3
+
+
+def test_huzzah_region_crops_the_table() -> None:
+    m = fm.Match("huzzah-firefight", seed=1)
+    whole = ET.fromstring(m.svg())
+    part = ET.fromstring(m.svg(region={"from": [0, 0], "to": [60, 40]}))
+    assert float(part.get("width", "0")) < float(whole.get("width", "0"))
+    with pytest.raises(fm.RuleError, match="off the table"):
+        m.svg(region={"from": [0, 0], "to": [6000, 40]})
+    with pytest.raises(TypeError, match="unit_labels"):
+        m.svg(unit_labels="id")
 
 
 # Pictures as pixels (fm.svg_to_png, fm.svg_to_rgb: resvg), what fm.env's rgb_array uses.

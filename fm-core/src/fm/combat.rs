@@ -125,6 +125,96 @@ pub(crate) fn crt_reading(
     (line, col)
 }
 
+/// Where the combat in progress reads the CRT: its terrain line and grid column, with
+/// the differential and column shift that give them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrtReading {
+    /// The terrain line, an index into `sc.crt.lines` (8.2.2).
+    pub line: usize,
+    /// The grid column (0-based) read, after the column shift: the line's labels read
+    /// from the left (8.2.1(d), the CRT notes at either end).
+    pub column: usize,
+    /// Attack total minus defense total, with the markers counted (8.2.1).
+    pub differential: i32,
+    /// The column shift of exclusive rules (Suez 1916 13.1, 15.1, 19.0).
+    pub shift: i8,
+}
+
+/// Where the combat in progress in `s` would read the CRT now, counting the support
+/// fire markers whose index in `combat.markers` `counted` accepts (a picture for one
+/// side counts only those that side knows): the same totals, line and column as the
+/// resolution (ground combat 8.2.1-8.2.2, bombardment 8.1.2). `None` without a combat,
+/// or once its result is rolled (units have then moved or lost steps, so the totals
+/// no longer tell the column that was read).
+pub fn combat_reading(
+    sc: &Scenario,
+    s: &State,
+    counted: &dyn Fn(usize) -> bool,
+) -> Option<CrtReading> {
+    let c = s.combat.as_ref()?;
+    if c.result.is_some() {
+        return None;
+    }
+    let hi = sc.hex_index(c.hex)?;
+    let fort = sc.is_fortification(hi);
+    let values = |side: Option<crate::ids::Side>| -> Vec<u8> {
+        c.markers
+            .iter()
+            .enumerate()
+            .filter(|(k, m)| side.map_or(true, |sd| m.side == sd) && counted(*k))
+            .filter_map(|(_, m)| m.value)
+            .collect()
+    };
+    let index = |ids: &[UnitId]| -> Vec<usize> {
+        ids.iter()
+            .filter_map(|u| sc.unit_index(u).map(|i| i as usize))
+            .collect()
+    };
+    let def = index(&c.defenders);
+    if c.kind == CombatKind::Bombardment {
+        // As `bombardment::resolve` totals it.
+        let a: i32 = values(None)
+            .iter()
+            .map(|&v| if fort { v as i32 / 2 } else { v as i32 })
+            .sum();
+        let d: i32 = def
+            .iter()
+            .map(|&i| {
+                sc.units[i].values(s.units[i].steps).defense as i32 * if fort { 2 } else { 1 }
+            })
+            .sum();
+        let (line, column) = crt_reading(sc, s, hi, None, a - d, 0);
+        return Some(CrtReading {
+            line,
+            column,
+            differential: a - d,
+            shift: 0,
+        });
+    }
+    let att = index(&c.attackers);
+    let (a, d) = ground_totals(
+        sc,
+        s,
+        hi,
+        &att,
+        &def,
+        &values(Some(s.active)),
+        &values(Some(s.active.other())),
+    );
+    let att_hexes: Vec<u16> = att
+        .iter()
+        .filter_map(|&i| s.units[i].hex().and_then(|h| sc.hex_index(h)))
+        .collect();
+    let shift = sc.rules().column_shift(sc, s, c.hex);
+    let (line, column) = crt_reading(sc, s, hi, Some(&att_hexes), a - d, shift);
+    Some(CrtReading {
+        line,
+        column,
+        differential: a - d,
+        shift,
+    })
+}
+
 /// Whether an attack from hex `from` into hex `to` is possible at all (8.2: not across
 /// a prohibited hexside, not into a hex prohibited to the attacker).
 pub(crate) fn can_attack_across(sc: &Scenario, from: u16, to: u16) -> bool {

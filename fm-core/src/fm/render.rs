@@ -20,11 +20,15 @@
 //! Geometry: flat-topped hexes in vertical columns, hex "CCRR" at column CC and row RR;
 //! the scenario's [`Layout`] says which columns sit half a hex lower.
 
+use crate::error::RuleError;
+use crate::fm::combat::{combat_reading, CrtReading};
 use crate::fm::hex::{Hex, Layout};
+use crate::fm::hidden::sample_consistent;
 use crate::fm::scenario::{HexsideTerrain, MoveCost, Phase, Scenario, StartData, NO_HEX};
 use crate::fm::state::{Combat, CombatStage, Location, Outcome, Pending, State, UnitState};
 use crate::fm::view::View;
 use crate::ids::{Side, SidePair, UnitId};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -50,8 +54,10 @@ impl<'a> From<&'a View> for Board<'a> {
 }
 
 /// An extra marker drawn on a hex: for exclusive-rule markers the state does not hold
-/// (breach, aircraft, ...) or for annotations.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// (breach, aircraft, ...) or for annotations. In JSON: `{"hex": "0505", "kind":
+/// "breach", "label": "BR"}`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MapMarker {
     /// Where.
     pub hex: Hex,
@@ -59,6 +65,7 @@ pub struct MapMarker {
     /// is drawn grey.
     pub kind: String,
     /// Short text printed on the marker (a few characters).
+    #[serde(default)]
     pub label: String,
 }
 
@@ -67,12 +74,128 @@ pub const MIN_HEX_SIZE: f64 = 10.0;
 /// The largest [`RenderOptions::hex_size`]: a larger size is drawn at this one.
 pub const MAX_HEX_SIZE: f64 = 200.0;
 
+/// What each counter prints under its type box.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitLabels {
+    /// The unit's printed name ("1st Bn").
+    #[default]
+    Name,
+    /// The unit's id, the name commands use ("red-1").
+    Id,
+}
+
+/// The part of the map drawn: the rectangle of columns and rows that `from` and `to`
+/// span (in either order), or the smallest such rectangle holding every hex of a list.
+/// In JSON: `{"from": "0101", "to": "1010"}` or `["0604", "0907", "0805"]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Region {
+    /// The rectangle with these two hexes at opposite corners.
+    Rect {
+        /// One corner.
+        from: Hex,
+        /// The opposite corner.
+        to: Hex,
+    },
+    /// The bounding rectangle of these hexes (at least one).
+    Hexes(Vec<Hex>),
+}
+
+impl Region {
+    /// The hexes that fix the rectangle.
+    fn corners(&self) -> Vec<Hex> {
+        match self {
+            Region::Rect { from, to } => vec![*from, *to],
+            Region::Hexes(v) => v.clone(),
+        }
+    }
+
+    /// Columns and rows drawn: (first column, last column, first row, last row).
+    fn bounds(&self) -> Option<(i32, i32, i32, i32)> {
+        let c = self.corners();
+        let cols = c.iter().map(|h| h.col as i32);
+        let rows = c.iter().map(|h| h.row as i32);
+        Some((
+            cols.clone().min()?,
+            cols.max()?,
+            rows.clone().min()?,
+            rows.max()?,
+        ))
+    }
+}
+
+impl<'de> Deserialize<'de> for Region {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Region, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Region;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(r#"{"from": hex, "to": hex} or a list of hexes"#)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Region, A::Error> {
+                let mut v = Vec::new();
+                while let Some(h) = a.next_element::<Hex>()? {
+                    if v.len() >= 100_000 {
+                        return Err(serde::de::Error::custom("more than 100000 hexes"));
+                    }
+                    v.push(h);
+                }
+                if v.is_empty() {
+                    return Err(serde::de::Error::custom("an empty list of hexes"));
+                }
+                Ok(Region::Hexes(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Region, A::Error> {
+                let (mut from, mut to) = (None, None);
+                while let Some(k) = a.next_key::<String>()? {
+                    let slot = match k.as_str() {
+                        "from" => &mut from,
+                        "to" => &mut to,
+                        other => {
+                            return Err(serde::de::Error::unknown_field(other, &["from", "to"]))
+                        }
+                    };
+                    if slot.is_some() {
+                        return Err(serde::de::Error::custom(format!("duplicate field `{k}`")));
+                    }
+                    *slot = Some(a.next_value::<Hex>()?);
+                }
+                match (from, to) {
+                    (Some(from), Some(to)) => Ok(Region::Rect { from, to }),
+                    (None, _) => Err(serde::de::Error::missing_field("from")),
+                    (_, None) => Err(serde::de::Error::missing_field("to")),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// Rendering options. `RenderOptions::default()` is what the Python `Match` and the
 /// `play` example use.
-#[derive(Clone, Debug)]
+///
+/// Read from JSON with [`RenderOptions::from_json`] (what the C ABI and `serve` pass):
+/// every field is optional, an unknown field is an error.
+///
+/// ```
+/// use fm_core::{render_svg, Match, RenderOptions};
+/// let m = Match::new_builtin("system-demo", 1).unwrap();
+/// let opts = RenderOptions::from_json(
+///     m.scenario(),
+///     &serde_json::json!({"region": {"from": "0303", "to": "0606"}, "unit_labels": "id"}),
+/// )
+/// .unwrap();
+/// let svg = render_svg(m.scenario(), m.state(), &opts);
+/// assert!(svg.contains(r#"data-hex="0404""#) && !svg.contains(r#"data-hex="0101""#));
+/// assert!(RenderOptions::from_json(m.scenario(), &serde_json::json!({"hex_size": 5})).is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct RenderOptions {
     /// Hex size: centre to corner, in pixels (default 40), [`MIN_HEX_SIZE`] to
-    /// [`MAX_HEX_SIZE`] (clamped; NaN is the default).
+    /// [`MAX_HEX_SIZE`] (clamped by `render_svg`; NaN is the default; an error from
+    /// `from_json`).
     pub hex_size: f64,
     /// Print each hex's id (default true).
     pub hex_ids: bool,
@@ -85,6 +208,23 @@ pub struct RenderOptions {
     pub markers: Vec<MapMarker>,
     /// Hexes to outline (e.g. a unit's reachable hexes).
     pub highlight: Vec<Hex>,
+    /// Draw only this part of the map (default: all of it). The panel and charts are
+    /// laid out beside and below the part drawn.
+    pub region: Option<Region>,
+    /// What counters print: names (default) or ids.
+    pub unit_labels: UnitLabels,
+    /// The Combat Results Table below the map, the attack in progress's line and column
+    /// highlighted (default true).
+    pub crt: bool,
+    /// The terrain effects chart: each terrain's movement cost and CRT line (default
+    /// true).
+    pub terrain_chart: bool,
+    /// The turn track, the current turn marked and each turn's reinforcements counted
+    /// (default true).
+    pub turn_track: bool,
+    /// Each side's reinforcement and eliminated boxes, with small counters (default
+    /// true).
+    pub boxes: bool,
 }
 
 impl Default for RenderOptions {
@@ -96,7 +236,96 @@ impl Default for RenderOptions {
             title: None,
             markers: Vec::new(),
             highlight: Vec::new(),
+            region: None,
+            unit_labels: UnitLabels::Name,
+            crt: true,
+            terrain_chart: true,
+            turn_track: true,
+            boxes: true,
         }
+    }
+}
+
+impl RenderOptions {
+    /// The map, and nothing else: no panel, no charts.
+    pub fn map_only() -> RenderOptions {
+        RenderOptions {
+            panel: false,
+            crt: false,
+            terrain_chart: false,
+            turn_track: false,
+            boxes: false,
+            ..RenderOptions::default()
+        }
+    }
+
+    /// Reads options from JSON (`null` is the defaults) and checks them against the
+    /// scenario with [`RenderOptions::validate`].
+    ///
+    /// # Errors
+    /// A [`RuleError`] (rule `"input"`) naming the field: not an object, an unknown
+    /// field, a value of the wrong type, or what `validate` refuses.
+    pub fn from_json(sc: &Scenario, v: &serde_json::Value) -> Result<RenderOptions, RuleError> {
+        if v.is_null() {
+            return Ok(RenderOptions::default());
+        }
+        let o: RenderOptions = serde_path_to_error::deserialize(v).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." {
+                String::new()
+            } else {
+                format!(" at {path}")
+            };
+            RuleError::new("input", format!("render options{at}: {}", e.inner()))
+        })?;
+        o.validate(sc)?;
+        Ok(o)
+    }
+
+    /// Checks options against a scenario: `hex_size` a number from [`MIN_HEX_SIZE`] to
+    /// [`MAX_HEX_SIZE`], every hex named (markers, highlight, region) on the map.
+    ///
+    /// # Errors
+    /// A [`RuleError`] (rule `"input"`) naming the first problem.
+    pub fn validate(&self, sc: &Scenario) -> Result<(), RuleError> {
+        if !(MIN_HEX_SIZE..=MAX_HEX_SIZE).contains(&self.hex_size) {
+            return Err(RuleError::new(
+                "input",
+                format!(
+                    "render options: hex_size must be a number of pixels from {MIN_HEX_SIZE} \
+                     to {MAX_HEX_SIZE}, not {}",
+                    self.hex_size
+                ),
+            ));
+        }
+        let on_map = |h: &Hex, what: &str| -> Result<(), RuleError> {
+            match sc.hex_index(*h) {
+                Some(_) => Ok(()),
+                None => Err(RuleError::new(
+                    "input",
+                    format!("render options: {what}: {h} is off the map"),
+                )),
+            }
+        };
+        for (i, m) in self.markers.iter().enumerate() {
+            on_map(&m.hex, &format!("markers[{i}]"))?;
+        }
+        for (i, h) in self.highlight.iter().enumerate() {
+            on_map(h, &format!("highlight[{i}]"))?;
+        }
+        if let Some(r) = &self.region {
+            let c = r.corners();
+            if c.is_empty() {
+                return Err(RuleError::new(
+                    "input",
+                    "render options: region: an empty list of hexes",
+                ));
+            }
+            for h in &c {
+                on_map(h, "region")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -313,7 +542,7 @@ fn side_style(f: &HexsideTerrain) -> SideStyle {
         }
     } else if f.minefield || has("mine") || has("wire") {
         SideStyle::Minefield
-    } else if has("stellung") || has("trench") && has("line") || has("tier") {
+    } else if has("stellung") || has("trench") || has("tier") {
         SideStyle::Works(if has("second") || has("tier") {
             "#c0701c"
         } else {
@@ -700,6 +929,18 @@ fn lighten(hex: &str, f: f64) -> String {
     format!("#{:02x}{:02x}{:02x}", ch(16), ch(8), ch(0))
 }
 
+/// Units as a reader finds them on the board and names them in a command: "1st Bn
+/// (red-1)".
+fn unit_list(sc: &Scenario, ids: &[UnitId]) -> String {
+    ids.iter()
+        .map(|id| match sc.unit_index(id) {
+            Some(i) => format!("{} ({id})", sc.units[i as usize].data.name),
+            None => id.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn describe_pending(sc: &Scenario, p: &Pending) -> String {
     let name = |s: &Side| sc.side_name(*s).to_string();
     #[allow(unreachable_patterns)]
@@ -713,18 +954,33 @@ fn describe_pending(sc: &Scenario, p: &Pending) -> String {
                 step + 1
             )
         }
-        Pending::ChooseLoss { side, .. } => format!("{} chooses a step loss", name(side)),
-        Pending::Retreat { side, hexes, .. } => {
-            format!("{} retreats {hexes} hex(es) or holds", name(side))
+        Pending::ChooseLoss {
+            side, candidates, ..
+        } => format!(
+            "{} chooses a step loss among {}",
+            name(side),
+            unit_list(sc, candidates)
+        ),
+        Pending::Retreat { side, hexes, units } => {
+            format!(
+                "{} retreats {} {hexes} hex(es) or holds",
+                name(side),
+                unit_list(sc, units)
+            )
         }
-        Pending::Advance { side, .. } => format!("{} may advance after combat", name(side)),
+        Pending::Advance { side, units, .. } => format!(
+            "{} may advance after combat with {}",
+            name(side),
+            unit_list(sc, units)
+        ),
         Pending::LostBattalion { side } => {
             format!("{} may declare the Lost Battalion", name(side))
         }
-        Pending::ArtilleryRetreat { side, .. } => {
+        Pending::ArtilleryRetreat { side, unit, .. } => {
             format!(
-                "{} retreats one hex or takes the artillery hits",
-                name(side)
+                "{} retreats {} one hex or takes the artillery hits",
+                name(side),
+                unit_list(sc, std::slice::from_ref(unit))
             )
         }
         Pending::GameOver { winner } => match winner {
@@ -746,13 +1002,44 @@ fn describe_pending(sc: &Scenario, p: &Pending) -> String {
     }
 }
 
+/// The placeholder for the picture's id prefix in `id` and `href` values: a control
+/// character, which `xml_escape` never lets through from text, replaced at the end.
+const ID: char = '\u{1}';
+
+/// Text with a white halo, so that it reads over any terrain in every renderer: the
+/// same text drawn first with a thick white stroke (`class="halo"`), then plainly over
+/// it (`paint-order`, which draws a halo in one element, is ignored by cairo and
+/// others, whose pictures then show the stroke over the letters).
+fn halo_text(o: &mut String, x: f64, y: f64, size: f64, attrs: &str, s: &str, halo: f64) {
+    let s = xml_escape(s);
+    let _ = write!(
+        o,
+        r##"<text class="halo" x="{x:.1}" y="{y:.1}" font-size="{size:.1}"{attrs} fill="#fff" stroke="#fff" stroke-width="{halo:.1}" stroke-linejoin="round">{s}</text><text x="{x:.1}" y="{y:.1}" font-size="{size:.1}"{attrs} fill="#222">{s}</text>"##
+    );
+}
+
+/// A 32-bit FNV-1a hash: the picture's id prefix from its shared definitions, so that
+/// two boards in one HTML page (a notebook) never take each other's definitions.
+fn fnv(s: &str) -> u32 {
+    let mut h: u32 = 2166136261;
+    for b in s.bytes() {
+        h = (h ^ b as u32).wrapping_mul(16777619);
+    }
+    h
+}
+
 /// Renders a board as an SVG document.
 ///
 /// `board` is a [`State`] (everything) or a [`View`] (one side's view: the other side's
 /// face-down support fire markers show as "?", its unused allotment as a count).
-/// Each unit on the map is one `<g class="unit" data-unit="…">` element.
+/// Each unit on the map is one `<g class="unit" data-unit="…">` element, each hex of
+/// the part drawn one `<use class="hex" data-hex="…">` of a shared terrain definition.
+/// Below the map (each behind an option): the CRT (`g.crt`), the terrain effects chart
+/// (`g.terrain-chart`), the turn track (`g.turn-track`) and the reinforcement and
+/// eliminated boxes (`g.boxes`).
 pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderOptions) -> String {
-    let snap = Snap::of(board.into());
+    let board = board.into();
+    let snap = Snap::of(board);
     // NaN (which `clamp` keeps) is the default size.
     let s = if opts.hex_size.is_nan() {
         RenderOptions::default().hex_size
@@ -770,6 +1057,19 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
     if sc.hexes.is_empty() {
         (cmin, cmax, rmin, rmax) = (0, 0, 0, 0);
     }
+    // The region: its rectangle within the map's (a region off the map draws the
+    // whole map; `RenderOptions::validate` refuses one).
+    if let Some((c0, c1, r0, r1)) = opts.region.as_ref().and_then(Region::bounds) {
+        let (c0, c1) = (c0.max(cmin), c1.min(cmax));
+        let (r0, r1) = (r0.max(rmin), r1.min(rmax));
+        if c0 <= c1 && r0 <= r1 {
+            (cmin, cmax, rmin, rmax) = (c0, c1, r0, r1);
+        }
+    }
+    let shown = |h: Hex| {
+        let (c, r) = (h.col as i32, h.row as i32);
+        (cmin..=cmax).contains(&c) && (rmin..=rmax).contains(&r)
+    };
     let margin = 8.0;
     let header = 30.0;
     let geo = Geo {
@@ -784,11 +1084,16 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
     let map_h = 2.0 * margin + 2.0 * hh * (rmax - rmin + 1) as f64 + hh;
     let panel_w = if opts.panel { 250.0 } else { 0.0 };
 
+    let mut defs = String::new();
     let mut body = String::with_capacity(64 * 1024);
     let o = &mut body;
 
-    // ---- hexes: fills
-    let _ = write!(o, r#"<g class="map" transform="translate(0,{header})">"#);
+    // ---- hexes: one shared definition per terrain mix (fill, outline, symbols),
+    // each hex a `<use>` of it
+    let _ = write!(
+        o,
+        r#"<g class="map" transform="translate(0,{header})" clip-path="url(#{ID}map)">"#
+    );
     let th = &sc.data.terrain.hex;
     let base_of = |mask: u64| -> Option<usize> {
         let mut best: Option<(usize, u32)> = None;
@@ -808,10 +1113,28 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         best.map(|b| b.0)
     };
     let mut used_terrain = vec![false; th.len()];
-    for h in &sc.hexes {
-        let c = geo.centre(h.hex);
-        let base = base_of(h.terrain);
-        let fill = base.map_or("#eeeeee".to_string(), |k| terrain_colour(&th[k].id));
+    let mut kinds: BTreeMap<u64, usize> = BTreeMap::new();
+    for h in sc.hexes.iter().filter(|h| shown(h.hex)) {
+        let next = kinds.len();
+        let kind = *kinds.entry(h.terrain).or_insert_with(|| {
+            let fill = base_of(h.terrain).map_or("#eeeeee".to_string(), |k| terrain_colour(&th[k].id));
+            let _ = write!(
+                defs,
+                r##"<g id="{ID}h{next}"><polygon points="{}" fill="{fill}" stroke="#8a8a7a" stroke-width="0.8"/>"##,
+                geo.polygon((0.0, 0.0), 1.0)
+            );
+            for (k, t) in th.iter().enumerate() {
+                if h.terrain & (1 << k) != 0 {
+                    terrain_symbol(&mut defs, &t.id, (0.0, 0.0), s);
+                }
+            }
+            defs.push_str("</g>");
+            next
+        });
+        for (k, u) in used_terrain.iter_mut().enumerate() {
+            *u |= h.terrain & (1 << k) != 0;
+        }
+        let (x, y) = geo.centre(h.hex);
         let title = th
             .iter()
             .enumerate()
@@ -821,18 +1144,11 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
             .join(", ");
         let _ = write!(
             o,
-            r##"<polygon class="hex" data-hex="{}" points="{}" fill="{fill}" stroke="#8a8a7a" stroke-width="0.8"><title>{} {}</title></polygon>"##,
+            r##"<use class="hex" data-hex="{}" xlink:href="#{ID}h{kind}" x="{x:.1}" y="{y:.1}"><title>{} {}</title></use>"##,
             h.hex,
-            geo.polygon(c, 1.0),
             h.hex,
             xml_escape(&title)
         );
-        for (k, t) in th.iter().enumerate() {
-            if h.terrain & (1 << k) != 0 {
-                used_terrain[k] = true;
-                terrain_symbol(o, &t.id, c, s);
-            }
-        }
     }
 
     // ---- hexside features (each side drawn once, from the lower hex index)
@@ -842,6 +1158,9 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
     let mut roads = String::new();
     let mut bridges = String::new();
     for (i, h) in sc.hexes.iter().enumerate() {
+        if !shown(h.hex) {
+            continue;
+        }
         let c = geo.centre(h.hex);
         for d in 0..6 {
             let m = h.sides[d];
@@ -849,6 +1168,8 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
                 continue;
             }
             let n = h.neighbors[d];
+            // A side toward a hex outside the region is drawn from this side.
+            let first = n == NO_HEX || (n as usize) > i || !shown(sc.hex_at(n));
             let (a, b) = geo.side(c, d);
             let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
             for (k, st) in styles.iter().enumerate() {
@@ -862,7 +1183,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
                         road_line(&mut roads, *st, c, mid);
                     }
                     SideStyle::Bridge => {
-                        if n != NO_HEX && (n as usize) > i {
+                        if n != NO_HEX && first {
                             let nc = geo.centre(sc.hex_at(n));
                             let (dx, dy) = (nc.0 - c.0, nc.1 - c.1);
                             let p = (mid.0 - dx * 0.18, mid.1 - dy * 0.18);
@@ -871,7 +1192,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
                         }
                     }
                     _ => {
-                        if n == NO_HEX || (n as usize) > i {
+                        if first {
                             side_line(o, *st, a, b);
                         }
                     }
@@ -889,7 +1210,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
                         SideStyle::River | SideStyle::Stream | SideStyle::Canal | SideStyle::Ditch
                     )
             });
-            if bridged && !watered && (n == NO_HEX || (n as usize) > i) {
+            if bridged && !watered && first {
                 side_line(o, SideStyle::River, a, b);
             }
         }
@@ -914,16 +1235,20 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         zone_hexes.sort_unstable();
         zone_hexes.dedup();
         for h in zone_hexes {
+            let hex = sc.hex_at(h);
+            if !shown(hex) {
+                continue;
+            }
             let _ = write!(
                 o,
                 r#"<polygon class="zone" points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,3"/>"#,
-                geo.polygon(geo.centre(sc.hex_at(h)), 0.86),
+                geo.polygon(geo.centre(hex), 0.86),
                 SIDE_COLOURS.get(side)
             );
         }
     }
     for h in &opts.highlight {
-        if sc.hex_index(*h).is_some() {
+        if sc.hex_index(*h).is_some() && shown(*h) {
             let _ = write!(
                 o,
                 r##"<polygon class="highlight" points="{}" fill="#ffe24a" fill-opacity="0.25" stroke="#e0b000" stroke-width="2"/>"##,
@@ -932,62 +1257,58 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         }
     }
 
-    // ---- hex ids and names
+    // ---- hex ids and names (the names with a halo)
     if opts.hex_ids {
         let fs = (s * 0.19).max(6.0);
-        for h in &sc.hexes {
+        let _ = write!(
+            o,
+            r##"<g class="hex-ids" font-size="{fs:.1}" text-anchor="middle" fill="#555">"##
+        );
+        for h in sc.hexes.iter().filter(|h| shown(h.hex)) {
             let (x, y) = geo.centre(h.hex);
-            text(
+            let _ = write!(
                 o,
-                x,
+                r#"<text x="{x:.1}" y="{:.1}">{}</text>"#,
                 y - hh + fs + 1.5,
-                fs,
-                r##" text-anchor="middle" fill="#555""##,
-                &h.hex.to_string(),
+                h.hex
             );
         }
+        o.push_str("</g>");
     }
-    for h in &sc.hexes {
+    for h in sc.hexes.iter().filter(|h| shown(h.hex)) {
         if let Some(name) = &h.name {
             let (x, y) = geo.centre(h.hex);
             let fs = (s * 0.22).max(6.0);
-            text(
+            let _ = write!(o, r#"<g class="place" data-hex="{}">"#, h.hex);
+            halo_text(
                 o,
                 x,
                 y + hh - 4.0,
                 fs,
-                r##" text-anchor="middle" font-weight="bold" font-style="italic" fill="#222" stroke="#fff" stroke-width="2.5" paint-order="stroke""##,
+                r#" text-anchor="middle" font-weight="bold" font-style="italic""#,
                 name,
+                (fs * 0.3).max(2.5),
             );
+            o.push_str("</g>");
         }
     }
 
     // ---- objectives and their control
     for h in sc.objective_hexes() {
-        let (x, y) = geo.centre(h);
-        let (fill, who) = match snap.control.get(&h) {
-            Some(side) => (SIDE_COLOURS.get(*side).to_string(), sc.side_name(*side)),
-            None => ("#ffffff".to_string(), "nobody"),
-        };
-        let (ox, oy) = (x - 0.78 * s, y);
-        let mut star = String::new();
-        for i in 0..10 {
-            let a = std::f64::consts::PI / 5.0 * i as f64 - std::f64::consts::PI / 2.0;
-            let r = if i % 2 == 0 { 0.17 * s } else { 0.075 * s };
-            let _ = write!(
-                star,
-                "{}{:.1},{:.1}",
-                if i > 0 { " " } else { "" },
-                ox + r * a.cos(),
-                oy + r * a.sin()
-            );
+        if !shown(h) {
+            continue;
         }
+        let (x, y) = geo.centre(h);
+        let who = snap.control.get(&h).copied();
+        let name = who.map_or("nobody", |w| sc.side_name(w));
         let _ = write!(
             o,
-            r##"<g class="objective" data-hex="{h}"><title>objective {h}: last held by {}</title><circle cx="{ox:.1}" cy="{oy:.1}" r="{:.1}" fill="{fill}" stroke="#222" stroke-width="1"/><polygon points="{star}" fill="#222"/></g>"##,
-            xml_escape(who),
-            0.2 * s
+            r##"<g class="objective" data-hex="{h}" data-control="{}"><title>objective {h}: last held by {}</title>"##,
+            who.map_or("none".to_string(), |w| w.to_string()),
+            xml_escape(name)
         );
+        objective_star(o, x - 0.78 * s, y, s, who);
+        o.push_str("</g>");
     }
 
     // ---- combat in progress: defending hex, attack arrows, retreat / advance path
@@ -995,7 +1316,8 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         let dc = geo.centre(cb.hex);
         let _ = write!(
             o,
-            r##"<polygon class="combat" points="{}" fill="none" stroke="#ff7a00" stroke-width="3.5"/>"##,
+            r##"<polygon class="combat" data-hex="{}" points="{}" fill="none" stroke="#ff7a00" stroke-width="3.5"/>"##,
+            cb.hex,
             geo.polygon(dc, 0.95)
         );
         let path: &[Hex] = match &cb.stage {
@@ -1049,7 +1371,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         }
     }
 
-    // ---- unit counters
+    // ---- unit counters: a stack fanned up and to the right, its size on a badge
     let k = 1.15 * s;
     let mut stacked: BTreeMap<Hex, usize> = BTreeMap::new();
     for u in snap.units {
@@ -1058,22 +1380,42 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         }
     }
     let mut drawn: BTreeMap<Hex, usize> = BTreeMap::new();
+    let mut badges = String::new();
     for (i, u) in snap.units.iter().enumerate() {
         let Location::Map(h) = u.loc else { continue };
-        if sc.hex_index(h).is_none() {
+        if sc.hex_index(h).is_none() || !shown(h) {
             continue;
         }
-        // Exclusive rules may stack units: each counter a little up and to the right of
-        // the one below it, the stack centred on the hex.
+        // Exclusive rules may stack units: each counter up and to the right of the one
+        // below it, the stack centred on the hex.
         let n = stacked.get(&h).copied().unwrap_or(1);
         let j = drawn.entry(h).or_default();
-        let step = 0.12 * s;
+        let step = 0.16 * s;
         let off = (*j as f64 - (n as f64 - 1.0) / 2.0) * step;
         *j += 1;
         let (cx, cy) = geo.centre(h);
-        let kk = if n > 1 { k * 0.9 } else { k };
-        counter(o, sc, i, u, (cx + off, cy - off), kk);
+        let kk = if n > 1 { k * 0.86 } else { k };
+        counter(o, sc, i, u, (cx + off, cy - off), kk, opts.unit_labels);
+        if n > 1 && *j == n {
+            // The top counter's upper-left corner.
+            let (bx, by) = (cx + off - kk / 2.0, cy - off - kk / 2.0);
+            let r = (0.16 * s).max(5.0);
+            let _ = write!(
+                badges,
+                r##"<g class="stack" data-hex="{h}" data-count="{n}"><title>{n} units in {h}</title><circle cx="{bx:.1}" cy="{by:.1}" r="{r:.1}" fill="#222" stroke="#fff" stroke-width="1.2"/>"##
+            );
+            text(
+                &mut badges,
+                bx,
+                by + r * 0.42,
+                r * 1.2,
+                r##" text-anchor="middle" font-weight="bold" fill="#fff""##,
+                &n.to_string(),
+            );
+            badges.push_str("</g>");
+        }
     }
+    o.push_str(&badges);
     o.push_str(&arrows);
 
     // ---- chips: support fire markers of the combat, bombardments, extra markers
@@ -1102,7 +1444,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
     for (h, n) in snap.bombarded {
         chips.entry(*h).or_default().push((
             format!("B{n}"),
-            "#bbbbbb".into(),
+            BOMBARD_CHIP.into(),
             format!("{n} marker(s) bombarded this hex this player turn"),
         ));
     }
@@ -1146,7 +1488,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
             .push((m.label.clone(), fill.into(), m.kind.clone()));
     }
     for (h, list) in &chips {
-        if sc.hex_index(*h).is_none() {
+        if sc.hex_index(*h).is_none() || !shown(*h) {
             continue;
         }
         let (x, y) = geo.centre(*h);
@@ -1155,27 +1497,16 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         let x0 = x + 0.6 * s - cw / 2.0 + 0.1 * s;
         let y0 = y - (n * (cw + 2.0)) / 2.0;
         for (j, (label, fill, what)) in list.iter().enumerate() {
-            let yy = y0 + j as f64 * (cw + 2.0);
-            let _ = write!(
+            chip(
                 o,
-                r##"<g class="marker" data-hex="{h}" data-value="{}"><title>{}</title><rect x="{x0:.1}" y="{yy:.1}" width="{cw:.1}" height="{cw:.1}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.8"/>"##,
-                xml_escape(label),
-                xml_escape(what)
-            );
-            let light = fill == "#555555";
-            text(
-                o,
-                x0 + cw / 2.0,
-                yy + cw * 0.72,
-                cw * 0.6,
-                if light {
-                    r##" text-anchor="middle" font-weight="bold" fill="#fff""##
-                } else {
-                    r##" text-anchor="middle" font-weight="bold" fill="#111""##
-                },
+                Some(*h),
+                x0,
+                y0 + j as f64 * (cw + 2.0),
+                cw,
                 label,
+                fill,
+                what,
             );
-            o.push_str("</g>");
         }
     }
     o.push_str("</g>");
@@ -1197,13 +1528,58 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         );
     }
 
-    let width = map_w + panel_w;
-    let height = (map_h + header).max(panel_h + header + 10.0);
+    // ---- charts below the map and panel, left to right, wrapping
+    let mut charts: Vec<(String, f64, f64)> = Vec::new();
+    if opts.crt && !sc.crt.lines.is_empty() {
+        let reading = crt_reading_of(sc, board);
+        charts.push(crt_chart(sc, &snap, reading));
+    }
+    if opts.terrain_chart {
+        charts.push(terrain_chart(sc, &styles));
+    }
+    let top_w = map_w + panel_w;
+    let width = charts
+        .iter()
+        .map(|c| c.1 + 2.0 * margin)
+        .fold(top_w, f64::max);
+    if opts.turn_track {
+        charts.push(turn_track(sc, &snap, width - 2.0 * margin));
+    }
+    if opts.boxes {
+        charts.push(unit_boxes(
+            sc,
+            &snap,
+            width - 2.0 * margin,
+            opts.unit_labels,
+        ));
+    }
+    let charts_top = header + map_h.max(panel_h + 10.0) + 4.0;
+    let (mut cx, mut cy, mut row_h) = (margin, charts_top, 0.0f64);
+    let mut chart_svg = String::new();
+    for (svg, w, h) in &charts {
+        if cx > margin && cx + w > width - margin {
+            cx = margin;
+            cy += row_h + 10.0;
+            row_h = 0.0;
+        }
+        let _ = write!(
+            chart_svg,
+            r#"<g transform="translate({cx:.1},{cy:.1})">{svg}</g>"#
+        );
+        cx += w + 10.0;
+        row_h = row_h.max(*h);
+    }
+    let height = if charts.is_empty() {
+        (map_h + header).max(panel_h + header + 10.0)
+    } else {
+        cy + row_h + margin
+    };
+
     let title = opts.title.clone().unwrap_or_else(|| sc.data.name.clone());
-    let mut out = String::with_capacity(body.len() + panel.len() + 1024);
+    let mut out = String::with_capacity(body.len() + panel.len() + chart_svg.len() + 4096);
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif"><title>{}</title><rect width="100%" height="100%" fill="#fbfaf5"/>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif"><title>{}</title><defs><clipPath id="{ID}map"><rect x="0" y="0" width="{map_w:.1}" height="{map_h:.1}"/></clipPath>{defs}</defs><rect width="100%" height="100%" fill="#fbfaf5"/>"##,
         xml_escape(&title)
     );
     let subtitle = match snap.viewer {
@@ -1220,12 +1596,538 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
     );
     out.push_str(&body);
     out.push_str(&panel);
+    out.push_str(&chart_svg);
     out.push_str("</svg>\n");
-    out
+    // The id prefix: a hash of the shared definitions (the only thing ids name).
+    let prefix = format!("fm{:08x}-", fnv(&defs));
+    out.replace(ID, &prefix)
+}
+
+/// The fill of a bombardment chip.
+const BOMBARD_CHIP: &str = "#bbbbbb";
+
+/// An objective's star on a disc of its controller's colour (white: nobody yet) at
+/// `(x, y)`.
+fn objective_star(o: &mut String, x: f64, y: f64, s: f64, who: Option<Side>) {
+    let fill = who.map_or("#ffffff", |w| SIDE_COLOURS.get(w));
+    let mut star = String::new();
+    for i in 0..10 {
+        let a = std::f64::consts::PI / 5.0 * i as f64 - std::f64::consts::PI / 2.0;
+        let r = if i % 2 == 0 { 0.17 * s } else { 0.075 * s };
+        let _ = write!(
+            star,
+            "{}{:.1},{:.1}",
+            if i > 0 { " " } else { "" },
+            x + r * a.cos(),
+            y + r * a.sin()
+        );
+    }
+    let _ = write!(
+        o,
+        r##"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{fill}" stroke="#222" stroke-width="1"/><polygon points="{star}" fill="#222"/>"##,
+        0.2 * s
+    );
+}
+
+/// One chip (a marker on a hex): a small square with a short label.
+#[allow(clippy::too_many_arguments)]
+fn chip(
+    o: &mut String,
+    h: Option<Hex>,
+    x0: f64,
+    yy: f64,
+    cw: f64,
+    label: &str,
+    fill: &str,
+    what: &str,
+) {
+    let (class, at) = match h {
+        Some(h) => ("marker", format!(r#" data-hex="{h}""#)),
+        None => ("legend-marker", String::new()),
+    };
+    let _ = write!(
+        o,
+        r##"<g class="{class}"{at} data-value="{}"><title>{}</title><rect x="{x0:.1}" y="{yy:.1}" width="{cw:.1}" height="{cw:.1}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.8"/>"##,
+        xml_escape(label),
+        xml_escape(what)
+    );
+    let light = fill == "#555555";
+    // Longer labels in a smaller font, so that they stay on the chip.
+    let n = label.chars().count().max(2) as f64;
+    let fs = (cw * 0.6).min(cw * 1.5 / n);
+    text(
+        o,
+        x0 + cw / 2.0,
+        yy + cw / 2.0 + fs * 0.36,
+        fs,
+        if light {
+            r##" text-anchor="middle" font-weight="bold" fill="#fff""##
+        } else {
+            r##" text-anchor="middle" font-weight="bold" fill="#111""##
+        },
+        label,
+    );
+    o.push_str("</g>");
+}
+
+/// Where the attack in progress reads the CRT, and how many committed markers the
+/// board's viewer cannot see (not counted). For a side's view the totals come from a
+/// state consistent with the view (`sample_consistent`): only what the view shows
+/// counts.
+fn crt_reading_of(sc: &Scenario, board: Board<'_>) -> Option<(CrtReading, usize)> {
+    match board {
+        Board::State(s) => combat_reading(sc, s, &|_| true).map(|r| (r, 0)),
+        Board::View(v) => {
+            let c = v.combat.as_ref()?;
+            let known: Vec<bool> = c.markers.iter().map(|m| m.value.is_some()).collect();
+            let unknown = known.iter().filter(|k| !**k).count();
+            let s = sample_consistent(sc, v, &mut crate::rng_from_seed(0));
+            combat_reading(sc, &s, &|k| known.get(k).copied().unwrap_or(false))
+                .map(|r| (r, unknown))
+        }
+    }
+}
+
+/// The CRT (8.2.4): one row of labels per terrain line over the grid's columns, the
+/// results by die roll; for an attack in progress its line and column highlighted
+/// (`rect.crt-column`, `rect.crt-line`), a line below saying why.
+fn crt_chart(
+    sc: &Scenario,
+    snap: &Snap,
+    reading: Option<(CrtReading, usize)>,
+) -> (String, f64, f64) {
+    let crt = &sc.crt;
+    let ncols = crt.grid.first().map_or(0, Vec::len);
+    let (lw, cw, rh) = (150.0, 34.0, 14.0);
+    let w = lw + cw * ncols as f64 + 12.0;
+    let mut o = String::new();
+    let top = 18.0;
+    let lines_h = rh * crt.lines.len() as f64;
+    let grid_top = top + lines_h + 4.0;
+    let rows = crt.grid.len();
+    let mut h = grid_top + rh * rows as f64 + 8.0;
+    let highlight = reading.map(|(r, _)| r);
+    let _ = write!(
+        o,
+        r##"<g class="crt"{}>"##,
+        match highlight {
+            Some(r) => format!(
+                r#" data-line="{}" data-column="{}" data-differential="{}""#,
+                xml_escape(&crt.lines[r.line].id),
+                r.column + 1,
+                r.differential
+            ),
+            None => String::new(),
+        }
+    );
+    let bold = r##" font-weight="bold" fill="#222""##;
+    let plain = r##" fill="#333""##;
+    text(&mut o, 6.0, 13.0, 11.0, bold, "Combat Results Table");
+    let x0 = 6.0 + lw;
+    // The highlighted column under everything else.
+    if let Some(r) = highlight {
+        let _ = write!(
+            o,
+            r##"<rect class="crt-column" data-column="{}" x="{:.1}" y="{:.1}" width="{cw:.1}" height="{:.1}" fill="#ffe24a" stroke="#e07b00" stroke-width="2"/>"##,
+            r.column + 1,
+            x0 + cw * r.column as f64,
+            grid_top - 2.0,
+            rh * rows as f64 + 4.0
+        );
+    }
+    for (li, line) in crt.lines.iter().enumerate() {
+        let y = top + rh * li as f64;
+        let hl = highlight.is_some_and(|r| r.line == li);
+        if hl {
+            let _ = write!(
+                o,
+                r##"<rect class="crt-line-row" x="4" y="{:.1}" width="{:.1}" height="{rh:.1}" fill="#fff3b0"/>"##,
+                y + 1.0,
+                w - 8.0
+            );
+        }
+        text(
+            &mut o,
+            8.0,
+            y + rh - 3.0,
+            9.0,
+            if hl { bold } else { plain },
+            &clip_chars(&line.name, 28),
+        );
+        for (k, lab) in line.labels.iter().enumerate() {
+            let col = line.first_column + k;
+            let x = x0 + cw * col as f64;
+            if highlight.is_some_and(|r| r.line == li && r.column == col) {
+                let _ = write!(
+                    o,
+                    r##"<rect class="crt-line" data-line="{}" data-column="{}" x="{x:.1}" y="{:.1}" width="{cw:.1}" height="{rh:.1}" fill="#ffe24a" stroke="#e07b00" stroke-width="2"/>"##,
+                    xml_escape(&line.id),
+                    col + 1,
+                    y + 1.0
+                );
+            }
+            text(
+                &mut o,
+                x + cw / 2.0,
+                y + rh - 3.0,
+                8.5,
+                r##" text-anchor="middle" fill="#333""##,
+                &lab.to_string(),
+            );
+        }
+    }
+    let _ = write!(
+        o,
+        r##"<line x1="{x0:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#888" stroke-width="0.8"/>"##,
+        grid_top - 2.0,
+        x0 + cw * ncols as f64,
+        grid_top - 2.0
+    );
+    for (row, results) in crt.grid.iter().enumerate() {
+        let y = grid_top + rh * row as f64;
+        text(
+            &mut o,
+            x0 - 6.0,
+            y + rh - 3.0,
+            9.0,
+            r##" text-anchor="end" font-weight="bold" fill="#333""##,
+            &format!("die {}", row + 1),
+        );
+        for (col, r) in results.iter().enumerate() {
+            text(
+                &mut o,
+                x0 + cw * col as f64 + cw / 2.0,
+                y + rh - 3.0,
+                9.0,
+                r##" text-anchor="middle" fill="#111""##,
+                &r.to_string(),
+            );
+        }
+    }
+    // What is highlighted, and why.
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(cb) = snap.combat {
+        match (reading, cb.result) {
+            (_, Some(res)) => notes.push(format!("Attack on {}: result {res}", cb.hex)),
+            (Some((r, unknown)), None) => {
+                let line = &crt.lines[r.line];
+                let mut n = format!(
+                    "Attack on {}: differential {:+} on the {} line, column {} ({})",
+                    cb.hex,
+                    r.differential,
+                    line.name,
+                    r.column + 1,
+                    crt.column_label(r.line, r.column)
+                );
+                if r.shift != 0 {
+                    let _ = write!(n, ", shifted {:+}", r.shift);
+                }
+                notes.push(n);
+                if unknown > 0 {
+                    notes.push(format!("({unknown} face-down marker(s) not counted)"));
+                }
+            }
+            (None, None) => {}
+        }
+    }
+    for chunk in notes
+        .iter()
+        .flat_map(|n| wrap(n, ((w - 12.0) / 5.6) as usize))
+    {
+        text(
+            &mut o,
+            8.0,
+            h + 4.0,
+            9.5,
+            r##" class="crt-note" fill="#222""##,
+            &chunk,
+        );
+        h += 13.0;
+    }
+    h += if notes.is_empty() { 0.0 } else { 4.0 };
+    let _ = write!(
+        o,
+        r##"<rect x="0" y="0" width="{w:.1}" height="{h:.1}" rx="4" fill="none" stroke="#bbbbaa"/></g>"##
+    );
+    (o, w, h)
+}
+
+/// A terrain's movement cost (5.4) in words.
+fn cost_text(c: MoveCost) -> String {
+    match c {
+        MoveCost::Prohibited => "prohibited".into(),
+        MoveCost::Cost(m) => format!("{m} MP"),
+        MoveCost::Plus(m) => format!("+{m} MP"),
+    }
+}
+
+/// The terrain effects chart: every terrain and hexside feature of the scenario with
+/// its sample, movement cost (5.4) and CRT line (8.2.2).
+fn terrain_chart(sc: &Scenario, styles: &[SideStyle]) -> (String, f64, f64) {
+    let (w, rh) = (470.0, 15.0);
+    let mut o = String::from(r#"<g class="terrain-chart">"#);
+    let bold = r##" font-weight="bold" fill="#222""##;
+    let plain = r##" fill="#333""##;
+    text(&mut o, 6.0, 13.0, 11.0, bold, "Terrain Effects Chart");
+    let mut y = 18.0 + rh;
+    for (x, head) in [(38.0, "terrain"), (190.0, "movement"), (280.0, "CRT line")] {
+        text(&mut o, x, y - 3.0, 9.0, bold, head);
+    }
+    let crt_line = |id: &Option<String>| -> String {
+        id.as_ref()
+            .and_then(|l| sc.crt.line_index(l))
+            .map_or("—".to_string(), |l| clip_chars(&sc.crt.lines[l].name, 32))
+    };
+    for t in &sc.data.terrain.hex {
+        y += rh;
+        let additive = matches!(t.cost, MoveCost::Plus(_));
+        let _ = write!(
+            o,
+            r##"<g class="tec-row" data-terrain="{}"><rect x="6" y="{:.1}" width="24" height="12" fill="{}" stroke="#888"/>"##,
+            xml_escape(&t.id),
+            y - 11.0,
+            if additive {
+                "#f2eed6".to_string()
+            } else {
+                terrain_colour(&t.id)
+            }
+        );
+        terrain_symbol(&mut o, &t.id, (18.0, y - 5.0), 14.0);
+        let mut name = clip_chars(&t.name, 26);
+        if t.fortification {
+            name.push_str(" (fort.)");
+        }
+        text(&mut o, 38.0, y - 2.0, 9.5, plain, &name);
+        text(&mut o, 190.0, y - 2.0, 9.5, plain, &cost_text(t.cost));
+        text(&mut o, 280.0, y - 2.0, 9.5, plain, &crt_line(&t.crt_line));
+        o.push_str("</g>");
+    }
+    for (k, f) in sc.data.terrain.hexside.iter().enumerate() {
+        y += rh;
+        let _ = write!(
+            o,
+            r#"<g class="tec-row" data-hexside="{}">"#,
+            xml_escape(&f.id)
+        );
+        side_sample(&mut o, styles[k], 6.0, y - 5.0);
+        text(&mut o, 38.0, y - 2.0, 9.5, plain, &clip_chars(&f.name, 26));
+        let cost = match (f.road, f.cost) {
+            (Some(r), _) => format!("road {r} MP"),
+            (None, c) => cost_text(c),
+        };
+        text(&mut o, 190.0, y - 2.0, 9.5, plain, &cost);
+        let mut line = crt_line(&f.crt_line);
+        if f.all_attackers && f.crt_line.is_some() {
+            line.push_str(" (all attackers)");
+        }
+        text(&mut o, 280.0, y - 2.0, 9.5, plain, &line);
+        o.push_str("</g>");
+    }
+    let h = y + 8.0;
+    let _ = write!(
+        o,
+        r##"<rect x="0" y="0" width="{w:.1}" height="{h:.1}" rx="4" fill="none" stroke="#bbbbaa"/></g>"##
+    );
+    (o, w, h)
+}
+
+/// The turn track: one box a game turn, the current one marked (`g.turn.current`),
+/// each box counting the units due to arrive that turn, by side.
+fn turn_track(sc: &Scenario, snap: &Snap, max_w: f64) -> (String, f64, f64) {
+    let n = sc.data.turns.len().max(1);
+    let (bw, bh, gap) = (64.0, 44.0, 4.0);
+    let per_row = (((max_w - 12.0 + gap) / (bw + gap)).floor() as usize).clamp(1, n);
+    let rows = n.div_ceil(per_row);
+    let w = 12.0 + per_row as f64 * (bw + gap) - gap;
+    let h = 22.0 + rows as f64 * (bh + gap) + 4.0;
+    let mut o = String::from(r#"<g class="turn-track">"#);
+    text(
+        &mut o,
+        6.0,
+        13.0,
+        11.0,
+        r##" font-weight="bold" fill="#222""##,
+        "Turn Track",
+    );
+    // Units due to arrive by turn and side (as the board shows them: scheduled).
+    let mut due: BTreeMap<u16, [usize; 2]> = BTreeMap::new();
+    for (i, u) in snap.units.iter().enumerate() {
+        let d = &sc.units[i].data;
+        if u.loc == Location::Scheduled {
+            if let StartData::Reinforcement { turn, .. } = &d.start {
+                due.entry(*turn).or_default()[d.side.index()] += 1;
+            }
+        }
+    }
+    for (t, turn) in sc.data.turns.iter().enumerate() {
+        let number = t as u16 + 1;
+        let (col, row) = (t % per_row, t / per_row);
+        let x = 6.0 + col as f64 * (bw + gap);
+        let y = 20.0 + row as f64 * (bh + gap);
+        let current = number == snap.turn;
+        let _ = write!(
+            o,
+            r##"<g class="turn{}" data-turn="{number}"><title>turn {number}: {}{}</title><rect x="{x:.1}" y="{y:.1}" width="{bw:.1}" height="{bh:.1}" rx="3" fill="{}" stroke="{}" stroke-width="{}"/>"##,
+            if current { " current" } else { "" },
+            xml_escape(&turn.name),
+            if turn.night { " (night)" } else { "" },
+            if current {
+                "#ffe24a"
+            } else if turn.night {
+                "#d9dde8"
+            } else {
+                "#ffffff"
+            },
+            if current { "#e07b00" } else { "#999988" },
+            if current { 2.0 } else { 0.8 }
+        );
+        text(
+            &mut o,
+            x + 4.0,
+            y + 12.0,
+            10.0,
+            r##" font-weight="bold" fill="#222""##,
+            &number.to_string(),
+        );
+        text(
+            &mut o,
+            x + 4.0,
+            y + 24.0,
+            7.5,
+            r##" fill="#444""##,
+            &clip_chars(&turn.name, 15),
+        );
+        if let Some(counts) = due.get(&number) {
+            let mut xx = x + 4.0;
+            for side in Side::BOTH {
+                let c = counts[side.index()];
+                if c == 0 {
+                    continue;
+                }
+                let _ = write!(
+                    o,
+                    r##"<rect class="due" data-side="{side}" data-count="{c}" x="{xx:.1}" y="{:.1}" width="22" height="11" rx="2" fill="{}" stroke="#111" stroke-width="0.6"/>"##,
+                    y + bh - 15.0,
+                    SIDE_COLOURS.get(side)
+                );
+                text(
+                    &mut o,
+                    xx + 11.0,
+                    y + bh - 6.5,
+                    8.5,
+                    r##" text-anchor="middle" font-weight="bold" fill="#111""##,
+                    &format!("+{c}"),
+                );
+                xx += 26.0;
+            }
+        }
+        o.push_str("</g>");
+    }
+    let _ = write!(
+        o,
+        r##"<rect x="0" y="0" width="{w:.1}" height="{h:.1}" rx="4" fill="none" stroke="#bbbbaa"/></g>"##
+    );
+    (o, w, h)
+}
+
+/// Each side's reinforcement box (units still to arrive, by turn) and eliminated box,
+/// as small counters.
+fn unit_boxes(sc: &Scenario, snap: &Snap, max_w: f64, labels: UnitLabels) -> (String, f64, f64) {
+    let k = 38.0;
+    let gap = 4.0;
+    let w = max_w.max(2.0 * (k + gap) + 20.0);
+    let per_row = (((w - 16.0 + gap) / (k + gap)).floor() as usize).max(1);
+    let mut o = String::from(r#"<g class="boxes">"#);
+    let mut y = 0.0;
+    for side in Side::BOTH {
+        for (what, class) in [
+            ("reinforcements", "reinforcements"),
+            ("eliminated", "eliminated"),
+        ] {
+            let mut units: Vec<(usize, Option<u16>)> = Vec::new();
+            for (i, u) in snap.units.iter().enumerate() {
+                let d = &sc.units[i].data;
+                if d.side != side {
+                    continue;
+                }
+                let turn = match &d.start {
+                    StartData::Reinforcement { turn, .. } => Some(*turn),
+                    _ => None,
+                };
+                let wanted = match class {
+                    "reinforcements" => matches!(u.loc, Location::Scheduled | Location::Arriving),
+                    _ => u.loc == Location::Eliminated,
+                };
+                if wanted {
+                    units.push((i, turn));
+                }
+            }
+            units.sort_by_key(|&(i, t)| (t, i));
+            let rows = units.len().div_ceil(per_row).max(1);
+            let h = 20.0 + rows as f64 * (k + 12.0 + gap);
+            let _ = write!(
+                o,
+                r##"<g class="box {class}" data-side="{side}" data-count="{}"><rect x="0" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="4" fill="#ffffff" stroke="#bbbbaa"/>"##,
+                units.len()
+            );
+            text(
+                &mut o,
+                6.0,
+                y + 14.0,
+                11.0,
+                r##" font-weight="bold" fill="#222""##,
+                &format!("{}: {what}", sc.side_name(side)),
+            );
+            if units.is_empty() {
+                text(&mut o, 8.0, y + 32.0, 9.5, r##" fill="#777""##, "none");
+            }
+            for (j, (i, turn)) in units.iter().enumerate() {
+                let (col, row) = (j % per_row, j / per_row);
+                let cx = 8.0 + k / 2.0 + col as f64 * (k + gap);
+                let cy = y + 20.0 + k / 2.0 + row as f64 * (k + 12.0 + gap);
+                counter(&mut o, sc, *i, &snap.units[*i], (cx, cy), k, labels);
+                if class == "reinforcements" {
+                    if let Some(t) = turn {
+                        text(
+                            &mut o,
+                            cx,
+                            cy + k / 2.0 + 9.0,
+                            8.0,
+                            r##" text-anchor="middle" fill="#444""##,
+                            &format!("turn {t}"),
+                        );
+                    }
+                }
+            }
+            o.push_str("</g>");
+            y += h + 6.0;
+        }
+    }
+    o.push_str("</g>");
+    (o, w, y - 6.0)
+}
+
+/// The first `n` characters of `s`, with an ellipsis when cut.
+fn clip_chars(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut c: String = s.chars().take(n.saturating_sub(1)).collect();
+        c.push('…');
+        c
+    }
 }
 
 /// One unit counter centred at `c`, `k` pixels square.
-fn counter(o: &mut String, sc: &Scenario, i: usize, u: &UnitState, c: (f64, f64), k: f64) {
+fn counter(
+    o: &mut String,
+    sc: &Scenario,
+    i: usize,
+    u: &UnitState,
+    c: (f64, f64),
+    k: f64,
+    labels: UnitLabels,
+) {
     let def = &sc.units[i];
     let d = &def.data;
     let max = def.max_steps();
@@ -1295,14 +2197,20 @@ fn counter(o: &mut String, sc: &Scenario, i: usize, u: &UnitState, c: (f64, f64)
         r##"<rect x="{bx:.1}" y="{by:.1}" width="{bw:.1}" height="{bh:.1}" fill="#f7f4ea" stroke="#111" stroke-width="1"/>"##
     );
     type_symbol(o, &d.unit_type, bx, by, bw, bh);
-    // Name.
-    text(
+    // Name or id, in a smaller font when long, to stay on the counter (DejaVu Sans
+    // averages about 0.6 em a character).
+    let label = match labels {
+        UnitLabels::Name => d.name.as_str(),
+        UnitLabels::Id => d.id.as_str(),
+    };
+    let fit = (k * 0.94) / (0.6 * label.chars().count().max(1) as f64);
+    let lfs = fs_small.min(fit).max(k * 0.09);
+    let _ = write!(
         o,
+        r##"<text class="label" x="{:.1}" y="{:.1}" font-size="{lfs:.1}" text-anchor="middle" fill="#111">{}</text>"##,
         c.0,
         by + bh + fs_small + 0.5,
-        fs_small,
-        r##" text-anchor="middle" fill="#111""##,
-        &d.name,
+        xml_escape(label)
     );
     // Values: attack-defense-move; a mobile unit's movement allowance is boxed.
     let fs = k * 0.25;
@@ -1384,12 +2292,12 @@ fn draw_panel(
         .get(snap.turn.saturating_sub(1) as usize)
         .map(|t| t.name.clone())
         .unwrap_or_default();
-    line(
-        o,
-        &mut y,
+    for chunk in wrap(
         &format!("Turn {} of {} — {turn_name}", snap.turn, sc.turn_count()),
-        bold,
-    );
+        36,
+    ) {
+        line(o, &mut y, &chunk, bold);
+    }
     line(
         o,
         &mut y,
@@ -1536,6 +2444,167 @@ fn draw_panel(
         side_sample(o, styles[k], px, y - 4.0);
         text(o, px + 30.0, y, 10.0, plain, &f.name);
     }
+    // Legend: the markings of the map and the counters.
+    y += 4.0;
+    line(o, &mut y, "Markings", bold);
+    let ls = 26.0; // the hex size the samples are drawn at
+    let item = |o: &mut String, y: &mut f64, what: &str, draw: &dyn Fn(&mut String, f64, f64)| {
+        *y += lh + 3.0;
+        let _ = write!(o, r#"<g class="legend-item">"#);
+        draw(o, px + 12.0, *y - 4.0);
+        text(o, px + 30.0, *y, 10.0, plain, what);
+        o.push_str("</g>");
+    };
+    item(o, &mut y, "objective, not yet held", &|o, x, y| {
+        objective_star(o, x, y, ls * 1.6, None)
+    });
+    for side in Side::BOTH {
+        item(
+            o,
+            &mut y,
+            &format!("objective held by {}", sc.side_name(side)),
+            &|o, x, y| objective_star(o, x, y, ls * 1.6, Some(side)),
+        );
+    }
+    let mini_hex = |o: &mut String, x: f64, y: f64, class: &str, stroke: &str, extra: &str| {
+        let mut p = String::new();
+        for k in 0..6 {
+            let a = std::f64::consts::PI / 3.0 * k as f64;
+            let _ = write!(
+                p,
+                "{}{:.1},{:.1}",
+                if k > 0 { " " } else { "" },
+                x + 8.0 * a.cos(),
+                y + 8.0 * a.sin()
+            );
+        }
+        let _ = write!(
+            o,
+            r#"<polygon class="{class}" points="{p}" fill="none" stroke="{stroke}"{extra}/>"#
+        );
+    };
+    for side in Side::BOTH {
+        item(
+            o,
+            &mut y,
+            &format!("set-up zone of {}", sc.side_name(side)),
+            &|o, x, y| {
+                mini_hex(
+                    o,
+                    x,
+                    y,
+                    "legend-zone",
+                    SIDE_COLOURS.get(side),
+                    r#" stroke-width="2" stroke-dasharray="3,2""#,
+                )
+            },
+        );
+    }
+    item(
+        o,
+        &mut y,
+        "hex attacked (combat in progress)",
+        &|o, x, y| {
+            mini_hex(
+                o,
+                x,
+                y,
+                "legend-combat",
+                "#ff7a00",
+                r#" stroke-width="2.5""#,
+            )
+        },
+    );
+    item(o, &mut y, "attacker's arrow", &|o, x, y| {
+        let _ = write!(
+            o,
+            r##"<line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#d35400" stroke-width="3"/><polygon points="{:.1},{y:.1} {:.1},{:.1} {:.1},{:.1}" fill="#d35400"/>"##,
+            x - 10.0,
+            x + 4.0,
+            x + 11.0,
+            x + 4.0,
+            y - 4.5,
+            x + 4.0,
+            y + 4.5
+        );
+    });
+    let chip_at = |o: &mut String, x: f64, y: f64, label: &str, fill: &str| {
+        chip(o, None, x - 7.0, y - 7.0, 14.0, label, fill, label);
+    };
+    item(o, &mut y, "bombarded this turn (markers)", &|o, x, y| {
+        chip_at(o, x, y, "B1", BOMBARD_CHIP)
+    });
+    item(o, &mut y, "support fire marker, revealed", &|o, x, y| {
+        chip_at(o, x, y, "+2", &lighten(SIDE_COLOURS.a, 0.45))
+    });
+    item(o, &mut y, "support fire marker, face down", &|o, x, y| {
+        chip_at(o, x, y, "?", "#555555")
+    });
+    item(o, &mut y, "units stacked in the hex", &|o, x, y| {
+        let _ = write!(
+            o,
+            r##"<circle cx="{x:.1}" cy="{y:.1}" r="6" fill="#222" stroke="#fff" stroke-width="1.2"/>"##
+        );
+        text(
+            o,
+            x,
+            y + 2.6,
+            7.5,
+            r##" text-anchor="middle" font-weight="bold" fill="#fff""##,
+            "2",
+        );
+    });
+    item(
+        o,
+        &mut y,
+        "steps: left (black), lost (white)",
+        &|o, x, y| {
+            for (j, fill) in ["#111", "#111", "#fff"].iter().enumerate() {
+                let _ = write!(
+                    o,
+                    r##"<circle cx="{:.1}" cy="{y:.1}" r="2.6" fill="{fill}" stroke="#111" stroke-width="0.6"/>"##,
+                    x - 7.0 + 7.0 * j as f64
+                );
+            }
+        },
+    );
+    item(o, &mut y, "attack-defense-movement;", &|o, x, y| {
+        text(
+            o,
+            x,
+            y + 3.5,
+            9.0,
+            r##" text-anchor="middle" font-weight="bold" fill="#111""##,
+            "4-3-5",
+        );
+        let _ = write!(
+            o,
+            r##"<rect x="{:.1}" y="{:.1}" width="7.6" height="9.4" fill="none" stroke="#111" stroke-width="0.8"/>"##,
+            x + 6.5,
+            y - 4.5
+        );
+    });
+    line(o, &mut y, "      movement boxed: a mobile unit", plain);
+    item(
+        o,
+        &mut y,
+        "depleted (flipped): pale, corner cut",
+        &|o, x, y| {
+            let fill = lighten(SIDE_COLOURS.a, 0.35);
+            let _ = write!(
+                o,
+                r##"<rect x="{:.1}" y="{:.1}" width="16" height="16" rx="2" fill="{fill}" stroke="#1a1a1a"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="#ffffff" opacity="0.85"/>"##,
+                x - 8.0,
+                y - 8.0,
+                x + 2.0,
+                y - 7.5,
+                x + 7.5,
+                y - 7.5,
+                x + 7.5,
+                y - 2.0
+            );
+        },
+    );
     y += 10.0;
     let h = y - top;
     let _ = write!(o, "</g>");

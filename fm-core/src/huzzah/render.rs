@@ -26,28 +26,51 @@
 //! `circle.radius`, `g.terrain[data-terrain][data-kind]`, `g.arc[data-unit]`,
 //! `g.legend`, `g.offtable[data-unit]`.
 
+use crate::error::RuleError;
 use crate::fm::render::xml_escape;
 use crate::huzzah::firing::weapon_range;
 use crate::huzzah::geometry::{self, Face, Facing, Len, Point, Shape, TRIG_ONE};
 use crate::huzzah::scenario::{BaseKind, OfficerRank, Scenario, TerrainKind, UnitIx};
 use crate::huzzah::state::{Phase, State, Status, Whereabouts};
 use crate::ids::{Side, SidePair};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
-/// What to draw.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What to draw. Read from JSON with [`RenderOptions::from_json`] (what the C ABI and
+/// `serve` pass): every field optional, an unknown field an error, the keys those of
+/// Python's `Match.svg` (`arc_of`, `radii`, `scale`, `labels`, `region`).
+///
+/// ```
+/// use fm_core::huzzah::{engine, render::{render_svg, RenderOptions}, scenario::Scenario};
+/// let sc = Scenario::builtin("huzzah-firefight").unwrap();
+/// let (s, _) = engine::new_game(&sc, &mut fm_core::rng_from_seed(1));
+/// let json = serde_json::json!({"arc_of": "fr-1", "region": {"from": [0, 0], "to": [60, 40]}});
+/// let opts = RenderOptions::from_json(&sc, &json).unwrap();
+/// let svg = render_svg(&sc, &s, &opts);
+/// assert!(svg.contains(r#"class="arc" data-unit="fr-1""#));
+/// assert!(RenderOptions::from_json(&sc, &serde_json::json!({"arc_of": "nobody"})).is_err());
+/// ```
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct RenderOptions {
     /// Draw each placed officer's command radius as a faint dashed circle (default
     /// false).
     pub radii: bool,
-    /// Draw this unit's arc of fire, weapon range and short range (default none).
-    pub arc_of: Option<UnitIx>,
+    /// Draw the arc of fire, weapon range and short range of the unit with this id
+    /// (default none; nothing for an id the scenario lacks or a unit off the table,
+    /// an error from `from_json`).
+    pub arc_of: Option<String>,
     /// Pixels per centimetre of table for the SVG's `width` and `height` (default 5;
-    /// 0 is the default, more than 100 is 100). Bases, officers' markers and guns are
-    /// drawn at table scale; labels, badges and strokes keep their size in pixels.
+    /// 0 is the default, more than 100 is 100; from JSON, `"scale"`, 1 to 100 or an
+    /// error). Bases, officers' markers and guns are drawn at table scale; labels,
+    /// badges and strokes keep their size in pixels.
+    #[serde(rename = "scale")]
     pub scale_px_per_cm: u32,
     /// Print unit and terrain ids (default true).
     pub labels: bool,
+    /// Draw only this rectangle of the table (default: all of it); the legend stands
+    /// beside it.
+    pub region: Option<TableRegion>,
 }
 
 impl Default for RenderOptions {
@@ -57,7 +80,94 @@ impl Default for RenderOptions {
             arc_of: None,
             scale_px_per_cm: 5,
             labels: true,
+            region: None,
         }
+    }
+}
+
+/// A rectangle of the table in centimetres, in table coordinates: x from side A's
+/// left, y from side A's edge (`{"from": [0, 0], "to": [60, 40]}`); the corners in
+/// either order.
+#[derive(Clone, Copy, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableRegion {
+    /// One corner, `[x, y]` in cm.
+    pub from: [f64; 2],
+    /// The opposite corner, `[x, y]` in cm.
+    pub to: [f64; 2],
+}
+
+impl TableRegion {
+    /// The rectangle in tenths of a millimetre: (x0, y0, x1, y1), x0 < x1, y0 < y1,
+    /// within the table; `None` for a rectangle with no area on it.
+    fn bounds(&self, width: i64, depth: i64) -> Option<(i64, i64, i64, i64)> {
+        let l = |cm: f64| -> Option<i64> {
+            cm.is_finite()
+                .then(|| (cm * 100.0).round().clamp(-1e12, 1e12) as i64)
+        };
+        let (ax, ay, bx, by) = (
+            l(self.from[0])?,
+            l(self.from[1])?,
+            l(self.to[0])?,
+            l(self.to[1])?,
+        );
+        let (x0, x1) = (ax.min(bx).max(0), ax.max(bx).min(width));
+        let (y0, y1) = (ay.min(by).max(0), ay.max(by).min(depth));
+        (x0 < x1 && y0 < y1).then_some((x0, y0, x1, y1))
+    }
+}
+
+impl RenderOptions {
+    /// Reads options from JSON (`null` is the defaults) and checks them against the
+    /// scenario: `arc_of` a unit id of the scenario, `scale` 1 to 100, the region's
+    /// corners on the table with an area between them.
+    ///
+    /// # Errors
+    /// A [`RuleError`] (rule `"input"`) naming the field and the problem.
+    pub fn from_json(sc: &Scenario, v: &serde_json::Value) -> Result<RenderOptions, RuleError> {
+        if v.is_null() {
+            return Ok(RenderOptions::default());
+        }
+        let o: RenderOptions = serde_path_to_error::deserialize(v).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." {
+                String::new()
+            } else {
+                format!(" at {path}")
+            };
+            RuleError::new("input", format!("render options{at}: {}", e.inner()))
+        })?;
+        let bad = |m: String| Err(RuleError::new("input", format!("render options: {m}")));
+        if let Some(id) = &o.arc_of {
+            if sc.unit_index(id).is_none() {
+                return bad(format!("arc_of: unknown unit '{id}'"));
+            }
+        }
+        if !(1..=100).contains(&o.scale_px_per_cm) {
+            return bad(format!(
+                "scale must be a number of pixels per centimetre from 1 to 100, not {}",
+                o.scale_px_per_cm
+            ));
+        }
+        if let Some(r) = &o.region {
+            let t = sc.table();
+            let (w, d) = (t.width.0 as f64 / 100.0, t.depth.0 as f64 / 100.0);
+            for [x, y] in [r.from, r.to] {
+                if !(x.is_finite()
+                    && y.is_finite()
+                    && (0.0..=w).contains(&x)
+                    && (0.0..=d).contains(&y))
+                {
+                    return bad(format!(
+                        "region: [{x}, {y}] is off the table, which is {w} x {d} cm"
+                    ));
+                }
+            }
+            if r.bounds(t.width.0, t.depth.0).is_none() {
+                return bad("region: the two corners enclose no area".to_string());
+            }
+        }
+        Ok(o)
     }
 }
 
@@ -318,7 +428,13 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
     let label_fs = f.px(9);
     let halo = f.px(3);
     let legend_w = f.px(240);
-    let legend_x = width + f.px(14);
+    // The part drawn, in picture coordinates (y down from the far edge): the region,
+    // or the whole table.
+    let view = match opts.region.and_then(|r| r.bounds(width, depth)) {
+        Some((x0, y0, x1, y1)) => (x0, depth - y1, x1, depth - y0),
+        None => (0, 0, width, depth),
+    };
+    let legend_x = view.2 + f.px(14);
 
     let mut body = String::with_capacity(32 * 1024);
     let o = &mut body;
@@ -349,7 +465,7 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
         if t.kind == TerrainKind::Strongpoint {
             let _ = write!(
                 o,
-                r##"<polygon points="{pts}" fill="url(#hz-hatch)" stroke="none"/>"##
+                r##"<polygon points="{pts}" fill="url(#hz-hatch{ID})" stroke="none"/>"##
             );
         }
         if t.kind == TerrainKind::Orchard {
@@ -436,9 +552,9 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
 
     // ---- the arc of fire (under the units), its rays and ranges, and the command
     // radii, clipped to the table
-    o.push_str(r#"<g clip-path="url(#hz-table)">"#);
+    let _ = write!(o, r#"<g clip-path="url(#hz-table{ID})">"#);
     let mut arc_over = String::new();
-    if let Some(u) = opts.arc_of {
+    if let Some(u) = opts.arc_of.as_deref().and_then(|id| sc.unit_index(id)) {
         if let Some(st) = s.units.get(u.index()) {
             if st.at == Whereabouts::Table && u.index() < sc.units().len() {
                 draw_arc(o, &mut arc_over, sc, s, u, &f, fs, halo);
@@ -736,7 +852,7 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
         o.push_str("</g>");
     }
     if !arc_over.is_empty() {
-        let _ = write!(o, r#"<g clip-path="url(#hz-table)">{arc_over}</g>"#);
+        let _ = write!(o, r#"<g clip-path="url(#hz-table{ID})">{arc_over}</g>"#);
     }
 
     // ---- the legend: key and units off the table
@@ -745,43 +861,69 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
     let legend_h = draw_legend(&mut legend, sc, s, &f, legend_x, legend_w, lh, fs);
 
     // ---- the document
-    let total_w = margin + legend_x + legend_w + margin;
-    let total_h = top + depth.max(legend_h) + margin;
-    let (vx, vy) = (-margin, -top);
+    let (px0, py0, px1, py1) = view;
+    let total_w = margin + (px1 - px0) + f.px(14) + legend_w + margin;
+    let total_h = top + (py1 - py0).max(legend_h) + margin;
+    let (vx, vy) = (px0 - margin, py0 - top);
     let px_w = (total_w * scale + 99) / 100;
     let px_h = (total_h * scale + 99) / 100;
     let title = title_text(sc, s);
-    let mut out = String::with_capacity(body.len() + legend.len() + 2048);
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{px_w}" height="{px_h}" viewBox="{vx} {vy} {total_w} {total_h}" font-family="{FONT}"><title>{}</title>"##,
-        xml_escape(&title)
-    );
+    let mut defs = String::new();
     let hatch = f.px(6);
     let _ = write!(
-        out,
-        r##"<defs><pattern id="hz-hatch" patternUnits="userSpaceOnUse" width="{hatch}" height="{hatch}" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="{hatch}" stroke="#3b2410" stroke-width="{}"/></pattern></defs>"##,
+        defs,
+        r##"<defs><pattern id="hz-hatch{ID}" patternUnits="userSpaceOnUse" width="{hatch}" height="{hatch}" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="{hatch}" stroke="#3b2410" stroke-width="{}"/></pattern></defs>"##,
         f.px(2)
     );
     let _ = write!(
+        defs,
+        r##"<defs><clipPath id="hz-table{ID}"><rect x="0" y="0" width="{width}" height="{depth}"/></clipPath>"##
+    );
+    if opts.region.is_some() {
+        let _ = write!(
+            defs,
+            r##"<clipPath id="hz-region{ID}"><rect x="{px0}" y="{py0}" width="{}" height="{}"/></clipPath>"##,
+            px1 - px0,
+            py1 - py0
+        );
+    }
+    defs.push_str("</defs>");
+    let mut out = String::with_capacity(body.len() + legend.len() + 2048);
+    let _ = write!(
         out,
-        r##"<defs><clipPath id="hz-table"><rect x="0" y="0" width="{width}" height="{depth}"/></clipPath></defs><rect x="{vx}" y="{vy}" width="{total_w}" height="{total_h}" fill="#fbfaf5"/>"##
+        r##"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{px_w}" height="{px_h}" viewBox="{vx} {vy} {total_w} {total_h}" font-family="{FONT}"><title>{}</title>{defs}<rect x="{vx}" y="{vy}" width="{total_w}" height="{total_h}" fill="#fbfaf5"/>"##,
+        xml_escape(&title)
     );
     text(
         &mut out,
-        0,
-        -top + title_fs * 3 / 2,
+        px0,
+        py0 - top + title_fs * 3 / 2,
         title_fs,
         "start",
         r##" class="title" font-weight="bold" fill="#222222""##,
         0,
         &title,
     );
-    out.push_str(&body);
-    out.push_str(&legend);
+    if opts.region.is_some() {
+        let _ = write!(out, r#"<g clip-path="url(#hz-region{ID})">{body}</g>"#);
+        let _ = write!(out, r#"<g transform="translate(0,{py0})">{legend}</g>"#);
+    } else {
+        out.push_str(&body);
+        out.push_str(&legend);
+    }
     out.push_str("</svg>\n");
-    out
+    // The ids' suffix: a hash of the definitions (the only thing the ids name), so
+    // that two pictures in one HTML page (a notebook) never take each other's.
+    let mut h: u32 = 2166136261;
+    for b in defs.bytes() {
+        h = (h ^ b as u32).wrapping_mul(16777619);
+    }
+    out.replace(ID, &format!("-{h:08x}"))
 }
+
+/// The placeholder of the ids' suffix in `id` and `url(#…)` values: a control
+/// character, which `xml_escape` never lets through from text.
+const ID: char = '\u{1}';
 
 /// The arc of fire of `u`: the translucent wedge within its weapon range into `o`
 /// (under the units), the rays, range circles and their labels into `over`.
@@ -1238,7 +1380,7 @@ mod tests {
         let (sc, s) = firefight();
         let opts = RenderOptions {
             radii: true,
-            arc_of: Some(ix(&sc, "fr-1")),
+            arc_of: Some("fr-1".into()),
             ..RenderOptions::default()
         };
         let svg = render_svg(&sc, &s, &opts);
@@ -1424,7 +1566,7 @@ mod tests {
         let u = ix(&sc, "<script>&");
         let opts = RenderOptions {
             radii: true,
-            arc_of: Some(u),
+            arc_of: Some("<script>&".into()),
             ..RenderOptions::default()
         };
         let mut s2 = s.clone();
@@ -1468,8 +1610,8 @@ mod tests {
         assert!(svg.contains(
             r#"<polygon class="sector" points="1000,11000 3000,11000 3000,9000 1000,9000""#
         ));
-        assert!(svg.contains("url(#hz-hatch)"));
-        assert!(svg.contains(r#"<pattern id="hz-hatch""#));
+        assert!(svg.contains("url(#hz-hatch-"));
+        assert!(svg.contains(r#"<pattern id="hz-hatch-"#));
         // The woods' label at the average of its corners, (300, 200) mm.
         assert!(svg.contains(r#"<text x="3000" y=""#));
         assert!(svg.contains(">w&lt;1&gt;</text>"));
@@ -1493,9 +1635,10 @@ mod tests {
         let (s, _) = new_game(&sc, &mut crate::rng_from_seed(3));
         let opts = RenderOptions {
             radii: true,
-            arc_of: Some(UnitIx(3)),
+            arc_of: Some(sc.units()[3].id.to_string()),
             scale_px_per_cm: 7,
             labels: true,
+            region: None,
         };
         let a = render_svg(&sc, &s, &opts);
         let b = render_svg(&sc, &s.clone(), &opts);
@@ -1650,7 +1793,7 @@ mod tests {
         // (460, 300) to (540, 300) mm, centre (500, 280) mm, infantry range 20 cm.
         s.unit_mut(u).shape = Shape::new(Point::mm(500, 300), Facing(0), vec![2], Len(400));
         let opts = RenderOptions {
-            arc_of: Some(u),
+            arc_of: Some("fr-2".into()),
             ..RenderOptions::default()
         };
         let svg = render_svg(&sc, &s, &opts);
@@ -1691,12 +1834,11 @@ mod tests {
         )));
         assert!(svg.contains(">range 20 cm</text>") && svg.contains(">short 10 cm</text>"));
         // Artillery: 60 cm.
-        let guns = ix(&sc, "fr-guns");
         let svg = render_svg(
             &sc,
             &s,
             &RenderOptions {
-                arc_of: Some(guns),
+                arc_of: Some("fr-guns".into()),
                 ..RenderOptions::default()
             },
         );
@@ -1713,7 +1855,7 @@ mod tests {
         s.unit_mut(u).at = Whereabouts::RoutTable;
         assert!(!render_svg(&sc, &s, &opts).contains(r#"class="arc""#));
         let none = RenderOptions {
-            arc_of: Some(UnitIx(999)),
+            arc_of: Some("nobody".into()),
             ..RenderOptions::default()
         };
         check_xml(&render_svg(&sc, &s, &none)).unwrap();
@@ -1740,7 +1882,7 @@ mod tests {
         let (sc, s) = firefight();
         let opts = RenderOptions {
             radii: true,
-            arc_of: Some(ix(&sc, "fr-1")),
+            arc_of: Some("fr-1".into()),
             ..RenderOptions::default()
         };
         let svg = render_svg(&sc, &s, &opts);

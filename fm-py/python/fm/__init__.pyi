@@ -14,6 +14,7 @@ from typing import (
     Iterator,
     Literal,
     Mapping,
+    Sequence,
     SupportsIndex,
     TypeAlias,
     TypedDict,
@@ -540,6 +541,12 @@ class Match:
         radii: bool | None = None,
         scale: SupportsIndex | None = None,
         labels: bool | None = None,
+        region: Mapping[str, Any] | Sequence[str] | None = None,
+        unit_labels: Literal["name", "id"] | None = None,
+        crt: bool | None = None,
+        terrain_chart: bool | None = None,
+        turn_track: bool | None = None,
+        boxes: bool | None = None,
     ) -> str:
         """The board (Fire & Movement) or the table (Huzzah!) as an SVG document: the
         full state, or ``side``'s view. Each system takes its own options; the other's
@@ -550,7 +557,14 @@ class Match:
         outside, NaN included; default 40); ``hex_ids`` (default True), ``panel``
         (default True); ``highlight``: hexes to outline; ``markers``: extra ``(hex,
         kind, label)`` chips, kind ``"breach"``, ``"aircraft"``, ``"support"`` or
-        anything else; ``title``.
+        anything else; ``title``; ``region``: the part of the map drawn,
+        ``{"from": "0101", "to": "1010"}`` or a list of hexes whose bounding rectangle is
+        drawn (:class:`RuleError`, rule ``"input"``, for a hex off the map; default the
+        whole map); ``unit_labels``: what counters print, ``"name"`` or ``"id"`` (the
+        name commands use; default ``"name"``); below the map, each default True:
+        ``crt`` (the Combat Results Table, the attack in progress's line and column
+        highlighted), ``terrain_chart``, ``turn_track``, ``boxes`` (each side's
+        reinforcement and eliminated boxes).
 
         Huzzah! (every base at true scale and orientation, officers, terrain, objectives,
         a legend of the units off the table): ``arc_of``: a unit id whose arc of fire,
@@ -558,7 +572,9 @@ class Match:
         :class:`RuleError`, rule ``"input"``, for an id the scenario does not have);
         ``radii``: the officers' command radii (default False); ``scale``: pixels per
         centimetre of table, an int from 1 to 100 (``ValueError`` outside; default 5);
-        ``labels``: unit and terrain ids (default True)."""
+        ``labels``: unit and terrain ids (default True); ``region``: the rectangle of
+        table drawn, ``{"from": [x, y], "to": [x, y]}`` in cm from side A's left corner
+        (:class:`RuleError` for a corner off the table; default the whole table)."""
     def _repr_svg_(self) -> str:
         """The picture with the default options (Jupyter shows it inline)."""
     def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]: ...
