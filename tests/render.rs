@@ -874,3 +874,81 @@ fn the_suez_board_stays_small_and_its_ids_are_its_own() {
     };
     assert!(!render_svg(m.scenario(), m.state(), &small).contains(&prefix));
 }
+
+#[test]
+fn a_huzzah_region_crops_the_table_in_centimetres() {
+    use fm_core::huzzah::{engine, render as hz, scenario::Scenario as HzScenario};
+    let sc = HzScenario::builtin("huzzah-firefight").unwrap();
+    let (s, _) = engine::new_game(&sc, &mut fm_core::rng_from_seed(1));
+    let read = |v: serde_json::Value| hz::RenderOptions::from_json(&sc, &v);
+    let opts = read(serde_json::json!({"region": {"from": [60, 40], "to": [0, 0]}})).unwrap();
+    let svg = hz::render_svg(&sc, &s, &opts);
+    check_xml(&svg).unwrap();
+    // 60 x 40 cm at the near left corner (y up from side A's edge, down in the picture):
+    // the margin (12 px = 240 tenths of a mm at 5 px a cm), the title band (34 px),
+    // the region's width, the gap (14 px) and the legend (240 px).
+    let depth = sc.table().depth.0;
+    let vb = attr(element(&svg, "<svg").unwrap(), "viewBox").to_string();
+    assert!(
+        vb.starts_with(&format!("-240 {} 11560 ", depth - 4000 - 680)),
+        "{vb}"
+    );
+    assert!(svg.contains(&format!(
+        r#"<rect x="0" y="{}" width="6000" height="4000"/>"#,
+        depth - 4000
+    )));
+    let whole = hz::render_svg(&sc, &s, &hz::RenderOptions::default());
+    assert!(!whole.contains("clipPath id=\"hz-region"));
+    // Two pictures of different tables or scales never share an id.
+    let id = |svg: &str| attr(element(svg, "<pattern").unwrap(), "id").to_string();
+    let bigger = hz::render_svg(
+        &sc,
+        &s,
+        &hz::RenderOptions {
+            scale_px_per_cm: 8,
+            ..hz::RenderOptions::default()
+        },
+    );
+    assert_ne!(id(&whole), id(&bigger));
+    for (bad, says) in [
+        (
+            serde_json::json!({"arc_of": "nobody"}),
+            "arc_of: unknown unit 'nobody'",
+        ),
+        (
+            serde_json::json!({"scale": 0}),
+            "scale must be a number of pixels per centimetre from 1 to 100, not 0",
+        ),
+        (serde_json::json!({"scale": 101}), "not 101"),
+        (serde_json::json!({"scale": -3}), "at scale"),
+        (
+            serde_json::json!({"region": {"from": [0, 0], "to": [9999, 10]}}),
+            "off the table",
+        ),
+        (
+            serde_json::json!({"region": {"from": [5, 5], "to": [5, 30]}}),
+            "enclose no area",
+        ),
+        (
+            serde_json::json!({"region": {"from": [0, 0]}}),
+            "missing field `to`",
+        ),
+        (
+            serde_json::json!({"hex_size": 40}),
+            "unknown field `hex_size`",
+        ),
+    ] {
+        let e = read(bad.clone()).expect_err(&bad.to_string());
+        assert_eq!(e.rule, "input");
+        assert!(e.message.contains(says), "{bad}: {}", e.message);
+    }
+    let ok =
+        read(serde_json::json!({"arc_of": "fr-1", "radii": true, "scale": 7, "labels": false}))
+            .unwrap();
+    assert_eq!(ok.arc_of.as_deref(), Some("fr-1"));
+    assert!(ok.radii && !ok.labels && ok.scale_px_per_cm == 7);
+    assert_eq!(
+        read(serde_json::Value::Null).unwrap(),
+        hz::RenderOptions::default()
+    );
+}

@@ -1,6 +1,6 @@
 //! Writes the pictures of every built-in scenario into a folder, as SVG and as PNG
 //! (drawn by `fm-picture`, the rasteriser of the C library and the Python module), to
-//! look at them: the opening, a position mid-game (an attack in progress where random
+//! look at them: the opening, the start of turn 1, a position mid-game (an attack in progress where random
 //! play reaches one), a stack where one forms, and a side's view.
 //!
 //! ```text
@@ -49,6 +49,17 @@ fn main() {
         let svg = render_svg(m.scenario(), m.state(), &opts);
         println!("{name}: opening rendered in {} ms", t.elapsed().as_millis());
         write(dir, &format!("{name}-opening"), &svg);
+        // The start of turn 1, past the set-up (the README's picture of system-demo).
+        let mut t1 = m.clone();
+        while matches!(t1.pending(), fm_core::Pending::Setup { .. }) {
+            let c = t1.legal_commands()[0].clone();
+            t1.apply(&c).expect("a legal command");
+        }
+        write(
+            dir,
+            &format!("{name}-turn1"),
+            &render_svg(t1.scenario(), t1.state(), &opts),
+        );
         // Mid-game: random play past the set-up, stopping at an attack in progress.
         let mut found_attack = None;
         let mut found_stack = None;

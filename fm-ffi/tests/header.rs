@@ -132,6 +132,8 @@ fn header_declares_the_whole_api() {
         "fm_match_seed",
         "fm_match_outcome",
         "fm_match_log",
+        "fm_svg_to_png",
+        "fm_bytes_free",
         "fm_string_free",
         "fm_last_error_message",
         "fm_last_error_rule",

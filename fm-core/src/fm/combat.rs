@@ -144,15 +144,19 @@ pub struct CrtReading {
 /// fire markers whose index in `combat.markers` `counted` accepts (a picture for one
 /// side counts only those that side knows): the same totals, line and column as the
 /// resolution (ground combat 8.2.1-8.2.2, bombardment 8.1.2). `None` without a combat,
-/// or once its result is rolled (units have then moved or lost steps, so the totals
-/// no longer tell the column that was read).
+/// and past the roll (its result known, or a later stage: retreat, losses, advance),
+/// when units have moved or lost steps and the totals no longer tell the column read.
 pub fn combat_reading(
     sc: &Scenario,
     s: &State,
     counted: &dyn Fn(usize) -> bool,
 ) -> Option<CrtReading> {
     let c = s.combat.as_ref()?;
-    if c.result.is_some() {
+    let before_roll = matches!(
+        c.stage,
+        CombatStage::Support { .. } | CombatStage::LostBattalion
+    );
+    if c.result.is_some() || !before_roll {
         return None;
     }
     let hi = sc.hex_index(c.hex)?;

@@ -1546,7 +1546,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         charts.push(turn_track(sc, &snap, width - 2.0 * margin));
     }
     if opts.boxes {
-        charts.push(unit_boxes(
+        charts.extend(unit_boxes(
             sc,
             &snap,
             width - 2.0 * margin,
@@ -2031,14 +2031,18 @@ fn turn_track(sc: &Scenario, snap: &Snap, max_w: f64) -> (String, f64, f64) {
 }
 
 /// Each side's reinforcement box (units still to arrive, by turn) and eliminated box,
-/// as small counters.
-fn unit_boxes(sc: &Scenario, snap: &Snap, max_w: f64, labels: UnitLabels) -> (String, f64, f64) {
+/// as small counters: four charts, each as wide as its counters need (at most
+/// `max_w`).
+fn unit_boxes(
+    sc: &Scenario,
+    snap: &Snap,
+    max_w: f64,
+    labels: UnitLabels,
+) -> Vec<(String, f64, f64)> {
     let k = 38.0;
     let gap = 4.0;
-    let w = max_w.max(2.0 * (k + gap) + 20.0);
-    let per_row = (((w - 16.0 + gap) / (k + gap)).floor() as usize).max(1);
-    let mut o = String::from(r#"<g class="boxes">"#);
-    let mut y = 0.0;
+    let fits = (((max_w - 16.0 + gap) / (k + gap)).floor() as usize).max(1);
+    let mut out = Vec::new();
     for side in Side::BOTH {
         for (what, class) in [
             ("reinforcements", "reinforcements"),
@@ -2055,7 +2059,9 @@ fn unit_boxes(sc: &Scenario, snap: &Snap, max_w: f64, labels: UnitLabels) -> (St
                     _ => None,
                 };
                 let wanted = match class {
-                    "reinforcements" => matches!(u.loc, Location::Scheduled | Location::Arriving),
+                    "reinforcements" => {
+                        matches!(u.loc, Location::Scheduled | Location::Arriving)
+                    }
                     _ => u.loc == Location::Eliminated,
                 };
                 if wanted {
@@ -2063,48 +2069,51 @@ fn unit_boxes(sc: &Scenario, snap: &Snap, max_w: f64, labels: UnitLabels) -> (St
                 }
             }
             units.sort_by_key(|&(i, t)| (t, i));
+            let title = format!("{}: {what}", sc.side_name(side));
+            let per_row = fits.min(units.len().max(1));
             let rows = units.len().div_ceil(per_row).max(1);
+            let w = (16.0 + per_row as f64 * (k + gap))
+                .max(12.0 + 6.5 * title.chars().count() as f64)
+                .min(max_w.max(60.0));
             let h = 20.0 + rows as f64 * (k + 12.0 + gap);
+            let mut o = String::new();
             let _ = write!(
                 o,
-                r##"<g class="box {class}" data-side="{side}" data-count="{}"><rect x="0" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="4" fill="#ffffff" stroke="#bbbbaa"/>"##,
+                r##"<g class="box {class}" data-side="{side}" data-count="{}"><rect x="0" y="0" width="{w:.1}" height="{h:.1}" rx="4" fill="#ffffff" stroke="#bbbbaa"/>"##,
                 units.len()
             );
             text(
                 &mut o,
                 6.0,
-                y + 14.0,
+                14.0,
                 11.0,
                 r##" font-weight="bold" fill="#222""##,
-                &format!("{}: {what}", sc.side_name(side)),
+                &title,
             );
             if units.is_empty() {
-                text(&mut o, 8.0, y + 32.0, 9.5, r##" fill="#777""##, "none");
+                text(&mut o, 8.0, 32.0, 9.5, r##" fill="#777""##, "none");
             }
             for (j, (i, turn)) in units.iter().enumerate() {
                 let (col, row) = (j % per_row, j / per_row);
                 let cx = 8.0 + k / 2.0 + col as f64 * (k + gap);
-                let cy = y + 20.0 + k / 2.0 + row as f64 * (k + 12.0 + gap);
+                let cy = 20.0 + k / 2.0 + row as f64 * (k + 12.0 + gap);
                 counter(&mut o, sc, *i, &snap.units[*i], (cx, cy), k, labels);
-                if class == "reinforcements" {
-                    if let Some(t) = turn {
-                        text(
-                            &mut o,
-                            cx,
-                            cy + k / 2.0 + 9.0,
-                            8.0,
-                            r##" text-anchor="middle" fill="#444""##,
-                            &format!("turn {t}"),
-                        );
-                    }
+                if let (Some(t), "reinforcements") = (turn, class) {
+                    text(
+                        &mut o,
+                        cx,
+                        cy + k / 2.0 + 9.0,
+                        8.0,
+                        r##" text-anchor="middle" fill="#444""##,
+                        &format!("turn {t}"),
+                    );
                 }
             }
             o.push_str("</g>");
-            y += h + 6.0;
+            out.push((o, w, h));
         }
     }
-    o.push_str("</g>");
-    (o, w, y - 6.0)
+    out
 }
 
 /// The first `n` characters of `s`, with an ellipsis when cut.
@@ -2452,7 +2461,13 @@ fn draw_panel(
         *y += lh + 3.0;
         let _ = write!(o, r#"<g class="legend-item">"#);
         draw(o, px + 12.0, *y - 4.0);
-        text(o, px + 30.0, *y, 10.0, plain, what);
+        // A long side name wraps under the text's start.
+        for (j, chunk) in wrap(what, 36).iter().enumerate() {
+            if j > 0 {
+                *y += lh;
+            }
+            text(o, px + 30.0, *y, 10.0, plain, chunk.trim_start());
+        }
         o.push_str("</g>");
     };
     item(o, &mut y, "objective, not yet held", &|o, x, y| {

@@ -759,7 +759,11 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
             // At the centre, or right of the unit when wider than it.
             let (cx, cy) = f.xy(shape.centre());
             let wide = id.chars().count() as i64 * label_fs * 64 / 100 > shape.width().0;
-            let (lx, anchor) = if wide {
+            let text_w = id.chars().count() as i64 * label_fs * 64 / 100;
+            let (lx, anchor) = if wide && bx1 + f.px(3) + text_w > f.width {
+                // Near the right edge: left of the unit, so that the table keeps it.
+                (bx0 - f.px(3), "end")
+            } else if wide {
                 (bx1 + f.px(3), "start")
             } else {
                 (cx, "middle")
