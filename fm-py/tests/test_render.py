@@ -115,7 +115,7 @@ def test_region_crops_the_map_to_its_rectangle() -> None:
         m.svg(region={"from": "0101", "to": "9999"})
     with pytest.raises(fm.RuleError, match="unknown field `by`"):
         m.svg(region={"from": "0101", "to": "0202", "by": 2})
-    with pytest.raises(TypeError, match="region, radii"):
+    with pytest.raises(TypeError, match="title, region, unit_labels, crt"):
         m.svg(radii=True)
 
 
