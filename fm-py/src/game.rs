@@ -501,6 +501,10 @@ fn side_text(s: Side) -> String {
     s.to_string()
 }
 
+/// The largest information-state tensor Python may ask for (floats): 64 Mi, 256 MiB,
+/// so a typo in `max_commands` is an error rather than an allocation failure.
+const MAX_INFO_TENSOR: usize = 64 << 20;
+
 /// The bounds of `svg(hex_size=...)`: the renderer's own (`fm_core::render`), which
 /// would otherwise clamp a value outside them silently (and let NaN through).
 const HEX_SIZE_RANGE: (f64, f64) = (fm_core::render::MIN_HEX_SIZE, fm_core::render::MAX_HEX_SIZE);
@@ -1549,6 +1553,70 @@ impl PyMatch {
     fn information_state_string(&self, side: &Bound<'_, PyAny>) -> PyResult<String> {
         let side = self.side(side)?;
         Ok(self.m.information_state(side))
+    }
+
+    /// `side`'s perfect-recall information state as a float32 tensor (OpenSpiel's
+    /// `information_state_tensor`) with room for `max_commands` commands:
+    /// `fm.information_state_tensor_size(max_commands)` values (9 + 4 per command; the
+    /// layout is fm-core's `infostate` module's: which side, a drawn view's hash, then a
+    /// digest of the opening and of each command with its events as the side saw them).
+    /// Equal exactly when `information_state_string` is. Without `out`, little-endian
+    /// float32 `bytes`; with `out`, a writable float32 buffer of that size, filled in
+    /// place and returned. `fm.RuleError` (rule `"input"`) when the record holds more
+    /// commands than `max_commands`.
+    #[pyo3(signature = (side, max_commands, out = None))]
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        side: &Bound<'py, PyAny>,
+        max_commands: usize,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let side = self.side(side)?;
+        let size = max_commands
+            .checked_mul(fm_core::infostate::INFO_TENSOR_SLOT)
+            .and_then(|n| n.checked_add(fm_core::infostate::INFO_TENSOR_HEADER))
+            .filter(|&n| n <= MAX_INFO_TENSOR)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "max_commands must be at most {}, not {max_commands}",
+                    (MAX_INFO_TENSOR - fm_core::infostate::INFO_TENSOR_HEADER)
+                        / fm_core::infostate::INFO_TENSOR_SLOT
+                ))
+            })?;
+        let out = out.filter(|o| !o.is_none());
+        let buf = out
+            .as_ref()
+            .map(|o| {
+                pyo3::buffer::PyBuffer::<f32>::get(o).map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "out must be a writable buffer of float32 (a numpy float32 array), not {}",
+                        type_name(o)
+                    ))
+                })
+            })
+            .transpose()?;
+        if let Some(buf) = &buf {
+            if buf.item_count() != size {
+                return Err(PyValueError::new_err(format!(
+                    "out holds {} items; the tensor for {max_commands} commands has {size}",
+                    buf.item_count()
+                )));
+            }
+            if buf.readonly() {
+                return Err(PyValueError::new_err("out must be writable"));
+            }
+        }
+        let mut t = vec![0.0f32; size];
+        self.m
+            .information_state_tensor(side, &mut t)
+            .map_err(|e| rule_error(&e))?;
+        let (Some(out), Some(buf)) = (out, buf) else {
+            let bytes: Vec<u8> = t.iter().flat_map(|f| f.to_le_bytes()).collect();
+            return Ok(PyBytes::new(py, &bytes).into_any());
+        };
+        buf.copy_from_slice(py, &t)?;
+        Ok(out)
     }
 
     /// A new match drawn from `side`'s view of this one (OpenSpiel's

@@ -42,6 +42,20 @@ use pyo3::types::{PyDict, PyList};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The length of an information-state tensor with room for `max_commands` commands
+/// (`Match.information_state_tensor`): 9 + 4 per command.
+#[pyfunction]
+fn information_state_tensor_size(max_commands: usize) -> PyResult<usize> {
+    max_commands
+        .checked_mul(fm_core::infostate::INFO_TENSOR_SLOT)
+        .and_then(|n| n.checked_add(fm_core::infostate::INFO_TENSOR_HEADER))
+        .ok_or_else(|| {
+            pyo3::exceptions::PyOverflowError::new_err(format!(
+                "max_commands {max_commands} is too large"
+            ))
+        })
+}
+
 /// Ids of the built-in scenarios of every registered rules system (Fire & Movement's
 /// first), or of one system (`system="fm"`: Fire & Movement's). `fm.ProtocolError`
 /// for a system that is not registered.
@@ -384,6 +398,7 @@ fn _fm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_JSON_DEPTH", convert::MAX_JSON_DEPTH)?;
     m.add("MAX_INPUT_BYTES", convert::MAX_INPUT_BYTES)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(information_state_tensor_size, m)?)?;
     m.add_function(wrap_pyfunction!(systems, m)?)?;
     m.add_function(wrap_pyfunction!(play_random, m)?)?;
     m.add_function(wrap_pyfunction!(rust_playthrough_hash, m)?)?;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import fm
@@ -128,6 +129,42 @@ def test_information_state_and_observation_strings() -> None:
     sc = state.match.scenario
     c, h, w = sc.observation_shape
     assert len(t) == c * h * w + len(sc.feature_names)
+
+
+def test_information_state_tensor_is_the_observation_then_the_record() -> None:
+    game, state = _to_chance_node()
+    assert game.get_type().provides_information_state_tensor
+    sc = state.match.scenario
+    n_obs = sc.observation_size
+    n = n_obs + fm.information_state_tensor_size(game.max_game_length())
+    assert game.information_state_tensor_shape() == [n]
+    while state.is_chance_node():
+        state.apply_action(0)
+    for p, side in ((0, "a"), (1, "b")):
+        t = np.asarray(state.information_state_tensor(p), dtype=np.float32)
+        assert t.shape == (n,)
+        obs = np.frombuffer(state.match.observation(side), dtype="<f4")
+        assert np.array_equal(t[:n_obs], obs)
+        record = np.frombuffer(
+            state.match.information_state_tensor(side, game.max_game_length()), dtype="<f4"
+        )
+        assert np.array_equal(t[n_obs:], record)
+        # One slot a command, for the side the tensor is for.
+        assert int(record[9::4].sum()) == len(state.match.log)
+        assert record[0] == (1.0 if side == "a" else 0.0)
+    a, b = state.information_state_tensor(0), state.information_state_tensor(1)
+    assert a != b
+    # A state the player cannot tell apart gives the same tensor.
+    player = state.current_player()
+    r = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert r.information_state_tensor(player) == state.information_state_tensor(player)
+    # Huzzah! has no observation tensor: the record alone.
+    huzzah = fos.load_game("huzzah-firefight")
+    assert huzzah.information_state_tensor_shape() == [
+        fm.information_state_tensor_size(huzzah.max_game_length())
+    ]
+    h = huzzah.new_initial_state()
+    assert len(h.information_state_tensor(0)) == huzzah.information_state_tensor_shape()[0]
 
 
 def test_resample_keeps_the_players_information_state() -> None:

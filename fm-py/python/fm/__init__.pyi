@@ -79,6 +79,10 @@ class PlaySummary(TypedDict):
     seconds: float
     winners: list[SideName | None]
 
+def information_state_tensor_size(max_commands: int) -> int:
+    """The length of an information-state tensor with room for ``max_commands``
+    commands (:meth:`Match.information_state_tensor`): 9 + 4 per command."""
+
 def scenarios(system: str | None = None) -> list[str]:
     """Ids of the built-in scenarios of every registered rules system (Fire &
     Movement's first), or of one (``scenarios("fm")``: Fire & Movement's).
@@ -481,6 +485,18 @@ class Match:
     def set_chance_mode(self, mode: str) -> None: ...
     def information_state_string(self, side: SideArg) -> str:
         """The side's perfect-recall information state (its redacted record), JSON text."""
+    @overload
+    def information_state_tensor(
+        self, side: SideArg, max_commands: int, out: None = None
+    ) -> bytes: ...
+    @overload
+    def information_state_tensor(
+        self, side: SideArg, max_commands: int, out: _WritableBuffer
+    ) -> _WritableBuffer:
+        """``side``'s perfect-recall information state as float32 values (9 + 4 per
+        command; equal exactly when :meth:`information_state_string` is): bytes, or
+        filled into ``out`` and returned. :class:`RuleError` (rule ``"input"``) when the
+        record holds more than ``max_commands`` commands."""
     def determinized(self, side: SideArg, seed: int | None = 0) -> Match:
         """A new match drawn from ``side``'s view of this one (OpenSpiel's
         ``resample_from_infostate``): what ``side`` may not know drawn anew, its own

@@ -18,6 +18,8 @@ is side ``"a"``, player 1 side ``"b"``; the match runs in explicit chance mode, 
 die roll and random draw of the engine is a chance node with its exact outcomes (each
 equally likely); the returns are +1, -1 (or 0 for a draw) at the end. A state's
 information state string is the match's ``information_state_string(side)``, its
+information state tensor the side's observation tensor (Fire & Movement) followed by
+``information_state_tensor(side, max_game_length)`` (the record), its
 observation string the side's view (JSON), its observation tensor Fire & Movement's
 board planes and features (``Scenario.observation_shape``; Huzzah! has none, so its game
 type says ``provides_observation_tensor=False``). ``resample_from_infostate`` draws a
@@ -140,7 +142,7 @@ def _game_type(observation_tensor: bool) -> Any:
         max_num_players=2,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=observation_tensor,
         parameter_specification=_DEFAULTS,
@@ -272,30 +274,41 @@ class FmState(_State):  # type: ignore[misc]
 
 class _Observer:
     """OpenSpiel's observer: the information state (perfect recall) or the
-    observation (the side's view: JSON text, and for Fire & Movement its tensor)."""
+    observation (the side's view: JSON text, and for Fire & Movement its tensor).
+
+    The information state tensor is the side's observation tensor (Fire & Movement;
+    Huzzah! has none) followed by :meth:`fm.Match.information_state_tensor` with room
+    for ``max_game_length`` commands (``"record"``): what the side sees now, then its
+    whole record, so two states give the same tensor exactly when they give the same
+    information state string."""
 
     def __init__(self, game: FmGame, perfect_recall: bool) -> None:
         self._perfect_recall = perfect_recall
-        self.tensor: Any = None
-        self.dict: dict[str, Any] = {}
-        if not perfect_recall and game.is_fm:
+        self._n_board = 0
+        self._n_obs = 0
+        self._max_commands = game.max_length
+        n_record = fm.information_state_tensor_size(game.max_length) if perfect_recall else 0
+        if game.is_fm:
             sc = game.initial_match.scenario
             shape = sc.observation_shape
-            n_board = shape[0] * shape[1] * shape[2]
-            n_features = len(sc.feature_names)
-            self.tensor = np.zeros(n_board + n_features, np.float32)
-            self.dict = {
-                "board": self.tensor[:n_board].reshape(shape),
-                "features": self.tensor[n_board:],
-            }
-            self._n_board = n_board
+            self._n_board = shape[0] * shape[1] * shape[2]
+            self._n_obs = self._n_board + len(sc.feature_names)
+        self.tensor: Any = np.zeros(self._n_obs + n_record, np.float32)
+        self.dict: dict[str, Any] = {}
+        if game.is_fm:
+            self.dict["board"] = self.tensor[: self._n_board].reshape(shape)
+            self.dict["features"] = self.tensor[self._n_board : self._n_obs]
+        if perfect_recall:
+            self.dict["record"] = self.tensor[self._n_obs :]
 
     def set_from(self, state: FmState, player: int) -> None:
-        if self.tensor is None:
-            return
-        board, features = state.match.observation_bytes(_side(player))
-        self.tensor[: self._n_board] = np.frombuffer(board, dtype="<f4")
-        self.tensor[self._n_board :] = np.frombuffer(features, dtype="<f4")
+        side = _side(player)
+        if self._n_obs:
+            state.match.observation(side, out=self.tensor[: self._n_obs])
+        if self._perfect_recall:
+            state.match.information_state_tensor(
+                side, self._max_commands, out=self.tensor[self._n_obs :]
+            )
 
     def string_from(self, state: FmState, player: int) -> str:
         side = _side(player)
