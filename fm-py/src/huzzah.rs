@@ -238,6 +238,13 @@ impl PyHzCommand {
         field(py, &d, "type", command_optional(&self.cmd), "Command", name)
     }
 
+    /// A field by attribute name: what the subclasses' read-only properties (the
+    /// documented fields, `fm/_fields.py`) read.
+    #[pyo3(name = "_field")]
+    fn field_attr<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.__getattr__(py, name)
+    }
+
     /// The JSON form, as a new dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         cached(py, &self.cache, &self.cmd)?.copy()
@@ -274,11 +281,14 @@ impl PyHzCommand {
     }
 }
 
-/// One class per `Command` variant: `Variant [optional fields] "doc";`. The class is
-/// named by the variant, its JSON tag is the name in snake case; the optional fields
-/// are those the JSON leaves out when they have no value (they read `None`).
+/// One class per `Command` variant: `Variant [optional fields] "signature" "doc";`. The
+/// class is named by the variant, its JSON tag is the name in snake case; the optional
+/// fields are those the JSON leaves out when they have no value (they read `None`). The
+/// constructor takes the JSON fields as keyword arguments (`**fields`, read by serde);
+/// the signature, what `inspect` and `help()` show, names them as the stubs do
+/// (`tests/test_packaging.py` checks the two agree).
 macro_rules! command_classes {
-    ($( $v:ident [$($opt:ident),*] $doc:literal; )*) => {
+    ($( $v:ident [$($opt:ident),*] $sig:literal $doc:literal; )*) => {
         $(
             #[doc = $doc]
             #[pyclass(module = "fm.huzzah", extends = PyHzCommand, frozen)]
@@ -286,7 +296,7 @@ macro_rules! command_classes {
             #[pymethods]
             impl $v {
                 #[new]
-                #[pyo3(signature = (**fields))]
+                #[pyo3(signature = (**fields), text_signature = $sig)]
                 fn new(fields: Option<&Bound<'_, PyDict>>) -> PyResult<PyClassInitializer<Self>> {
                     let c = command_from_kwargs(stringify!($v), fields)?;
                     Ok(PyClassInitializer::from(PyHzCommand::new(c)).add_subclass($v))
@@ -324,30 +334,30 @@ macro_rules! command_classes {
 }
 
 command_classes! {
-    PlaceUnit [] "`place_unit`: place a unit, at its scenario position (page 7).";
-    EndPlacement [] "`end_placement`: end this placement roll's placing (page 7).";
-    PlaceOfficer [at] "`place_officer`: place an officer at `at` (`[x_mm, y_mm]`; absent: his scenario or default position) (page 8).";
-    Fire [bases] "`fire`: declare a unit's target; `bases`: fire with only these (indices rank by rank from the front, left to right) (pages 11-12).";
-    HoldFire [] "`hold_fire`: a unit that could fire does not (page 11).";
-    RemoveBase [] "`remove_base`: remove a base of `kind` from `rank` (0 = front) (page 12).";
-    Order [] "`order`: an officer orders a group (`{\"unit\": id}`, `{\"division\": id}` or `{\"corps\": id}`) to `advance`, `retire`, `deploy` or manoeuvre (pages 16-18).";
-    Advance [] "`advance`: a unit of the order advances `distance_mm` straight ahead, then drifts `drift_mm` to its right (negative: left) (page 19).";
-    Charge [offset_mm] "`charge`: a unit of an advance order charges `target`; `offset_mm`: where the overlap goes along the face charged (page 20).";
-    Deploy [] "`deploy`: a unit of a deploy order changes `formation` to `ranks`; base `anchor` stays and becomes base `anchor_to` (page 21).";
-    Retire [] "`retire`: a unit of the order retires `distance_mm` straight back (page 20).";
-    MeleeResult [] "`melee_result`: a melee's outcome, given because the rules are missing: `winner` (`None`: drawn), `hits_a`, `hits_b`, `loser_falls_back_mm`, `loser_routs`.";
-    Rally [] "`rally`: whether a disordered or routing unit rallies one step (the rules are missing).";
-    MoveOfficer [attach] "`move_officer`: an officer moves to `at` (`[x_mm, y_mm]`), up to his move, and may `attach` to a unit he ends touching.";
-    SkirmishLine [] "`skirmish_line`: a unit with a Skirmish ability deploys `bases` into the skirmish line (page 22).";
-    JoinBattery [] "`join_battery`: reserve artillery joins `battery`, at its `left` end or its right (page 22).";
-    EnterSector [at] "`enter_sector`: a unit deploys into a sector of dense terrain it touches (`\"<terrain id>/<n>\"`), its centre at `at` or the sector's centre (page 22).";
-    LeaveSector [] "`leave_sector`: a unit deploys out of its sector, `direction` ahead, back, left or right (page 22).";
-    AdvanceSector [] "`advance_sector`: a unit in dense terrain advances into an adjacent sector, or engages its enemy holder (page 19).";
-    PassageOfLines [] "`passage_of_lines`: `unit` and `with`, on one deploy order, exchange places (page 22).";
-    Manoeuvre [] "`manoeuvre`: a unit's new `anchor` and `facing`, formation kept (the rules are missing; the written limits apply).";
-    Appoint [quality, at] "`appoint`: the CinC appoints a successor to `officer`, lost in an earlier turn; `quality` and `inspirational` as stated (decide) or the stand-in's (page 16).";
-    EndOrder [] "`end_order`: end the order being acted on; units that have not acted stay.";
-    EndPhase [] "`end_phase`: end the phase (Orders, Rally, Move Officers).";
+    PlaceUnit [] "(*, unit)" "`place_unit`: place a unit, at its scenario position (page 7).";
+    EndPlacement [] "()" "`end_placement`: end this placement roll's placing (page 7).";
+    PlaceOfficer [at] "(*, officer, at=None)" "`place_officer`: place an officer at `at` (`[x_mm, y_mm]`; absent: his scenario or default position) (page 8).";
+    Fire [bases] "(*, unit, target, bases=None)" "`fire`: declare a unit's target; `bases`: fire with only these (indices rank by rank from the front, left to right) (pages 11-12).";
+    HoldFire [] "(*, unit)" "`hold_fire`: a unit that could fire does not (page 11).";
+    RemoveBase [] "(*, unit, rank, kind)" "`remove_base`: remove a base of `kind` from `rank` (0 = front) (page 12).";
+    Order [] "(*, officer, group, order)" "`order`: an officer orders a group (`{\"unit\": id}`, `{\"division\": id}` or `{\"corps\": id}`) to `advance`, `retire`, `deploy` or manoeuvre (pages 16-18).";
+    Advance [] "(*, unit, distance_mm, drift_mm=0)" "`advance`: a unit of the order advances `distance_mm` straight ahead, then drifts `drift_mm` to its right (negative: left) (page 19).";
+    Charge [offset_mm] "(*, unit, target, offset_mm=None)" "`charge`: a unit of an advance order charges `target`; `offset_mm`: where the overlap goes along the face charged (page 20).";
+    Deploy [] "(*, unit, formation, ranks, anchor=0, anchor_to=0)" "`deploy`: a unit of a deploy order changes `formation` to `ranks`; base `anchor` stays and becomes base `anchor_to` (page 21).";
+    Retire [] "(*, unit, distance_mm)" "`retire`: a unit of the order retires `distance_mm` straight back (page 20).";
+    MeleeResult [] "(*, a, b, winner=None, hits_a, hits_b, loser_falls_back_mm=0, loser_routs=False)" "`melee_result`: a melee's outcome, given because the rules are missing: `winner` (`None`: drawn), `hits_a`, `hits_b`, `loser_falls_back_mm`, `loser_routs`.";
+    Rally [] "(*, unit, rallies)" "`rally`: whether a disordered or routing unit rallies one step (the rules are missing).";
+    MoveOfficer [attach] "(*, officer, at, attach=None)" "`move_officer`: an officer moves to `at` (`[x_mm, y_mm]`), up to his move, and may `attach` to a unit he ends touching.";
+    SkirmishLine [] "(*, unit, bases)" "`skirmish_line`: a unit with a Skirmish ability deploys `bases` into the skirmish line (page 22).";
+    JoinBattery [] "(*, unit, battery, left=False)" "`join_battery`: reserve artillery joins `battery`, at its `left` end or its right (page 22).";
+    EnterSector [at] "(*, unit, sector, at=None)" "`enter_sector`: a unit deploys into a sector of dense terrain it touches (`\"<terrain id>/<n>\"`), its centre at `at` or the sector's centre (page 22).";
+    LeaveSector [] "(*, unit, direction)" "`leave_sector`: a unit deploys out of its sector, `direction` ahead, back, left or right (page 22).";
+    AdvanceSector [] "(*, unit, sector)" "`advance_sector`: a unit in dense terrain advances into an adjacent sector, or engages its enemy holder (page 19).";
+    PassageOfLines [] "(*, unit, with_)" "`passage_of_lines`: `unit` and `with`, on one deploy order, exchange places (page 22).";
+    Manoeuvre [] "(*, unit, anchor, facing)" "`manoeuvre`: a unit's new `anchor` and `facing`, formation kept (the rules are missing; the written limits apply).";
+    Appoint [quality, at] "(*, officer, quality=None, inspirational=False, at=None)" "`appoint`: the CinC appoints a successor to `officer`, lost in an earlier turn; `quality` and `inspirational` as stated (decide) or the stand-in's (page 16).";
+    EndOrder [] "()" "`end_order`: end the order being acted on; units that have not acted stay.";
+    EndPhase [] "()" "`end_phase`: end the phase (Orders, Rally, Move Officers).";
 }
 
 // ---------------------------------------------------------------- events
@@ -386,6 +396,13 @@ impl PyHzEvent {
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         let d = cached(py, &self.cache, &self.ev)?;
         field(py, &d, "type", event_optional(&self.ev), "Event", name)
+    }
+
+    /// A field by attribute name: what the subclasses' read-only properties (the
+    /// documented fields, `fm/_fields.py`) read.
+    #[pyo3(name = "_field")]
+    fn field_attr<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.__getattr__(py, name)
     }
 
     /// The JSON form, as a new dict.

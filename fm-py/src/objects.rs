@@ -88,6 +88,21 @@ fn field<'py>(
     if key == "hex" && tagged("type", "division_broken_down")? {
         return Ok(py.None().into_bound(py));
     }
+    // A move's destination is the last hex of its path: derived, so that the event's
+    // JSON (a stable protocol, docs/protocol.md) stays as it is. The engine's moves
+    // always enter a hex; only a hand-built event can have an empty path.
+    if key == "to" && tagged("type", "unit_moved")? {
+        if let Some(last) = d
+            .get_item("path")?
+            .and_then(|p| p.cast_into::<PyList>().ok())
+            .and_then(|p| p.iter().last())
+        {
+            return Ok(last);
+        }
+        return Err(PyAttributeError::new_err(
+            "this UnitMoved has an empty path: it has no destination 'to'",
+        ));
+    }
     Err(PyAttributeError::new_err(format!(
         "'{owner}' object has no attribute '{name}'"
     )))
@@ -178,6 +193,13 @@ impl PyCommand {
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         let d = cached(py, &self.cache, &self.cmd)?;
         field(py, &d, "Command", name)
+    }
+
+    /// A field by attribute name: what the subclasses' read-only properties (the
+    /// documented fields, `fm/_fields.py`) read.
+    #[pyo3(name = "_field")]
+    fn field_attr<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.__getattr__(py, name)
     }
 
     /// The documented JSON form, as a new dict.
@@ -698,6 +720,13 @@ impl PyEvent {
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         let d = cached(py, &self.cache, &self.ev)?;
         field(py, &d, "Event", name)
+    }
+
+    /// A field by attribute name: what the subclasses' read-only properties (the
+    /// documented fields, `fm/_fields.py`) read.
+    #[pyo3(name = "_field")]
+    fn field_attr<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.__getattr__(py, name)
     }
 
     /// The documented JSON form, as a new dict.

@@ -59,8 +59,11 @@ from fm._fm import (
     svg_to_rgb,
     systems,
 )
-from fm import agents, events, huzzah
+from fm import _field_docs, _fields, _fm, agents, events, huzzah
 from fm.events import Event
+
+# Each command class's fields as documented properties (help(), inspect, Jupyter).
+_fields.install(_fm, _field_docs.FM_COMMANDS)
 
 __all__ = [
     "FEATURE_NAMES",

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from fm import _field_docs, _fields
 from fm._fm import events as _ev
+
+# Each class's fields as documented properties (help(), inspect, Jupyter).
+_fields.install(_ev, _field_docs.FM_EVENTS)
 
 
 class FirePlacement(TypedDict):

@@ -54,6 +54,9 @@ class UnitMoved(Event):
     from_: str | None
     path: list[str]
     mp: str
+    to: str
+    """The hex the unit ended its move in: ``path[-1]`` (derived; not a key of the JSON
+    form)."""
 
 class BombardmentDeclared(Event):
     hex: str

@@ -20,6 +20,7 @@ base class :class:`Command` (``type`` and the fields work as for any other).
 
 from __future__ import annotations
 
+from fm import _field_docs, _fields
 from fm._fm import huzzah as _hz
 from fm.huzzah import events
 from fm.huzzah.events import Event
@@ -27,6 +28,9 @@ from fm.huzzah.events import Event
 Command = _hz.Command
 Pending = _hz.Pending
 LogEntry = _hz.LogEntry
+
+# Each class's fields as documented properties (help(), inspect, Jupyter).
+_fields.install(_hz, _field_docs.HUZZAH_COMMANDS)
 
 PlaceUnit = _hz.PlaceUnit
 EndPlacement = _hz.EndPlacement

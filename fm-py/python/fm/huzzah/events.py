@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from fm import _field_docs, _fields
 from fm._fm import huzzah as _hz
 
 
@@ -71,6 +72,8 @@ class Outcome(TypedDict):
     reason: str
 
 _ev = _hz.events
+# Each class's fields as documented properties (help(), inspect, Jupyter).
+_fields.install(_ev, _field_docs.HUZZAH_EVENTS)
 
 Event = _ev.Event
 RolledOff = _ev.RolledOff
