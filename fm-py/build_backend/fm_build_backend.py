@@ -25,7 +25,7 @@ fm-py: cannot build from source: `cargo` (Rust) is not on PATH.
 
 A source build of fm-py compiles its Rust code: it needs Rust 1.85 or later with
 cargo on PATH (https://rustup.rs, or the system's packages) and a C linker (cc), and
-takes several minutes (a release build of about 200 crates; `pip install -v ./fm-py`
+takes several minutes (a release build of about 80 crates; `pip install -v ./fm-py`
 shows cargo's progress). No toolchain is downloaded for you. Or install a built wheel:
 `pip install fm_py-*.whl` (scripts/test_py.sh writes one to target/wheels-py/).
 """
