@@ -1566,6 +1566,42 @@ fm_status fm_version(const char **out_version);
  */
 fm_status fm_has_handle_checks(bool *out_enabled);
 
+/**
+ * Draws SVG text as a PNG image: `scale` pixels per SVG unit (1 draws a board at its
+ * SVG `width` x `height`), on a white ground, text in the system's fonts (DejaVu Sans
+ * first). Files and URLs the SVG names are never read (an `<image>` is left out).
+ *
+ * On success `*out_png` points to `*out_len` bytes of PNG (they start with the PNG
+ * signature `\x89PNG\r\n\x1a\n`).
+ *
+ * Ownership: `*out_png` is owned by the caller; free it with `fm_bytes_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`; `FM_INVALID_JSON` (category
+ * "input") for text that is not SVG or longer than 64 MiB; `FM_INVALID_ARGUMENT` for
+ * a scale that is not above 0 and at most 16, or a picture that would be more than
+ * 8192 pixels on a side.
+ *
+ * # Safety
+ * `svg` is NULL or a NUL-terminated string; `out_png` is NULL or valid for writing one
+ * pointer; `out_len` is NULL or valid for writing one `size_t`.
+ */
+fm_status fm_svg_to_png(const char *svg,
+                        double scale,
+                        uint8_t **out_png,
+                        size_t *out_len);
+
+/**
+ * Frees bytes returned by this library (`fm_svg_to_png`). NULL is a no-op.
+ *
+ * Returns `FM_OK`, or `FM_INVALID_HANDLE` if a debug build of the library sees that
+ * `bytes` is not a live buffer of its own (freed already, or not from fm).
+ *
+ * # Safety
+ * `bytes` is NULL or a pointer written by an `fm_` function that returns bytes, not
+ * freed before; it must not be used afterwards. Never pass it to `free()`.
+ */
+fm_status fm_bytes_free(uint8_t *bytes);
+
 #if defined(FM_TESTING)
 /**
  * TEST ONLY (built with the cargo feature `testing`): panics inside the library.

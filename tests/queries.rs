@@ -240,40 +240,52 @@ fn svg_draws_each_system_with_its_own_options() {
             kind: "breach".into(),
             label: "B".into(),
         }],
+        ..Default::default()
     };
     assert_eq!(
         m.svg(None, &opts).unwrap(),
         fm_core::render_svg(fm.scenario(), fm.state(), &want)
     );
-    // Errors: not an object, an unknown option (another system's included), bad values.
+    // Errors: not an object, an unknown option (another system's included), bad values;
+    // each names the option (`null` is the defaults).
+    assert_eq!(m.svg(None, &json!(null)).unwrap(), referee);
     for (bad, says) in [
         (json!([]), "an object expected"),
-        (json!({"scale": 3}), "unknown option `scale`"),
+        (json!([25, false]), "an object expected"),
+        (json!({"scale": 3}), "unknown field `scale`"),
         (
             json!({"hex_size": 5}),
             "hex_size must be a number of pixels from 10 to 200",
         ),
-        (json!({"hex_size": "big"}), "hex_size"),
-        (json!({"hex_ids": 1}), "hex_ids must be true or false"),
-        (json!({"title": 3}), "title must be a string"),
-        (json!({"highlight": "0101"}), "highlight must be an array"),
-        (json!({"highlight": ["zz"]}), "highlight[0]"),
+        (json!({"hex_size": "big"}), "at hex_size"),
+        (json!({"hex_ids": 1}), "at hex_ids"),
+        (json!({"title": 3}), "at title"),
+        (json!({"highlight": "0101"}), "at highlight"),
+        (json!({"highlight": ["zz"]}), "at highlight[0]"),
         (
-            json!({"markers": [["0101", "breach", "B"]]}),
-            "markers[0] must be an object",
+            json!({"highlight": ["9999"]}),
+            "highlight[0]: 9999 is off the map",
         ),
         (
-            json!({"markers": [{"hex": "0101", "kind": "k"}]}),
-            "markers[0] must be an object",
+            json!({"markers": [["0101", "breach", "B"]]}),
+            "at markers[0]",
+        ),
+        (
+            json!({"markers": [{"kind": "k", "label": "B"}]}),
+            "missing field `hex`",
         ),
         (
             json!({"markers": [{"hex": "0101", "kind": "k", "label": 2}]}),
-            "markers[0].label",
+            "at markers[0].label",
         ),
     ] {
-        let e = input(m.svg(None, &bad).unwrap_err());
+        let e = input(
+            m.svg(None, &bad)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted")),
+        );
         assert!(
-            e.starts_with("svg options: ") && e.contains(says),
+            e.starts_with("render options") && e.contains(says),
             "{bad}: {e}"
         );
     }
@@ -301,9 +313,10 @@ fn svg_draws_each_system_with_its_own_options() {
         .clone();
     let want = HzOptions {
         radii: true,
-        arc_of: Some(fm_core::huzzah::scenario::UnitIx(0)),
+        arc_of: Some(unit.to_string()),
         scale_px_per_cm: 7,
         labels: false,
+        ..Default::default()
     };
     assert_eq!(
         h.svg(
@@ -313,28 +326,32 @@ fn svg_draws_each_system_with_its_own_options() {
         .unwrap(),
         render(hz.scenario(), hz.state(), &want)
     );
+    assert_eq!(
+        h.svg(None, &json!(null)).unwrap(),
+        h.svg(None, &json!({})).unwrap()
+    );
     for (bad, says) in [
-        (
-            json!({"hex_size": 40}),
-            "unknown option `hex_size` (the huzzah system takes",
-        ),
+        (json!({"hex_size": 40}), "unknown field `hex_size`"),
         (
             json!({"scale": 0}),
             "scale must be a number of pixels per centimetre from 1 to 100",
         ),
         (json!({"scale": 101}), "scale"),
-        (json!({"scale": 2.5}), "scale"),
-        (json!({"radii": "yes"}), "radii must be true or false"),
-        (json!(null), "an object expected"),
+        (json!({"scale": 2.5}), "at scale"),
+        (json!({"radii": "yes"}), "at radii"),
+        (json!("radii"), "an object expected"),
+        (json!({"arc_of": "nobody"}), "arc_of: unknown unit 'nobody'"),
     ] {
-        let e = input(h.svg(None, &bad).unwrap_err());
-        assert!(e.contains(says), "{bad}: {e}");
+        let e = input(
+            h.svg(None, &bad)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted")),
+        );
+        assert!(
+            e.starts_with("render options") && e.contains(says),
+            "{bad}: {e}"
+        );
     }
-    let e = rule(h.svg(None, &json!({"arc_of": "nobody"})).unwrap_err());
-    assert_eq!(
-        (e.rule.as_str(), e.message.as_str()),
-        ("input", "unknown unit 'nobody'")
-    );
 
     unsupported(race().svg(None, &json!({})).unwrap_err(), "svg", "race");
 }

@@ -524,6 +524,33 @@ pub(crate) fn unknown_field(expected: &Value, given: &Value, path: &str) -> Opti
     }
 }
 
+/// The path of the first place where `given` has an array and `expected` (the engine's
+/// own form of the value read from it) an object: serde reads a struct from an array by
+/// position, which strict readers refuse.
+pub(crate) fn array_for_object(expected: &Value, given: &Value, path: &str) -> Option<String> {
+    match (expected, given) {
+        (Value::Object(_), Value::Array(_)) => Some(if path.is_empty() {
+            ".".to_string()
+        } else {
+            path.to_string()
+        }),
+        (Value::Object(e), Value::Object(g)) => g.iter().find_map(|(k, gv)| {
+            let sub = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            e.get(k).and_then(|ev| array_for_object(ev, gv, &sub))
+        }),
+        (Value::Array(e), Value::Array(g)) => e
+            .iter()
+            .zip(g)
+            .enumerate()
+            .find_map(|(i, (ev, gv))| array_for_object(ev, gv, &format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
 /// A new or loaded match, or why not.
 pub type Opened = Result<Box<dyn DynMatch>, MatchError>;
 

@@ -89,34 +89,3 @@ pub(crate) fn strict_from_value<T: DeserializeOwned + Serialize>(
     }
     Ok(t)
 }
-
-/// An options object (`svg`'s): `v` must be a JSON object; returns its members.
-///
-/// # Errors
-/// [`MatchError::Input`] (`what: an object expected`).
-pub(crate) fn options_object<'a>(
-    v: &'a Value,
-    what: &str,
-) -> Result<&'a serde_json::Map<String, Value>, MatchError> {
-    v.as_object()
-        .ok_or_else(|| MatchError::Input(format!("{what}: an object expected, not {v}")))
-}
-
-/// A member of an options object that must be a boolean.
-pub(crate) fn opt_bool(what: &str, key: &str, v: &Value) -> Result<bool, MatchError> {
-    v.as_bool()
-        .ok_or_else(|| MatchError::Input(format!("{what}: {key} must be true or false, not {v}")))
-}
-
-/// A member of an options object that must be a string.
-pub(crate) fn opt_str<'a>(what: &str, key: &str, v: &'a Value) -> Result<&'a str, MatchError> {
-    v.as_str()
-        .ok_or_else(|| MatchError::Input(format!("{what}: {key} must be a string, not {v}")))
-}
-
-/// The error of an options member no option of `system` has.
-pub(crate) fn unknown_option(what: &str, key: &str, system: &str, known: &str) -> MatchError {
-    MatchError::Input(format!(
-        "{what}: unknown option `{key}` (the {system} system takes: {known})"
-    ))
-}

@@ -53,8 +53,8 @@ pub use factored::*;
 pub use fast::*;
 pub use matches::*;
 pub use misc::*;
-pub use queries::*;
 pub use picture::*;
+pub use queries::*;
 #[cfg(feature = "testing")]
 pub use testing::*;
 

@@ -473,9 +473,13 @@ fn a_long_think_does_not_block_the_others() {
     assert_eq!(p.ask(json!({"cmd":"pending"}))["pending"]["kind"], "setup");
     o.w.set_nonblocking(true).unwrap();
     let mut peek = [0u8; 1];
-    let waiting = matches!(o.w.peek(&mut peek), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
+    let waiting =
+        matches!(o.w.peek(&mut peek), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
     o.w.set_nonblocking(false).unwrap();
-    assert!(waiting && o.r.buffer().is_empty(), "the think answered before the other client");
+    assert!(
+        waiting && o.r.buffer().is_empty(),
+        "the think answered before the other client"
+    );
     let t = o.line();
     assert_eq!(t["id"], "t");
     assert!(t["think"]["command"].is_object(), "{t}");

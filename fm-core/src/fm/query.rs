@@ -4,15 +4,14 @@
 //! and the learning observation, each from the functions of its own module
 //! ([`super::render`], [`super::movement`], [`super::odds`], [`super::observation`]).
 
-use crate::fm::hex::Hex;
 use crate::fm::odds::AttackProposal;
-use crate::fm::render::{MapMarker, RenderOptions, MAX_HEX_SIZE, MIN_HEX_SIZE};
+use crate::fm::render::RenderOptions;
 use crate::fm::scenario::Scenario;
 use crate::fm::state::{Pending, State};
 use crate::fm::view::view;
 use crate::game::MatchError;
 use crate::ids::{Side, UnitId};
-use crate::query::{opt_bool, opt_str, options_object, strict_from_value, unknown_option};
+use crate::query::strict_from_value;
 use crate::{ObservationSpec, RuleError};
 use serde_json::Value;
 
@@ -32,76 +31,6 @@ pub(crate) fn pending_kind(p: &Pending) -> &'static str {
     }
 }
 
-/// The options `svg` takes, for messages.
-const SVG_OPTIONS: &str = "hex_size, hex_ids, panel, title, highlight, markers";
-
-/// Reads the board picture's options from a JSON object: `hex_size` (pixels from a
-/// hex's centre to a corner, 10 to 200; 40), `hex_ids` (true), `panel` (true), `title`
-/// (the scenario's name), `highlight` (hex ids), `markers` (`{"hex", "kind", "label"}`
-/// objects). Strict: an unknown member or a bad value is an error, never ignored.
-// One small function, so that the picture's own JSON reader can replace it.
-fn svg_options(options: &Value) -> Result<RenderOptions, MatchError> {
-    const WHAT: &str = "svg options";
-    let hex = |key: &str, v: &Value| -> Result<Hex, MatchError> {
-        opt_str(WHAT, key, v)?
-            .parse::<Hex>()
-            .map_err(|e| MatchError::Input(format!("{WHAT}: {key}: {e}")))
-    };
-    let list = |key: &str, v: &Value| -> Result<Vec<Value>, MatchError> {
-        v.as_array()
-            .cloned()
-            .ok_or_else(|| MatchError::Input(format!("{WHAT}: {key} must be an array, not {v}")))
-    };
-    let mut o = RenderOptions::default();
-    for (key, v) in options_object(options, WHAT)? {
-        match key.as_str() {
-            "hex_size" => {
-                let x = v
-                    .as_f64()
-                    .filter(|x| (MIN_HEX_SIZE..=MAX_HEX_SIZE).contains(x));
-                o.hex_size = x.ok_or_else(|| {
-                    MatchError::Input(format!(
-                        "{WHAT}: hex_size must be a number of pixels from {MIN_HEX_SIZE} to \
-                         {MAX_HEX_SIZE}, not {v}"
-                    ))
-                })?;
-            }
-            "hex_ids" => o.hex_ids = opt_bool(WHAT, key, v)?,
-            "panel" => o.panel = opt_bool(WHAT, key, v)?,
-            "title" => o.title = Some(opt_str(WHAT, key, v)?.to_string()),
-            "highlight" => {
-                o.highlight = list(key, v)?
-                    .iter()
-                    .enumerate()
-                    .map(|(i, h)| hex(&format!("highlight[{i}]"), h))
-                    .collect::<Result<_, _>>()?;
-            }
-            "markers" => {
-                let mut marks = Vec::new();
-                for (i, m) in list(key, v)?.iter().enumerate() {
-                    let at = format!("markers[{i}]");
-                    let fields = m
-                        .as_object()
-                        .filter(|f| f.len() == 3 && ["hex", "kind", "label"].iter().all(|k| f.contains_key(*k)))
-                        .ok_or_else(|| {
-                            MatchError::Input(format!(
-                                "{WHAT}: {at} must be an object {{\"hex\", \"kind\", \"label\"}}, not {m}"
-                            ))
-                        })?;
-                    marks.push(MapMarker {
-                        hex: hex(&format!("{at}.hex"), &fields["hex"])?,
-                        kind: opt_str(WHAT, &format!("{at}.kind"), &fields["kind"])?.to_string(),
-                        label: opt_str(WHAT, &format!("{at}.label"), &fields["label"])?.to_string(),
-                    });
-                }
-                o.markers = marks;
-            }
-            other => return Err(unknown_option(WHAT, other, "fm", SVG_OPTIONS)),
-        }
-    }
-    Ok(o)
-}
-
 /// The board as SVG: of `side`'s view, or of the whole state.
 pub(crate) fn svg(
     sc: &Scenario,
@@ -109,7 +38,7 @@ pub(crate) fn svg(
     side: Option<Side>,
     options: &Value,
 ) -> Result<String, MatchError> {
-    let opts = svg_options(options)?;
+    let opts = RenderOptions::from_json(sc, options).map_err(|e| MatchError::Input(e.message))?;
     Ok(match side {
         Some(side) => crate::fm::render::render_svg(sc, &view(sc, s, side), &opts),
         None => crate::fm::render::render_svg(sc, s, &opts),

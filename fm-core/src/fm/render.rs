@@ -69,9 +69,9 @@ pub struct MapMarker {
     pub label: String,
 }
 
-/// The smallest [`RenderOptions::hex_size`]: a smaller size is drawn at this one.
+/// The smallest [`RenderOptions::hex_size`]: `from_json` refuses a smaller one, `render_svg` draws it at this one.
 pub const MIN_HEX_SIZE: f64 = 10.0;
-/// The largest [`RenderOptions::hex_size`]: a larger size is drawn at this one.
+/// The largest [`RenderOptions::hex_size`]: `from_json` refuses a larger one, `render_svg` draws it at this one.
 pub const MAX_HEX_SIZE: f64 = 200.0;
 
 /// What each counter prints under its type box.
@@ -269,6 +269,13 @@ impl RenderOptions {
         if v.is_null() {
             return Ok(RenderOptions::default());
         }
+        // serde would also read a struct from an array, by position: refused.
+        if !v.is_object() {
+            return Err(RuleError::new(
+                "input",
+                format!("render options: an object expected, not {v}"),
+            ));
+        }
         let o: RenderOptions = serde_path_to_error::deserialize(v).map_err(|e| {
             let path = e.path().to_string();
             let at = if path == "." {
@@ -278,6 +285,13 @@ impl RenderOptions {
             };
             RuleError::new("input", format!("render options{at}: {}", e.inner()))
         })?;
+        let read = serde_json::to_value(&o).expect("render options serialize");
+        if let Some(path) = crate::any::array_for_object(&read, v, "") {
+            return Err(RuleError::new(
+                "input",
+                format!("render options at {path}: an object expected, not an array"),
+            ));
+        }
         o.validate(sc)?;
         Ok(o)
     }

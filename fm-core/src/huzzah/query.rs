@@ -10,7 +10,7 @@ use crate::huzzah::render::RenderOptions;
 use crate::huzzah::scenario::{Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State};
 use crate::ids::Side;
-use crate::query::{opt_bool, opt_str, options_object, strict_from_value, unknown_option};
+use crate::query::strict_from_value;
 use crate::RuleError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -86,40 +86,6 @@ pub(crate) fn odds(
     Ok(out.expect("odds serialize"))
 }
 
-/// The options `svg` takes, for messages.
-const SVG_OPTIONS: &str = "radii, arc_of, scale, labels";
-
-/// Reads the table picture's options from a JSON object: `radii` (officers' command
-/// radii; false), `arc_of` (a unit id whose arc of fire and ranges are drawn), `scale`
-/// (pixels per centimetre, an integer from 1 to 100; 5), `labels` (true). Strict: an
-/// unknown member or a bad value is an error.
-// One small function, so that the picture's own JSON reader can replace it.
-fn svg_options(sc: &Scenario, options: &Value) -> Result<RenderOptions, MatchError> {
-    const WHAT: &str = "svg options";
-    let mut o = RenderOptions::default();
-    for (key, v) in options_object(options, WHAT)? {
-        match key.as_str() {
-            "radii" => o.radii = opt_bool(WHAT, key, v)?,
-            "labels" => o.labels = opt_bool(WHAT, key, v)?,
-            "arc_of" => o.arc_of = Some(unit_ix(sc, opt_str(WHAT, key, v)?)?),
-            "scale" => {
-                o.scale_px_per_cm = v
-                    .as_u64()
-                    .filter(|n| (1..=100).contains(n))
-                    .map(|n| n as u32)
-                    .ok_or_else(|| {
-                        MatchError::Input(format!(
-                            "{WHAT}: scale must be a number of pixels per centimetre from 1 \
-                             to 100, not {v}"
-                        ))
-                    })?;
-            }
-            other => return Err(unknown_option(WHAT, other, "huzzah", SVG_OPTIONS)),
-        }
-    }
-    Ok(o)
-}
-
 /// The table as SVG: of `side`'s view (the whole state: Huzzah! hides nothing), or of
 /// the state.
 pub(crate) fn svg(
@@ -128,7 +94,7 @@ pub(crate) fn svg(
     side: Option<Side>,
     options: &Value,
 ) -> Result<String, MatchError> {
-    let opts = svg_options(sc, options)?;
+    let opts = RenderOptions::from_json(sc, options).map_err(|e| MatchError::Input(e.message))?;
     let render = crate::huzzah::render::render_svg;
     Ok(match side {
         Some(side) => render(

@@ -128,6 +128,13 @@ impl RenderOptions {
         if v.is_null() {
             return Ok(RenderOptions::default());
         }
+        // serde would also read a struct from an array, by position: refused.
+        if !v.is_object() {
+            return Err(RuleError::new(
+                "input",
+                format!("render options: an object expected, not {v}"),
+            ));
+        }
         let o: RenderOptions = serde_path_to_error::deserialize(v).map_err(|e| {
             let path = e.path().to_string();
             let at = if path == "." {
@@ -137,6 +144,13 @@ impl RenderOptions {
             };
             RuleError::new("input", format!("render options{at}: {}", e.inner()))
         })?;
+        let read = serde_json::to_value(&o).expect("render options serialize");
+        if let Some(path) = crate::any::array_for_object(&read, v, "") {
+            return Err(RuleError::new(
+                "input",
+                format!("render options at {path}: an object expected, not an array"),
+            ));
+        }
         let bad = |m: String| Err(RuleError::new("input", format!("render options: {m}")));
         if let Some(id) = &o.arc_of {
             if sc.unit_index(id).is_none() {
