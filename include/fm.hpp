@@ -399,6 +399,20 @@ public:
         out.resize(n);
     }
 
+    /// Writes `side`'s perfect-recall information state as floats into `out`, resized
+    /// to fm_information_state_tensor_size(max_commands) (fm_match_information_state_tensor;
+    /// reuse one vector across calls). Throws fm::Error (FM_INVALID_ARGUMENT) when the
+    /// side's record holds more than `max_commands` commands.
+    void information_state_tensor(Side side, std::size_t max_commands,
+                                  std::vector<float> &out) const {
+        Lock lock(mu_);
+        out.resize(fm_information_state_tensor_size(max_commands));
+        std::size_t n = 0;
+        detail::check(fm_match_information_state_tensor(h_, static_cast<fm_side>(side),
+                                                        max_commands, out.data(),
+                                                        out.size(), &n));
+    }
+
     // --- Typed answers to the hot questions: no JSON.
 
     /// Whose decision it is: Side::A, Side::B, or Side::None once the game is over.

@@ -617,3 +617,41 @@ fn per_side_queries_leak_nothing() {
         "the drawn states differed only {changed} times"
     );
 }
+
+/// docs/protocol.md's observation-spec example is system-demo's: its shape exactly, and
+/// each channel and feature it lists (abridged) in the spec, in the same order.
+#[test]
+fn protocol_doc_observation_spec_is_system_demos() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/protocol.md"))
+        .unwrap();
+    let at = doc
+        .find("The observation (Fire & Movement)")
+        .expect("the observation paragraph");
+    let block = &doc[at..];
+    let start = block.find("```json\n").unwrap() + "```json\n".len();
+    let end = start + block[start..].find("```").unwrap();
+    let shown: Value = serde_json::from_str(&block[start..end]).unwrap();
+    let spec = any::new_match("system-demo", 1)
+        .unwrap()
+        .observation_spec()
+        .unwrap();
+    assert_eq!(shown["shape"], json!(spec.shape), "{}", json!(spec));
+    let in_order = |shown: &Value, all: &[String]| {
+        let mut rest = all.iter();
+        shown
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| rest.any(|a| Some(a.as_str()) == n.as_str()))
+    };
+    assert!(
+        in_order(&shown["channels"], &spec.channels),
+        "{}",
+        json!(spec)
+    );
+    assert!(
+        in_order(&shown["features"], &spec.features),
+        "{}",
+        json!(spec)
+    );
+}

@@ -426,6 +426,80 @@ pub unsafe extern "C" fn fm_match_observation(
     }
 }
 
+/// The number of floats of an information-state tensor with room for `max_commands`
+/// commands: 9 + 4 × `max_commands` (`SIZE_MAX` if that overflows, so that no buffer
+/// is large enough).
+#[no_mangle]
+pub extern "C" fn fm_information_state_tensor_size(max_commands: usize) -> usize {
+    tensor_size(max_commands).unwrap_or(usize::MAX)
+}
+
+fn tensor_size(max_commands: usize) -> Option<usize> {
+    max_commands
+        .checked_mul(fm_core::infostate::INFO_TENSOR_SLOT)?
+        .checked_add(fm_core::infostate::INFO_TENSOR_HEADER)
+}
+
+/// Writes `side`'s perfect-recall information state as a float tensor into the
+/// caller's buffer (OpenSpiel's `InformationStateTensor`; the text form is
+/// `fm_match_information_state`): `fm_information_state_tensor_size(max_commands)`
+/// floats, room for a record of at most `max_commands` commands. The layout (which
+/// side, a drawn view's hash, then a digest of the opening and of each command with its
+/// events as the side saw them) is docs/protocol.md's "Information-state tensor"; two records give the
+/// same tensor exactly when their texts are the same. A search keys its nodes by it; a
+/// learner puts the side's observation beside it (the digests carry no meaning).
+///
+/// `*out_len` receives the tensor's size. If it exceeds `capacity`, the call returns
+/// `FM_BUFFER_TOO_SMALL` and writes nothing to `out_values`. Values past it in a larger
+/// buffer are left as they were.
+///
+/// Errors: `FM_BUFFER_TOO_SMALL`; `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+/// `FM_SIDE_B`; the side's record holds more than `max_commands` commands, rule
+/// `"input"`; nothing is written); `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+/// `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_values` is NULL or
+/// valid for writing `capacity` floats; `out_len` is NULL or valid for writing one
+/// `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_information_state_tensor(
+    m: *const fm_match,
+    side: fm_side,
+    max_commands: usize,
+    out_values: *mut f32,
+    capacity: usize,
+    out_len: *mut usize,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let side = side_from(side)?;
+            let len_out = out_ptr(out_len, "out_len")?;
+            if capacity > 0 {
+                out_ptr(out_values, "out_values")?;
+            }
+            let n = tensor_size(max_commands).ok_or_else(|| {
+                Fail::argument(format!("max_commands {max_commands} is too large"))
+            })?;
+            put(len_out, n);
+            if n > capacity {
+                return Err(Fail::new(
+                    FM_BUFFER_TOO_SMALL,
+                    "argument",
+                    format!("the tensor has {n} values, buffer holds {capacity}"),
+                ));
+            }
+            // The engine checks the record's length before writing: a refused call
+            // leaves the caller's buffer as it was.
+            let dest = std::slice::from_raw_parts_mut(out_values, n);
+            h.game()
+                .information_state_tensor(side, dest)
+                .map_err(|e| Fail::new(FM_INVALID_ARGUMENT, &e.rule, e.to_string()))
+        })
+    }
+}
+
 /// A new match drawn from `side`'s knowledge of this one: the same view for that side,
 /// what it may not know (the other side's face-down markers, secret allotments) drawn
 /// anew with `seed` with its true probabilities, and its own generator seeded with

@@ -594,6 +594,75 @@ fn information_state_from_c() {
     free(m);
 }
 
+/// The tensor from C is the engine's for the same match (loaded from the C save), sized
+/// by `fm_information_state_tensor_size`; every error leaves the buffer as it was.
+#[test]
+fn information_state_tensor_from_c() {
+    assert_eq!(fm_information_state_tensor_size(0), 9);
+    assert_eq!(fm_information_state_tensor_size(10), 49);
+    assert_eq!(fm_information_state_tensor_size(usize::MAX / 2), usize::MAX);
+    let m = new_match(5);
+    for _ in 0..3 {
+        // SAFETY: a live handle.
+        assert_eq!(unsafe { fm_match_apply_legal(m, 0) }, OK);
+    }
+    let mut save = null_mut();
+    // SAFETY: a live handle and a valid out-pointer.
+    assert_eq!(unsafe { fm_match_save(m, &mut save) }, OK);
+    let rust = fm_core::any::load_match(&take(save)).unwrap();
+    for side in [FM_SIDE_A, FM_SIDE_B] {
+        let mut out = vec![f32::NAN; 49];
+        let mut len = 0;
+        // SAFETY: a live handle, a buffer of out.len() floats, a valid out-pointer.
+        let st = unsafe {
+            fm_match_information_state_tensor(m, side, 10, out.as_mut_ptr(), out.len(), &mut len)
+        };
+        assert_eq!((st, len), (OK, 49));
+        let mut want = vec![0.0; 49];
+        let s = if side == FM_SIDE_A {
+            fm_core::Side::A
+        } else {
+            fm_core::Side::B
+        };
+        rust.information_state_tensor(s, &mut want).unwrap();
+        assert_eq!(out, want);
+        assert_eq!((out[9], out[13], out[17], out[21]), (1.0, 1.0, 1.0, 0.0));
+    }
+    // Errors: a short buffer (the size still written), a record longer than the room, a
+    // bad side, NULL pointers; the buffer untouched each time.
+    let mut out = vec![7.0f32; 49];
+    let mut len = 0;
+    // SAFETY: as above; NULL pointers and bad sides are refused.
+    unsafe {
+        let st =
+            fm_match_information_state_tensor(m, FM_SIDE_A, 10, out.as_mut_ptr(), 48, &mut len);
+        fails(st, fm_status::FM_BUFFER_TOO_SMALL, "argument");
+        assert_eq!(len, 49);
+        let st = fm_match_information_state_tensor(m, FM_SIDE_A, 2, out.as_mut_ptr(), 49, &mut len);
+        fails(st, fm_status::FM_INVALID_ARGUMENT, "input");
+        assert_eq!(len, 17);
+        let st =
+            fm_match_information_state_tensor(m, FM_SIDE_NONE, 10, out.as_mut_ptr(), 49, &mut len);
+        fails(st, fm_status::FM_INVALID_ARGUMENT, "argument");
+        let st = fm_match_information_state_tensor(m, FM_SIDE_A, 10, null_mut(), 49, &mut len);
+        fails(st, fm_status::FM_NULL_ARGUMENT, "argument");
+        let st =
+            fm_match_information_state_tensor(m, FM_SIDE_A, 10, out.as_mut_ptr(), 49, null_mut());
+        fails(st, fm_status::FM_NULL_ARGUMENT, "argument");
+        let st = fm_match_information_state_tensor(
+            m,
+            FM_SIDE_A,
+            usize::MAX,
+            out.as_mut_ptr(),
+            49,
+            &mut len,
+        );
+        fails(st, fm_status::FM_INVALID_ARGUMENT, "argument");
+    }
+    assert!(out.iter().all(|&x| x == 7.0));
+    free(m);
+}
+
 #[test]
 fn best_command_from_c() {
     let m = new_match(5);

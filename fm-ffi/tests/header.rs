@@ -127,6 +127,8 @@ fn header_declares_the_whole_api() {
         "fm_match_observation_size",
         "fm_match_observation",
         "fm_match_determinized",
+        "fm_match_information_state_tensor",
+        "fm_information_state_tensor_size",
         "fm_match_system",
         "fm_match_scenario",
         "fm_match_seed",

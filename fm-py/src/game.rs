@@ -1284,9 +1284,15 @@ impl PyMatch {
         to_py(py, &r)
     }
 
-    /// Exact probabilities of every result of a proposed attack (`units` non-empty) or
-    /// bombardment (`units` empty), as `side` (default: the side to move) knows them
-    /// (Fire & Movement only).
+    /// Exact probabilities of what a proposal may give, as `side` (default: the side to
+    /// decide) knows them. Fire & Movement: an attack on `hex` by `units` (non-empty) or a
+    /// bombardment (`units` empty) with the given markers. Any system: the proposal as a
+    /// dict, the JSON of the match layer's `odds` (Fire & Movement `{"hex", "units",
+    /// "attacker_markers", "defender_markers"}`; Huzzah! `{"fire": {"unit", "target",
+    /// "bases"?}}` or `{"morale": {"unit"}}`), then no other argument but `side`.
+    /// Raises `fm.RuleError` for a proposal the rules refuse (an unknown unit, rule
+    /// `"input"`), `fm.ProtocolError` for a malformed one, `fm.UnsupportedError` for a
+    /// system without odds.
     #[pyo3(
         signature = (hex, units = None, attacker_markers = None, defender_markers = None, side = None),
         text_signature = "($self, hex, units=None, attacker_markers=0, defender_markers=0, side=None)"
@@ -1294,12 +1300,32 @@ impl PyMatch {
     fn odds<'py>(
         &self,
         py: Python<'py>,
-        hex: &str,
+        hex: &Bound<'py, PyAny>,
         units: Option<&Bound<'py, PyAny>>,
         attacker_markers: Option<&Bound<'py, PyAny>>,
         defender_markers: Option<&Bound<'py, PyAny>>,
         side: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if hex.is_instance_of::<PyDict>() {
+            if units.is_some() || attacker_markers.is_some() || defender_markers.is_some() {
+                return Err(PyTypeError::new_err(
+                    "odds: with a proposal dict, pass no units or markers (they are in the dict)",
+                ));
+            }
+            let proposal = to_json_value(hex, "proposal").map_err(protocol_error)?;
+            let side = match side {
+                Some(s) if !s.is_none() => self.side(s)?,
+                _ => self.m.decider().unwrap_or(Side::A),
+            };
+            let v = self.m.odds(side, &proposal).map_err(|e| match_error(&e))?;
+            return to_py(py, &v);
+        }
+        let hex: &str = &hex.extract::<String>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "odds: hex must be a hex id (str) or a proposal dict, not {}",
+                type_name(hex)
+            ))
+        })?;
         let m = self.fm_or("Match.odds")?;
         let units = opt_str_list(units, "units", "unit id")?;
         let attacker_markers = match attacker_markers {

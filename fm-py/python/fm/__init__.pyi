@@ -444,6 +444,7 @@ class Match:
     def reachable(self, unit: str) -> list[JsonDict]:
         """Where a unit can move this phase; :class:`RuleError` (rule ``"input"``) for
         a unit the scenario does not have."""
+    @overload
     def odds(
         self,
         hex: str,
@@ -451,7 +452,13 @@ class Match:
         attacker_markers: int = 0,
         defender_markers: int = 0,
         side: SideArg | None = None,
-    ) -> JsonDict: ...
+    ) -> JsonDict:
+        """Fire & Movement: the odds of an attack on ``hex`` by ``units`` (or a
+        bombardment, ``units`` empty)."""
+    @overload
+    def odds(self, hex: JsonDict, *, side: SideArg | None = None) -> JsonDict:
+        """Any system: the proposal as the match layer's JSON (Huzzah!
+        ``{"fire": {"unit", "target", "bases"?}}`` or ``{"morale": {"unit"}}``)."""
     @property
     def state(self) -> JsonDict: ...
     def view(self, side: SideArg) -> JsonDict: ...
