@@ -1369,6 +1369,44 @@ fm_status fm_match_observation(const fm_match *m,
                                size_t *out_len);
 
 /**
+ * The number of floats of an information-state tensor with room for `max_commands`
+ * commands: 9 + 4 × `max_commands` (`SIZE_MAX` if that overflows, so that no buffer
+ * is large enough).
+ */
+size_t fm_information_state_tensor_size(size_t max_commands);
+
+/**
+ * Writes `side`'s perfect-recall information state as a float tensor into the
+ * caller's buffer (OpenSpiel's `InformationStateTensor`; the text form is
+ * `fm_match_information_state`): `fm_information_state_tensor_size(max_commands)`
+ * floats, room for a record of at most `max_commands` commands. The layout (which
+ * side, a drawn view's hash, then a digest of the opening and of each command with its
+ * events as the side saw them) is docs/protocol.md's "Information-state tensor"; two records give the
+ * same tensor exactly when their texts are the same. A search keys its nodes by it; a
+ * learner puts the side's observation beside it (the digests carry no meaning).
+ *
+ * `*out_len` receives the tensor's size. If it exceeds `capacity`, the call returns
+ * `FM_BUFFER_TOO_SMALL` and writes nothing to `out_values`. Values past it in a larger
+ * buffer are left as they were.
+ *
+ * Errors: `FM_BUFFER_TOO_SMALL`; `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
+ * `FM_SIDE_B`; the side's record holds more than `max_commands` commands, rule
+ * `"input"`; nothing is written); `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_values` is NULL or
+ * valid for writing `capacity` floats; `out_len` is NULL or valid for writing one
+ * `size_t`.
+ */
+fm_status fm_match_information_state_tensor(const fm_match *m,
+                                            fm_side side,
+                                            size_t max_commands,
+                                            float *out_values,
+                                            size_t capacity,
+                                            size_t *out_len);
+
+/**
  * A new match drawn from `side`'s knowledge of this one: the same view for that side,
  * what it may not know (the other side's face-down markers, secret allotments) drawn
  * anew with `seed` with its true probabilities, and its own generator seeded with

@@ -422,3 +422,42 @@ def test_the_page_22_commands_and_the_appointment_have_classes() -> None:
     assert a.at is None and a.quality == "poor"
     e = fm.huzzah.EnterSector(unit="fr-1", sector="wood/0")
     assert e.at is None and isinstance(e, fm.huzzah.Command)
+
+
+def test_odds_of_a_fire_and_a_morale_test_through_the_match_layer() -> None:
+    m = fm.Match("huzzah-firefight", seed=2)
+    play(m, random.Random(2), stop=lambda m: any(c.type == "fire" for c in hz_legal(m)))
+    fire = next(c.to_dict() for c in hz_legal(m) if c.type == "fire")
+    odds = m.odds({"fire": {"unit": fire["unit"], "target": fire["target"]}})
+    assert set(odds) == {"modifiers", "factors", "hits", "test_forced"}
+    # Exact fractions: the chances of 0, 1, 2... hits add up to one.
+    total = sum(h["num"] / h["den"] for h in odds["hits"])
+    assert abs(total - 1.0) < 1e-12
+    # Both sides see the same table (Huzzah! hides nothing); side= is accepted.
+    assert m.odds({"fire": {"unit": fire["unit"], "target": fire["target"]}}, side="b") == odds
+    morale = m.odds({"morale": {"unit": fire["target"]}})
+    assert set(morale) == {"modifiers", "factors", "pass"}
+    assert 0 <= morale["pass"]["num"] <= morale["pass"]["den"]
+    with pytest.raises(fm.RuleError) as e:
+        m.odds({"morale": {"unit": "nobody"}})
+    assert e.value.rule == "input"
+    with pytest.raises(fm.ProtocolError, match="odds JSON"):
+        m.odds({"charge": {"unit": fire["unit"]}})
+    with pytest.raises(TypeError, match="pass no units or markers"):
+        m.odds({"morale": {"unit": fire["unit"]}}, ["x"])  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="hex must be a hex id"):
+        m.odds(3)  # type: ignore[call-overload]
+    # The F&M keyword form stays Fire & Movement's.
+    with pytest.raises(fm.UnsupportedError):
+        m.odds("0101")
+
+
+def test_fire_and_movement_odds_as_a_proposal_dict_equal_the_keyword_form() -> None:
+    m = fm.Match("system-demo", seed=1)
+    rng = random.Random(1)
+    while not any(c.type == "attack" for c in m.legal_commands()):
+        m.apply(rng.choice(m.legal_commands()))
+    attack = next(c for c in m.legal_commands() if c.type == "attack")
+    d = attack.to_dict()
+    as_dict = m.odds({"hex": d["hex"], "units": d["units"]})
+    assert as_dict == m.odds(d["hex"], d["units"])
