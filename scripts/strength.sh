@@ -6,7 +6,7 @@
 # an hour on 2 cores with the defaults).
 #
 #   ./scripts/strength.sh                       (from anywhere)
-#   GAMES=10 DEMO_GAMES=100 ITERATIONS=60 JOBS=2 ./scripts/strength.sh
+#   GAMES=10 DEMO_GAMES=100 ITERATIONS=40 JOBS=2 ./scripts/strength.sh
 #
 # Every run is seeded (`--seed 1000`, one game per seed after it), so a rerun plays the
 # same games on any machine; the times per decision are this machine's.
@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${GAMES:-10}
 DEMO_GAMES=${DEMO_GAMES:-100}
-ITERATIONS=${ITERATIONS:-60}
+ITERATIONS=${ITERATIONS:-40}
 JOBS=${JOBS:-2}
 OUT=${OUT:-target/strength}
 mkdir -p "$OUT"
