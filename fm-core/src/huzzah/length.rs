@@ -121,17 +121,18 @@ pub fn order_chain(sc: &Scenario, side: Side) -> u64 {
 }
 
 /// The Orders and Movement phase of `side` (pages 16-21): at most one chain of orders
-/// for each unit ([`order_chain`] orders each), each order an `order`, its test, at most
-/// one action and one Waver Test for each unit of the chain, and an `end_order`; the
-/// CinC's appointments (at most one for each officer) and `end_phase`.
+/// for each unit ([`order_chain`] orders each), each order an `order`, its test (but
+/// the automatic one a chain may end with), at most one action and one Waver Test for
+/// each unit of the chain, and an `end_order`; the CinC's appointments (at most one
+/// for each officer) and `end_phase`.
 pub fn orders(sc: &Scenario, side: Side) -> GameLength {
     let u = units(sc, side);
     let chain = order_chain(sc, side);
     // Chains: one `order` and one `end_order` per order, for at most `u` chains; the
     // actions: the chains' units are distinct, so `u` actions per order index.
     let commands = chain * (2 * u + u) + officers(sc, side) + 1;
-    // A test for each order that is not automatic, a Waver Test for each action.
-    let chance = 2 * chain * u + 2 * chain * u;
+    // A test for each order but a chain's automatic one, a Waver Test for each action.
+    let chance = 2 * chain.saturating_sub(1) * u + 2 * chain * u;
     GameLength::new(commands, chance)
 }
 
