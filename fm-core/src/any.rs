@@ -242,6 +242,10 @@ pub trait DynMatch: Send + Sync + 'static {
     /// written); as [`Game::observation`].
     fn observation(&self, side: Side, out: &mut [f32]) -> Result<usize, MatchError>;
 
+    /// The bound on the length of every game of the match's scenario
+    /// ([`GameMatch::max_game_length`]); `None` for a system that cannot bound it.
+    fn max_game_length(&self) -> Option<crate::GameLength>;
+
     /// The concrete match, for the system-specific extras of a binding
     /// (`downcast_ref::<fm_core::Match>()`).
     fn as_any(&self) -> &dyn Any;
@@ -472,6 +476,9 @@ impl<G: Game> DynMatch for GameMatch<G> {
         G::observation(self.scenario(), self.state(), side, dest)?;
         Ok(n)
     }
+    fn max_game_length(&self) -> Option<crate::GameLength> {
+        GameMatch::max_game_length(self)
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -658,6 +665,20 @@ pub fn new_match(scenario: &str, seed: u64) -> Result<Box<dyn DynMatch>, MatchEr
             ),
         })),
     }
+}
+
+/// The bound on the length of every game of a scenario (a built-in name or scenario
+/// JSON, as [`new_match`] takes it): [`DynMatch::max_game_length`] of a match of it.
+///
+/// ```
+/// let bound = fm_core::any::max_game_length("huzzah-firefight").unwrap().unwrap();
+/// assert!(bound.chance > 0);
+/// ```
+///
+/// # Errors
+/// As [`new_match`].
+pub fn max_game_length(scenario: &str) -> Result<Option<crate::GameLength>, MatchError> {
+    Ok(new_match(scenario, 0)?.max_game_length())
 }
 
 /// [`new_match`] for scenario JSON already parsed.

@@ -212,6 +212,15 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
         Self::index_to_command(sc, s, i)
     }
 
+    /// An upper bound on the length of every game of the scenario, derived from its
+    /// rules ([`crate::GameLength`]): no game, whatever its commands and dice, has more
+    /// commands, nor more chance outcomes, from its first decision to its end. `None`
+    /// (the default) for a system that cannot bound it, such as one whose rules let a
+    /// loop of decisions go on for ever.
+    fn max_game_length(_sc: &Self::Scenario) -> Option<crate::GameLength> {
+        None
+    }
+
     // --- Queries beyond play, for every binding through `crate::any` (`crate::query`).
     // Each has a default: a system without the query answers
     // `MatchError::Unsupported`, so a new system need not have them all.
@@ -1751,6 +1760,19 @@ impl<G: Game> GameMatch<G> {
     /// Shared handle to the scenario.
     pub fn scenario_arc(&self) -> Arc<G::Scenario> {
         self.scenario.clone()
+    }
+    /// The bound on the length of every game of this match's scenario
+    /// ([`Game::max_game_length`]): the most commands and chance outcomes any game of it
+    /// has, from its first decision to its end; `None` for a system that cannot bound it.
+    ///
+    /// ```
+    /// use fm_core::Match;
+    /// let m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let bound = m.max_game_length().unwrap();
+    /// assert!(bound.commands > 0 && bound.total() >= bound.commands);
+    /// ```
+    pub fn max_game_length(&self) -> Option<crate::GameLength> {
+        G::max_game_length(&self.scenario)
     }
     /// The current state, every hidden value included (the referee's; a player gets
     /// [`GameMatch::view`]).

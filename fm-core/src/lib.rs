@@ -78,7 +78,7 @@ pub use game::{
 };
 pub use ids::{Side, SidePair, UnitId};
 pub use infostate::information_state_tensor_size;
-pub use query::{MatchResult, ObservationSpec};
+pub use query::{GameLength, MatchResult, ObservationSpec};
 pub use rng::{RngReset, RngState, RngStateError};
 
 /// A seeded generator of the kind [`Match`] uses (xoshiro256++).

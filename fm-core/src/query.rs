@@ -1,9 +1,10 @@
 //! The queries every binding asks of a match beyond playing it, in a form that does not
 //! depend on the rules system: how a game stands ([`MatchResult`]), the shape of the
-//! learning observation ([`ObservationSpec`]), and the strict reading of a query's
-//! JSON argument. Each query is a [`crate::Game`] method with a default (a system that
-//! does not answer it says so with [`MatchError::Unsupported`]) and a
-//! [`crate::any::DynMatch`] method taking and giving JSON.
+//! learning observation ([`ObservationSpec`]), the bound on a game's length
+//! ([`GameLength`]), and the strict reading of a query's JSON argument. Each query is a
+//! [`crate::Game`] method with a default (a system that does not answer it says so with
+//! [`MatchError::Unsupported`], or `None` for the length) and a
+//! [`crate::any::DynMatch`] method.
 
 use crate::game::MatchError;
 use crate::ids::Side;
@@ -88,4 +89,102 @@ pub(crate) fn strict_from_value<T: DeserializeOwned + Serialize>(
         return Err(MatchError::Input(format!("{what}: unknown field {path}")));
     }
     Ok(t)
+}
+
+/// An upper bound on the length of every game of a scenario
+/// ([`crate::Game::max_game_length`]): the most commands (decisions, by either side)
+/// and the most chance outcomes (the draws a match in explicit chance mode,
+/// [`crate::ChanceMode::Explicit`], stops at) a game can have from its first decision
+/// to its end. OpenSpiel counts both as moves: [`GameLength::total`]. The draws of the
+/// opening, made when a match is created, come from its seed and are no chance
+/// outcomes (a bound may still count some of them).
+///
+/// The arithmetic saturates at `u64::MAX`, so that no scenario overflows it (the
+/// scenario limits keep every built-in bound far below).
+///
+/// JSON: `{"commands": 1200, "chance": 300, "total": 1500}`.
+///
+/// ```
+/// use fm_core::GameLength;
+/// let turn = GameLength::new(10, 4);
+/// assert_eq!((turn * 3 + GameLength::new(2, 0)).total(), 44);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct GameLength {
+    /// The most commands a game can have.
+    pub commands: u64,
+    /// The most chance outcomes a game can have.
+    pub chance: u64,
+}
+
+impl GameLength {
+    /// Nothing: no command, no draw.
+    pub const ZERO: GameLength = GameLength {
+        commands: 0,
+        chance: 0,
+    };
+
+    /// A length of `commands` commands and `chance` chance outcomes.
+    pub const fn new(commands: u64, chance: u64) -> GameLength {
+        GameLength { commands, chance }
+    }
+
+    /// Commands only.
+    pub const fn commands(n: u64) -> GameLength {
+        GameLength::new(n, 0)
+    }
+
+    /// Chance outcomes only.
+    pub const fn chance(n: u64) -> GameLength {
+        GameLength::new(0, n)
+    }
+
+    /// Commands and chance outcomes together: the moves OpenSpiel counts.
+    pub const fn total(self) -> u64 {
+        self.commands.saturating_add(self.chance)
+    }
+}
+
+impl std::ops::Add for GameLength {
+    type Output = GameLength;
+    fn add(self, o: GameLength) -> GameLength {
+        GameLength::new(
+            self.commands.saturating_add(o.commands),
+            self.chance.saturating_add(o.chance),
+        )
+    }
+}
+
+impl std::ops::AddAssign for GameLength {
+    fn add_assign(&mut self, o: GameLength) {
+        *self = *self + o;
+    }
+}
+
+/// `k` times a length: a term that recurs `k` times (each unit, each turn).
+impl std::ops::Mul<u64> for GameLength {
+    type Output = GameLength;
+    fn mul(self, k: u64) -> GameLength {
+        GameLength::new(
+            self.commands.saturating_mul(k),
+            self.chance.saturating_mul(k),
+        )
+    }
+}
+
+impl std::iter::Sum for GameLength {
+    fn sum<I: Iterator<Item = GameLength>>(it: I) -> GameLength {
+        it.fold(GameLength::ZERO, |a, b| a + b)
+    }
+}
+
+impl Serialize for GameLength {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("GameLength", 3)?;
+        st.serialize_field("commands", &self.commands)?;
+        st.serialize_field("chance", &self.chance)?;
+        st.serialize_field("total", &self.total())?;
+        st.end()
+    }
 }

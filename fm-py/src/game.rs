@@ -400,8 +400,9 @@ impl PyScenario {
 /// `factored_complete()`, `factored_to_action()`, `action_to_factored()`,
 /// `apply_factored()`), `state`,
 /// `view()`, `hash`, `view_hash()`, `export()`, `is_over`, `winner`, `result`,
-/// `returns()`, `log`, `opening_events`, `events()`, `playout()`, `clone()` (copy and
-/// pickle), `undo()`, `save()`, `load()`. Commands, events, the pending decision and log
+/// `returns()`, `max_game_length()`, `log`, `opening_events`, `events()`, `playout()`,
+/// `clone()` (copy and pickle), `undo()`, `save()`, `load()`. Commands, events, the
+/// pending decision and log
 /// entries are typed for Fire & Movement (`fm.Move`, `fm.events.UnitMoved`,
 /// `fm.Pending`, `fm.LogEntry`) and Huzzah! (`fm.huzzah.Fire`,
 /// `fm.huzzah.events.FireResolved`, `fm.huzzah.Pending`, `fm.huzzah.LogEntry`), dicts in
@@ -1749,6 +1750,18 @@ impl PyMatch {
                 .collect(),
             None => Vec::new(),
         }
+    }
+
+    /// The bound on the length of every game of this match's scenario, derived from its
+    /// rules: an `fm.GameLength` (`commands`, `chance` outcomes, and `total`, their sum:
+    /// the moves OpenSpiel counts), or `None` for a rules system that cannot bound its
+    /// games.
+    fn max_game_length<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(l) = self.m.max_game_length() else {
+            return Ok(None);
+        };
+        let cls = py.import("fm._length")?.getattr("GameLength")?;
+        cls.call1((l.commands, l.chance)).map(Some)
     }
 
     /// Resolves the pending draw with `outcome` (one of `chance_outcomes()`); returns

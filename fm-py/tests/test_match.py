@@ -436,6 +436,23 @@ def test_queries(moving: fm.Match) -> None:
     assert len(moving.legal_commands_for("blue-1-armor-bde")) > 0
 
 
+def test_max_game_length_bounds_every_game() -> None:
+    for name in ["system-demo", "huzzah-firefight"]:
+        bound = fm.max_game_length(name)
+        assert isinstance(bound, fm.GameLength)
+        assert bound == fm.Match(name, seed=3).max_game_length()
+        assert bound.total == bound.commands + bound.chance
+        commands, chance = bound
+        m = fm.Match(name, seed=1)
+        m.set_chance_mode("explicit")
+        m.playout(seed=1)
+        log = json.loads(m.save())["log"]
+        assert len(log) <= commands
+        assert sum(len(e.get("chance", [])) for e in log) <= chance
+    with pytest.raises(fm.ScenarioError):
+        fm.max_game_length("no-such-scenario")
+
+
 def test_full_random_game_on_every_scenario() -> None:
     for name in fm.scenarios("fm"):
         m = fm.Match(name, seed=11)

@@ -245,6 +245,11 @@ def _fm_only(m: fm.Match) -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
+def test_a_system_without_a_length_bound_gives_none() -> None:
+    assert race().max_game_length() is None
+    assert fm.max_game_length("race-to-10") is None
+
+
 def test_fire_and_movement_features_raise_unsupported_error() -> None:
     m = race()
     for name, f in _fm_only(m):

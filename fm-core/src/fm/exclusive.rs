@@ -18,6 +18,7 @@ use crate::fm::mp::Mp;
 use crate::fm::scenario::{Phase, Scenario, ScenarioError};
 use crate::fm::state::{CombatKind, ExclusiveState, State};
 use crate::ids::{Side, UnitId};
+use crate::query::GameLength;
 use std::collections::BTreeMap;
 
 /// How a game changes one unit's movement (Suez 1916 13.3, 14.1, 15.1, 19.0): what the
@@ -557,6 +558,35 @@ pub(crate) trait ExclusiveRules: Sync + std::fmt::Debug {
     /// The result at the end of the last turn, replacing the scenario's conditions.
     fn final_result(&self, _sc: &Scenario, _s: &State) -> Option<(Option<Side>, String)> {
         None
+    }
+
+    // -----------------------------------------------------------------------------
+    // The length of a game (`crate::fm::length`): what the game's own rules add to the
+    // bound the system rules give. Every default is the system rules' (nothing more,
+    // and one attack on a unit a phase).
+
+    /// The most commands and chance outcomes the game's own rules add to game turn
+    /// `turn` (both player turns): its own decisions (artillery, replacements, …) and
+    /// its own draws (its dice, its pools), beyond the system terms.
+    fn turn_length(&self, _sc: &Scenario, _turn: u16) -> GameLength {
+        GameLength::ZERO
+    }
+    /// The most commands and chance outcomes the game's own rules add once in a whole
+    /// game, not turn by turn (a single replacement, draws from a reserve that is never
+    /// refilled).
+    fn game_length(&self, _sc: &Scenario) -> GameLength {
+        GameLength::ZERO
+    }
+    /// The most attacks one unit may receive in one phase from units of `attacker`
+    /// (8.0: one). A game that allows repeat attacks
+    /// ([`ExclusiveRules::repeat_attacks`]) and says no more is bounded by its attackers:
+    /// each attack needs a unit that has not attacked this phase.
+    fn attacks_on_one_unit(&self, sc: &Scenario, attacker: Side) -> u64 {
+        if self.repeat_attacks() {
+            sc.units.iter().filter(|u| u.data.side == attacker).count() as u64
+        } else {
+            1
+        }
     }
 
     // -----------------------------------------------------------------------------

@@ -11,6 +11,8 @@
 //!   [`factored`] (the flat and the factored action spaces), [`odds`],
 //!   [`view`] and [`hidden`] (what each side may know), [`playable`] (set-up room),
 //!   [`los`], [`render`], [`agents`].
+//! - [`length`]: the bound on a game's length, term by term from the rules (3.0-8.5
+//!   and each game's exclusive rules).
 //! - [`exclusive`]: the one trait through which the system rules reach a game's
 //!   exclusive rules; [`games`]: the games and the registry that picks one.
 
@@ -29,6 +31,7 @@ pub mod games;
 pub(crate) mod hex;
 pub(crate) mod hidden;
 pub(crate) mod legal;
+pub mod length;
 pub mod los;
 pub mod memo;
 pub(crate) mod movement;
@@ -237,6 +240,9 @@ impl Game for Fm {
         prefix: &[usize],
     ) -> Result<Vec<usize>, crate::FactoredError> {
         m.factored_options(sc, s, prefix)
+    }
+    fn max_game_length(sc: &scenario::Scenario) -> Option<crate::GameLength> {
+        Some(length::max_game_length(sc))
     }
     fn pending_kind(p: &state::Pending) -> std::borrow::Cow<'static, str> {
         std::borrow::Cow::Borrowed(query::pending_kind(p))

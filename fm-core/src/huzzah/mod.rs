@@ -22,6 +22,7 @@
 //! | `render` | — | the SVG picture of the table |
 //! | `odds`, `orders` | 11-19 | exact fire, morale and order odds; the Command Factor and its modifiers |
 //! | `legal` | — | legal commands and the integer encoding |
+//! | `length` | 7-22 | the bound on a battle's length, term by term from the rules |
 //!
 //! [`Huzzah`] implements [`crate::Game`], so every binding reaches it through
 //! [`crate::any`]. Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in
@@ -35,6 +36,7 @@ pub mod event;
 pub mod firing;
 pub mod geometry;
 pub mod legal;
+pub mod length;
 pub mod manoeuvre;
 pub mod missing;
 pub mod morale;
@@ -160,6 +162,9 @@ impl crate::Game for Huzzah {
         i: usize,
     ) -> Option<command::Command> {
         legal::index_to_command(sc, s, i)
+    }
+    fn max_game_length(sc: &scenario::Scenario) -> Option<crate::GameLength> {
+        Some(length::max_game_length(sc))
     }
     fn pending_kind(p: &state::Pending) -> std::borrow::Cow<'static, str> {
         std::borrow::Cow::Borrowed(query::pending_kind(p))

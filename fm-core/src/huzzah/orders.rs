@@ -31,6 +31,13 @@ pub enum OrderKind {
     Manoeuvre,
 }
 
+/// The most the positive modifiers of page 17 can add to an officer's Command Factor,
+/// all four at once: all units completely within the command radius, out of range of
+/// the enemy, an officer attached, an inspirational officer ordering an advance (+1
+/// each; [`command_modifiers`]). It bounds a chain of successive orders
+/// (`huzzah::length`).
+pub const MAX_ORDER_BONUS: i8 = 4;
+
 /// The modifiers of an order by `officer` to `units` (page 17); `successive` is the
 /// number of orders this officer has already given the same group this turn.
 pub fn command_modifiers(

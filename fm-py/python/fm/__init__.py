@@ -20,6 +20,8 @@ PettingZoo environment (needs numpy, gymnasium and pettingzoo:
 
 from __future__ import annotations
 
+from typing import Any
+
 from fm._errors import ProtocolError, RuleError, SaveError, ScenarioError, UnsupportedError
 from fm._fm import (
     FEATURE_NAMES,
@@ -60,10 +62,18 @@ from fm._fm import (
     systems,
 )
 from fm import _field_docs, _fields, _fm, agents, events, huzzah
+from fm._length import GameLength
 from fm.events import Event
 
 # Each command class's fields as documented properties (help(), inspect, Jupyter).
 _fields.install(_fm, _field_docs.FM_COMMANDS)
+
+
+def max_game_length(scenario: Any) -> GameLength | None:
+    """The bound on the length of every game of ``scenario`` (anything :class:`Match`
+    takes: a built-in name, a path, scenario JSON or data), derived from its rules:
+    :meth:`Match.max_game_length` of a match of it."""
+    return Match(scenario).max_game_length()
 
 __all__ = [
     "FEATURE_NAMES",
@@ -77,6 +87,7 @@ __all__ = [
     "Command",
     "Done",
     "Event",
+    "GameLength",
     "Kress",
     "LogEntry",
     "LostBattalion",
@@ -104,6 +115,7 @@ __all__ = [
     "events",
     "huzzah",
     "information_state_tensor_size",
+    "max_game_length",
     "play_random",
     "render_fonts",
     "rust_playthrough_hash",

@@ -30,6 +30,7 @@ from fm._errors import RuleError as RuleError
 from fm._errors import SaveError as SaveError
 from fm._errors import ScenarioError as ScenarioError
 from fm._errors import UnsupportedError as UnsupportedError
+from fm._length import GameLength as GameLength
 from fm.events import Event as Event
 
 # A writable buffer passed as `out` (a numpy array, a bytearray): returned as given.
@@ -82,6 +83,12 @@ class PlaySummary(TypedDict):
 def information_state_tensor_size(max_commands: int) -> int:
     """The length of an information-state tensor with room for ``max_commands``
     commands (:meth:`Match.information_state_tensor`): 9 + 4 per command."""
+
+def max_game_length(scenario: ScenarioSource) -> GameLength | None:
+    """The bound on the length of every game of ``scenario``, derived from its rules
+    (:meth:`Match.max_game_length` of a match of it): the most commands and chance
+    outcomes any game has; ``None`` for a rules system that cannot bound its games.
+    :class:`ScenarioError` for an unknown scenario."""
 
 def scenarios(system: str | None = None) -> list[str]:
     """Ids of the built-in scenarios of every registered rules system (Fire &
@@ -528,6 +535,11 @@ class Match:
         """Whether a command waits for a chance outcome (explicit chance mode)."""
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending draw's outcomes and their probabilities (empty when none)."""
+    def max_game_length(self) -> GameLength | None:
+        """The bound on the length of every game of this match's scenario, derived from
+        its rules: :class:`GameLength` (``commands``, ``chance`` outcomes, ``total`` the
+        moves OpenSpiel counts), or ``None`` for a rules system that cannot bound its
+        games."""
     def apply_chance(self, outcome: int) -> list[Any]:
         """Resolves the pending draw; the command's events once it completes."""
     def reseed(self, seed: int) -> None:

@@ -28,11 +28,17 @@ ISMCTS; ``serialize`` goes through the match's save (the generator, the chance m
 a pending draw included).
 
 **Length.** OpenSpiel needs a bound on a game's length (moves, chance outcomes
-included). The rules do not give one we can prove, so the game enforces its bound: a
-state that reaches ``max_game_length`` moves before the battle ends is terminal, a draw
-(returns 0 and 0). Each built-in scenario's default is at least 2.5 times the longest of
-20 random games (:data:`MAX_GAME_LENGTH`), so a game between even weak players
-is cut short rarely.
+included), and the rules give one: a scenario's default ``max_game_length`` is
+:func:`fm.max_game_length`'s ``total``, the most commands plus the most chance outcomes
+any game of it can have, proved term by term from the rules (fm-core's
+``Game::max_game_length``: the turn record, set-up, movement, combat, support fire,
+each game's exclusive rules; Huzzah!'s turns, orders, fire and morale). No game reaches
+it; a random game is a small fraction of it (README, "Length of a game"). A smaller
+``max_game_length`` may be given: a state that reaches it before the battle ends is
+terminal, a draw (returns 0 and 0). A scenario of a rules system that gives no bound
+(:func:`fm.max_game_length` is ``None``) defaults to :data:`UNBOUNDED_MAX_GAME_LENGTH`,
+enforced the same way. The information state tensor has room for a record of
+``max_game_length`` commands (4 floats each), so a shorter limit makes it smaller.
 
 Without ``open_spiel`` the module imports, and using it raises ``ImportError``.
 """
@@ -58,7 +64,7 @@ except ImportError:  # pragma: no cover - exercised without open_spiel
 
 __all__ = [
     "GAME_NAME",
-    "MAX_GAME_LENGTH",
+    "UNBOUNDED_MAX_GAME_LENGTH",
     "FmGame",
     "FmState",
     "default_max_game_length",
@@ -69,21 +75,10 @@ __all__ = [
 #: The short name the game is registered under.
 GAME_NAME = "python_fm"
 
-#: Each built-in scenario's default ``max_game_length`` (moves, chance outcomes
-#: included): at least 2.5 times the longest of 20 random games in explicit chance
-#: mode (seeds 0-19; ``scripts/openspiel_lengths.py`` measures them: longest 192, 976,
-#: 670, 1946, 571 and 347 moves), rounded up.
-MAX_GAME_LENGTH: dict[str, int] = {
-    "system-demo": 500,
-    "vimy-ridge": 2500,
-    "suez-1916": 1700,
-    "meuse-argonne": 5000,
-    "huzzah-encounter": 1500,
-    "huzzah-firefight": 900,
-}
-
-#: The default for a scenario not in :data:`MAX_GAME_LENGTH` (another system's).
-_FALLBACK_MAX_GAME_LENGTH = 100_000
+#: The default ``max_game_length`` of a scenario whose rules system gives no bound on
+#: a game's length (:func:`fm.max_game_length` is ``None``): such a game is cut short
+#: there, a draw.
+UNBOUNDED_MAX_GAME_LENGTH = 100_000
 
 _DEFAULTS: dict[str, Any] = {"scenario": "system-demo", "seed": 0, "max_game_length": 0}
 
@@ -96,9 +91,15 @@ def _need_pyspiel() -> None:
 
 
 def default_max_game_length(scenario: str) -> int:
-    """The default ``max_game_length`` of a built-in scenario (see the module's
-    "Length")."""
-    return MAX_GAME_LENGTH.get(scenario, _FALLBACK_MAX_GAME_LENGTH)
+    """The default ``max_game_length`` of a scenario (see the module's "Length"): the
+    total of :func:`fm.max_game_length`, or :data:`UNBOUNDED_MAX_GAME_LENGTH` for a
+    system that gives no bound."""
+    return _length_of(fm.Match(scenario))
+
+
+def _length_of(match: fm.Match) -> int:
+    bound = match.max_game_length()
+    return UNBOUNDED_MAX_GAME_LENGTH if bound is None else bound.total
 
 
 def max_chance_outcomes(scenario_data: dict[str, Any]) -> int:
@@ -164,7 +165,7 @@ class FmGame(_Game):  # type: ignore[misc]
         limit = int(p["max_game_length"])
         if limit < 0:
             raise ValueError(f"max_game_length must be 0 (the default) or more, not {limit}")
-        self.max_length = limit or default_max_game_length(self.scenario_name)
+        self.max_length = limit or _length_of(initial)
         info = pyspiel.GameInfo(
             num_distinct_actions=initial.action_space_size,
             max_chance_outcomes=max_chance_outcomes(initial.scenario_data),

@@ -19,6 +19,7 @@ use crate::fm::hex::Hex;
 use crate::fm::scenario::{Phase, RuleSet, Scenario};
 use crate::fm::state::{CombatKind, CombatStage, Location, State};
 use crate::ids::{Side, SidePair, UnitId};
+use crate::query::GameLength;
 
 /// The rule set whose artillery is in play.
 #[derive(Clone, Copy)]
@@ -52,6 +53,29 @@ fn allotment(g: Game, turn: u16) -> (SidePair<u8>, u8) {
     };
     let t = (turn as usize).saturating_sub(1);
     (track.get(t).cloned().unwrap_or_default(), total)
+}
+
+/// The artillery's share of the bound on game turn `turn`'s length (`fm::length`):
+/// 17.1 the markers of both sides on the Artillery Track (each at most the counter
+/// mix); 17.2 each `artillery` command places at least one marker, so at most one
+/// command a marker; 17.4 one die a marker; 17.3 the aircraft placements of the
+/// Allied movement phase, at most the Allied aircraft markers; Meuse Argonne 17.5 at
+/// most one retreat decision for each bombarded hex, which took at least one marker.
+pub(crate) fn turn_length(sc: &Scenario, turn: u16) -> GameLength {
+    let Some(g) = game(sc) else {
+        return GameLength::ZERO;
+    };
+    let (track, total) = allotment(g, turn);
+    let markers: u64 = Side::BOTH
+        .iter()
+        .map(|s| u64::from((*track.get(*s)).min(total)))
+        .sum();
+    let (aircraft, retreats) = match g {
+        Game::Meuse(p) => (p.aircraft, markers),
+        // VR 17.5: never a retreat.
+        Game::Vimy(p) => (p.aircraft, 0),
+    };
+    GameLength::new(markers + u64::from(aircraft) + retreats, markers)
 }
 
 /// Aircraft markers the Allies may still place this player turn.

@@ -18,6 +18,7 @@ use crate::fm::mp::Mp;
 use crate::fm::scenario::{Phase, RuleSet, Scenario, ScenarioError};
 use crate::fm::state::{CombatKind, CombatStage, Location, State};
 use crate::ids::{Side, SidePair, UnitId};
+use crate::query::GameLength;
 use serde::{Deserialize, Serialize};
 
 /// A terrain-dependent bombardment die modifier (Artillery Bombardment Modifiers).
@@ -693,6 +694,22 @@ pub(crate) fn movement_extras(sc: &Scenario, s: &State) -> Vec<crate::fm::comman
     out
 }
 
+/// What Meuse Argonne's own rules add to game turn `turn` (`fm::length`): the
+/// artillery, its aircraft and its retreats (16.0, 17.1-17.5, `artillery`); 11.3 the
+/// Allied replacement of the Allied movement phase (one `replace` or `rebuild`); 13.2
+/// at most one breakdown of each three-step division in that phase (a division broken
+/// down is eliminated, and one back as a replacement has moved, which ends the
+/// breakdowns of the phase); 18.1 one Lost Battalion decision before each Allied
+/// ground combat, at most one for each Allied unit (8.2).
+pub(crate) fn turn_length(sc: &Scenario, turn: u16) -> GameLength {
+    let Some(p) = params(sc) else {
+        return GameLength::ZERO;
+    };
+    let allies = crate::fm::length::units(sc, ALLIES);
+    let own = 1 + p.three_step_divisions.len() as u64 + allies;
+    crate::fm::games::artillery::turn_length(sc, turn) + GameLength::commands(own)
+}
+
 /// Meuse Argonne's exclusive rules behind [`crate::fm::exclusive::ExclusiveRules`]: the
 /// system rules except where 10.0-19.0 change them (works, replacements, brigades, the
 /// Lost Battalion, German combat experience, and the WWI artillery of `artillery`).
@@ -754,6 +771,13 @@ impl crate::fm::exclusive::ExclusiveRules for MeuseArgonne {
     }
     fn on_turn_start(&self, ctx: &mut Ctx) {
         crate::fm::games::artillery::on_turn_start(ctx)
+    }
+    fn turn_length(&self, sc: &Scenario, turn: u16) -> GameLength {
+        turn_length(sc, turn)
+    }
+    fn game_length(&self, sc: &Scenario) -> GameLength {
+        // 11.6: the single German replacement of the game (`replace` or `rebuild`).
+        GameLength::commands(u64::from(params(sc).is_some()))
     }
     fn on_phase_start(&self, ctx: &mut Ctx, side: Side, phase: Phase) {
         on_phase_start(ctx, side, phase)

@@ -23,6 +23,7 @@ use crate::fm::mp::Mp;
 use crate::fm::scenario::{Phase, Scenario, ScenarioError};
 use crate::fm::state::{CombatKind, ExclusiveState, State};
 use crate::ids::{Side, UnitId};
+use crate::query::GameLength;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -423,6 +424,18 @@ impl ExclusiveRules for Rules {
     #[inline]
     fn final_result(&self, a0: &Scenario, a1: &State) -> Option<(Option<Side>, String)> {
         forward!(self, final_result(a0, a1))
+    }
+    #[inline]
+    fn turn_length(&self, a0: &Scenario, a1: u16) -> GameLength {
+        forward!(self, turn_length(a0, a1))
+    }
+    #[inline]
+    fn game_length(&self, a0: &Scenario) -> GameLength {
+        forward!(self, game_length(a0))
+    }
+    #[inline]
+    fn attacks_on_one_unit(&self, a0: &Scenario, a1: Side) -> u64 {
+        forward!(self, attacks_on_one_unit(a0, a1))
     }
     #[inline]
     fn objectives(&self, a0: &Scenario) -> Vec<crate::fm::ai::Objective> {

@@ -26,6 +26,7 @@ use crate::fm::hex::Hex;
 use crate::fm::scenario::{Phase, RuleSet, Scenario, ScenarioError, StartData, UnitKind, NO_HEX};
 use crate::fm::state::{ExclusiveState, Location, State};
 use crate::ids::{Side, SidePair, UnitId};
+use crate::query::GameLength;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -1557,6 +1558,64 @@ pub(crate) fn advance_limit(sc: &Scenario, i: usize) -> Option<usize> {
 }
 
 // ---------------------------------------------------------------------------------
+// The length of a game (`fm::length`).
+
+/// Every fire support marker `side` has in the game (11.2, 11.4, 18.3): its pool and
+/// its reserve (the British set-aside markers, the Central Powers Reinforcements box).
+/// A marker placed leaves the pool until a morning turn (18.3), so a game turn places
+/// at most these.
+fn markers(p: &Suez1916Params, side: Side) -> u64 {
+    let (pool, reserve) = if side == CENTRAL_POWERS {
+        (
+            &p.central_powers_pool,
+            &p.central_powers_reinforcement_markers,
+        )
+    } else {
+        (&p.british_pool, &p.british_set_aside)
+    };
+    (pool.len() + reserve.len()) as u64
+}
+
+/// What Suez 1916's own rules add to game turn `turn` (`fm::length`), both combat
+/// phases together: 18.1, 18.3 each `bombard` places at least one marker, drawn at
+/// random from the pool, so at most every marker of both sides in commands and in
+/// draws; 18.5 the air unit once a turn; 18.1 the phasing side announces each unit at
+/// most once a combat phase; 18.1 each side ends its placement once a combat phase
+/// (`done`); 13.1 Kress once a Central Powers combat phase; 18.4 one die for each unit
+/// in each bombarded hex, the hexes of one side distinct, so at most every unit of
+/// the other side, for each side, each combat phase; 11.3 one activation die for each
+/// un-activated British unit in the British movement phase (un-activated units are
+/// British units set up on or west of Pelusium Station: at most every British unit);
+/// 11.5 one reinforcement die in the Central Powers movement phase.
+pub(crate) fn turn_length(sc: &Scenario, turn: u16) -> GameLength {
+    let Some(p) = params(sc) else {
+        return GameLength::ZERO;
+    };
+    let units = |side| crate::fm::length::units(sc, side);
+    let all_units = units(CENTRAL_POWERS) + units(BRITISH);
+    let all_markers = markers(p, CENTRAL_POWERS) + markers(p, BRITISH);
+    // Two combat phases: the announcements of each phasing side, two `done`s in each.
+    let commands = all_markers + 1 + all_units + 2 * 2 + 1;
+    let activation = if turn >= p.activation_first_turn {
+        units(BRITISH)
+    } else {
+        0
+    };
+    let chance = all_markers + 2 * all_units + activation + 1;
+    GameLength::new(commands, chance)
+}
+
+/// What Suez 1916's own rules add once a game: 11.3, 11.5 each marker moved from a
+/// reserve to a pool is drawn at random, and a reserve is never refilled.
+pub(crate) fn game_length(sc: &Scenario) -> GameLength {
+    let Some(p) = params(sc) else {
+        return GameLength::ZERO;
+    };
+    let reserves = p.british_set_aside.len() + p.central_powers_reinforcement_markers.len();
+    GameLength::chance(reserves as u64)
+}
+
+// ---------------------------------------------------------------------------------
 // 12.0 victory.
 
 /// 12.1: whether a Central Powers engineer stands next to the Suez Canal.
@@ -1817,6 +1876,12 @@ impl crate::fm::exclusive::ExclusiveRules for Suez1916 {
     }
     fn on_play_start(&self, ctx: &mut Ctx) {
         on_play_start(ctx)
+    }
+    fn turn_length(&self, sc: &Scenario, turn: u16) -> GameLength {
+        turn_length(sc, turn)
+    }
+    fn game_length(&self, sc: &Scenario) -> GameLength {
+        game_length(sc)
     }
     fn on_turn_start(&self, ctx: &mut Ctx) {
         on_turn_start(ctx)

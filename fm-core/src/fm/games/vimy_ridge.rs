@@ -18,6 +18,7 @@ use crate::fm::hex::Hex;
 use crate::fm::scenario::{Phase, RuleSet, Scenario, ScenarioError, StartData};
 use crate::fm::state::{Location, State};
 use crate::ids::{Side, SidePair, UnitId};
+use crate::query::GameLength;
 use serde::{Deserialize, Serialize};
 
 /// A division of either side, with the colour that marks it on the counters (18.3).
@@ -743,6 +744,37 @@ pub(crate) fn check_attack(
     Ok(())
 }
 
+/// 18.3: the most attacks one unit may receive in a phase from `attacker`: one from
+/// each of its divisions (the attacking units of an attack are of one division, and a
+/// division attacks a unit once a phase).
+pub(crate) fn attacks_on_one_unit(sc: &Scenario, attacker: Side) -> u64 {
+    let mut divisions: Vec<&str> = sc
+        .units
+        .iter()
+        .filter(|u| u.data.side == attacker)
+        .map(|u| u.data.formation.as_str())
+        .collect();
+    divisions.sort_unstable();
+    divisions.dedup();
+    divisions.len() as u64
+}
+
+/// What Vimy Ridge's own rules add to game turn `turn` (`fm::length`): the artillery
+/// and its aircraft (16.0, 17.1-17.4, `artillery`); on a night turn, 11.3 and 11.6 each
+/// side's replacements of its night movement phase, each `replace` or `rebuild`
+/// spending at least one.
+pub(crate) fn turn_length(sc: &Scenario, turn: u16) -> GameLength {
+    let Some(p) = params(sc) else {
+        return GameLength::ZERO;
+    };
+    let replacements = if sc.is_night_turn(turn) {
+        2 * u64::from(p.replacements_per_night)
+    } else {
+        0
+    };
+    crate::fm::games::artillery::turn_length(sc, turn) + GameLength::commands(replacements)
+}
+
 /// 16.0: whether `side`'s support fire allotment for `turn` was drawn at random (its
 /// allotment is smaller than its marker mix), so that its values are secret.
 pub(crate) fn random_allotment(sc: &Scenario, turn: u16, side: Side) -> bool {
@@ -969,6 +1001,12 @@ impl crate::fm::exclusive::ExclusiveRules for VimyRidge {
     }
     fn repeat_attacks(&self) -> bool {
         true
+    }
+    fn attacks_on_one_unit(&self, sc: &Scenario, attacker: Side) -> u64 {
+        attacks_on_one_unit(sc, attacker)
+    }
+    fn turn_length(&self, sc: &Scenario, turn: u16) -> GameLength {
+        turn_length(sc, turn)
     }
     fn check_attack(
         &self,
