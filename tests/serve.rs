@@ -1,5 +1,5 @@
 //! Integration test of the JSON-lines engine protocol: drives
-//! `cargo run --example serve` as a subprocess, with good requests and garbage.
+//! `cargo run --bin serve` as a subprocess, with good requests and garbage.
 //! The protocol is specified in docs/serve.md.
 
 #[path = "../fm-ffi/tests/support/mod.rs"]

@@ -1,7 +1,7 @@
 //! # fm-ffi
 //!
 //! The C ABI of `fm`, the Fire & Movement rules engine ([`fm_core`]), and the
-//! JSON-lines engine protocol spoken by `cargo run --release --example serve`.
+//! JSON-lines engine protocol spoken by `cargo run --release --bin serve`.
 //!
 //! The C API is declared in `include/fm.h`, generated from this crate by cbindgen (a
 //! test fails if regenerating it would change it). Its calling conventions, stated in
@@ -22,7 +22,7 @@
 //!
 //! The Rust functions here are the C functions; Rust code should use `fm_core`
 //! directly. They are `pub` so the crate's tests can call them as C would.
-//! [`protocol`] is the serve protocol, used by `examples/serve.rs`.
+//! [`protocol`] is the serve protocol, used by `fm-ffi/src/bin/serve.rs`.
 
 #![allow(non_camel_case_types)]
 #![deny(unsafe_op_in_unsafe_fn)]

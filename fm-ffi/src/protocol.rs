@@ -1,6 +1,6 @@
 //! The JSON-lines engine protocol (`docs/serve.md`), in the spirit of UCI: one JSON
 //! request per line in, one JSON reply per line out. [`Server`] holds at most one
-//! match and answers requests; `examples/serve.rs` connects it to stdin and stdout.
+//! match and answers requests; `fm-ffi/src/bin/serve.rs` connects it to stdin and stdout.
 //!
 //! Two kinds of client: the **owner** (requests without `"seat"`), the referee, who
 //! sees everything (full state, saves, state hashes); and **seats**, each bound to one
@@ -513,7 +513,7 @@ impl Server {
     /// Reads requests from `input` and writes one reply line to `output` for each line
     /// that is not blank, until `quit`, the end of the input or a closed output. A line
     /// longer than [`MAX_LINE_BYTES`] is skipped without being held in memory and gets
-    /// an error reply. `examples/serve.rs` runs this on stdin and stdout.
+    /// an error reply. `fm-ffi/src/bin/serve.rs` runs this on stdin and stdout.
     ///
     /// # Errors
     /// A read error of `input`. (A write error ends the session as

@@ -1,4 +1,4 @@
-//! Shared by the tests that drive the `serve` example as a subprocess
+//! Shared by the tests that drive the `serve` binary as a subprocess
 //! (`tests/serve.rs`, `fm-ffi/tests/parity.rs`).
 
 #![allow(dead_code)]
@@ -7,53 +7,11 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::OnceLock;
 
-/// The path of the `serve` example binary, built (or found up to date) by running
-/// `cargo build --example serve` once per test process, in the test's own profile.
-/// Cargo reports the executable's path, so custom target directories work too.
+/// The path of the `serve` binary: Cargo builds it for the tests that run it, with
+/// their profile and features, and names it here (no second build from inside a test).
 pub fn serve_binary() -> PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut cmd = Command::new(cargo);
-        cmd.current_dir(&root).args([
-            "build",
-            "--quiet",
-            "-p",
-            "fm-ffi",
-            "--example",
-            "serve",
-            "--message-format=json",
-        ]);
-        // The server is built like the tests that drive it: a test build (debug
-        // assertions on, optimised: `[profile.test]`) gets a test-profile server, which
-        // shares the test build's compiled libraries and plays whole games in a fraction
-        // of an unoptimised build's time; a release test run gets a release server.
-        cmd.args([
-            "--profile",
-            if cfg!(debug_assertions) {
-                "test"
-            } else {
-                "release"
-            },
-        ]);
-        let out = cmd
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("run cargo build --example serve");
-        assert!(out.status.success(), "cargo build --example serve failed");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        stdout
-            .lines()
-            .rev()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == "serve")
-            .find_map(|v| v["executable"].as_str().map(PathBuf::from))
-            .expect("cargo reported the serve executable")
-    })
-    .clone()
+    PathBuf::from(env!("CARGO_BIN_EXE_serve"))
 }
 
 /// A running `serve` process.

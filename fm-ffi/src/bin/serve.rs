@@ -4,12 +4,12 @@
 //! specified in `docs/serve.md`.
 //!
 //! ```text
-//! cargo run --release --example serve
+//! cargo run --release --bin serve
 //! {"cmd":"new","scenario":"system-demo","seed":1}
 //! {"cmd":"apply","command":{"type":"done"}}
 //! {"cmd":"quit"}
 //!
-//! cargo run --release --example serve -- --listen 127.0.0.1:0 --scenario system-demo --seed 1
+//! cargo run --release --bin serve -- --listen 127.0.0.1:0 --scenario system-demo --seed 1
 //! {"listening":"127.0.0.1:40123","owner":"owner-…","seats":{"a":"a-…","b":"b-…"},"page":"http://127.0.0.1:40123/"}
 //! ```
 //!
@@ -30,7 +30,7 @@ use fm::protocol::{Core, Server, Session};
 use std::io::Write;
 
 /// The reference client for tabletop tools, served on `GET /` in socket mode.
-const PAGE: &str = include_str!("web/index.html");
+const PAGE: &str = include_str!("../../../examples/web/index.html");
 
 fn fail(message: &str) -> ! {
     eprintln!("serve: {message}");
