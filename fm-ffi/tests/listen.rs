@@ -243,6 +243,126 @@ fn two_seats_play_one_match_over_loopback_each_seeing_only_its_side() {
     assert!(status.success(), "{status}");
 }
 
+/// Commands two client processes play before stopping (a whole game if it ends first).
+const PROCESS_GAME_COMMANDS: u64 = 200;
+
+/// Two client processes, one per seat, play one match in a `serve --listen` process
+/// over loopback: each is this test binary run again as [`seat_client_process`], sees
+/// only its side, and plays its own decisions from the pushed notifications. The
+/// referee's save then replays to the view hashes each client ended on.
+#[test]
+fn two_client_processes_play_one_match() {
+    let (mut server, addr, hello) = start_process("vimy-ridge", 5);
+    let clients: Vec<_> = ["a", "b"]
+        .iter()
+        .map(|side| {
+            Command::new(std::env::current_exe().unwrap())
+                .args(["--ignored", "--exact", "seat_client_process", "--nocapture"])
+                .env("FM_SEAT_ADDR", addr.to_string())
+                .env("FM_SEAT_SIDE", side)
+                .env("FM_SEAT_TOKEN", hello["seats"][side].as_str().unwrap())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .expect("start a client process")
+        })
+        .collect();
+    let mut results = Vec::new();
+    for c in clients {
+        let out = c.wait_with_output().unwrap();
+        assert!(out.status.success(), "a client failed: {}", out.status);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SEAT-RESULT "))
+            .unwrap_or_else(|| panic!("no result from the client: {text}"));
+        results.push(serde_json::from_str::<Value>(line).unwrap());
+    }
+    let mut owner = Client::connect(addr);
+    owner.ask(json!({"cmd":"bind","token":hello["owner"]}));
+    let save = owner.ask(json!({"cmd":"save"}))["save"].to_string();
+    let replayed = fm_core::any::load_match(&save).unwrap();
+    let log = replayed.log_len() as u64;
+    assert!(log == PROCESS_GAME_COMMANDS || replayed.is_over(), "{log}");
+    let mut applied = 0;
+    for (r, side) in results.iter().zip([fm_core::Side::A, fm_core::Side::B]) {
+        assert_eq!(r["count"], log, "{r}");
+        assert_eq!(r["view_hash"], hex(replayed.view_hash(side)), "{r}");
+        assert!(r["applied"].as_u64().unwrap() > 0, "{r}");
+        applied += r["applied"].as_u64().unwrap();
+    }
+    // Every logged command came from one of the two processes.
+    assert_eq!(applied, log);
+    assert_eq!(owner.ask(json!({"cmd":"quit"}))["bye"], true);
+    assert!(server.wait().unwrap().success());
+}
+
+/// One seat's client, run as its own process by [`two_client_processes_play_one_match`]
+/// (ignored in a normal run; without its `FM_SEAT_*` variables it does nothing). It
+/// binds to its seat with notifications, plays a pseudo-random legal index whenever the
+/// decision is its side's, follows the other's moves from notifications, checks that
+/// nothing it received holds the other side's secrets, and prints `SEAT-RESULT {...}`.
+#[test]
+#[ignore = "a client process of two_client_processes_play_one_match"]
+fn seat_client_process() {
+    let (Ok(addr), Ok(side), Ok(token)) = (
+        std::env::var("FM_SEAT_ADDR"),
+        std::env::var("FM_SEAT_SIDE"),
+        std::env::var("FM_SEAT_TOKEN"),
+    ) else {
+        return;
+    };
+    let mut c = Client::connect(addr.parse().unwrap());
+    let bound = c.ask(json!({"cmd":"bind","token":token,"notify":true}));
+    assert_eq!(bound["bound"], side.as_str(), "{bound}");
+    let mut rng: u64 = if side == "a" {
+        0x9e37_79b9_7f4a_7c15
+    } else {
+        0xd1b5_4a32_d192_ed03
+    };
+    let (mut count, mut applied) = (0u64, 0u64);
+    while count < PROCESS_GAME_COMMANDS {
+        while let Some(n) = c.notes.pop_front() {
+            count = n["notify"]["count"].as_u64().unwrap();
+        }
+        if count >= PROCESS_GAME_COMMANDS {
+            break;
+        }
+        let p = c.ask(json!({"cmd":"pending"}));
+        if p["pending"]["kind"] == "game_over" {
+            break;
+        }
+        if !c.notes.is_empty() {
+            continue; // the other side moved meanwhile: read it first
+        }
+        if p["pending"]["side"] != side.as_str() {
+            let n = c.note();
+            count = n["notify"]["count"].as_u64().unwrap();
+            continue;
+        }
+        let legal = c.ask(json!({"cmd":"legal","form":"indices"}))["legal"].clone();
+        let legal = legal.as_array().unwrap();
+        assert!(!legal.is_empty(), "my decision, and nothing legal");
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let index = &legal[(rng % legal.len() as u64) as usize];
+        let reply = c.ask(json!({"cmd":"apply","index":index}));
+        assert!(reply["events"].is_array(), "{reply}");
+        applied += 1;
+        count += 1;
+    }
+    let other = if side == "a" { "b" } else { "a" };
+    for v in &c.seen {
+        no_secrets_of(v, other);
+    }
+    let view = c.ask(json!({"cmd":"view"}));
+    println!(
+        "SEAT-RESULT {}",
+        json!({"side": side, "count": count, "applied": applied, "view_hash": view["hash"]})
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // WebSocket, in-process (real sockets, a server thread)
 
