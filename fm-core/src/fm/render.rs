@@ -14,7 +14,10 @@
 //! let m = Match::new_builtin("system-demo", 1).unwrap();
 //! let svg = render_svg(m.scenario(), m.state(), &RenderOptions::default());
 //! assert!(svg.starts_with("<svg"));
-//! assert_eq!(svg.matches("class=\"unit\"").count(), 10); // 10 units start on the map
+//! // 10 units start on the map, 2 more in the reinforcement boxes below it.
+//! assert_eq!(svg.matches("class=\"unit\"").count(), 12);
+//! let map_only = render_svg(m.scenario(), m.state(), &RenderOptions::map_only());
+//! assert_eq!(map_only.matches("class=\"unit\"").count(), 10);
 //! ```
 //!
 //! Geometry: flat-topped hexes in vertical columns, hex "CCRR" at column CC and row RR;
