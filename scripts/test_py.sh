@@ -70,7 +70,9 @@ PATH="$VENV/bin:$PATH" "$VENV/bin/maturin" build --release -m fm-py/Cargo.toml \
 WHEELS=(target/wheels-py/*.whl)
 WHEEL=${WHEELS[0]}
 case $(basename "$WHEEL") in
-    fm_py-*-cp311-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl) echo "wheel: $WHEEL" ;;
+    # maturin writes the two equivalent platform tags in either order, by version.
+    fm_py-*-cp311-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl | \
+    fm_py-*-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl) echo "wheel: $WHEEL" ;;
     *) echo "test_py.sh: unexpected wheel: $WHEEL (want cp311-abi3-manylinux_2_17_x86_64)" >&2
        exit 1 ;;
 esac

@@ -146,7 +146,7 @@ fn map_part(svg: &str) -> &str {
     let end = [
         r#"<g class="panel">"#,
         r#"<g class="crt""#,
-        r#"<g class="tec""#,
+        r#"<g class="terrain-chart""#,
         r#"<g class="turn-track">"#,
         r#"<g class="box "#,
     ]

@@ -322,9 +322,13 @@ def test_signatures_match_the_stubs(modname: str) -> None:
         if len(stub_sigs) == 1:
             assert runtime == stub_sigs[0], f"{modname}.{qualname}: {sig} vs the stub"
         else:
-            # An overload: the runtime takes each overload's parameters, by name.
+            # An overload: the runtime takes each overload's parameters, by name: its
+            # positional ones as the runtime's first, its keyword-only ones anywhere.
             names = [n for n, _, _ in runtime]
             for params in stub_sigs:
-                assert [n for n, _, _ in params] == names[: len(params)], f"{modname}.{qualname}"
+                pos = [n for n, k, _ in params if k != "KEYWORD_ONLY"]
+                assert pos == names[: len(pos)], f"{modname}.{qualname}"
+                kw = [n for n, k, _ in params if k == "KEYWORD_ONLY"]
+                assert set(kw) <= set(names), f"{modname}.{qualname}: {kw}"
         compared += 1
     assert compared >= MIN_COMPARED[modname], compared

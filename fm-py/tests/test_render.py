@@ -23,9 +23,18 @@ def _units_on_map(m: fm.Match) -> int:
 
 
 def _counters(svg: str) -> list[ET.Element]:
+    """The counters on the map (the unit boxes below it draw counters of their own)."""
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
-    return [g for g in root.iter(f"{SVG}g") if g.get("class") == "unit"]
+    [board] = [g for g in root.iter(f"{SVG}g") if g.get("class") == "map"]
+    return [g for g in board.iter(f"{SVG}g") if g.get("class") == "unit"]
+
+
+def _boxed(svg: str) -> list[ET.Element]:
+    """The counters in the reinforcement and eliminated boxes."""
+    root = ET.fromstring(svg)
+    boxes = [g for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("box ")]
+    return [u for b in boxes for u in b.iter(f"{SVG}g") if u.get("class") == "unit"]
 
 
 def test_every_builtin_opening_renders() -> None:
@@ -33,6 +42,9 @@ def test_every_builtin_opening_renders() -> None:
         m = fm.Match(name, seed=1)
         counters = _counters(m.svg())
         assert len(counters) == _units_on_map(m)
+        # Every unit not on the map and not waiting to set up is in its side's box.
+        boxed = {u["id"] for u in m.state["units"] if u["loc"] in ("scheduled", "arriving", "eliminated")}
+        assert {g.get("data-unit") for g in _boxed(m.svg())} == boxed
         on_map = {u["id"] for u in m.state["units"] if _on_map(u)}
         assert {g.get("data-unit") for g in counters} == on_map
         hexes = [p for p in ET.fromstring(m.svg()).iter(f"{SVG}use") if p.get("class") == "hex"]
@@ -129,10 +141,10 @@ def test_unit_labels_and_charts() -> None:
     with pytest.raises(ValueError, match='unit_labels must be "name" or "id"'):
         m.svg(unit_labels="both")  # type: ignore[arg-type]
     classes = _classes(m.svg())
-    for chart in ("crt", "terrain-chart", "turn-track", "boxes"):
+    for chart in ("crt", "terrain-chart", "turn-track", "box reinforcements", "box eliminated"):
         assert chart in classes
     none = _classes(m.svg(crt=False, terrain_chart=False, turn_track=False, boxes=False))
-    for chart in ("crt", "terrain-chart", "turn-track", "boxes"):
+    for chart in ("crt", "terrain-chart", "turn-track", "box reinforcements", "box eliminated"):
         assert chart not in none
     # Place names: a halo element under the text, no paint-order.
     svg = m.svg()
