@@ -11,9 +11,16 @@ echo "== rustfmt, clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== Rust tests"
-cargo test --workspace --all-targets
+# The libraries' unit tests, the bins' and the integration tests (two binaries per
+# package: tests/suite.rs, fm-ffi/tests/suite.rs). Not fm-py: its extension module has no
+# Rust tests (its suite is Python, below); not the benches and examples, which clippy
+# checked and the release steps below build and run.
+cargo test --workspace --exclude fm-py --lib --bins --tests
 cargo test --workspace --doc
 echo "== examples"
+# Every example built in release (fm-core's and fm-ffi's share one fm-core: the same
+# features either way), then play run on each scenario.
+cargo build --release -p fm-core -p fm-ffi --examples
 cargo run --release --example play -- --scenario system-demo --seed 1 > /dev/null
 cargo run --release --example play -- --scenario meuse-argonne --seed 1 > /dev/null
 cargo run --release --example play -- --scenario vimy-ridge --seed 1 > /dev/null

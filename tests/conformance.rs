@@ -3,7 +3,7 @@
 //! (colon-separated paths), e.g.
 //!
 //! ```text
-//! FM_SCENARIOS=my.json:other.json cargo test --test conformance
+//! FM_SCENARIOS=my.json:other.json cargo test -p fm-core --test suite conformance::
 //! ```
 //!
 //! Several full random games per scenario are played to the end (see `GAMES` and
@@ -20,7 +20,7 @@
 //! it is written; to accept an intended change of engine behaviour, re-bless it with
 //!
 //! ```text
-//! FM_BLESS=1 cargo test --test conformance golden
+//! FM_BLESS=1 cargo test -p fm-core --test suite conformance::golden
 //! ```
 //!
 //! and commit the new file.
@@ -334,7 +334,7 @@ fn golden(scenario: &str, seed: u64, agent_seed: u64) {
     let want: Golden = serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("{}: not a golden record: {e}", path.display()));
     let hint = "if the engine's behaviour changed on purpose, re-bless with \
-                FM_BLESS=1 cargo test --test conformance golden";
+                FM_BLESS=1 cargo test -p fm-core --test suite conformance::golden";
     assert_eq!(
         (want.scenario.as_str(), want.seed, want.agent_seed),
         (scenario, seed, agent_seed),

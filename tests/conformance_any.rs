@@ -7,8 +7,7 @@
 //! clones independent, per-side views and records consistent (no seed in a record);
 //! and a match started from the scenario's own JSON equals one started by name.
 
-#[path = "support/race.rs"]
-mod race;
+use crate::race;
 
 use fm_core::any::{self, DynMatch};
 use fm_core::{rng_from_seed, Side};

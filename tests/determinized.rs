@@ -98,7 +98,7 @@ fn check(src: &dyn DynMatch, side: Side, seed: u64, agent: &mut Xoshiro256PlusPl
 
 #[test]
 fn every_builtin_scenario_determinizes_to_the_same_view() {
-    for name in any::builtin_scenarios() {
+    for name in crate::builtin_scenarios() {
         let mut agent = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut m = any::new_match(name, 5).unwrap();
         for (round, steps) in [0, 12, 40].into_iter().enumerate() {
@@ -280,7 +280,7 @@ fn an_information_state_tensor_refuses_a_wrong_buffer() {
 #[test]
 fn information_state_tensors_follow_the_text_forms() {
     let mut seen = std::collections::BTreeMap::<Vec<u32>, String>::new();
-    for name in any::builtin_scenarios() {
+    for name in crate::builtin_scenarios() {
         for seed in 0..2u64 {
             let mut m = any::new_match(name, seed).unwrap();
             let mut agent = Xoshiro256PlusPlus::seed_from_u64(seed);

@@ -8,8 +8,7 @@
 //! functions (which list without the match's memo), and every kind of bad input is a
 //! typed error.
 
-#[path = "support/race.rs"]
-mod race;
+use crate::race;
 
 use fm_core::any::{self, DynMatch};
 use fm_core::{rng_from_seed, ChanceMode, FactoredError, Match};

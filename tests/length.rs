@@ -12,7 +12,7 @@
 //! Two players: the uniformly random agent, and a "busy" one that never ends a phase,
 //! an order or a placement while anything else is legal, to stretch every term.
 
-mod common;
+use crate::common;
 
 use common::{h, Tiny};
 use fm_core::fm::length as fm_length;
@@ -363,7 +363,7 @@ fn every_builtin_game_stays_within_its_bound() {
     rows.extend(builtin_games::<Huzzah>());
     // Every built-in scenario, of every system, is bounded and was played.
     let names: Vec<&str> = rows.iter().map(|r| r.0).collect();
-    assert_eq!(names, any::builtin_scenarios());
+    assert_eq!(names, crate::builtin_scenarios());
     for (name, bound, longest) in rows {
         assert_eq!(any::max_game_length(name).unwrap(), Some(bound));
         assert!(longest.total() > 0, "{name}: nothing played");
@@ -373,8 +373,7 @@ fn every_builtin_game_stays_within_its_bound() {
 
 // ------------------------------------------------------------------- the toy system
 
-#[path = "support/race.rs"]
-mod race;
+use crate::race;
 
 #[test]
 fn a_system_without_a_bound_says_so() {

@@ -9,7 +9,7 @@
 //! learning observation (`observation::encode`),
 //! per-unit listings, `combat_odds` for the combat in progress and for attacks it could
 //! propose, and the events it would see (redacted for it) until the next reveal.
-mod common;
+use crate::common;
 use common::*;
 use fm_core::*;
 use rand_core::RngCore;

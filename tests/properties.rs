@@ -6,7 +6,7 @@
 //! are reproducible; explore further with e.g.
 //!
 //! ```text
-//! PROPTEST_RNG_SEED=12345 PROPTEST_CASES=200 cargo test --release --test properties
+//! PROPTEST_RNG_SEED=12345 PROPTEST_CASES=200 cargo test --release -p fm-core --test suite properties::
 //! ```
 //!
 //! A failing case names the game seed and the agent seed; every assertion message

@@ -5,8 +5,7 @@
 //! system's own function, each error typed, and the per-side queries (odds, a side's
 //! picture, the observation) equal on a match the side cannot tell from the real one.
 
-#[path = "support/race.rs"]
-mod race;
+use crate::race;
 
 use fm_core::any::{self, DynMatch};
 use fm_core::{rng_from_seed, GameMatch, MatchError, MatchResult, Side};

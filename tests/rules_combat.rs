@@ -4,7 +4,7 @@
 //!
 //! Every test builds a tiny map by hand and compares the exact events `apply`
 //! returns, or for a refusal the exact rule number and the unchanged state.
-mod common;
+use crate::common;
 use common::*;
 use fm_core::*;
 

@@ -36,7 +36,7 @@
 //! - 18.1: only a declared Lost Battalion is spent; passing keeps it.
 //! - 18.2: a German unit that could retreat only one hex of a D2/D3 takes it as a D1,
 //!   with no step loss.
-mod common;
+use crate::common;
 use common::*;
 use fm_core::meuse_argonne::MeuseArgonneParams;
 use fm_core::*;

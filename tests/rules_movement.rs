@@ -21,7 +21,7 @@
 //! - 7.1 an allotment larger than the pool gives the whole pool.
 //! - 5.5 a mobile unit that moved in the Movement Phase is refused under 5.5 (the
 //!   specific rule), not only the general 5.2 "completed its movement".
-mod common;
+use crate::common;
 use common::*;
 use fm_core::*;
 

@@ -18,7 +18,7 @@
 //! Hex ids are column then row, odd columns sit half a hex lower: an even column
 //! (c,r) touches (c,r-1),(c+1,r-1),(c+1,r),(c,r+1),(c-1,r),(c-1,r-1); an odd column
 //! (c,r-1),(c+1,r),(c+1,r+1),(c,r+1),(c-1,r+1),(c-1,r).
-mod common;
+use crate::common;
 use common::suez::*;
 use common::*;
 use fm_core::suez_1916::{Regiment, VictoryHex};

@@ -41,7 +41,7 @@
 //! has nothing left to place, announce or assign, its step ends within the command
 //! that used its last option (so a last `bombard` may also reveal and resolve
 //! everything, rolling the dice).
-mod common;
+use crate::common;
 use common::suez::*;
 use common::*;
 use fm_core::*;

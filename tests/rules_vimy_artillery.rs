@@ -17,7 +17,7 @@
 //! Lines of sight run corner to corner (R-VR-17.3a): a single blocking hex never blocks
 //! a line; a wall of three across it does. The wall used here: observer 0402, target
 //! 0406 (same column, four hexes apart), wall 0304-0404-0504.
-mod common;
+use crate::common;
 use common::vimy::*;
 use common::*;
 use fm_core::*;

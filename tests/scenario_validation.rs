@@ -1,6 +1,6 @@
 //! Scenario loading: every invalid scenario is refused with the JSON path of the
 //! problem, never a panic.
-mod common;
+use crate::common;
 use common::*;
 use fm_core::*;
 

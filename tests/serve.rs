@@ -2,8 +2,7 @@
 //! `cargo run --bin serve` as a subprocess, with good requests and garbage.
 //! The protocol is specified in docs/serve.md.
 
-#[path = "../fm-ffi/tests/support/mod.rs"]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::Serve;

@@ -8,7 +8,7 @@ use fm_core::suez_1916::{self, FireSupportMarker, Suez1916Params, BRITISH, CENTR
 use fm_core::*;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-mod common;
+use crate::common;
 use common::geo::Geo;
 
 const JSON: &str = include_str!("../fm-core/scenarios/suez-1916.json");

@@ -8,7 +8,7 @@ use fm_core::vimy_ridge::VimyRidgeParams;
 use fm_core::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-mod common;
+use crate::common;
 use common::geo::Geo;
 
 const JSON: &str = include_str!("../fm-core/scenarios/vimy-ridge.json");

@@ -392,7 +392,7 @@ fn one_handle_on_two_threads_is_busy_not_a_crash() {
     }
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
-            "one_handle_on_two_threads_is_busy_not_a_crash",
+            "c_api::one_handle_on_two_threads_is_busy_not_a_crash",
             "--exact",
             "--nocapture",
             "--test-threads=1",

@@ -209,7 +209,7 @@ fn vimy_setup_listing_sizes() {
 
 /// The figures of docs/serve.md, "Compact forms", for a whole Meuse-Argonne game: about
 /// a minute of CPU, so run on demand:
-/// `cargo test --release -p fm-ffi --test compact -- --ignored --nocapture`.
+/// `cargo test --release -p fm-ffi --test suite compact:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: a whole Meuse-Argonne game, twice"]
 fn meuse_game_traffic() {

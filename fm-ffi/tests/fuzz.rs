@@ -26,7 +26,7 @@
 //! seed, so CI runs are reproducible. Run longer, or from another seed, with
 //!
 //! ```text
-//! FM_FUZZ_CASES=100000 PROPTEST_RNG_SEED=7 cargo test --release -p fm-ffi --test fuzz
+//! FM_FUZZ_CASES=100000 PROPTEST_RNG_SEED=7 cargo test --release -p fm-ffi --test suite fuzz::
 //! ```
 //!
 //! A failure prints the shrunk case (corpus entry and mutations) and the input.

@@ -2,7 +2,7 @@
 //! regenerates it and fails if the result differs from the committed file.
 //!
 //! After changing the C API, update the header with
-//! `FM_BLESS_HEADER=1 cargo test -p fm-ffi --test header`.
+//! `FM_BLESS_HEADER=1 cargo test -p fm-ffi --test suite header::`.
 
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ fn committed_header_is_up_to_date() {
             .unwrap_or(committed.lines().count().min(fresh.lines().count()));
         panic!(
             "include/fm.h is out of date (first difference at line {}). Regenerate it with\n  \
-             FM_BLESS_HEADER=1 cargo test -p fm-ffi --test header\nand commit the result.",
+             FM_BLESS_HEADER=1 cargo test -p fm-ffi --test suite header::\nand commit the result.",
             line + 1
         );
     }

@@ -10,7 +10,7 @@
 //!   abrupt disconnect mid-frame harmless to others; the page over HTTP; the bound on
 //!   connections; the owner's `quit` stopping the server.
 
-mod support;
+use crate::support;
 
 use fm::listen::{self, Options};
 use fm::protocol::Core;
@@ -257,7 +257,12 @@ fn two_client_processes_play_one_match() {
         .iter()
         .map(|side| {
             Command::new(std::env::current_exe().unwrap())
-                .args(["--ignored", "--exact", "seat_client_process", "--nocapture"])
+                .args([
+                    "--ignored",
+                    "--exact",
+                    "listen::seat_client_process",
+                    "--nocapture",
+                ])
                 .env("FM_SEAT_ADDR", addr.to_string())
                 .env("FM_SEAT_SIDE", side)
                 .env("FM_SEAT_TOKEN", hello["seats"][side].as_str().unwrap())

@@ -3,7 +3,7 @@
 //! them) and through the `serve` JSON-lines protocol (a subprocess) give the same
 //! event log, the same state hash and the same save file.
 
-mod support;
+use crate::support;
 
 use fm::*;
 use fm_core::{agents, Command, Match};
