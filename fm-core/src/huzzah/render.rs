@@ -238,6 +238,40 @@ impl Frame {
     }
 }
 
+/// A box on the page, in picture coordinates (y down).
+#[derive(Clone, Copy, Debug)]
+struct Rect {
+    x0: i64,
+    y0: i64,
+    x1: i64,
+    y1: i64,
+}
+
+impl Rect {
+    /// Whether the two boxes overlap (touching edges do not).
+    fn meets(&self, o: &Rect) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+}
+
+/// The box round a unit's footprint on the page.
+fn page_box(f: &Frame, shape: &Shape) -> Rect {
+    let mut r = Rect {
+        x0: i64::MAX,
+        y0: i64::MAX,
+        x1: i64::MIN,
+        y1: i64::MIN,
+    };
+    for p in shape.footprint_corners() {
+        let (x, y) = f.xy(p);
+        r.x0 = r.x0.min(x);
+        r.y0 = r.y0.min(y);
+        r.x1 = r.x1.max(x);
+        r.y1 = r.y1.max(y);
+    }
+    r
+}
+
 /// Text with a white halo (drawn twice: the halo under the letters), centred on
 /// `(x, y)` when `anchor` is `"middle"`.
 #[allow(clippy::too_many_arguments)]
@@ -598,6 +632,14 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
     o.push_str("</g>");
 
     // ---- units on the table
+    // Every unit's box on the page, so that a label set beside its unit keeps off the
+    // others (and off the labels set before it).
+    let unit_boxes: Vec<Option<Rect>> = s
+        .units
+        .iter()
+        .map(|st| (st.at == Whereabouts::Table).then(|| page_box(&f, &st.shape)))
+        .collect();
+    let mut labels_set: Vec<Rect> = Vec::new();
     for (i, st) in s.units.iter().enumerate() {
         let Some(def) = sc.units().get(i) else {
             continue;
@@ -770,24 +812,60 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
             o.push_str("</g>");
         }
         if opts.labels {
-            // At the centre, or right of the unit when wider than it.
             let (cx, cy) = f.xy(shape.centre());
-            let wide = id.chars().count() as i64 * label_fs * 64 / 100 > shape.width().0;
+            let own = page_box(&f, shape);
             let text_w = id.chars().count() as i64 * label_fs * 64 / 100;
-            let (lx, anchor) = if wide && bx1 + f.px(3) + text_w > f.width {
-                // Near the right edge: left of the unit, so that the table keeps it.
-                (bx0 - f.px(3), "end")
-            } else if wide {
-                (bx1 + f.px(3), "start")
+            let gap = f.px(3);
+            let mid = cy + label_fs * 35 / 100;
+            // At the centre when the id fits on the unit; else beside it: right, left,
+            // above or below, the first place clear of the table's edges, the other
+            // units and the labels already set (the right, failing all).
+            let candidates: Vec<(i64, i64, &str)> = if text_w <= shape.width().0 {
+                vec![(cx, mid, "middle")]
             } else {
-                (cx, "middle")
+                vec![
+                    (own.x1 + gap, mid, "start"),
+                    (own.x0 - gap, mid, "end"),
+                    (cx, own.y0 - f.px(8), "middle"),
+                    (cx, own.y1 + label_fs + gap, "middle"),
+                ]
             };
+            let text_box = |(x, y, anchor): (i64, i64, &str)| {
+                let x0 = match anchor {
+                    "start" => x,
+                    "end" => x - text_w,
+                    _ => x - text_w / 2,
+                };
+                Rect {
+                    x0,
+                    y0: y - label_fs * 80 / 100,
+                    x1: x0 + text_w,
+                    y1: y + label_fs * 20 / 100,
+                }
+            };
+            let clear = |r: &Rect| {
+                r.x0 >= 0
+                    && r.x1 <= f.width
+                    && r.y0 >= 0
+                    && r.y1 <= f.depth
+                    && !labels_set.iter().any(|l| l.meets(r))
+                    && !unit_boxes
+                        .iter()
+                        .enumerate()
+                        .any(|(j, b)| j != i && b.as_ref().is_some_and(|b| b.meets(r)))
+            };
+            let at = candidates
+                .iter()
+                .copied()
+                .find(|c| clear(&text_box(*c)))
+                .unwrap_or(candidates[0]);
+            labels_set.push(text_box(at));
             text(
                 o,
-                lx,
-                cy + label_fs * 35 / 100,
+                at.0,
+                at.1,
                 label_fs,
-                anchor,
+                at.2,
                 r##" class="label" font-weight="bold" fill="#111111""##,
                 halo,
                 &id,
@@ -1477,6 +1555,67 @@ mod tests {
             r#"<text x="9800" y="{}" font-size="{fs}" text-anchor="middle" class="label""#,
             9000 + fs * 35 / 100
         )));
+    }
+
+    /// Where a unit's label is printed: its x, y and text-anchor.
+    fn label_of(svg: &str, id: &str) -> (i64, i64, String) {
+        let end = svg
+            .find(&format!(
+                r##"class="label" font-weight="bold" fill="#111111">{id}</text>"##
+            ))
+            .unwrap_or_else(|| panic!("no label for {id}"));
+        let start = svg[..end].rfind("<text ").unwrap();
+        let attr = |name: &str| {
+            let t = &svg[start..end];
+            let i = t.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            t[i..i + t[i..].find('"').unwrap()].to_string()
+        };
+        (
+            attr("x").parse().unwrap(),
+            attr("y").parse().unwrap(),
+            attr("text-anchor"),
+        )
+    }
+
+    #[test]
+    fn a_label_beside_its_unit_keeps_off_the_next_unit() {
+        let (sc, mut s) = firefight();
+        let (guns, b) = (ix(&sc, "fr-guns"), ix(&sc, "fr-2"));
+        // fr-guns: one base (40 mm) at (500, 300) mm, narrower than its id, so its label
+        // goes beside it: x 4800-5200 on the page.
+        s.unit_mut(guns).shape = Shape::new(Point::mm(500, 300), Facing(0), vec![1], Len(400));
+        // fr-2 far away: the label is right of the unit.
+        s.unit_mut(b).shape = Shape::new(Point::mm(1500, 900), Facing(0), vec![2], Len(400));
+        let f = Frame {
+            depth: sc.table().depth.0,
+            width: sc.table().width.0,
+            scale: 5,
+        };
+        let gap = f.px(3);
+        let svg = render_svg(&sc, &s, &RenderOptions::default());
+        let (x, _, anchor) = label_of(&svg, "fr-guns");
+        assert_eq!((x, anchor.as_str()), (5200 + gap, "start"));
+        // fr-2 just right of it (x 5400-6200): the label goes left of fr-guns, and its
+        // box meets no unit.
+        s.unit_mut(b).shape = Shape::new(Point::mm(580, 300), Facing(0), vec![2], Len(400));
+        let svg = render_svg(&sc, &s, &RenderOptions::default());
+        check_xml(&svg).unwrap();
+        let (x, y, anchor) = label_of(&svg, "fr-guns");
+        assert_eq!((x, anchor.as_str()), (4800 - gap, "end"));
+        let fs = f.px(9);
+        let text_w = "fr-guns".len() as i64 * fs * 64 / 100;
+        let label = Rect {
+            x0: x - text_w,
+            y0: y - fs * 80 / 100,
+            x1: x,
+            y1: y + fs * 20 / 100,
+        };
+        for (i, st) in s.units.iter().enumerate() {
+            if st.at == Whereabouts::Table {
+                let unit = page_box(&f, &st.shape);
+                assert!(!label.meets(&unit), "the label covers unit {i}: {unit:?}");
+            }
+        }
     }
 
     #[test]
