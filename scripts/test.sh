@@ -19,14 +19,16 @@ echo "== Rust tests"
 cargo test --workspace --exclude fm-py --lib --bins --tests
 cargo test --workspace --exclude fm-py --doc
 echo "== examples"
-# Every example built in release (fm-core's and fm-ffi's share one fm-core: the same
-# features either way), then play run on each scenario.
-cargo build --release -p fm-core -p fm-ffi --examples
-cargo run --release --example play -- --scenario system-demo --seed 1 > /dev/null
-cargo run --release --example play -- --scenario meuse-argonne --seed 1 > /dev/null
-cargo run --release --example play -- --scenario vimy-ridge --seed 1 > /dev/null
-cargo run --release --example play -- --scenario suez-1916 --seed 1 > /dev/null
-cargo run --release --example play -- --scenario system-demo --seed 1 --games 20 --json
+# Every example built in release (scripts/release_build.sh, the build test_ffi.sh and
+# test_web.sh reuse), then play run on each scenario: the binary itself, since `cargo
+# run` would select other packages and build again.
+./scripts/release_build.sh
+PLAY=${CARGO_TARGET_DIR:-target}/release/examples/play
+"$PLAY" --scenario system-demo --seed 1 > /dev/null
+"$PLAY" --scenario meuse-argonne --seed 1 > /dev/null
+"$PLAY" --scenario vimy-ridge --seed 1 > /dev/null
+"$PLAY" --scenario suez-1916 --seed 1 > /dev/null
+"$PLAY" --scenario system-demo --seed 1 --games 20 --json
 echo "== benchmarks (one quick pass each; timings are in the README, not asserted)"
 cargo bench --bench engine -- --test
 cargo bench --bench memory

@@ -14,7 +14,7 @@
 #
 # The examples link the release library: the C ones dynamically (libfm.so, with an
 # rpath), the C++ ones statically (libfm.a -lpthread -ldl -lm). The error-path test runs
-# twice: against a debug build with the `testing` feature (handle tracking, panic
+# twice: against a build with debug assertions and the `testing` feature (handle tracking, panic
 # trigger) and against the release build. Ends with "ffi: N passed, M failed" and exits
 # non-zero if anything failed.
 set -euo pipefail
@@ -91,9 +91,13 @@ has() {
     grep -q -- "$2" "$OUT/logs/$1.log"
 }
 
-echo "== building fm-ffi (release, and debug with the testing feature)"
-cargo build --release -p fm-ffi
-cargo build -p fm-ffi --features testing
+echo "== building fm-ffi (release, and with debug assertions and the testing feature)"
+# The release build test.sh made (scripts/release_build.sh: nothing built twice).
+./scripts/release_build.sh
+# The debug library: the test profile's (debug assertions, overflow checks), built by
+# the selection test.sh's `cargo test` uses, so that only fm-ffi itself is built again
+# with the feature.
+cargo test --workspace --exclude fm-py --features fm-ffi/testing --lib --bins --no-run
 
 rm -rf "$OUT"
 mkdir -p "$OUT/release" "$OUT/debug" "$OUT/bin" "$OUT/logs"

@@ -24,6 +24,6 @@ VENV=${FM_VENV:-.venv}
 PYTHON=${PYTHON:-python3}
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check "selenium>=4.10,<5"
-cargo build --release --quiet -p fm-ffi --bin serve
+./scripts/release_build.sh --quiet
 # Offline: selenium must not look for drivers or browsers on the network.
-SE_OFFLINE=true timeout 120 "$VENV/bin/python" tests/web/test_page.py target/release/serve
+SE_OFFLINE=true timeout 120 "$VENV/bin/python" tests/web/test_page.py "${CARGO_TARGET_DIR:-target}/release/serve"
