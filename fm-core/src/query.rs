@@ -91,6 +91,41 @@ pub(crate) fn strict_from_value<T: DeserializeOwned + Serialize>(
     Ok(t)
 }
 
+/// Reads a system's picture options (its `RenderOptions`) from JSON, before the
+/// system checks them against its scenario: `null` is the defaults; anything but an
+/// object is refused, as is an array where a member wants an object (serde would read
+/// a struct from an array, by position); serde's errors name the field.
+///
+/// # Errors
+/// A [`RuleError`] (rule `"input"`): `render options at hex_size: …`.
+pub(crate) fn render_options_from_json<T: DeserializeOwned + Serialize + Default>(
+    v: &Value,
+) -> Result<T, crate::RuleError> {
+    let input = |m: String| crate::RuleError::new("input", format!("render options{m}"));
+    if v.is_null() {
+        return Ok(T::default());
+    }
+    if !v.is_object() {
+        return Err(input(format!(": an object expected, not {v}")));
+    }
+    let o: T = serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!(" at {path}")
+        };
+        input(format!("{at}: {}", e.inner()))
+    })?;
+    let read = serde_json::to_value(&o).expect("render options serialize");
+    if let Some(path) = crate::any::array_for_object(&read, v, "") {
+        return Err(input(format!(
+            " at {path}: an object expected, not an array"
+        )));
+    }
+    Ok(o)
+}
+
 /// An upper bound on the length of every game of a scenario
 /// ([`crate::Game::max_game_length`]): the most commands (decisions, by either side)
 /// and the most chance outcomes (the draws a match in explicit chance mode,

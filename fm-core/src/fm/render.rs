@@ -269,32 +269,7 @@ impl RenderOptions {
     /// A [`RuleError`] (rule `"input"`) naming the field: not an object, an unknown
     /// field, a value of the wrong type, or what `validate` refuses.
     pub fn from_json(sc: &Scenario, v: &serde_json::Value) -> Result<RenderOptions, RuleError> {
-        if v.is_null() {
-            return Ok(RenderOptions::default());
-        }
-        // serde would also read a struct from an array, by position: refused.
-        if !v.is_object() {
-            return Err(RuleError::new(
-                "input",
-                format!("render options: an object expected, not {v}"),
-            ));
-        }
-        let o: RenderOptions = serde_path_to_error::deserialize(v).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." {
-                String::new()
-            } else {
-                format!(" at {path}")
-            };
-            RuleError::new("input", format!("render options{at}: {}", e.inner()))
-        })?;
-        let read = serde_json::to_value(&o).expect("render options serialize");
-        if let Some(path) = crate::any::array_for_object(&read, v, "") {
-            return Err(RuleError::new(
-                "input",
-                format!("render options at {path}: an object expected, not an array"),
-            ));
-        }
+        let o: RenderOptions = crate::query::render_options_from_json(v)?;
         o.validate(sc)?;
         Ok(o)
     }
