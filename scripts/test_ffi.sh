@@ -96,8 +96,18 @@ echo "== building fm-ffi (release, and with debug assertions and the testing fea
 ./scripts/release_build.sh
 # The debug library: the test profile's (debug assertions, overflow checks), built by
 # the selection test.sh's `cargo test` uses, so that only fm-ffi itself is built again
-# with the feature.
-cargo test --workspace --exclude fm-py --features fm-ffi/testing --lib --bins --no-run
+# with the feature. A test build leaves its libraries under deps/: cargo's own report
+# of the artifacts names the file.
+DEBUG_LIB=$(cargo test --workspace --exclude fm-py --features fm-ffi/testing --lib --bins \
+    --no-run --message-format=json-render-diagnostics | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "fm" \
+            and "cdylib" in m["target"]["kind"] and not m["profile"]["test"]:
+        print(*[f for f in m["filenames"] if f.endswith((".so", ".dylib"))])
+')
+[ -f "$DEBUG_LIB" ] || die "the debug build named no library ($DEBUG_LIB)"
 
 rm -rf "$OUT"
 mkdir -p "$OUT/release" "$OUT/debug" "$OUT/bin" "$OUT/logs"
@@ -105,7 +115,7 @@ mkdir -p "$OUT/release" "$OUT/debug" "$OUT/bin" "$OUT/logs"
 # libraries under the binaries linked here.
 TARGET=${CARGO_TARGET_DIR:-target}
 cp "$TARGET/release/libfm.so" "$TARGET/release/libfm.a" "$OUT/release/"
-cp "$TARGET/debug/libfm.so" "$OUT/debug/"
+cp "$DEBUG_LIB" "$OUT/debug/libfm.so"
 
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -Iinclude)
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror -g -Iinclude)

@@ -793,16 +793,18 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
             let gap = f.px(3);
             let mid = cy + label_fs * 35 / 100;
             // At the centre when the id fits on the unit; else beside it: right, left,
-            // above or below, the first place clear of the table's edges, the other
-            // units and the labels already set (the right, failing all).
+            // above or below (kept on the table), the first place clear of the table's
+            // edges, the other units and the labels already set; failing that, the
+            // first on the table.
+            let over = cx.clamp(text_w / 2, (f.width - text_w / 2).max(text_w / 2));
             let candidates: Vec<(i64, i64, &str)> = if text_w <= shape.width().0 {
                 vec![(cx, mid, "middle")]
             } else {
                 vec![
                     (own.x1 + gap, mid, "start"),
                     (own.x0 - gap, mid, "end"),
-                    (cx, own.y0 - f.px(8), "middle"),
-                    (cx, own.y1 + label_fs + gap, "middle"),
+                    (over, own.y0 - f.px(8), "middle"),
+                    (over, own.y1 + label_fs + gap, "middle"),
                 ]
             };
             let text_box = |(x, y, anchor): (i64, i64, &str)| {
@@ -818,11 +820,9 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
                     y1: y + label_fs * 20 / 100,
                 }
             };
+            let on_table = |r: &Rect| r.x0 >= 0 && r.x1 <= f.width && r.y0 >= 0 && r.y1 <= f.depth;
             let clear = |r: &Rect| {
-                r.x0 >= 0
-                    && r.x1 <= f.width
-                    && r.y0 >= 0
-                    && r.y1 <= f.depth
+                on_table(r)
                     && !labels_set.iter().any(|l| l.meets(r))
                     && !unit_boxes
                         .iter()
@@ -833,6 +833,7 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
                 .iter()
                 .copied()
                 .find(|c| clear(&text_box(*c)))
+                .or_else(|| candidates.iter().copied().find(|c| on_table(&text_box(*c))))
                 .unwrap_or(candidates[0]);
             labels_set.push(text_box(at));
             text(
@@ -1591,6 +1592,18 @@ mod tests {
                 assert!(!label.meets(&unit), "the label covers unit {i}: {unit:?}");
             }
         }
+        // At the table's right edge, fr-2 on its left, the far edge above: below it,
+        // still on the table.
+        let right = sc.table().width.0 / 10 - 20;
+        let (top, _) = (sc.table().depth.0 / 10 - 20, ());
+        s.unit_mut(guns).shape = Shape::new(Point::mm(right, top), Facing(0), vec![1], Len(400));
+        s.unit_mut(b).shape = Shape::new(Point::mm(right - 80, top), Facing(0), vec![2], Len(400));
+        let svg = render_svg(&sc, &s, &RenderOptions::default());
+        let (x, y, anchor) = label_of(&svg, "fr-guns");
+        assert_eq!(anchor, "middle");
+        assert!(x + text_w / 2 <= f.width, "{x}");
+        let unit = page_box(&f, &s.unit(guns).shape);
+        assert!(y - fs > unit.y1, "below the unit: {y} vs {unit:?}");
     }
 
     #[test]
