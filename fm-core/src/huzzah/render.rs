@@ -796,7 +796,11 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
             // above or below (kept on the table), the first place clear of the table's
             // edges, the other units and the labels already set; failing that, the
             // first on the table.
-            let over = cx.clamp(text_w / 2, (f.width - text_w / 2).max(text_w / 2));
+            // The box spans x - text_w / 2 to x + (text_w - text_w / 2).
+            let over = cx.clamp(
+                text_w / 2,
+                (f.width - (text_w - text_w / 2)).max(text_w / 2),
+            );
             let candidates: Vec<(i64, i64, &str)> = if text_w <= shape.width().0 {
                 vec![(cx, mid, "middle")]
             } else {
@@ -1593,17 +1597,27 @@ mod tests {
             }
         }
         // At the table's right edge, fr-2 on its left, the far edge above: below it,
-        // still on the table.
+        // still on the table, at 5 px a cm and at 7 (where the label's width in
+        // picture units is odd: 573).
         let right = sc.table().width.0 / 10 - 20;
-        let (top, _) = (sc.table().depth.0 / 10 - 20, ());
+        let top = sc.table().depth.0 / 10 - 20;
         s.unit_mut(guns).shape = Shape::new(Point::mm(right, top), Facing(0), vec![1], Len(400));
         s.unit_mut(b).shape = Shape::new(Point::mm(right - 80, top), Facing(0), vec![2], Len(400));
-        let svg = render_svg(&sc, &s, &RenderOptions::default());
-        let (x, y, anchor) = label_of(&svg, "fr-guns");
-        assert_eq!(anchor, "middle");
-        assert!(x + text_w / 2 <= f.width, "{x}");
-        let unit = page_box(&f, &s.unit(guns).shape);
-        assert!(y - fs > unit.y1, "below the unit: {y} vs {unit:?}");
+        for scale in [5, 7] {
+            let f = Frame { scale, ..f };
+            let fs = f.px(9);
+            let text_w = "fr-guns".len() as i64 * fs * 64 / 100;
+            let opts = RenderOptions {
+                scale_px_per_cm: scale as u32,
+                ..RenderOptions::default()
+            };
+            let svg = render_svg(&sc, &s, &opts);
+            let (x, y, anchor) = label_of(&svg, "fr-guns");
+            assert_eq!(anchor, "middle", "scale {scale}");
+            assert!(x - text_w / 2 + text_w <= f.width, "scale {scale}: {x}");
+            let unit = page_box(&f, &s.unit(guns).shape);
+            assert!(y - fs > unit.y1, "below the unit: {y} vs {unit:?}");
+        }
     }
 
     #[test]
