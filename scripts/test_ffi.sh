@@ -14,8 +14,8 @@
 #
 # The examples link the release library: the C ones dynamically (libfm.so, with an
 # rpath), the C++ ones statically (libfm.a -lpthread -ldl -lm). The error-path test runs
-# twice: against a build with debug assertions and the `testing` feature (handle tracking, panic
-# trigger) and against the release build. Ends with "ffi: N passed, M failed" and exits
+# twice: against a build with debug assertions and the `testing` feature (handle
+# tracking, panic trigger) and against the release build. Ends with "ffi: N passed, M failed" and exits
 # non-zero if anything failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -247,6 +247,28 @@ fn page_box(f: &Frame, shape: &Shape) -> Rect {
     r
 }
 
+/// The width of a label in picture units, at font size `fs` (bold DejaVu Sans
+/// averages 0.64 em a character).
+fn label_width(s: &str, fs: i64) -> i64 {
+    s.chars().count() as i64 * fs * 64 / 100
+}
+
+/// The box a label of width `w` and font size `fs` covers, set at `(x, y)` (the
+/// baseline) with `anchor` ("start", "end" or "middle").
+fn label_box(x: i64, y: i64, anchor: &str, w: i64, fs: i64) -> Rect {
+    let x0 = match anchor {
+        "start" => x,
+        "end" => x - w,
+        _ => x - w / 2,
+    };
+    Rect {
+        x0,
+        y0: y - fs * 80 / 100,
+        x1: x0 + w,
+        y1: y + fs * 20 / 100,
+    }
+}
+
 /// Text with a white halo (drawn twice: the halo under the letters), centred on
 /// `(x, y)` when `anchor` is `"middle"`.
 #[allow(clippy::too_many_arguments)]
@@ -718,14 +740,8 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
             }
         }
         // Badges and hits at the corners of the footprint's box on the page.
-        let corners = shape.footprint_corners();
-        let (mut bx0, mut by0, mut bx1) = (i64::MAX, i64::MAX, i64::MIN);
-        for p in &corners {
-            let (x, y) = f.xy(*p);
-            bx0 = bx0.min(x);
-            bx1 = bx1.max(x);
-            by0 = by0.min(y);
-        }
+        let own = page_box(&f, shape);
+        let (bx0, by0, bx1) = (own.x0, own.y0, own.x1);
         let badge = match st.status {
             Status::Formed => None,
             Status::Disordered => Some(("D", "#ffd23f", "#111111")),
@@ -788,8 +804,7 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
         }
         if opts.labels {
             let (cx, cy) = f.xy(shape.centre());
-            let own = page_box(&f, shape);
-            let text_w = id.chars().count() as i64 * label_fs * 64 / 100;
+            let text_w = label_width(&id, label_fs);
             let gap = f.px(3);
             let mid = cy + label_fs * 35 / 100;
             // At the centre when the id fits on the unit; else beside it: right, left,
@@ -811,19 +826,8 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
                     (over, own.y1 + label_fs + gap, "middle"),
                 ]
             };
-            let text_box = |(x, y, anchor): (i64, i64, &str)| {
-                let x0 = match anchor {
-                    "start" => x,
-                    "end" => x - text_w,
-                    _ => x - text_w / 2,
-                };
-                Rect {
-                    x0,
-                    y0: y - label_fs * 80 / 100,
-                    x1: x0 + text_w,
-                    y1: y + label_fs * 20 / 100,
-                }
-            };
+            let text_box =
+                |(x, y, anchor): (i64, i64, &str)| label_box(x, y, anchor, text_w, label_fs);
             let on_table = |r: &Rect| r.x0 >= 0 && r.x1 <= f.width && r.y0 >= 0 && r.y1 <= f.depth;
             let clear = |r: &Rect| {
                 on_table(r)
@@ -1582,14 +1586,7 @@ mod tests {
         check_xml(&svg).unwrap();
         let (x, y, anchor) = label_of(&svg, "fr-guns");
         assert_eq!((x, anchor.as_str()), (4800 - gap, "end"));
-        let fs = f.px(9);
-        let text_w = "fr-guns".len() as i64 * fs * 64 / 100;
-        let label = Rect {
-            x0: x - text_w,
-            y0: y - fs * 80 / 100,
-            x1: x,
-            y1: y + fs * 20 / 100,
-        };
+        let label = label_box(x, y, "end", label_width("fr-guns", f.px(9)), f.px(9));
         for (i, st) in s.units.iter().enumerate() {
             if st.at == Whereabouts::Table {
                 let unit = page_box(&f, &st.shape);
@@ -1606,7 +1603,7 @@ mod tests {
         for scale in [5, 7] {
             let f = Frame { scale, ..f };
             let fs = f.px(9);
-            let text_w = "fr-guns".len() as i64 * fs * 64 / 100;
+            let text_w = label_width("fr-guns", fs);
             let opts = RenderOptions {
                 scale_px_per_cm: scale as u32,
                 ..RenderOptions::default()
