@@ -1,5 +1,12 @@
 //! Architecture invariants that a test can check (ARCHITECTURE.md).
 //!
+//! **The layers.** fm-core's modules are in three layers: the system-neutral match
+//! layer and its helpers (`NEUTRAL`), the rules systems (`fm/`, `huzzah/`), and the
+//! registry of systems (`any`, with the crate root's re-exports), the one place that
+//! names the systems. A neutral module reaches only neutral modules, and a system only
+//! the neutral modules and itself, each by its module path (`crate::game::Game`, not
+//! the root's `crate::Game`, which could be any layer's).
+//!
 //! **No system-rule module names a game module.** The F&M system rules
 //! (`fm-core/src/fm/*.rs`) and the system-agnostic layer (`fm-core/src/*.rs`) reach a
 //! game's exclusive rules only through the `ExclusiveRules` trait
@@ -23,16 +30,26 @@ fn game_modules(src: &Path) -> Vec<String> {
     out
 }
 
-fn system_files(src: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for dir in [src.to_path_buf(), src.join("fm")] {
-        for e in std::fs::read_dir(&dir).expect("source dir") {
-            let p = e.expect("entry").path();
-            if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
+/// The `.rs` files under `dir`, its subfolders included, but those under `skip`.
+fn rs_files(dir: &Path, skip: &[&Path], out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("source dir") {
+        let p = e.expect("entry").path();
+        if skip.iter().any(|s| p == *s) {
+            continue;
+        }
+        if p.is_dir() {
+            rs_files(&p, skip, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
         }
     }
+}
+
+/// The F&M system rules and the system-agnostic layer: every file of fm-core's
+/// sources but the games' (`fm/games/`) and the other system's (`huzzah/`).
+fn system_files(src: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    rs_files(src, &[&src.join("fm/games"), &src.join("huzzah")], &mut out);
     out.sort();
     out
 }
@@ -124,4 +141,216 @@ fn the_game_dispatch_forwards_every_exclusive_rule() {
         declared, forwarded,
         "every ExclusiveRules method is forwarded by Rules"
     );
+}
+
+/// The system-neutral modules of fm-core (`src/<name>.rs` or `src/<name>/`): the match
+/// layer and the helpers every system shares.
+const NEUTRAL: &[&str] = &[
+    "chance",
+    "dynmatch",
+    "error",
+    "factored",
+    "game",
+    "ids",
+    "infostate",
+    "json",
+    "query",
+    "rng",
+    "search",
+    "svg",
+];
+
+/// The rules systems' folders.
+const SYSTEMS: &[&str] = &["fm", "huzzah"];
+
+/// The registry: the one module besides the crate root that names the systems.
+const REGISTRY: &str = "any";
+
+/// Source text without its comments (line comments, doc comments included, and block
+/// comments), so that prose may name anything. Strings are kept, and a `//` inside one
+/// ends the line's code early, which can only hide a path, never invent one.
+fn code_of(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("/*") {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].find("*/").map_or("", |j| &rest[i + j + 2..]);
+    }
+    out.push_str(rest);
+    out.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first segments of the paths a file's code takes from the crate root:
+/// `crate::game::Game` gives `game`; `use crate::{error::RuleError, ids::Side}` gives
+/// `error` and `ids`; `super::x` in a top-level module counts as `crate::x`.
+fn root_paths(code: &str, top_level: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut prefixes = vec!["crate::"];
+    if top_level {
+        prefixes.push("super::");
+    }
+    for prefix in prefixes {
+        for (i, _) in code.match_indices(prefix) {
+            if code[..i].chars().next_back().is_some_and(ident) {
+                continue;
+            }
+            let rest = code[i + prefix.len()..].trim_start();
+            if let Some(group) = rest.strip_prefix('{') {
+                // The group's top-level items, up to its closing brace.
+                let (mut depth, mut item, mut end) = (0usize, String::new(), false);
+                for c in group.chars() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => end = true,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            out.push(item.trim().split("::").next().unwrap_or("").to_string());
+                            item.clear();
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    if end {
+                        break;
+                    }
+                    if depth == 0 {
+                        item.push(c);
+                    }
+                }
+                let last = item.trim().split("::").next().unwrap_or("").to_string();
+                if !last.is_empty() {
+                    out.push(last);
+                }
+            } else {
+                let name: String = rest.chars().take_while(|c| ident(*c)).collect();
+                out.push(name);
+            }
+        }
+    }
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+/// The top-level module a file of `src` belongs to (`game` for `src/game/log.rs`).
+fn top_module(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).expect("under src");
+    let first = rel.components().next().expect("a component");
+    let name = first.as_os_str().to_str().expect("utf-8");
+    name.strip_suffix(".rs").unwrap_or(name).to_string()
+}
+
+/// Every path from a file to the crate root that its layer does not allow, as
+/// `file:line-less path` findings: `allowed` are the first segments it may take.
+fn disallowed(src: &Path, files: &[PathBuf], allowed: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
+    let mut found = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).expect("readable source");
+        let module = top_module(src, f);
+        // `super::` of a top-level file, or of a top-level folder's mod.rs, is the root.
+        let top_level = f.parent() == Some(src)
+            || (f.file_name().is_some_and(|n| n == "mod.rs")
+                && f.parent().and_then(Path::parent) == Some(src));
+        for name in root_paths(&code_of(&text), top_level) {
+            if !allowed(&module, &name) {
+                found.push(format!("{}: crate::{name}", f.display()));
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn every_module_of_fm_core_is_in_one_layer() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
+    let mut declared: Vec<String> = code_of(&lib)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let l = l
+                .strip_prefix("pub ")
+                .or_else(|| l.strip_prefix("pub(crate) "))
+                .unwrap_or(l);
+            l.strip_prefix("mod ")?
+                .strip_suffix(';')
+                .map(str::to_string)
+        })
+        .collect();
+    declared.sort();
+    let mut layered: Vec<String> = NEUTRAL
+        .iter()
+        .chain(SYSTEMS)
+        .chain([&REGISTRY])
+        .map(|s| s.to_string())
+        .collect();
+    layered.sort();
+    assert_eq!(
+        declared, layered,
+        "each module of lib.rs is neutral, a system or the registry (tests/architecture.rs)"
+    );
+}
+
+#[test]
+fn no_system_neutral_module_names_a_system() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for m in NEUTRAL {
+        let (file, dir) = (src.join(format!("{m}.rs")), src.join(m));
+        if file.exists() {
+            files.push(file);
+        }
+        if dir.is_dir() {
+            rs_files(&dir, &[], &mut files);
+        }
+    }
+    assert!(
+        files.len() >= 11,
+        "the neutral modules were not found: {files:?}"
+    );
+    let found = disallowed(&src, &files, &|_, name| NEUTRAL.contains(&name));
+    assert!(
+        found.is_empty(),
+        "system-neutral modules reach beyond the neutral layer (name a neutral module's \
+         path, never a system's or the crate root's re-export):\n{}",
+        found.join("\n")
+    );
+    // The test sees what it must: a path to a system is found.
+    let probe = "use crate::{game::Game, fm::Fm};\nlet x = crate::huzzah::Huzzah;";
+    assert_eq!(root_paths(probe, false), ["game", "fm", "huzzah"]);
+}
+
+#[test]
+fn neither_system_names_the_other() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    for system in SYSTEMS {
+        let mut files = Vec::new();
+        rs_files(&src.join(system), &[], &mut files);
+        assert!(files.len() > 10, "the {system} files were not found");
+        let found = disallowed(&src, &files, &|module, name| {
+            NEUTRAL.contains(&name) || name == module
+        });
+        assert!(
+            found.is_empty(),
+            "{system} reaches beyond its own modules and the neutral layer (the crate \
+             root's re-exports included):\n{}",
+            found.join("\n")
+        );
+        // `super::` from the system's mod.rs reaches the root too.
+        for f in &files {
+            let code = code_of(&std::fs::read_to_string(f).expect("readable source"));
+            for other in SYSTEMS.iter().filter(|o| *o != system) {
+                assert!(
+                    !code.contains(&format!("super::{other}")),
+                    "{} names {other}",
+                    f.display()
+                );
+            }
+        }
+    }
 }

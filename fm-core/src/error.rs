@@ -1,4 +1,6 @@
-//! Rule errors: why a command was refused, naming the rule it breaks.
+//! The errors every rules system shares: [`RuleError`] (why a command was refused,
+//! naming the rule it breaks) and [`ScenarioError`] (why a scenario did not load, naming
+//! the JSON path of the offending value).
 
 use serde::{Deserialize, Serialize};
 
@@ -34,4 +36,36 @@ impl RuleError {
 /// Shorthand for returning a [`RuleError`].
 pub(crate) fn refuse<T>(rule: &str, message: impl Into<String>) -> Result<T, RuleError> {
     Err(RuleError::new(rule, message))
+}
+
+/// A scenario failed to load. `path` is the JSON path of the offending value
+/// (`units[3].provenance`), also for data that does not deserialize.
+///
+/// Every rules system reports its scenarios' errors in this form (the [`crate::game::Game`]
+/// trait's scenario functions return it); a system whose own errors say more converts
+/// them into it, keeping the JSON path.
+///
+/// ```
+/// use fm_core::ScenarioError;
+/// let e = ScenarioError::new("units[3].provenance", "missing");
+/// assert_eq!(e.to_string(), "units[3].provenance: missing");
+/// assert_eq!(ScenarioError::new("", "unknown scenario").to_string(), "unknown scenario");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", if path.is_empty() { String::new() } else { format!("{path}: ") })]
+pub struct ScenarioError {
+    /// JSON path, e.g. `map.hexes[412].terrain`.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ScenarioError {
+    /// Builds an error at a JSON path (empty for the scenario as a whole).
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
 }

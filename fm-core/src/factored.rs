@@ -81,8 +81,8 @@ pub enum FactoredError {
 impl FactoredError {
     /// The error as a refused command: rule `"input"`, as an action index that means
     /// nothing here is refused.
-    pub fn to_rule_error(&self) -> crate::RuleError {
-        crate::RuleError::new("input", self.to_string())
+    pub fn to_rule_error(&self) -> crate::error::RuleError {
+        crate::error::RuleError::new("input", self.to_string())
     }
 }
 

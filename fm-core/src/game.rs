@@ -1,12 +1,12 @@
 //! The system-agnostic match layer: the [`Game`] trait a rules system implements, and
 //! [`GameMatch`] (a scenario, its state, a seeded generator and the log of commands and
 //! events, with JSON save/load that verifies itself on replay, undo, per-side views
-//! and records), generic over it. [`Match`] is the match of the Fire & Movement system.
+//! and records), generic over it. [`crate::Match`] is the match of the Fire & Movement system.
 //! The object-safe JSON layer over it, which every binding uses, is [`crate::any`].
 
 use crate::chance::{ChanceMode, ChanceNode};
 use crate::error::RuleError;
-use crate::fm::scenario::ScenarioError;
+use crate::error::ScenarioError;
 use crate::ids::Side;
 use crate::rng::{RngReset, RngState};
 use rand_core::RngCore;
@@ -30,6 +30,12 @@ use std::sync::Arc;
 pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     /// The system's name, as a scenario or save names it in `"system"`.
     const NAME: &'static str;
+    /// Whether this system is the default one: the system that scenario JSON and saves
+    /// naming no `"system"` belong to, whose saves therefore leave the member out (saves
+    /// of formats 2 and 3 predate it). Fire & Movement, the first system, is; the
+    /// registry ([`crate::any`]) holds exactly one such system among its built-in ones and
+    /// refuses to [`register`](crate::any::register) another.
+    const DEFAULT_SYSTEM: bool = false;
     /// A validated scenario.
     type Scenario: Debug + Send + Sync + 'static;
     /// A scenario as written in JSON.
@@ -143,7 +149,7 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
         v
     }
     /// The uniformly random legal command of the built-in random agent (with the
-    /// match's memo): draw `k` with [`crate::any::uniform_index`] over the number of
+    /// match's memo): draw `k` with [`crate::dynmatch::uniform_index`] over the number of
     /// legal commands, take the `k`-th of [`Game::legal_commands`]. `None` when no
     /// command is legal. A system may count and build only the one drawn; the draw
     /// and the command are the same.
@@ -157,7 +163,7 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
         if cmds.is_empty() {
             return None;
         }
-        let k = crate::any::uniform_index(rng, cmds.len());
+        let k = crate::dynmatch::uniform_index(rng, cmds.len());
         Some(cmds.swap_remove(k))
     }
     /// The state as `side` may know it.
@@ -213,11 +219,11 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     }
 
     /// An upper bound on the length of every game of the scenario, derived from its
-    /// rules ([`crate::GameLength`]): no game, whatever its commands and dice, has more
+    /// rules ([`crate::query::GameLength`]): no game, whatever its commands and dice, has more
     /// commands, nor more chance outcomes, from its first decision to its end. `None`
     /// (the default) for a system that cannot bound it, such as one whose rules let a
     /// loop of decisions go on for ever.
-    fn max_game_length(_sc: &Self::Scenario) -> Option<crate::GameLength> {
+    fn max_game_length(_sc: &Self::Scenario) -> Option<crate::query::GameLength> {
         None
     }
 
@@ -241,7 +247,7 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     /// it with [`Game::apply`] on a generator of fixed seed (0) and keeps the error:
     /// whether a command is legal never depends on the dice.
     fn explain(sc: &Self::Scenario, s: &Self::State, cmd: &Self::Command) -> Option<RuleError> {
-        let mut rng = crate::rng_from_seed(0);
+        let mut rng = crate::rng::rng_from_seed(0);
         Self::apply(sc, s, cmd, &mut rng).err()
     }
     /// A picture of the game as SVG: of `side`'s view when a side is given (nothing
@@ -292,7 +298,7 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     ///
     /// # Errors
     /// [`MatchError::Unsupported`] (the default).
-    fn observation_spec(_sc: &Self::Scenario) -> Result<crate::ObservationSpec, MatchError> {
+    fn observation_spec(_sc: &Self::Scenario) -> Result<crate::query::ObservationSpec, MatchError> {
         Err(crate::query::unsupported("observation", Self::NAME))
     }
     /// Writes `side`'s observation, computed from its view alone, into `out`, which
@@ -323,12 +329,12 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     /// alone).
     ///
     /// # Errors
-    /// [`crate::FactoredError::Index`] for an index outside the action space or one
+    /// [`crate::factored::FactoredError::Index`] for an index outside the action space or one
     /// that stands for no command.
     fn flat_to_factored(
         sc: &Self::Scenario,
         index: usize,
-    ) -> Result<Vec<usize>, crate::FactoredError> {
+    ) -> Result<Vec<usize>, crate::factored::FactoredError> {
         crate::factored::radix(Self::action_space_size(sc)).to_factored(index)
     }
     /// The flat action index of a complete factored sequence (a function of the
@@ -336,8 +342,11 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     ///
     /// # Errors
     /// A value that is no option of its step, a sequence too short
-    /// ([`crate::FactoredError::Incomplete`]) or too long.
-    fn factored_to_flat(sc: &Self::Scenario, seq: &[usize]) -> Result<usize, crate::FactoredError> {
+    /// ([`crate::factored::FactoredError::Incomplete`]) or too long.
+    fn factored_to_flat(
+        sc: &Self::Scenario,
+        seq: &[usize],
+    ) -> Result<usize, crate::factored::FactoredError> {
         crate::factored::radix(Self::action_space_size(sc)).to_flat(seq)
     }
     /// Whether a well-formed sequence is complete (`true`: it stands for a command) or
@@ -346,7 +355,10 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     ///
     /// # Errors
     /// A value that is no option of its step, or a sequence longer than its command.
-    fn factored_complete(sc: &Self::Scenario, seq: &[usize]) -> Result<bool, crate::FactoredError> {
+    fn factored_complete(
+        sc: &Self::Scenario,
+        seq: &[usize],
+    ) -> Result<bool, crate::factored::FactoredError> {
         crate::factored::radix(Self::action_space_size(sc)).complete(seq)
     }
     /// The options of step `prefix.len()` after `prefix`, ascending: exactly the values
@@ -354,21 +366,21 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     /// Empty for the empty prefix when no command is legal.
     ///
     /// # Errors
-    /// As [`Game::factored_complete`]; [`crate::FactoredError::Complete`] for a
-    /// complete sequence, [`crate::FactoredError::NotLegal`] for a prefix no legal
+    /// As [`Game::factored_complete`]; [`crate::factored::FactoredError::Complete`] for a
+    /// complete sequence, [`crate::factored::FactoredError::NotLegal`] for a prefix no legal
     /// command starts with.
     fn factored_options_memo(
         sc: &Self::Scenario,
         s: &Self::State,
         memo: &mut Self::Memo,
         prefix: &[usize],
-    ) -> Result<Vec<usize>, crate::FactoredError> {
+    ) -> Result<Vec<usize>, crate::factored::FactoredError> {
         crate::factored::proper_prefix(prefix, |p| Self::factored_complete(sc, p))?;
         let legal = Self::legal_indices_memo(sc, s, memo);
         let out =
             crate::factored::options_among(&legal, prefix, |i| Self::flat_to_factored(sc, i).ok());
         if out.is_empty() && !prefix.is_empty() {
-            return Err(crate::FactoredError::NotLegal {
+            return Err(crate::factored::FactoredError::NotLegal {
                 prefix: prefix.to_vec(),
             });
         }
@@ -395,9 +407,6 @@ pub struct LogEntryOf<G: Game> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance: Option<Vec<u32>>,
 }
-
-/// A log entry of the Fire & Movement system.
-pub type LogEntry = LogEntryOf<crate::Fm>;
 
 /// The save format [`GameMatch::save`] writes. Format 4 records Fire & Movement state
 /// hashes by words (`State::hash`; formats 2 and 3 recorded `State::legacy_hash`,
@@ -538,9 +547,6 @@ pub struct SavedChance<G: Game> {
     pub outcomes: Vec<u32>,
 }
 
-/// A saved match of the Fire & Movement system.
-pub type SavedMatch = SavedGame<crate::Fm>;
-
 /// The scenario of a save: a built-in scenario's id (JSON: a string), or the scenario's
 /// data (JSON: an object), which [`GameMatch::save`] writes for a scenario that is not
 /// exactly a built-in one.
@@ -653,9 +659,6 @@ pub struct SideEntryOf<G: Game> {
     pub view_hash: u64,
 }
 
-/// A side entry of the Fire & Movement system.
-pub type SideEntry = SideEntryOf<crate::Fm>;
-
 /// A match as one side may know it, for play by e-mail and for a player's client: the
 /// scenario, the side's redacted event stream and its current view. It holds no seed
 /// and no hidden value, so it can be handed to that side's player.
@@ -678,9 +681,6 @@ pub struct SideRecordOf<G: Game> {
     #[serde(with = "hex_u64")]
     pub view_hash: u64,
 }
-
-/// A side record of the Fire & Movement system.
-pub type SideRecord = SideRecordOf<crate::Fm>;
 
 /// Errors from match operations.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -924,22 +924,6 @@ impl<G: Game> Serialize for MatchLog<G> {
     }
 }
 
-/// A running game of the Fire & Movement system.
-///
-/// ```
-/// use fm_core::{Command, Match};
-/// let mut m = Match::new_builtin("system-demo", 1).unwrap();
-/// let first = m.legal_commands()[0].clone(); // a set-up placement
-/// m.apply(&first).unwrap();
-/// assert!(m.apply(&Command::Done).is_err()); // set-up is not finished
-/// let saved = m.save();
-/// let again = Match::load(&saved).unwrap();
-/// assert_eq!(again.state(), m.state());
-/// m.undo();
-/// assert_eq!(m.log().len(), 0);
-/// ```
-pub type Match = GameMatch<crate::Fm>;
-
 impl<G: Game> Clone for GameMatch<G> {
     /// O(1) in the length of the log: see [`GameMatch`].
     fn clone(&self) -> Self {
@@ -974,7 +958,7 @@ impl<G: Game> Debug for GameMatch<G> {
 impl<G: Game> GameMatch<G> {
     /// Starts a match of `scenario` with a seed.
     pub fn new(scenario: Arc<G::Scenario>, seed: u64) -> GameMatch<G> {
-        let mut rng = crate::rng_from_seed(seed);
+        let mut rng = crate::rng::rng_from_seed(seed);
         let (state, events) = G::new_game(&scenario, &mut rng);
         GameMatch {
             scenario,
@@ -1253,14 +1237,17 @@ impl<G: Game> GameMatch<G> {
     ///
     /// # Errors
     /// A malformed or complete prefix, or one no legal command starts with
-    /// ([`crate::FactoredError`]).
-    pub fn factored_options(&self, prefix: &[usize]) -> Result<Vec<usize>, crate::FactoredError> {
+    /// ([`crate::factored::FactoredError`]).
+    pub fn factored_options(
+        &self,
+        prefix: &[usize],
+    ) -> Result<Vec<usize>, crate::factored::FactoredError> {
         if self.pending_chance.is_some() {
             crate::factored::proper_prefix(prefix, |p| G::factored_complete(&self.scenario, p))?;
             if prefix.is_empty() {
                 return Ok(Vec::new());
             }
-            return Err(crate::FactoredError::NotLegal {
+            return Err(crate::factored::FactoredError::NotLegal {
                 prefix: prefix.to_vec(),
             });
         }
@@ -1271,7 +1258,7 @@ impl<G: Game> GameMatch<G> {
     ///
     /// # Errors
     /// A malformed sequence.
-    pub fn factored_complete(&self, seq: &[usize]) -> Result<bool, crate::FactoredError> {
+    pub fn factored_complete(&self, seq: &[usize]) -> Result<bool, crate::factored::FactoredError> {
         G::factored_complete(&self.scenario, seq)
     }
 
@@ -1279,7 +1266,10 @@ impl<G: Game> GameMatch<G> {
     ///
     /// # Errors
     /// An index outside the action space or standing for no command.
-    pub fn flat_to_factored(&self, index: usize) -> Result<Vec<usize>, crate::FactoredError> {
+    pub fn flat_to_factored(
+        &self,
+        index: usize,
+    ) -> Result<Vec<usize>, crate::factored::FactoredError> {
         G::flat_to_factored(&self.scenario, index)
     }
 
@@ -1288,7 +1278,7 @@ impl<G: Game> GameMatch<G> {
     ///
     /// # Errors
     /// A malformed or incomplete sequence.
-    pub fn factored_to_flat(&self, seq: &[usize]) -> Result<usize, crate::FactoredError> {
+    pub fn factored_to_flat(&self, seq: &[usize]) -> Result<usize, crate::factored::FactoredError> {
         G::factored_to_flat(&self.scenario, seq)
     }
 
@@ -1297,7 +1287,7 @@ impl<G: Game> GameMatch<G> {
     ///
     /// # Errors
     /// Rule `"input"` for a malformed or incomplete sequence (its
-    /// [`crate::FactoredError`] as the message); otherwise as
+    /// [`crate::factored::FactoredError`] as the message); otherwise as
     /// [`GameMatch::apply_index`].
     pub fn apply_factored(&mut self, seq: &[usize]) -> Result<&[G::Event], RuleError> {
         let flat = G::factored_to_flat(&self.scenario, seq).map_err(|e| e.to_rule_error())?;
@@ -1364,7 +1354,7 @@ impl<G: Game> GameMatch<G> {
         };
         let s = SavedGame::<G> {
             format: SAVE_FORMAT,
-            system: (G::NAME != crate::Fm::NAME).then(|| G::NAME.to_string()),
+            system: (!G::DEFAULT_SYSTEM).then(|| G::NAME.to_string()),
             scenario,
             scenario_hash,
             seed: self.seed,
@@ -1557,15 +1547,21 @@ impl<G: Game> GameMatch<G> {
                 "scenario: a format {format} save embeds the scenario's data"
             )));
         }
-        let system = value
-            .get("system")
-            .and_then(|v| v.as_str())
-            .unwrap_or(crate::Fm::NAME);
-        if system != G::NAME {
-            return Err(MatchError::Json(format!(
-                "system: a save of the {system:?} rules system, not {:?}",
-                G::NAME
-            )));
+        match value.get("system").and_then(|v| v.as_str()) {
+            Some(system) if system != G::NAME => {
+                return Err(MatchError::Json(format!(
+                    "system: a save of the {system:?} rules system, not {:?}",
+                    G::NAME
+                )));
+            }
+            None if !G::DEFAULT_SYSTEM => {
+                return Err(MatchError::Json(format!(
+                    "system: the save names no rules system (a save of the default system), \
+                     not {:?}",
+                    G::NAME
+                )));
+            }
+            _ => {}
         }
         if let Some(n) = value.get("log").and_then(|l| l.as_array()).map(Vec::len) {
             if n > MAX_LOG_ENTRIES {
@@ -1771,7 +1767,7 @@ impl<G: Game> GameMatch<G> {
     /// let bound = m.max_game_length().unwrap();
     /// assert!(bound.commands > 0 && bound.total() >= bound.commands);
     /// ```
-    pub fn max_game_length(&self) -> Option<crate::GameLength> {
+    pub fn max_game_length(&self) -> Option<crate::query::GameLength> {
         G::max_game_length(&self.scenario)
     }
     /// The current state, every hidden value included (the referee's; a player gets
@@ -1881,7 +1877,7 @@ impl<G: Game> GameMatch<G> {
                 format!("the match is already {MAX_DETERMINIZED_DEPTH} determinizations deep"),
             ));
         }
-        let mut rng = crate::rng_from_seed(seed);
+        let mut rng = crate::rng::rng_from_seed(seed);
         let state = G::determinize(&self.scenario, &self.state, side, &mut rng);
         Ok(GameMatch {
             scenario: self.scenario.clone(),
@@ -2016,14 +2012,14 @@ impl<G: Game> GameMatch<G> {
         G::outcome(&self.state).is_some()
     }
     /// How the game stands: going on, won by a side, or drawn.
-    pub fn result(&self) -> crate::MatchResult {
-        crate::MatchResult::of_outcome(G::outcome(&self.state).as_ref())
+    pub fn result(&self) -> crate::query::MatchResult {
+        crate::query::MatchResult::of_outcome(G::outcome(&self.state).as_ref())
     }
 }
 
 /// The check value of a seed: the first output of the generator it seeds.
 fn seed_check(seed: u64) -> u64 {
-    rand_core::RngCore::next_u64(&mut crate::rng_from_seed(seed))
+    rand_core::RngCore::next_u64(&mut crate::rng::rng_from_seed(seed))
 }
 
 /// Refuses a save of another format before its shape is read, so that an old save
@@ -2080,11 +2076,11 @@ mod hex_u64_opt {
     use serde::{Deserializer, Serializer};
     pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
         match v {
-            Some(v) => super::hex_u64::serialize(v, s),
+            Some(v) => crate::game::hex_u64::serialize(v, s),
             None => s.serialize_none(),
         }
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-        super::hex_u64::deserialize(d).map(Some)
+        crate::game::hex_u64::deserialize(d).map(Some)
     }
 }

@@ -27,6 +27,7 @@
 // independent of any rules system.
 pub mod any;
 mod chance;
+mod dynmatch;
 mod error;
 pub mod factored;
 pub mod fm;
@@ -38,6 +39,7 @@ pub mod json;
 pub mod query;
 mod rng;
 pub mod search;
+mod svg;
 
 // The public paths of the crate before the layout (`fm_core::zoc`, `fm_core::suez_1916`,
 // …) keep working.
@@ -45,7 +47,7 @@ pub use fm::games::{meuse_argonne, suez_1916, vimy_ridge};
 pub use fm::{agents, los, observation, render, zoc};
 
 pub use chance::{ChanceMode, ChanceNode};
-pub use error::RuleError;
+pub use error::{RuleError, ScenarioError};
 pub use factored::FactoredError;
 pub use fm::combat::{combat_reading, defender_line, CrtReading};
 pub use fm::command::Command;
@@ -70,21 +72,16 @@ pub use fm::state::*;
 pub use fm::support_fire::next_step;
 pub use fm::victory::{final_result, instant};
 pub use fm::view::{view, PoolView, SupportView, View};
-pub use fm::Fm;
+pub use fm::{Fm, LogEntry, Match, SavedMatch, SideEntry, SideRecord};
 pub use game::{
-    scenario_hash, Game, GameMatch, LogEntry, LogEntryOf, Match, MatchError, MatchLog, SavedChance,
-    SavedDeterminized, SavedGame, SavedMatch, SavedScenario, SideEntry, SideEntryOf, SideRecord,
-    SideRecordOf, MAX_DETERMINIZED_DEPTH, MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
+    scenario_hash, Game, GameMatch, LogEntryOf, MatchError, MatchLog, SavedChance,
+    SavedDeterminized, SavedGame, SavedScenario, SideEntryOf, SideRecordOf, MAX_DETERMINIZED_DEPTH,
+    MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
 };
 pub use ids::{Side, SidePair, UnitId};
 pub use infostate::information_state_tensor_size;
 pub use query::{GameLength, MatchResult, ObservationSpec};
-pub use rng::{RngReset, RngState, RngStateError};
-
-/// A seeded generator of the kind [`Match`] uses (xoshiro256++).
-pub fn rng_from_seed(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {
-    <rand_xoshiro::Xoshiro256PlusPlus as rand_core::SeedableRng>::seed_from_u64(seed)
-}
+pub use rng::{rng_from_seed, RngReset, RngState, RngStateError};
 
 /// The README's Rust examples, compiled and run as doctests so they cannot drift.
 #[cfg(doctest)]

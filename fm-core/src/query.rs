@@ -4,7 +4,7 @@
 //! ([`GameLength`]), and the strict reading of a query's JSON argument. Each query is a
 //! [`crate::Game`] method with a default (a system that does not answer it says so with
 //! [`MatchError::Unsupported`], or `None` for the length) and a
-//! [`crate::any::DynMatch`] method.
+//! [`crate::dynmatch::DynMatch`] method.
 
 use crate::game::MatchError;
 use crate::ids::Side;
@@ -73,7 +73,7 @@ pub fn unsupported(query: &str, system: &str) -> MatchError {
 }
 
 /// Reads a query's JSON argument as strictly as a command is read
-/// ([`crate::any::command_from_json`]): serde's reading, then no member that `T` does not
+/// ([`crate::dynmatch::command_from_json`]): serde's reading, then no member that `T` does not
 /// have. `what` names the argument in the message (`"odds JSON"`).
 ///
 /// # Errors
@@ -85,7 +85,7 @@ pub(crate) fn strict_from_value<T: DeserializeOwned + Serialize>(
     let t: T =
         serde_json::from_value(v.clone()).map_err(|e| MatchError::Input(format!("{what}: {e}")))?;
     let expected = serde_json::to_value(&t).expect("query values serialize");
-    if let Some(path) = crate::any::unknown_field(&expected, v, "") {
+    if let Some(path) = crate::dynmatch::unknown_field(&expected, v, "") {
         return Err(MatchError::Input(format!("{what}: unknown field {path}")));
     }
     Ok(t)
@@ -100,8 +100,8 @@ pub(crate) fn strict_from_value<T: DeserializeOwned + Serialize>(
 /// A [`RuleError`] (rule `"input"`): `render options at hex_size: …`.
 pub(crate) fn render_options_from_json<T: DeserializeOwned + Serialize + Default>(
     v: &Value,
-) -> Result<T, crate::RuleError> {
-    let input = |m: String| crate::RuleError::new("input", format!("render options{m}"));
+) -> Result<T, crate::error::RuleError> {
+    let input = |m: String| crate::error::RuleError::new("input", format!("render options{m}"));
     if v.is_null() {
         return Ok(T::default());
     }
@@ -118,7 +118,7 @@ pub(crate) fn render_options_from_json<T: DeserializeOwned + Serialize + Default
         input(format!("{at}: {}", e.inner()))
     })?;
     let read = serde_json::to_value(&o).expect("render options serialize");
-    if let Some(path) = crate::any::array_for_object(&read, v, "") {
+    if let Some(path) = crate::dynmatch::array_for_object(&read, v, "") {
         return Err(input(format!(
             " at {path}: an object expected, not an array"
         )));
@@ -129,7 +129,7 @@ pub(crate) fn render_options_from_json<T: DeserializeOwned + Serialize + Default
 /// An upper bound on the length of every game of a scenario
 /// ([`crate::Game::max_game_length`]): the most commands (decisions, by either side)
 /// and the most chance outcomes (the draws a match in explicit chance mode,
-/// [`crate::ChanceMode::Explicit`], stops at) a game can have from its first decision
+/// [`crate::chance::ChanceMode::Explicit`], stops at) a game can have from its first decision
 /// to its end. OpenSpiel counts both as moves: [`GameLength::total`]. The draws of the
 /// opening, made when a match is created, come from its seed and are no chance
 /// outcomes (a bound may still count some of them).

@@ -9,6 +9,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+/// A seeded generator of the kind [`crate::GameMatch`] uses (xoshiro256++).
+pub fn rng_from_seed(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {
+    <rand_xoshiro::Xoshiro256PlusPlus as rand_core::SeedableRng>::seed_from_u64(seed)
+}
+
 /// The whole state of a match's generator: its four 64-bit words. Its text form (and
 /// JSON form) is 64 lowercase hex digits, the words in order. The all-zero state is not
 /// one: xoshiro never leaves it, so no generator has it.
@@ -42,9 +47,9 @@ struct Words {
 }
 
 impl RngState {
-    /// The state of a generator seeded with `seed` ([`crate::rng_from_seed`]).
+    /// The state of a generator seeded with `seed` ([`crate::rng::rng_from_seed`]).
     pub fn of_seed(seed: u64) -> RngState {
-        RngState::of(&crate::rng_from_seed(seed))
+        RngState::of(&crate::rng::rng_from_seed(seed))
     }
 
     /// The state of a generator.
@@ -143,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_state_gives_back_the_generator_it_was_read_from() {
-        let mut g = crate::rng_from_seed(42);
+        let mut g = crate::rng::rng_from_seed(42);
         g.next_u64();
         let s = RngState::of(&g);
         let mut h = s.generator();

@@ -228,7 +228,7 @@ pub fn best_command<G: Game>(
         (None, Some(side)) => side,
         _ => return Err(SearchError::NoDecision),
     };
-    let mut rng = crate::rng_from_seed(cfg.seed);
+    let mut rng = crate::rng::rng_from_seed(cfg.seed);
     let mut memo = G::Memo::default();
     // The root's legal commands depend only on what `me` knows: list them from a
     // determinization, never from the true state.

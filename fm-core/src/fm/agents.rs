@@ -1,6 +1,6 @@
 //! Simple agents for tests, benchmarks and examples.
 
-use crate::any::uniform_index;
+use crate::dynmatch::uniform_index;
 use crate::fm::command::Command;
 use crate::fm::legal::{legal_commands, nth_movement_command, Fresh, MoveSource};
 use crate::fm::scenario::{Phase, Scenario};

@@ -248,7 +248,7 @@ impl ListingMemo {
         sc: &Scenario,
         s: &State,
         prefix: &[usize],
-    ) -> Result<Vec<usize>, crate::FactoredError> {
+    ) -> Result<Vec<usize>, crate::factored::FactoredError> {
         crate::fm::factored::options_from(sc, s, prefix, || Listing::new(sc, s, self))
     }
 

@@ -53,7 +53,7 @@ pub(crate) mod view;
 pub mod zoc;
 
 use crate::error::RuleError;
-use crate::game::Game;
+use crate::game::{Game, GameMatch, LogEntryOf, SavedGame, SideEntryOf, SideRecordOf};
 use crate::ids::Side;
 use rand_core::RngCore;
 
@@ -62,8 +62,40 @@ use rand_core::RngCore;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Fm;
 
+// The match layer's types for this system, re-exported at the crate root
+// (`fm_core::Match`, …) as they were before the layer was generic.
+
+/// A log entry of the Fire & Movement system.
+pub type LogEntry = LogEntryOf<Fm>;
+
+/// A saved match of the Fire & Movement system.
+pub type SavedMatch = SavedGame<Fm>;
+
+/// A side entry of the Fire & Movement system.
+pub type SideEntry = SideEntryOf<Fm>;
+
+/// A side record of the Fire & Movement system.
+pub type SideRecord = SideRecordOf<Fm>;
+
+/// A running game of the Fire & Movement system.
+///
+/// ```
+/// use fm_core::{Command, Match};
+/// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+/// let first = m.legal_commands()[0].clone(); // a set-up placement
+/// m.apply(&first).unwrap();
+/// assert!(m.apply(&Command::Done).is_err()); // set-up is not finished
+/// let saved = m.save();
+/// let again = Match::load(&saved).unwrap();
+/// assert_eq!(again.state(), m.state());
+/// m.undo();
+/// assert_eq!(m.log().len(), 0);
+/// ```
+pub type Match = GameMatch<Fm>;
+
 impl Game for Fm {
     const NAME: &'static str = "fm";
+    const DEFAULT_SYSTEM: bool = true;
     type Scenario = scenario::Scenario;
     type ScenarioData = scenario::ScenarioData;
     type State = state::State;
@@ -218,19 +250,19 @@ impl Game for Fm {
     fn flat_to_factored(
         sc: &scenario::Scenario,
         index: usize,
-    ) -> Result<Vec<usize>, crate::FactoredError> {
+    ) -> Result<Vec<usize>, crate::factored::FactoredError> {
         factored::flat_to_factored(sc, index)
     }
     fn factored_to_flat(
         sc: &scenario::Scenario,
         seq: &[usize],
-    ) -> Result<usize, crate::FactoredError> {
+    ) -> Result<usize, crate::factored::FactoredError> {
         factored::factored_to_flat(sc, seq)
     }
     fn factored_complete(
         sc: &scenario::Scenario,
         seq: &[usize],
-    ) -> Result<bool, crate::FactoredError> {
+    ) -> Result<bool, crate::factored::FactoredError> {
         factored::factored_complete(sc, seq)
     }
     fn factored_options_memo(
@@ -238,10 +270,10 @@ impl Game for Fm {
         s: &state::State,
         m: &mut memo::ListingMemo,
         prefix: &[usize],
-    ) -> Result<Vec<usize>, crate::FactoredError> {
+    ) -> Result<Vec<usize>, crate::factored::FactoredError> {
         m.factored_options(sc, s, prefix)
     }
-    fn max_game_length(sc: &scenario::Scenario) -> Option<crate::GameLength> {
+    fn max_game_length(sc: &scenario::Scenario) -> Option<crate::query::GameLength> {
         Some(length::max_game_length(sc))
     }
     fn pending_kind(p: &state::Pending) -> std::borrow::Cow<'static, str> {
@@ -259,14 +291,14 @@ impl Game for Fm {
         s: &state::State,
         side: Option<Side>,
         options: &serde_json::Value,
-    ) -> Result<String, crate::MatchError> {
+    ) -> Result<String, crate::game::MatchError> {
         query::svg(sc, s, side, options)
     }
     fn reachable(
         sc: &scenario::Scenario,
         s: &state::State,
         unit: &str,
-    ) -> Result<serde_json::Value, crate::MatchError> {
+    ) -> Result<serde_json::Value, crate::game::MatchError> {
         query::reachable(sc, s, unit)
     }
     fn odds(
@@ -274,12 +306,12 @@ impl Game for Fm {
         s: &state::State,
         side: Side,
         proposal: &serde_json::Value,
-    ) -> Result<serde_json::Value, crate::MatchError> {
+    ) -> Result<serde_json::Value, crate::game::MatchError> {
         query::odds(sc, s, side, proposal)
     }
     fn observation_spec(
         sc: &scenario::Scenario,
-    ) -> Result<crate::ObservationSpec, crate::MatchError> {
+    ) -> Result<crate::query::ObservationSpec, crate::game::MatchError> {
         Ok(query::observation_spec(sc))
     }
     fn observation(
@@ -287,7 +319,7 @@ impl Game for Fm {
         s: &state::State,
         side: Side,
         out: &mut [f32],
-    ) -> Result<(), crate::MatchError> {
+    ) -> Result<(), crate::game::MatchError> {
         query::observation(sc, s, side, out);
         Ok(())
     }

@@ -231,9 +231,10 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
     let m = Meta::new(sc);
     let plane = m.rows * m.cols;
     let mut board = vec![0f32; m.channels * plane];
-    let at =
-        |h: crate::Hex| -> usize { (h.row as usize - m.rmin) * m.cols + (h.col as usize - m.cmin) };
-    let set = |board: &mut Vec<f32>, ch: usize, h: crate::Hex, x: f32| {
+    let at = |h: crate::fm::hex::Hex| -> usize {
+        (h.row as usize - m.rmin) * m.cols + (h.col as usize - m.cmin)
+    };
+    let set = |board: &mut Vec<f32>, ch: usize, h: crate::fm::hex::Hex, x: f32| {
         board[ch * plane + at(h)] = x;
     };
     // Map.
@@ -334,7 +335,7 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
             frac(vals.movement as f32, max_m as f32),
             frac(u.steps as f32, def.max_steps() as f32),
             f32::from(u8::from(u.steps < def.max_steps())),
-            f32::from(u8::from(d.kind == crate::UnitKind::Mobile)),
+            f32::from(u8::from(d.kind == crate::fm::scenario::UnitKind::Mobile)),
             f32::from(u8::from(d.zoc)),
             f32::from(u8::from(u.moved)),
             f32::from(u8::from(u.attacked || u.attacked_this_turn)),
@@ -349,7 +350,7 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
             set(&mut board, m.bombarded, *h, frac(*n as f32, 2.0));
         }
     }
-    let unit_hex = |id: &crate::UnitId| -> Option<crate::Hex> {
+    let unit_hex = |id: &crate::ids::UnitId| -> Option<crate::fm::hex::Hex> {
         let i = sc.unit_index(id)? as usize;
         v.units.get(i)?.hex()
     };
@@ -373,12 +374,13 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
             }
         }
     }
-    let (pend_units, pend_path): (Vec<crate::UnitId>, Vec<crate::Hex>) = match &v.pending {
-        Pending::ChooseLoss { candidates, .. } => (candidates.clone(), Vec::new()),
-        Pending::Retreat { units, .. } => (units.clone(), Vec::new()),
-        Pending::Advance { units, path, .. } => (units.clone(), path.clone()),
-        _ => (Vec::new(), Vec::new()),
-    };
+    let (pend_units, pend_path): (Vec<crate::ids::UnitId>, Vec<crate::fm::hex::Hex>) =
+        match &v.pending {
+            Pending::ChooseLoss { candidates, .. } => (candidates.clone(), Vec::new()),
+            Pending::Retreat { units, .. } => (units.clone(), Vec::new()),
+            Pending::Advance { units, path, .. } => (units.clone(), path.clone()),
+            _ => (Vec::new(), Vec::new()),
+        };
     for u in &pend_units {
         if let Some(h) = unit_hex(u) {
             set(&mut board, m.pending, h, 1.0);
@@ -411,7 +413,8 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
         }
     }
     // Suez 1916: markers placed on each hex (two at most per side and hex, 18.1).
-    let mut placed: std::collections::BTreeMap<(crate::Hex, bool), f32> = Default::default();
+    let mut placed: std::collections::BTreeMap<(crate::fm::hex::Hex, bool), f32> =
+        Default::default();
     for mk in &ex.fire_plan {
         *placed.entry((mk.hex, mk.side == me)).or_default() += 1.0;
     }

@@ -339,7 +339,7 @@ fn plural(n: i64, what: &str) -> String {
 /// the first side to set up can place a unit under every placement rule, exclusive
 /// ones included, which [`room`] does not model.
 fn first_decision(sc: &Scenario) -> Result<(), ScenarioError> {
-    let mut rng = crate::rng_from_seed(0);
+    let mut rng = crate::rng::rng_from_seed(0);
     let (s, _) = crate::fm::engine::new_game(sc, &mut rng);
     if s.outcome.is_some() || crate::fm::legal::has_legal_command(sc, &s) {
         return Ok(());

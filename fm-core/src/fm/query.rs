@@ -4,6 +4,7 @@
 //! and the learning observation, each from the functions of its own module
 //! ([`super::render`], [`super::movement`], [`super::odds`], [`super::observation`]).
 
+use crate::error::RuleError;
 use crate::fm::odds::AttackProposal;
 use crate::fm::render::RenderOptions;
 use crate::fm::scenario::Scenario;
@@ -12,7 +13,7 @@ use crate::fm::view::view;
 use crate::game::MatchError;
 use crate::ids::{Side, UnitId};
 use crate::query::strict_from_value;
-use crate::{ObservationSpec, RuleError};
+use crate::query::ObservationSpec;
 use serde_json::Value;
 
 /// The `kind` of a pending decision, as its JSON names it.

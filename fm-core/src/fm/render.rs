@@ -394,22 +394,7 @@ impl<'a> Snap<'a> {
     }
 }
 
-/// Escapes text for XML content and attribute values.
-pub fn xml_escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => o.push(' '),
-            c => o.push(c),
-        }
-    }
-    o
-}
+pub use crate::svg::xml_escape;
 
 /// Pixel geometry of the map.
 struct Geo {
@@ -1673,7 +1658,7 @@ fn crt_reading_of(sc: &Scenario, board: Board<'_>) -> Option<(CrtReading, usize)
             let c = v.combat.as_ref()?;
             let known: Vec<bool> = c.markers.iter().map(|m| m.value.is_some()).collect();
             let unknown = known.iter().filter(|k| !**k).count();
-            let s = sample_consistent(sc, v, &mut crate::rng_from_seed(0));
+            let s = sample_consistent(sc, v, &mut crate::rng::rng_from_seed(0));
             combat_reading(sc, &s, &|k| known.get(k).copied().unwrap_or(false))
                 .map(|r| (r, unknown))
         }

@@ -14,16 +14,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-/// A scenario failed to load. `path` is the JSON path of the offending value
-/// (`units[3].provenance`), also for data that does not deserialize.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{message}", if path.is_empty() { String::new() } else { format!("{path}: ") })]
-pub struct ScenarioError {
-    /// JSON path, e.g. `map.hexes[412].terrain`.
-    pub path: String,
-    /// What is wrong.
-    pub message: String,
-}
+// The layer's scenario error (a JSON path and a message) is F&M's too: every F&M
+// scenario error is a path and a message.
+pub use crate::error::ScenarioError;
 
 fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError {

@@ -53,7 +53,7 @@ pub mod state;
 pub use query::OddsRequest;
 
 use crate::error::RuleError;
-use crate::fm::scenario::ScenarioError;
+use crate::error::ScenarioError;
 use crate::ids::Side;
 use rand_core::RngCore;
 
@@ -61,7 +61,7 @@ use rand_core::RngCore;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Huzzah;
 
-impl crate::Game for Huzzah {
+impl crate::game::Game for Huzzah {
     const NAME: &'static str = "huzzah";
     type Scenario = scenario::Scenario;
     type ScenarioData = scenario::ScenarioData;
@@ -163,7 +163,7 @@ impl crate::Game for Huzzah {
     ) -> Option<command::Command> {
         legal::index_to_command(sc, s, i)
     }
-    fn max_game_length(sc: &scenario::Scenario) -> Option<crate::GameLength> {
+    fn max_game_length(sc: &scenario::Scenario) -> Option<crate::query::GameLength> {
         Some(length::max_game_length(sc))
     }
     fn pending_kind(p: &state::Pending) -> std::borrow::Cow<'static, str> {
@@ -174,7 +174,7 @@ impl crate::Game for Huzzah {
         s: &state::State,
         side: Option<Side>,
         options: &serde_json::Value,
-    ) -> Result<String, crate::MatchError> {
+    ) -> Result<String, crate::game::MatchError> {
         query::svg(sc, s, side, options)
     }
     fn odds(
@@ -182,7 +182,7 @@ impl crate::Game for Huzzah {
         s: &state::State,
         side: Side,
         request: &serde_json::Value,
-    ) -> Result<serde_json::Value, crate::MatchError> {
+    ) -> Result<serde_json::Value, crate::game::MatchError> {
         query::odds(sc, s, side, request)
     }
 }

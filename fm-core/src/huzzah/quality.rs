@@ -11,7 +11,7 @@
 //! Every roll in Huzzah! is 2D6 and low is good (page 1). [`pass_count`] counts the
 //! outcomes that pass a "roll at most the factor" test under the universal rules.
 
-use crate::fm::scenario::ScenarioError;
+use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -4,6 +4,7 @@
 //! unit moves on an open table, not between hexes) and no learning observation yet:
 //! those stay the trait's `Unsupported` defaults.
 
+use crate::error::RuleError;
 use crate::game::MatchError;
 use crate::huzzah::odds::{fire_odds_with, morale_odds};
 use crate::huzzah::render::RenderOptions;
@@ -11,7 +12,6 @@ use crate::huzzah::scenario::{Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State};
 use crate::ids::Side;
 use crate::query::strict_from_value;
-use crate::RuleError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -69,7 +69,7 @@ pub(crate) fn odds(
     request: &Value,
 ) -> Result<Value, MatchError> {
     let r: OddsRequest = strict_from_value(request, "odds JSON")?;
-    let v = <crate::huzzah::Huzzah as crate::Game>::view(sc, s, side);
+    let v = <crate::huzzah::Huzzah as crate::game::Game>::view(sc, s, side);
     let out = match r {
         OddsRequest::Fire {
             unit,
@@ -99,7 +99,7 @@ pub(crate) fn svg(
     Ok(match side {
         Some(side) => render(
             sc,
-            &<crate::huzzah::Huzzah as crate::Game>::view(sc, s, side),
+            &<crate::huzzah::Huzzah as crate::game::Game>::view(sc, s, side),
             &opts,
         ),
         None => render(sc, s, &opts),

@@ -27,12 +27,12 @@
 //! `g.legend`, `g.offtable[data-unit]`.
 
 use crate::error::RuleError;
-use crate::fm::render::xml_escape;
 use crate::huzzah::firing::weapon_range;
 use crate::huzzah::geometry::{self, Face, Facing, Len, Point, Shape, TRIG_ONE};
 use crate::huzzah::scenario::{BaseKind, OfficerRank, Scenario, TerrainKind, UnitIx};
 use crate::huzzah::state::{Phase, State, Status, Whereabouts};
 use crate::ids::{Side, SidePair};
+use crate::svg::xml_escape;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -1318,7 +1318,7 @@ mod tests {
     /// The state once the set-up is over: every officer placed at his scenario
     /// position (the firefight's units start placed).
     fn after_setup(sc: &Scenario, seed: u64) -> State {
-        let mut rng = crate::rng_from_seed(seed);
+        let mut rng = crate::rng::rng_from_seed(seed);
         let (mut s, _) = new_game(sc, &mut rng);
         while let crate::huzzah::state::Pending::PlaceOfficer { .. } = s.pending {
             let cmd = crate::huzzah::legal::legal_commands(sc, &s)
@@ -1718,7 +1718,7 @@ mod tests {
     #[test]
     fn every_text_is_escaped() {
         let sc = load(hostile());
-        let (s, _) = new_game(&sc, &mut crate::rng_from_seed(1));
+        let (s, _) = new_game(&sc, &mut crate::rng::rng_from_seed(1));
         let u = ix(&sc, "<script>&");
         let opts = RenderOptions {
             radii: true,
@@ -1747,7 +1747,7 @@ mod tests {
     #[test]
     fn terrain_by_kind_with_sectors_and_labels() {
         let sc = load(hostile());
-        let (s, _) = new_game(&sc, &mut crate::rng_from_seed(1));
+        let (s, _) = new_game(&sc, &mut crate::rng::rng_from_seed(1));
         let svg = render_svg(&sc, &s, &RenderOptions::default());
         check_xml(&svg).unwrap();
         assert_eq!(svg.matches(r#"class="terrain" data-terrain="#).count(), 6);
@@ -1788,7 +1788,7 @@ mod tests {
     #[test]
     fn the_same_state_gives_the_same_bytes() {
         let sc = load(hostile());
-        let (s, _) = new_game(&sc, &mut crate::rng_from_seed(3));
+        let (s, _) = new_game(&sc, &mut crate::rng::rng_from_seed(3));
         let opts = RenderOptions {
             radii: true,
             arc_of: Some(sc.units()[3].id.to_string()),
@@ -1799,7 +1799,7 @@ mod tests {
         let a = render_svg(&sc, &s, &opts);
         let b = render_svg(&sc, &s.clone(), &opts);
         assert_eq!(a, b);
-        let (s2, _) = new_game(&sc, &mut crate::rng_from_seed(3));
+        let (s2, _) = new_game(&sc, &mut crate::rng::rng_from_seed(3));
         assert_eq!(a, render_svg(&sc, &s2, &opts));
     }
 
@@ -1868,7 +1868,7 @@ mod tests {
         assert!(svg.contains(&format!(r#"class="offtable" data-officer="{lost}""#)));
         assert!(!svg.contains(&format!(r#"class="officer" data-officer="{lost}""#)));
         // During the set-up: officers not yet placed.
-        let (s1, _) = new_game(&sc, &mut crate::rng_from_seed(1));
+        let (s1, _) = new_game(&sc, &mut crate::rng::rng_from_seed(1));
         let svg = render_svg(&sc, &s1, &RenderOptions::default());
         check_xml(&svg).unwrap();
         assert_eq!(svg.matches(r#"class="officer""#).count(), 0);

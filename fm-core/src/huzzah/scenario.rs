@@ -25,7 +25,7 @@
 
 use super::geometry::{Facing, Len, Point};
 use super::quality::{ExpectedQuality, FireArm, Quality, QualityTable, QualityTableData};
-use crate::fm::scenario::ScenarioError;
+use crate::error::ScenarioError;
 use crate::ids::{Side, SidePair, UnitId};
 use serde::de::IntoDeserializer;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
