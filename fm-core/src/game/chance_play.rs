@@ -1,0 +1,171 @@
+//! Explicit chance mode ([`crate::chance`]) in a match: a command that draws stops at
+//! each draw until [`GameMatch::apply_chance`] picks its outcome; a logged command with
+//! recorded outcomes replays with them.
+
+use super::matches::PendingChance;
+use super::{Game, GameMatch};
+use crate::chance::{ChanceMode, ChanceNode};
+use crate::error::RuleError;
+
+/// A command run with scripted draws: its events, the state after them, and how the
+/// script fitted its draws.
+type ScriptedRun<G> = (
+    Vec<<G as Game>::Event>,
+    <G as Game>::State,
+    crate::chance::Scripted,
+);
+
+/// Outcomes that do not fit a command's draws (a replayed record).
+fn misfit(found: crate::chance::Scripted) -> RuleError {
+    RuleError::new(
+        "chance",
+        format!("the recorded outcomes do not fit the command's draws ({found:?})"),
+    )
+}
+
+impl<G: Game> GameMatch<G> {
+    /// How the match resolves draws ([`ChanceMode::Sampled`] unless set).
+    pub fn chance_mode(&self) -> ChanceMode {
+        self.chance_mode
+    }
+
+    /// Sets how the match resolves draws from the next command on (the opening's
+    /// draws, made when the match was created, came from its seed). A save records
+    /// the mode and every outcome chosen.
+    ///
+    /// # Errors
+    /// Rule `"chance"` while a chance outcome is pending.
+    pub fn set_chance_mode(&mut self, mode: ChanceMode) -> Result<(), RuleError> {
+        if self.pending_chance.is_some() {
+            return Err(RuleError::new(
+                "chance",
+                "a chance outcome is pending: resolve it (apply_chance) or take the command back (undo)",
+            ));
+        }
+        self.chance_mode = mode;
+        Ok(())
+    }
+
+    /// The draw a command waits for, in explicit chance mode: its outcomes `0..n`,
+    /// each of probability `1/n`.
+    ///
+    /// ```
+    /// use fm_core::{ChanceMode, Match};
+    /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+    /// m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    /// let mut agent = fm_core::rng_from_seed(2);
+    /// // Play until a command stops at a die roll, then choose a six.
+    /// while m.chance_node().is_none() {
+    ///     let c = m.random_command(&mut agent).unwrap();
+    ///     m.apply(&c).unwrap();
+    /// }
+    /// let node = m.chance_node().unwrap();
+    /// assert!(node.outcomes > 1);
+    /// let n = m.log().len();
+    /// while let Some(node) = m.chance_node() {
+    ///     m.apply_chance(node.outcomes - 1).unwrap();
+    /// }
+    /// assert_eq!(m.log().len(), n + 1);
+    /// assert!(m.log().last().unwrap().chance.is_some());
+    /// ```
+    pub fn chance_node(&self) -> Option<ChanceNode> {
+        self.pending_chance
+            .as_ref()
+            .map(|p| ChanceNode { outcomes: p.next })
+    }
+
+    /// Resolves the pending draw with `outcome` (in `0..n`, [`GameMatch::chance_node`]).
+    /// Returns the command's events once its last draw is resolved, none before.
+    ///
+    /// # Errors
+    /// Rule `"chance"` when no draw is pending; rule `"input"` for an outcome out of
+    /// range (nothing changes).
+    pub fn apply_chance(&mut self, outcome: u32) -> Result<&[G::Event], RuleError> {
+        let Some(p) = &self.pending_chance else {
+            return Err(RuleError::new("chance", "no chance outcome is pending"));
+        };
+        if outcome >= p.next {
+            return Err(RuleError::new(
+                "input",
+                format!("chance outcome {outcome} is not one of 0 to {}", p.next - 1),
+            ));
+        }
+        let p = self.pending_chance.take().expect("checked");
+        let mut outcomes = p.outcomes.clone();
+        outcomes.push(outcome);
+        match self.apply_scripted(&p.command, outcomes) {
+            Ok(_) => Ok(self.last_events()),
+            Err(e) => {
+                self.pending_chance = Some(p);
+                Err(e)
+            }
+        }
+    }
+
+    fn last_events(&self) -> &[G::Event] {
+        if self.pending_chance.is_some() {
+            return &[];
+        }
+        self.log.last().map_or(&[], |l| &l.events)
+    }
+
+    /// Runs `cmd` with its draws taken from `outcomes`: logs it when they were all it
+    /// drew, or leaves it pending at the first draw past them.
+    pub(super) fn apply_scripted(
+        &mut self,
+        cmd: &G::Command,
+        outcomes: Vec<u32>,
+    ) -> Result<&[G::Event], RuleError> {
+        let (events, state, found) = self.run_scripted(cmd, &outcomes)?;
+        match found {
+            crate::chance::Scripted::Needs(n) => {
+                self.pending_chance = Some(PendingChance {
+                    command: cmd.clone(),
+                    outcomes,
+                    next: n,
+                });
+                Ok(&[])
+            }
+            crate::chance::Scripted::Complete => {
+                let chance = (!outcomes.is_empty()).then_some(outcomes);
+                let rng = self.rng.clone();
+                Ok(self.commit(cmd, events, state, rng, chance))
+            }
+            _ => Err(misfit(found)),
+        }
+    }
+
+    /// Replays a logged command with the outcomes recorded for its draws.
+    pub(super) fn apply_recorded(
+        &mut self,
+        cmd: &G::Command,
+        outcomes: &[u32],
+    ) -> Result<&[G::Event], RuleError> {
+        let (events, state, found) = self.run_scripted(cmd, outcomes)?;
+        if found != crate::chance::Scripted::Complete {
+            return Err(misfit(found));
+        }
+        let rng = self.rng.clone();
+        Ok(self.commit(cmd, events, state, rng, Some(outcomes.to_vec())))
+    }
+
+    /// `cmd` applied with its draws taken from `outcomes` (the generator untouched),
+    /// and how the outcomes fitted its draws.
+    fn run_scripted(
+        &self,
+        cmd: &G::Command,
+        outcomes: &[u32],
+    ) -> Result<ScriptedRun<G>, RuleError> {
+        let mut rng = self.rng.clone();
+        let (res, found) = crate::chance::with_script(outcomes, || {
+            G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)
+        });
+        res.map(|(events, state)| (events, state, found))
+    }
+
+    pub(super) fn apply_sampled(&mut self, cmd: &G::Command) -> Result<&[G::Event], RuleError> {
+        let mut rng = self.rng.clone();
+        let (events, state) = G::apply_with_state(&self.scenario, &self.state, cmd, &mut rng)?;
+        Ok(self.commit(cmd, events, state, rng, None))
+    }
+}
