@@ -5,7 +5,7 @@
 //! Argonne movement steps.
 //!
 //! ```text
-//! cargo run --release -p fm-core --example factored            # the README's tables
+//! cargo run --release -p fm-core --example factored            # the tables of docs/learning.md
 //! cargo run --release -p fm-core --example factored -- --quick  # shorter timings
 //! ```
 //!

@@ -1,9 +1,9 @@
 //! Each built-in scenario's bound on the length of a game (`Game::max_game_length`:
 //! commands, chance outcomes and their total, the moves OpenSpiel counts) beside the
-//! longest of `--games` random games (20 by default): the README's table.
+//! longest of `--games` random games (20 by default): the table of docs/learning.md.
 //!
 //! ```text
-//! cargo run --release -p fm-core --example lengths               # the README's table
+//! cargo run --release -p fm-core --example lengths               # the table of docs/learning.md
 //! cargo run --release -p fm-core --example lengths -- --games 5  # fewer games
 //! ```
 //!

@@ -5,7 +5,7 @@ it (commands and chance outcomes) through the Python package, beside the bound t
 from the rules): each game is ``Match.playout`` in explicit chance mode (uniformly
 random legal commands, each draw's outcome uniform), its moves counted from the save's
 log. The Rust example ``cargo run --release -p fm-core --example lengths`` prints the
-same table (the README's) without Python.
+same table (docs/learning.md's) without Python.
 
     python scripts/openspiel_lengths.py [--games 20]
 """

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Measures the built-in AI's strength (issue 18): the MCTS agent (`play --agent-X mcts`)
 # against the random agent, as each side of every Fire & Movement scenario, and prints
-# the README's table (markdown) with the games played, the wins and the mean time per
-# decision. A benchmark, not a test: nothing is asserted, and it takes a while (about
-# an hour on 2 cores with the defaults).
+# the table of docs/learning.md ("The built-in AI", markdown) with the games played, the
+# wins and the mean time per decision. A benchmark, not a test: nothing is asserted,
+# and it takes a while (about an hour on 2 cores with the defaults).
 #
 #   ./scripts/strength.sh                       (from anywhere)
 #   GAMES=10 DEMO_GAMES=100 ITERATIONS=40 JOBS=2 ./scripts/strength.sh

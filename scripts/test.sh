@@ -29,7 +29,7 @@ PLAY=${CARGO_TARGET_DIR:-target}/release/examples/play
 "$PLAY" --scenario vimy-ridge --seed 1 > /dev/null
 "$PLAY" --scenario suez-1916 --seed 1 > /dev/null
 "$PLAY" --scenario system-demo --seed 1 --games 20 --json
-echo "== benchmarks (one quick pass each; timings are in the README, not asserted)"
+echo "== benchmarks (one quick pass each; timings are in docs/performance.md, not asserted)"
 # With fm-ffi selected too: the selection of scripts/release_build.sh, whose engine the
 # bench profile (release's settings) then reuses.
 cargo bench -p fm-core -p fm-ffi --bench engine -- --test

@@ -152,14 +152,14 @@ if printf 'int main(){return 0;}\n' | c++ -x c++ -fsanitize=address,undefined - 
 else
     echo "      (no -fsanitize=address,undefined with this compiler: sanitizer build skipped)"
 fi
-# The README's C example, extracted from README.md (or, until the section is pasted
-# there, from docs/README-ffi-section.md): the first ```c block after "## Use from C/C++".
-readme_src=README.md
-grep -q '^## Use from C/C++' README.md || readme_src=docs/README-ffi-section.md
-awk '/^## Use from C\/C\+\+/ { s = 1 } s && /^```c$/ { c = 1; next } c && /^```$/ { exit } c' \
-    "$readme_src" >"$OUT/readme_example.c"
+# The documents' C examples, compiled like the examples and run below: the first ```c
+# block of README.md and of the C guide, docs/c.md.
+awk '/^```c$/ { c = 1; next } c && /^```$/ { exit } c' README.md >"$OUT/readme_example.c"
 check readme_example_extracted test -s "$OUT/readme_example.c"
 check build_readme_example cc "${CFLAGS[@]}" "$OUT/readme_example.c" "${DYN_RELEASE[@]}" -o "$OUT/bin/readme_example"
+awk '/^```c$/ { c = 1; next } c && /^```$/ { exit } c' docs/c.md >"$OUT/guide_example.c"
+check guide_example_extracted test -s "$OUT/guide_example.c"
+check build_guide_example cc "${CFLAGS[@]}" "$OUT/guide_example.c" "${DYN_RELEASE[@]}" -o "$OUT/bin/guide_example"
 [ "$failed" = 0 ] || die "compilation failed"
 
 echo "== running"
@@ -178,6 +178,8 @@ check c_and_cpp_agree bash -c "diff <(grep '^game' '$OUT/logs/run_random_game.lo
     <(grep '^game' '$OUT/logs/run_random_game_cpp.log')"
 check run_readme_example "$OUT/bin/readme_example"
 check run_readme_example_output has run_readme_example "commands; 4.1: "
+check run_guide_example "$OUT/bin/guide_example"
+check run_guide_example_output has run_guide_example "commands; 4.1: "
 check run_error_paths_debug "$OUT/bin/error_paths_debug"
 check run_error_paths_debug_all has run_error_paths_debug "error_paths: [0-9]* passed, 0 failed"
 check run_error_paths_release "$OUT/bin/error_paths_release"

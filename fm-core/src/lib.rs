@@ -87,3 +87,10 @@ pub use rng::{rng_from_seed, RngReset, RngState, RngStateError};
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The guides' Rust examples (`docs/*.md`), compiled and run as doctests like the
+/// README's: the library guide, and search and learning.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rust.md")]
+#[doc = include_str!("../../docs/learning.md")]
+pub struct GuideDoctests;

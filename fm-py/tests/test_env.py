@@ -667,21 +667,3 @@ def test_the_module_docstring_example_runs() -> None:
     import fm.env as module
 
     assert doctest.testmod(module, raise_on_error=True).attempted >= 4
-
-
-def test_the_readme_example_runs() -> None:
-    import pathlib
-
-    _need("sb3_contrib")
-    _need("supersuit")
-    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
-    if not readme.is_file():
-        pytest.skip("not run from a clone of the repository")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("### Reinforcement-learning environments") :]
-    block = section[section.index("```python\n") + len("```python\n") :]
-    block = block[: block.index("```")]
-    assert "gym_env(" in block and "parallel_env(" in block
-    scope: dict[str, Any] = {}
-    exec(compile(block, "README.md", "exec"), scope)
-    assert scope["model"].num_timesteps >= 64

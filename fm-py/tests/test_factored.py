@@ -151,22 +151,3 @@ def test_set_up_masks_are_small() -> None:
     assert all(i in legal for i in flat)
     finish_setup(m)
     assert m.pending.kind != "setup"
-
-
-def test_the_readme_example() -> None:
-    """The README's factored Python example ("The factored action space")."""
-    import pathlib
-    from typing import Any
-
-    pytest.importorskip("numpy")
-    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
-    if not readme.is_file():
-        pytest.skip("not run from a clone of the repository")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("### The factored action space"):]
-    block = section[section.index("```python\n") + len("```python\n"):]
-    block = block[: block.index("```")]
-    scope: dict[str, Any] = {}
-    exec(compile(block, "README.md", "exec"), scope)
-    m: Any = scope["m"]
-    assert scope["events"] and len(m.log) == 1

@@ -391,24 +391,11 @@ def test_the_table_picture_refuses_bad_options() -> None:
     assert demo.svg(hex_size=None) == demo.svg()
 
 
-def test_the_docs_examples_run() -> None:
-    """The fm.huzzah docstring's examples, and the README's Huzzah! Python example."""
+def test_the_docstring_examples_run() -> None:
+    """The fm.huzzah docstring's examples (the documents' examples are test_docs.py's)."""
     import doctest
-    import pathlib
 
     assert doctest.testmod(hz, raise_on_error=True).attempted >= 3
-    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
-    if not readme.is_file():
-        pytest.skip("not run from a clone of the repository")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("## Huzzah! Glorious Empires"):]
-    block = section[section.index("```python\n") + len("```python\n"):]
-    block = block[: block.index("```")]
-    assert "fm.Match(\"huzzah-encounter\"" in block
-    scope: dict[str, Any] = {}
-    exec(compile(block, "README.md", "exec"), scope)
-    m: Any = scope["m"]
-    assert m.is_over and scope["svg"].startswith("<svg") and 'data-unit="fr-1"' in scope["svg"]
 
 
 def test_the_page_22_commands_and_the_appointment_have_classes() -> None:

@@ -249,14 +249,3 @@ def test_without_open_spiel_a_clear_import_error(monkeypatch: pytest.MonkeyPatch
         fos.load_game()
     with pytest.raises(ImportError, match="open_spiel"):
         fos.FmGame()
-
-
-def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's OpenSpiel example ("Search and learning")."""
-    import pathlib
-
-    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
-    blocks = readme.read_text(encoding="utf-8").split("```python\n")
-    block = next(c for c in (b.split("```")[0] for b in blocks) if "import fm.openspiel" in c)
-    exec(compile(block, "README.md", "exec"), {})
-    assert capsys.readouterr().out.strip() == "1.0"

@@ -161,22 +161,6 @@ def test_unit_moved_to_is_the_last_hex_entered(moving: fm.Match) -> None:
     assert again == moved and again.to == moved.to
 
 
-def test_readme_python_example() -> None:
-    """The README's first Python example ("Use from Python"), run as a doctest."""
-    import doctest
-    import re
-
-    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    found = re.search(r"```python\n(.*?)```", text[text.index("## Use from Python"):], re.S)
-    assert found is not None
-    test = doctest.DocTestParser().get_doctest(found.group(1), {}, "README", str(readme), 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.IGNORE_EXCEPTION_DETAIL)
-    runner.run(test)
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0 and result.attempted >= 10, result
-
-
 def test_unit_moved_to_of_a_hand_built_event_without_path() -> None:
     e = fm.events.Event.from_dict(
         {"type": "unit_moved", "unit": "u", "from": "0101", "path": [], "mp": "0"}

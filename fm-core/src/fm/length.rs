@@ -50,7 +50,7 @@
 //!
 //! The bound is a sum of these terms, so it is a true upper bound (every game of the
 //! built-in scenarios stays within it: `tests/length.rs`), and a loose one: a random
-//! game is a small fraction of it (the README's table).
+//! game is a small fraction of it (the table of docs/learning.md, "Length of a game").
 
 use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::scenario::{Phase, Scenario, StartData};

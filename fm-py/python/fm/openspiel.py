@@ -33,7 +33,7 @@ included), and the rules give one: a scenario's default ``max_game_length`` is
 any game of it can have, proved term by term from the rules (fm-core's
 ``Game::max_game_length``: the turn record, set-up, movement, combat, support fire,
 each game's exclusive rules; Huzzah!'s turns, orders, fire and morale). No game reaches
-it; a random game is a small fraction of it (README, "Length of a game"). A smaller
+it; a random game is a small fraction of it (docs/learning.md, "Length of a game"). A smaller
 ``max_game_length`` may be given: a state that reaches it before the battle ends is
 terminal, a draw (returns 0 and 0). A scenario of a rules system that gives no bound
 (:func:`fm.max_game_length` is ``None``) defaults to :data:`UNBOUNDED_MAX_GAME_LENGTH`,
