@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the sine table of fm-core/src/huzzah/geometry.rs (Huzzah! table geometry).
+"""Print the sine table of fm-core/src/huzzah/geometry/trig.rs (Huzzah! table geometry).
 
 SIN_TABLE[d] = round(sin(d degrees) * 2**20) for d = 0..=90, rounded to nearest.
 The values are exact enough: a double carries ~33 fractional bits at this scale, and
