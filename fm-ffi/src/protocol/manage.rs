@@ -1,0 +1,120 @@
+//! Match management, the owner's requests: `new` (a built-in scenario, or one given as
+//! JSON), `load` and `save`. Starting or loading a match ends every seat of the last one.
+
+use super::dispatch::Core;
+use super::reply::{hash_hex, Body, ProtoError, Result};
+use super::requests::json_or_string;
+use fm_core::any;
+use fm_core::json::parse_strict;
+use serde_json::{Map, Value};
+
+impl Core {
+    /// `new`: a match of a built-in scenario or of a scenario given as JSON.
+    pub(super) fn new_match(&mut self, obj: &Map<String, Value>) -> Result<Body> {
+        let bad_seed = || ProtoError::protocol("\"seed\" must be an integer from 0 to 2^64-1");
+        let seed = match obj.get("seed") {
+            None => 0,
+            Some(Value::Number(n)) => n.as_u64().ok_or_else(bad_seed)?,
+            Some(Value::String(s)) => s.parse::<u64>().map_err(|_| bad_seed())?,
+            Some(_) => return Err(bad_seed()),
+        };
+        let m = match (obj.get("scenario"), obj.get("scenario_json")) {
+            (Some(Value::String(name)), None) => {
+                let names = any::builtin_scenarios();
+                if !names.contains(&name.as_str()) {
+                    return Err(ProtoError::new(
+                        "scenario",
+                        format!("unknown scenario '{name}' (built in: {})", names.join(", ")),
+                    ));
+                }
+                any::new_match(name, seed)?
+            }
+            (None, Some(v)) => {
+                let value = match v {
+                    // A scenario inside a string is read as strictly as the request.
+                    Value::String(s) => parse_strict(s)
+                        .map_err(|e| ProtoError::new("scenario", format!("scenario JSON: {e}")))?,
+                    Value::Object(_) => v.clone(),
+                    _ => {
+                        return Err(ProtoError::protocol(
+                            "expected a JSON object (or a string holding one)",
+                        ))
+                    }
+                };
+                any::new_match_value(value, seed)?
+            }
+            _ => {
+                return Err(ProtoError::protocol(
+                    "new needs either \"scenario\": a built-in name, or \"scenario_json\": \
+                     a scenario",
+                ))
+            }
+        };
+        self.seats.clear();
+        let body = Body::new()
+            .with("events", &m.opening_events_json())?
+            .with("pending", &m.pending_json())?
+            .with("hash", &hash_hex(m.state_hash()))?;
+        self.game = Some(m);
+        Ok(body)
+    }
+
+    /// `load`: a saved match in place of the current one.
+    pub(super) fn load(&mut self, obj: &Map<String, Value>) -> Result<Body> {
+        let save = obj
+            .get("save")
+            .ok_or_else(|| ProtoError::protocol("load needs \"save\""))?;
+        let text = json_or_string(save)?;
+        let m = any::load_match(&text)?;
+        self.seats.clear();
+        let body = Body::new()
+            .with("loaded", &m.log_len())?
+            .with("pending", &m.pending_json())?
+            .with("hash", &hash_hex(m.state_hash()))?;
+        self.game = Some(m);
+        Ok(body)
+    }
+
+    /// `save`: the match's save (it holds the seed and every hidden value).
+    pub(super) fn save(&self) -> Result<Body> {
+        Ok(Body::new().with_raw("save", self.current()?.save()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::protocol::{ask, Server};
+    use serde_json::json;
+
+    /// Finding 8, through serve: a scenario that claims a built-in id must be it.
+    #[test]
+    fn a_builtin_id_needs_the_builtin_data() {
+        let mut s = Server::new();
+        let mut data =
+            serde_json::to_value(&fm_core::Scenario::builtin("system-demo").unwrap().data).unwrap();
+        let ok = ask(
+            &mut s,
+            &json!({"cmd":"new","scenario_json":data}).to_string(),
+        );
+        assert!(ok.get("events").is_some(), "{ok}");
+        data["units"][0]["steps"][0] = json!({"attack":99,"defense":99,"move":20});
+        let e = ask(
+            &mut s,
+            &json!({"cmd":"new","scenario_json":data}).to_string(),
+        );
+        assert_eq!(e["error"]["rule"], "scenario", "{e}");
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("an id of its own"),
+            "{e}"
+        );
+        data["id"] = json!("demo-99");
+        let ok = ask(
+            &mut s,
+            &json!({"cmd":"new","scenario_json":data}).to_string(),
+        );
+        assert!(ok.get("events").is_some(), "{ok}");
+    }
+}

@@ -1,0 +1,69 @@
+//! The JSON-lines engine protocol (`docs/serve.md`), in the spirit of UCI: one JSON
+//! request per line in, one JSON reply per line out. [`Server`] holds at most one
+//! match and answers requests; `fm-ffi/src/bin/serve.rs` connects it to stdin and stdout.
+//!
+//! Two kinds of client: the **owner** (requests without `"seat"`), the referee, who
+//! sees everything (full state, saves, state hashes); and **seats**, each bound to one
+//! side by a token the owner asks for (`{"cmd":"seat","side":"a"}`). A request that
+//! carries `"seat"` is answered only with what that side may know: its own view, its
+//! redacted events, view hashes, and commands only when the decision is its own.
+//!
+//! Input is read strictly: a line longer than [`MAX_LINE_BYTES`] is skipped in bounded
+//! chunks ([`read_line`]) and answered with an error, a key given twice anywhere in a
+//! request is refused (never "the last one wins"), and the `id` is repeated as the very
+//! JSON text it was sent as.
+//!
+//! ```
+//! use fm::protocol::Server;
+//! let mut s = Server::new();
+//! let r = s.handle_line(r#"{"cmd":"new","scenario":"system-demo","seed":1}"#).unwrap();
+//! assert!(r.line.contains("\"events\""));
+//! let r = s.handle_line("garbage").unwrap();
+//! assert!(r.line.starts_with(r#"{"error":{"#));
+//! let r = s.handle_line(r#"{"cmd":"quit"}"#).unwrap();
+//! assert!(r.quit);
+//! ```
+//!
+//! What lives where, one concern a file:
+//!
+//! - `server.rs` — [`Server`] on stdin and stdout; the bounded line reader, [`read_line`].
+//! - `requests.rs` — the requests and their fields, parsed strictly (the `id` kept as sent).
+//! - `reply.rs` — [`Reply`]; reply bodies, their fields in a fixed order; error replies.
+//! - `dispatch.rs` — [`Core`], the match and its seats; one request's way through it.
+//! - `session.rs` — [`Session`], one client's binding, notification wish and delta bases.
+//! - `seats.rs` — the owner and the seats: who asks, what a seat may do and see, tokens.
+//! - `play.rs` — play: apply, legal (in its compact forms), pending, undo.
+//! - `queries.rs` — queries: scenario, state, view, svg, reachable, odds, explain, export, log.
+//! - `manage.rs` — match management: new, load, save.
+//! - `think.rs` — the built-in AI: think, checked at once and run later as a [`ThinkJob`].
+//! - `notify.rs` — what a change tells the other clients: [`Change`], [`Core::notification`].
+
+mod dispatch;
+mod manage;
+mod notify;
+mod play;
+mod queries;
+mod reply;
+mod requests;
+mod seats;
+mod server;
+mod session;
+mod think;
+
+pub use dispatch::{Core, Step};
+pub use notify::Change;
+pub use reply::Reply;
+pub(crate) use reply::{error_reply, not_utf8, too_long_reply};
+pub use seats::Binding;
+pub use server::{read_line, LineRead, ServeEnd, Server, MAX_LINE_BYTES};
+pub use session::Session;
+pub use think::ThinkJob;
+
+/// Version of the protocol, reported by `hello`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The reply to `line`, as JSON: how the unit tests of every file ask.
+#[cfg(test)]
+fn ask(s: &mut Server, line: &str) -> serde_json::Value {
+    serde_json::from_str(&s.handle_line(line).expect("a reply").line).expect("JSON reply")
+}

@@ -1,0 +1,73 @@
+//! Notifications: what a change one client made ([`Change`]) tells each other client
+//! that asked to hear of changes, as that client may know it ([`Core::notification`]).
+
+use super::dispatch::Core;
+use super::reply::{hash_hex, Body, Result};
+use super::seats::Binding;
+
+/// What a request changed in the match, for the notifications of the other clients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A command was applied.
+    Apply,
+    /// The last command was undone.
+    Undo,
+    /// A new match was started (every seat of the previous one ended).
+    New,
+    /// A saved match was loaded (every seat of the previous one ended).
+    Load,
+}
+
+impl Change {
+    fn name(self) -> &'static str {
+        match self {
+            Change::Apply => "apply",
+            Change::Undo => "undo",
+            Change::New => "new",
+            Change::Load => "load",
+        }
+    }
+}
+
+impl Core {
+    /// The line that tells a client bound as `binding` of a change another client
+    /// made: `{"notify":{"change":…,"count":…,"pending":…,"hash":…}}`, with the
+    /// command's `events` after an `apply`, all as that client may know them (a
+    /// seat's redacted events and view hash). A seat that a `new` or `load` ended
+    /// is told so (`"seat":"ended"`).
+    pub fn notification(&self, binding: &Binding, change: Change) -> String {
+        let side = match binding {
+            Binding::Owner => None,
+            Binding::Seat(t) => match self.seat_side(t) {
+                Some(s) => Some(s),
+                None => {
+                    return format!(
+                        r#"{{"notify":{{"change":"{}","seat":"ended"}}}}"#,
+                        change.name()
+                    )
+                }
+            },
+        };
+        let body = (|| -> Result<Body> {
+            let mut b = Body::new().with("change", change.name())?;
+            let Some(g) = self.game() else {
+                return Ok(b);
+            };
+            b = b
+                .with("count", &g.log_len())?
+                .with("pending", &g.pending_json())?;
+            b = match side {
+                Some(s) => b.with("hash", &hash_hex(g.view_hash(s)))?,
+                None => b.with("hash", &hash_hex(g.state_hash()))?,
+            };
+            if change == Change::Apply {
+                b = b.with("events", &g.last_events_json(side))?;
+            }
+            Ok(b)
+        })();
+        match body {
+            Ok(b) => Body::new().with_raw("notify", b.render(None)).render(None),
+            Err(_) => format!(r#"{{"notify":{{"change":"{}"}}}}"#, change.name()),
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! The queries, which change nothing: `scenario`, `state`, `view`, `svg`, `reachable`,
+//! `odds`, `explain`, `export` and `log`. A seat is answered from its own side's
+//! knowledge alone: its view, its record, and a match drawn from its view where a
+//! query reads a state.
+
+use super::dispatch::Core;
+use super::reply::{hash_hex, Body, ProtoError, Result};
+use super::requests::{flag, parse_command, side_field, since};
+use super::seats::{as_seat, own_side, Asker};
+use super::session::Session;
+use fm_core::Side;
+use serde_json::{json, Map, Value};
+
+impl Core {
+    /// `scenario`: the current match's system and scenario.
+    pub(super) fn scenario(&self) -> Result<Body> {
+        // The scenario is what both players have in the box: the map, its
+        // terrain, the units, the tracks and the rules' parameters. No value
+        // drawn in play is in it.
+        let g = self.current()?;
+        Body::new()
+            .with("system", g.system())?
+            .with("scenario", &g.scenario_json())
+    }
+
+    /// `state`: the full state, the owner's alone (or a patch of the last one sent).
+    pub(super) fn state(
+        &self,
+        session: &mut Session,
+        obj: &Map<String, Value>,
+        asker: Asker,
+    ) -> Result<Body> {
+        let g = self.current()?;
+        let hash = hash_hex(g.state_hash());
+        let key = format!("{}/state", asker.key());
+        let delta = flag(obj, "delta")?;
+        let b = session.deltable(Body::new(), key, "state", g.state_json(), delta)?;
+        b.with("hash", &hash)
+    }
+
+    /// `view`: a side's view (a seat's own), or a patch of the last one sent.
+    pub(super) fn view(
+        &self,
+        session: &mut Session,
+        obj: &Map<String, Value>,
+        asker: Asker,
+        seat: Option<Side>,
+    ) -> Result<Body> {
+        let side = match (seat, obj.get("side")) {
+            (Some(s), None) => s,
+            (Some(s), Some(v)) => {
+                if side_field(obj, "view")? != s {
+                    return Err(ProtoError::new(
+                        "seat",
+                        format!("this seat is side {s}'s; it may not view {v}"),
+                    ));
+                }
+                s
+            }
+            (None, _) => side_field(obj, "view")?,
+        };
+        let g = self.current()?;
+        let hash = hash_hex(g.view_hash(side));
+        let key = format!("{}/view/{side}", asker.key());
+        let delta = flag(obj, "delta")?;
+        let b = session.deltable(Body::new(), key, "view", g.view_json(side), delta)?;
+        b.with("hash", &hash)
+    }
+
+    /// `svg`: a picture of a side's view, or of the whole state (the owner's).
+    pub(super) fn svg(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+        let g = self.current()?;
+        let options = match obj.get("options") {
+            None => json!({}),
+            Some(v @ Value::Object(_)) => v.clone(),
+            Some(_) => {
+                return Err(ProtoError::protocol(
+                    "\"options\" must be an object of drawing options",
+                ))
+            }
+        };
+        // A seat draws its own side's view; the owner any side's, or the whole
+        // state (no `side`).
+        let side = match seat {
+            Some(s) => {
+                own_side(obj, s, "draw")?;
+                Some(s)
+            }
+            None if obj.contains_key("side") => Some(side_field(obj, "svg")?),
+            None => None,
+        };
+        Body::new().with("svg", &g.svg(side, &options)?)
+    }
+
+    /// `reachable`: the hexes a unit could move to.
+    pub(super) fn reachable(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+        let unit = match obj.get("unit") {
+            Some(Value::String(u)) => u.as_str(),
+            _ => {
+                return Err(ProtoError::protocol(
+                    "reachable needs \"unit\": a unit's id",
+                ))
+            }
+        };
+        let g = self.current()?;
+        let found = match seat {
+            Some(s) => as_seat(g, s)?.reachable(unit)?,
+            None => g.reachable(unit)?,
+        };
+        Body::new().with("reachable", &found)
+    }
+
+    /// `odds`: the odds of a proposal (`docs/serve.md`), as a side knows them.
+    pub(super) fn odds(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+        let proposal = match obj.get("proposal") {
+            Some(v @ Value::Object(_)) => v,
+            _ => {
+                return Err(ProtoError::protocol(
+                    "odds needs \"proposal\": an object (docs/serve.md)",
+                ))
+            }
+        };
+        let g = self.current()?;
+        let side = match seat {
+            Some(s) => {
+                own_side(obj, s, "ask odds for")?;
+                s
+            }
+            None if obj.contains_key("side") => side_field(obj, "odds")?,
+            None => g
+                .decider()
+                .ok_or_else(|| ProtoError::protocol("odds needs \"side\" once the game is over"))?,
+        };
+        Body::new().with("odds", &g.odds(side, proposal)?)
+    }
+
+    /// `explain`: why a command would be refused (`null`: it would not).
+    pub(super) fn explain(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+        let g = self.current()?;
+        let command = parse_command(obj)?;
+        let why = match seat {
+            Some(s) => as_seat(g, s)?.explain(&command)?,
+            None => g.explain(&command)?,
+        };
+        let why = why.map(|e| json!({"rule": e.rule, "message": e.to_string()}));
+        Body::new().with("explain", &why)
+    }
+
+    /// `export`: a side's record of the match (a seat's own).
+    pub(super) fn export(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+        let side = match seat {
+            Some(s) => {
+                if obj.get("side").is_some() && side_field(obj, "export")? != s {
+                    return Err(ProtoError::new(
+                        "seat",
+                        format!("this seat is side {s}'s; it may export only its own record"),
+                    ));
+                }
+                s
+            }
+            None => side_field(obj, "export")?,
+        };
+        Body::new().with("export", &self.current()?.export_json(side))
+    }
+
+    /// `log`: the commands from `since` on, as the asker may know them.
+    pub(super) fn log(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+        let g = self.current()?;
+        let from = since(obj, g.log_len())?;
+        let log = match seat {
+            Some(s) => g.side_log_json(s, from),
+            None => g.log_json(from),
+        };
+        Body::new().with("log", &log)?.with("count", &g.log_len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::protocol::{ask, Server};
+    use fm_core::Side;
+    use serde_json::{json, Value};
+
+    /// The queries (issue 19): a seat's answers come from its side's knowledge alone.
+    /// A second server loads a match drawn from side a's view (its hidden values made
+    /// up anew: another referee's state); side a's seat gets the same svg, odds,
+    /// reachable hexes and explanations from both, and the owner's answers are the
+    /// layer's own.
+    #[test]
+    fn queries_answer_a_seat_from_its_side_knowledge_alone() {
+        let mut s = Server::new();
+        ask(&mut s, r#"{"cmd":"new","scenario":"vimy-ridge","seed":5}"#);
+        let mut rng = 99u64;
+        for _ in 0..150 {
+            let legal = ask(&mut s, r#"{"cmd":"legal","form":"indices"}"#)["legal"].clone();
+            let list = legal.as_array().unwrap();
+            if list.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let i = &list[(rng % list.len() as u64) as usize];
+            ask(&mut s, &json!({"cmd":"apply","index":i}).to_string());
+        }
+        let g = s.game().unwrap().clone_box();
+        let drawn = g.determinized(Side::A, 1234).unwrap();
+        assert_ne!(
+            drawn.state_hash(),
+            g.state_hash(),
+            "another referee's state"
+        );
+        assert_eq!(drawn.view_hash(Side::A), g.view_hash(Side::A));
+        let mut t = Server::new();
+        let loaded = ask(
+            &mut t,
+            &json!({"cmd":"load","save":drawn.save()}).to_string(),
+        );
+        assert!(loaded.get("error").is_none(), "{loaded}");
+        let seat_a = |s: &mut Server| ask(s, r#"{"cmd":"seat","side":"a"}"#)["seat"].clone();
+        let (sa, ta) = (seat_a(&mut s), seat_a(&mut t));
+        // Hexes with units on them, and the units, from side a's view.
+        let view = ask(&mut s, &json!({"cmd":"view","seat":sa}).to_string())["view"].clone();
+        let units: Vec<(String, String)> = view["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|u| Some((u["id"].as_str()?.into(), u["loc"]["map"].as_str()?.into())))
+            .collect();
+        assert!(units.len() > 5);
+        let both = |s: &mut Server, t: &mut Server, req: Value| {
+            let mut r1 = req.clone();
+            r1["seat"] = sa.clone();
+            let mut r2 = req;
+            r2["seat"] = ta.clone();
+            let (x, y) = (ask(s, &r1.to_string()), ask(t, &r2.to_string()));
+            assert_eq!(x, y, "{r1}");
+            x
+        };
+        let pic = both(
+            &mut s,
+            &mut t,
+            json!({"cmd":"svg","options":{"hex_size":20}}),
+        );
+        let opts = json!({"hex_size":20});
+        assert_eq!(
+            pic["svg"],
+            g.svg(Some(Side::A), &opts).unwrap(),
+            "the layer's picture"
+        );
+        let e = ask(
+            &mut s,
+            &json!({"cmd":"svg","side":"b","seat":sa}).to_string(),
+        );
+        assert_eq!(e["error"]["rule"], "seat");
+        let referee = ask(&mut s, r#"{"cmd":"svg"}"#);
+        assert_eq!(referee["svg"], g.svg(None, &json!({})).unwrap());
+        let bad = ask(&mut s, r#"{"cmd":"svg","options":{"hex_size":"big"}}"#);
+        assert_eq!(bad["error"]["rule"], "input", "{bad}");
+        let mut odds_seen = 0;
+        for (unit, hex) in &units {
+            let r = both(&mut s, &mut t, json!({"cmd":"reachable","unit":unit}));
+            assert!(r["reachable"].is_array() || r["error"].is_object(), "{r}");
+            let proposal = json!({"hex":hex,"units":[]});
+            let o = both(&mut s, &mut t, json!({"cmd":"odds","proposal":proposal}));
+            if o["odds"].is_object() {
+                odds_seen += 1;
+                assert_eq!(o["odds"], g.odds(Side::A, &proposal).unwrap());
+            }
+            let cmd = json!({"type":"move","unit":unit,"path":[hex]});
+            let x = both(&mut s, &mut t, json!({"cmd":"explain","command":cmd}));
+            assert!(
+                x["explain"]["rule"].is_string(),
+                "moving onto its own hex: {x}"
+            );
+        }
+        assert!(odds_seen > 0, "some bombardment odds were asked");
+        // The owner's answers are the match's own; a legal command explains as null.
+        let legal = ask(&mut s, r#"{"cmd":"legal"}"#)["legal"].clone();
+        if let Some(c) = legal.as_array().unwrap().first() {
+            let x = ask(&mut s, &json!({"cmd":"explain","command":c}).to_string());
+            assert_eq!(x, json!({"explain":null}));
+        }
+        let (unit, _) = &units[0];
+        let r = ask(&mut s, &json!({"cmd":"reachable","unit":unit}).to_string());
+        if let Ok(want) = g.reachable(unit) {
+            assert_eq!(r["reachable"], want);
+        }
+        for bad in [
+            r#"{"cmd":"reachable"}"#,
+            r#"{"cmd":"odds","proposal":[1]}"#,
+            r#"{"cmd":"explain"}"#,
+            r#"{"cmd":"svg","options":3}"#,
+        ] {
+            assert_eq!(ask(&mut s, bad)["error"]["rule"], "protocol", "{bad}");
+        }
+        let x = ask(&mut s, r#"{"cmd":"explain","command":{"type":"fly"}}"#);
+        assert_eq!(x["error"]["rule"], "input", "{x}");
+        let r = ask(&mut s, r#"{"cmd":"reachable","unit":"nobody"}"#);
+        assert!(r["error"]["rule"].is_string(), "{r}");
+    }
+}
