@@ -49,7 +49,7 @@ SOURCES = [
     ),
 ]
 
-# Properties the bindings derive from the JSON fields (fm-py/src/objects.rs, `field`):
+# Properties the bindings derive from the JSON fields (fm-py/src/fm/field.rs, `field`):
 # (table, class) -> [(attribute, meaning)]. Their types come from the stubs too.
 DERIVED = {
     ("FM_EVENTS", "UnitMoved"): [
@@ -61,7 +61,7 @@ DERIVED = {
     ],
 }
 
-# JSON keys that are Python keywords (or shadow `type`) are read as `key_` (objects.rs).
+# JSON keys that are Python keywords (or shadow `type`) are read as `key_` (fm-py/src/typed.rs).
 KEYWORDS = {"from", "type", "in", "is", "with"}
 
 

@@ -13,7 +13,14 @@
 //! (`fm-core/src/fm/exclusive.rs`); the one place that names the games is the registry,
 //! `fm-core/src/fm/games/mod.rs`, which system modules may use for `RuleSet`,
 //! `rules_for` and `Rules` (the dispatch over the games) alone.
+//!
+//! **The Python bindings are layered likewise.** fm-py's modules (`fm-py/src`) are
+//! system-neutral (`PY_NEUTRAL`) or one rules system's (`PY_SYSTEMS`); the crate root
+//! (`lib.rs`) is the registry, the one place that names the systems. The graph of
+//! `crate::<module>` paths between its modules has no circle, a neutral module names
+//! only neutral modules, and a system only the neutral modules and itself.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The game modules (`fm-core/src/fm/games/*.rs` besides the registry).
@@ -353,4 +360,208 @@ fn neither_system_names_the_other() {
             }
         }
     }
+}
+
+/// fm-py's system-neutral modules (`fm-py/src/<name>.rs` or `fm-py/src/<name>/`): the
+/// `fm.Match` class and everything that works through the match layer for any system,
+/// their helpers, and the interface the systems implement (`system`).
+const PY_NEUTRAL: &[&str] = &[
+    "args",
+    "convert",
+    "errors",
+    "functions",
+    "match_",
+    "picture",
+    "source",
+    "system",
+    "typed",
+];
+
+/// fm-py's rules systems: each one's typed objects and extras.
+const PY_SYSTEMS: &[&str] = &["fm", "huzzah"];
+
+/// Modules fm-py's root declares from outside `fm-py/src`: the toy rules system of these
+/// tests (`tests/support/race.rs`, compiled in by the feature `toy-system`).
+const PY_EXTERNAL: &[&str] = &["race"];
+
+/// fm-py's sources.
+fn py_src() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fm-py/src")
+}
+
+/// The modules a crate root declares (`mod x;`, `pub mod x;`, ...).
+fn declared_modules(lib: &str) -> Vec<String> {
+    let mut declared: Vec<String> = code_of(lib)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let l = l
+                .strip_prefix("pub ")
+                .or_else(|| l.strip_prefix("pub(crate) "))
+                .unwrap_or(l);
+            l.strip_prefix("mod ")?
+                .strip_suffix(';')
+                .map(str::to_string)
+        })
+        .collect();
+    declared.sort();
+    declared
+}
+
+/// The module graph of a crate's sources `src`: each top-level module (`src/<name>.rs`
+/// or `src/<name>/`; the crate root `lib.rs` left out) and the first segments of the
+/// paths from the crate root its files' code takes (`crate::x`, `use crate::{x, y}`,
+/// `super::x` in a top-level file), itself left out.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rs_files(src, &[], &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        if *f == src.join("lib.rs") {
+            continue;
+        }
+        let module = top_module(src, f);
+        // `super::` of a top-level file, or of a top-level folder's mod.rs, is the root.
+        let top_level = f.parent() == Some(src)
+            || (f.file_name().is_some_and(|n| n == "mod.rs")
+                && f.parent().and_then(Path::parent) == Some(src));
+        let text = std::fs::read_to_string(f).expect("readable source");
+        let names = graph.entry(module.clone()).or_default();
+        for name in root_paths(&code_of(&text), top_level) {
+            if name != module {
+                names.insert(name);
+            }
+        }
+    }
+    graph
+}
+
+/// A circle of `graph`, as the modules along it with the first repeated at the end
+/// (`["a", "b", "a"]`), if it has one.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit<'g>(
+        node: &'g str,
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<&'g str>,
+        done: &mut BTreeSet<&'g str>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| *p == node) {
+            let mut cycle: Vec<String> = path[i..].iter().map(|p| p.to_string()).collect();
+            cycle.push(node.to_string());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node);
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node);
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn fm_py_modules_are_layered_without_a_circle() {
+    let src = py_src();
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("fm-py/src/lib.rs");
+    let declared = declared_modules(&lib);
+    let mut layered: Vec<String> = PY_NEUTRAL
+        .iter()
+        .chain(PY_SYSTEMS)
+        .chain(PY_EXTERNAL)
+        .map(|s| s.to_string())
+        .collect();
+    layered.sort();
+    assert_eq!(
+        declared, layered,
+        "each module of fm-py's lib.rs is neutral or a system (tests/architecture.rs)"
+    );
+    let graph = module_graph(&src);
+    for m in PY_NEUTRAL.iter().chain(PY_SYSTEMS) {
+        assert!(graph.contains_key(*m), "fm-py's module {m} was not found");
+    }
+    // Every path from the root names a module: a path to an item of the root (a
+    // re-export) would hide which module it reaches.
+    let mut found = Vec::new();
+    for (module, names) in &graph {
+        for name in names {
+            if !declared.contains(name) {
+                found.push(format!("{module}: crate::{name} (not a module of fm-py)"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "fm-py's modules take paths into the crate root itself (name the module):\n{}",
+        found.join("\n")
+    );
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!(
+            "fm-py's modules form a circle: {} (the systems use the neutral modules, \
+             which reach them only through the crate::system interface)",
+            cycle.join(" -> ")
+        );
+    }
+    let mut found = Vec::new();
+    for (module, names) in &graph {
+        let neutral = PY_NEUTRAL.contains(&module.as_str());
+        for name in names {
+            if !PY_NEUTRAL.contains(&name.as_str()) {
+                let what = if neutral { "neutral module" } else { "system" };
+                found.push(format!("{what} {module} names crate::{name}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a neutral module of fm-py names only neutral modules, a system only the neutral \
+         modules and itself (only the crate root, the registry, names the systems):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_module_graph_check_sees_circles_and_paths() {
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    assert_eq!(
+        find_cycle(&graph(&[("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")])),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
+    assert_eq!(
+        find_cycle(&graph(&[
+            ("match_", "system"),
+            ("fm", "system"),
+            ("fm", "match_")
+        ])),
+        None
+    );
+    assert_eq!(
+        find_cycle(&graph(&[("match_", "fm"), ("fm", "match_")])),
+        Some(vec!["fm".into(), "match_".into(), "fm".into()])
+    );
+    // The paths of fm-py's own forms: a group with nested groups, a path in code, and a
+    // `super::` from a top-level file; comments are not code.
+    let probe = "use crate::system::{self, Play};\nuse crate::{fm::SYSTEM, huzzah::{a, b}};\n\
+                 let x = crate::match_::PyMatch::new();\nuse super::typed;\n\
+                 // crate::source is in a comment\n/* and crate::args in a block */";
+    assert_eq!(
+        root_paths(&code_of(probe), true),
+        ["system", "fm", "huzzah", "match_", "typed"]
+    );
 }

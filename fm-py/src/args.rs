@@ -1,9 +1,10 @@
-//! Reading Python arguments with clear errors: integers (indices, seeds, counts), lists
-//! of strings, files. pyo3's own extraction errors (`OverflowError` for a negative
-//! seed, "Can't extract `str` to `Vec`") name Rust types; these name the parameter and
-//! what it accepts.
+//! Reading Python arguments with clear errors: integers (indices, seeds, counts), sides,
+//! lists of strings, files. pyo3's own extraction errors (`OverflowError` for a
+//! negative seed, "Can't extract `str` to `Vec`") name Rust types; these name the
+//! parameter and what it accepts.
 
 use crate::convert::{max_input_text, type_name, MAX_INPUT_BYTES};
+use fm_core::Side;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
@@ -89,16 +90,63 @@ pub fn describe(obj: &Bound<'_, PyAny>) -> String {
     }
 }
 
-/// A marker count, 0 to 255 (`fm.ProtocolError` outside, as for a command's dict form;
-/// the rules decide which counts are legal).
-pub fn markers_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u8> {
-    let i = as_int(obj).ok_or_else(|| not_an_int(obj, what))?;
-    i.extract::<u8>().map_err(|_| {
-        crate::errors::protocol_error(format!(
-            "{what}: {} is not a marker count (0 to 255)",
+/// What a side argument accepts, for messages.
+const SIDE_FORMS: &str = "\"a\" or \"b\", 0 or 1, or a side's name in the scenario";
+
+/// `"a"` / `"b"` (either case).
+pub fn side_arg(s: &str) -> PyResult<Side> {
+    match s {
+        "a" | "A" => Ok(Side::A),
+        "b" | "B" => Ok(Side::B),
+        _ => Err(PyValueError::new_err(format!(
+            "a side is \"a\" or \"b\", not {s:?}"
+        ))),
+    }
+}
+
+/// Reads a side: a str (`"a"`, `"b"`, or with the scenario's `names` of sides a and b
+/// a side's name, any case) or an int (`0`, `1`; also a numpy integer). A bool (`True`
+/// is an int in Python, and would silently mean side b) or any other type is a
+/// `TypeError` naming the accepted forms.
+pub fn side_from_py(names: Option<[&str; 2]>, obj: &Bound<'_, PyAny>) -> PyResult<Side> {
+    let forms = if names.is_some() {
+        SIDE_FORMS
+    } else {
+        "\"a\" or \"b\", or 0 or 1"
+    };
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_str()?;
+        if let Ok(side) = side_arg(s) {
+            return Ok(side);
+        }
+        if let Some([a, b]) = names {
+            for (side, name) in [(Side::A, a), (Side::B, b)] {
+                if name.eq_ignore_ascii_case(s) {
+                    return Ok(side);
+                }
+            }
+            return Err(PyValueError::new_err(format!(
+                "unknown side {s:?} (sides: \"a\" = {a}, \"b\" = {b})"
+            )));
+        }
+        return Err(PyValueError::new_err(format!(
+            "unknown side {s:?} (a side is {forms})"
+        )));
+    }
+    let Some(i) = as_int(obj) else {
+        return Err(PyTypeError::new_err(format!(
+            "a side is {forms}, not {}",
+            describe(obj)
+        )));
+    };
+    match i.extract::<i64>() {
+        Ok(0) => Ok(Side::A),
+        Ok(1) => Ok(Side::B),
+        _ => Err(PyValueError::new_err(format!(
+            "side index {} is not 0 or 1",
             int_text(&i)
-        ))
-    })
+        ))),
+    }
 }
 
 /// A list of strings: a `list` or `tuple` (or another sequence) of `str`. A bare `str`

@@ -117,9 +117,9 @@ def test_a_refused_command_names_the_page_and_changes_nothing() -> None:
 def test_every_engine_variant_has_a_class() -> None:
     """The engine's command, event and decision tags (read from fm-core): each command
     and event has its class, named by the tag, re-exported by the Python package. A new
-    variant on the Rust side fails here until its line is added in fm-py/src/huzzah.rs
-    (`command_classes!` / `event_classes!`), fm/huzzah/*.py and the stubs; until then
-    it comes back as the base class."""
+    variant on the Rust side fails here until its line is added in fm-py/src/huzzah/
+    (`command_classes!` in commands.rs / `event_classes!` in events.rs), fm/huzzah/*.py
+    and the stubs; until then it comes back as the base class."""
     tags: Any = fm._fm.huzzah._variant_tags()  # type: ignore[attr-defined]
     assert "fire" in tags["commands"] and "fire_resolved" in tags["events"]
     assert "declare_fire" in tags["pending"]

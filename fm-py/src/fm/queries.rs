@@ -1,0 +1,169 @@
+//! Fire & Movement's own features of `fm.Match` (the others raise
+//! `fm.UnsupportedError`): `turn`, `phase`, `active`, `legal_commands_for()`,
+//! `explain()`, `reachable()`, `odds()` of an attack or bombardment, and the learning
+//! agents' observations (`observation_bytes()`, `observation()`).
+
+use super::commands::{command_obj, fm_command};
+use super::{markers_arg, side_names};
+use crate::args::{opt_str_list, side_from_py};
+use crate::convert::{to_py, type_name};
+use crate::errors::{protocol_error, rule_error};
+use crate::system::OddsArgs;
+use fm_core::{Scenario, UnitId};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+
+/// The `fm.RuleError` for a query naming a unit the scenario does not have (the same
+/// rule and message as a command naming it).
+fn check_unit(sc: &Scenario, unit: &str) -> PyResult<UnitId> {
+    let id = UnitId::new(unit);
+    if sc.unit_index(&id).is_none() {
+        return Err(rule_error(&fm_core::RuleError::new(
+            "input",
+            format!("unknown unit '{unit}'"),
+        )));
+    }
+    Ok(id)
+}
+
+/// `Match.phase`: the current phase's JSON name (`"movement"`, ...).
+pub fn phase(m: &fm_core::Match) -> String {
+    serde_json::to_value(m.state().phase)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// `Match.legal_commands_for(unit)`.
+pub fn legal_commands_for<'py>(
+    py: Python<'py>,
+    m: &fm_core::Match,
+    unit: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    let id = check_unit(m.scenario(), unit)?;
+    let cmds = fm_core::legal_commands_for(m.scenario(), m.state(), &id);
+    let mut v = Vec::with_capacity(cmds.len());
+    for c in &cmds {
+        v.push(command_obj(py, c)?);
+    }
+    PyList::new(py, v)
+}
+
+/// `Match.explain(command)`: the `fm.RuleError` the rules would raise, not raised.
+pub fn explain<'py>(
+    py: Python<'py>,
+    m: &fm_core::Match,
+    command: &Bound<'py, PyAny>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let c = fm_command(command)?;
+    Ok(fm_core::explain(m.scenario(), m.state(), &c)
+        .map(|e| rule_error(&e).into_value(py).into_any()))
+}
+
+/// `Match.reachable(unit)`.
+pub fn reachable<'py>(
+    py: Python<'py>,
+    m: &fm_core::Match,
+    unit: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let id = check_unit(m.scenario(), unit)?;
+    let r = fm_core::reachable(m.scenario(), m.state(), &id);
+    to_py(py, &r)
+}
+
+/// `Match.odds(hex, units, attacker_markers, defender_markers, side)`: an attack on
+/// `hex` by `units`, or a bombardment (`units` empty).
+pub fn odds<'py>(
+    py: Python<'py>,
+    m: &fm_core::Match,
+    args: OddsArgs<'_, 'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let units = opt_str_list(args.units, "units", "unit id")?;
+    let attacker_markers = match args.attacker_markers {
+        Some(m) => markers_arg(m, "attacker_markers")?,
+        None => 0,
+    };
+    let defender_markers = match args.defender_markers {
+        Some(m) => markers_arg(m, "defender_markers")?,
+        None => 0,
+    };
+    let side = match args.side {
+        Some(s) if !s.is_none() => side_from_py(Some(side_names(m.scenario())), s)?,
+        _ => m.pending().side().unwrap_or(m.state().active),
+    };
+    let p = fm_core::AttackProposal {
+        hex: args
+            .hex
+            .parse()
+            .map_err(|e: fm_core::HexParseError| protocol_error(e.to_string()))?,
+        units: units.iter().map(|u| UnitId::new(u)).collect(),
+        attacker_markers,
+        defender_markers,
+    };
+    match fm_core::combat_odds(m.scenario(), m.state(), side, &p) {
+        Ok(o) => to_py(py, &o),
+        Err(e) => Err(rule_error(&e)),
+    }
+}
+
+/// `Match.observation_bytes(side)`: `(board, features)` as little-endian float32 bytes.
+pub fn observation_bytes<'py>(
+    py: Python<'py>,
+    m: &fm_core::Match,
+    side: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let s = side_from_py(Some(side_names(m.scenario())), side)?;
+    let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
+    // The view and its tensors without the GIL.
+    let (board, feats) = py.detach(|| {
+        let (board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
+        (bytes(&board), bytes(&feats))
+    });
+    Ok((PyBytes::new(py, &board), PyBytes::new(py, &feats)))
+}
+
+/// `Match.observation(side, out)`: one flat float32 vector, as bytes or written into
+/// `out`.
+pub fn observation<'py>(
+    py: Python<'py>,
+    m: &fm_core::Match,
+    side: &Bound<'py, PyAny>,
+    out: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = side_from_py(Some(side_names(m.scenario())), side)?;
+    // The buffer is checked before the observation is computed.
+    let out = out.filter(|o| !o.is_none());
+    let buf = out
+        .as_ref()
+        .map(|o| {
+            pyo3::buffer::PyBuffer::<f32>::get(o).map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "out must be a writable buffer of float32 (a numpy float32 array), not {}",
+                    type_name(o)
+                ))
+            })
+        })
+        .transpose()?;
+    let flat = py.detach(|| {
+        let (mut board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
+        board.extend_from_slice(&feats);
+        board
+    });
+    let (Some(out), Some(buf)) = (out, buf) else {
+        let bytes: Vec<u8> = flat.iter().flat_map(|f| f.to_le_bytes()).collect();
+        return Ok(PyBytes::new(py, &bytes).into_any());
+    };
+    if buf.item_count() != flat.len() {
+        return Err(PyValueError::new_err(format!(
+            "out holds {} items; the observation has scenario.observation_size = {}",
+            buf.item_count(),
+            flat.len()
+        )));
+    }
+    if buf.readonly() {
+        return Err(PyValueError::new_err("out must be writable"));
+    }
+    buf.copy_from_slice(py, &flat)?;
+    Ok(out)
+}
