@@ -23,11 +23,13 @@
 //! | `odds`, `orders` | 11-19 | exact fire, morale and order odds; the Command Factor and its modifiers |
 //! | `legal` | — | legal commands and the integer encoding |
 //! | `length` | 7-22 | the bound on a battle's length, term by term from the rules |
+//! | `ai` | 2, 5, 7-8, 12-18, 22 | the built-in AI's evaluation (judgment, no rule): the victory terms as they stand, strength lost, nearness to objectives |
 //!
 //! [`Huzzah`] implements [`crate::Game`], so every binding reaches it through
 //! [`crate::any`]. Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in
 //! values), `docs/rulings.md` (Huzzah section).
 
+pub mod ai;
 pub mod chargers;
 pub mod command;
 pub mod deploy;
@@ -162,6 +164,11 @@ impl crate::game::Game for Huzzah {
         i: usize,
     ) -> Option<command::Command> {
         legal::index_to_command(sc, s, i)
+    }
+    /// The built-in AI's judgment ([`ai::evaluate`]): the victory terms as they
+    /// stand, the strength each side has lost and its nearness to the objectives.
+    fn evaluate(sc: &scenario::Scenario, s: &state::State, side: Side) -> f64 {
+        ai::evaluate(sc, s, side)
     }
     fn max_game_length(sc: &scenario::Scenario) -> Option<crate::query::GameLength> {
         Some(length::max_game_length(sc))
