@@ -412,7 +412,7 @@ mod tests {
         assert_eq!(a, render_svg(&sc, &s2, &opts));
     }
 
-    /// The picture in docs/ (shown by the README) is the firefight's start with the
+    /// The picture in docs/ (shown by docs/huzzah.md) is the firefight's start with the
     /// radii and fr-1's arc. `FM_WRITE_DOCS=1 cargo test -p fm-core --lib
     /// huzzah::render` rewrites it.
     #[test]
