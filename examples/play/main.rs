@@ -309,10 +309,7 @@ fn main() {
         if args.svg_every_turn {
             usage("--svg-every-turn draws Fire & Movement boards only");
         }
-        let agents = [
-            args.agents[0] == Agent::Mcts,
-            args.agents[1] == Agent::Mcts,
-        ];
+        let agents = [args.agents[0] == Agent::Mcts, args.agents[1] == Agent::Mcts];
         huzzah::run(
             sc,
             &huzzah::Play {

@@ -40,9 +40,9 @@
 
 use crate::huzzah::engine::{bases_lost, holds};
 use crate::huzzah::geometry::{self, Len, Point};
+use crate::huzzah::orders::OrderKind;
 use crate::huzzah::quality::{ExpectedQuality, Quality};
 use crate::huzzah::scenario::{MissingRules, OfficerRank, Scenario, UnitIx};
-use crate::huzzah::orders::OrderKind;
 use crate::huzzah::state::{Pending, Phase, State, Status, TargetStage, Whereabouts};
 use crate::ids::Side;
 
@@ -79,7 +79,7 @@ pub fn evaluate(sc: &Scenario, s: &State, side: Side) -> f64 {
         },
         None => {
             let now = unfinished(sc, s);
-            match order_in_hand(s) {
+            match order_in_hand(sc, s) {
                 Some((acting, moved)) => {
                     let then = unfinished(sc, &moved);
                     if acting == Side::A {
@@ -109,7 +109,7 @@ fn unfinished(sc: &Scenario, s: &State) -> f64 {
 /// acting side may move or stay, so the evaluation takes the better of the two for it:
 /// an order in hand is worth what it can do, which is what ranks one order above
 /// another before its units have moved. No rule is checked: a judgment, not a move.
-fn order_in_hand(s: &State) -> Option<(Side, State)> {
+fn order_in_hand(sc: &Scenario, s: &State) -> Option<(Side, State)> {
     let Pending::Act { side, order, units } = &s.pending else {
         return None;
     };
@@ -120,8 +120,8 @@ fn order_in_hand(s: &State) -> Option<(Side, State)> {
         OrderKind::Deploy | OrderKind::Manoeuvre => return None,
     };
     let mut moved = s.clone();
-    for u in units {
-        let st = moved.unit_mut(*u);
+    for u in units.iter().filter_map(|id| sc.unit_ix_of(id)) {
+        let st = moved.unit_mut(u);
         if st.at == Whereabouts::Table && !st.shape.square {
             st.shape = st.shape.translated(forward, Len::ZERO);
         }
@@ -217,8 +217,8 @@ pub fn outlook_points(sc: &Scenario, s: &State, progress: f64) -> f64 {
         for o in sc.objectives() {
             let a = holds_now(sc, s, Side::A, o.at, o.radius);
             let b = holds_now(sc, s, Side::B, o.at, o.radius);
-            held += f64::from(o.points)
-                * (f64::from(u8::from(a && !b)) - f64::from(u8::from(b && !a)));
+            held +=
+                f64::from(o.points) * (f64::from(u8::from(a && !b)) - f64::from(u8::from(b && !a)));
         }
     }
     held + victory_worth(sc, lost_b - lost_a)
@@ -377,8 +377,15 @@ pub fn material_lost(sc: &Scenario, s: &State, side: Side) -> f64 {
             continue;
         }
         let def = sc.unit(u);
-        let had = def.bases.iter().map(|b| f64::from(b.kind.hits())).sum::<f64>()
-            + st.joined.iter().map(|j| hits(&s.unit(*j).bases)).sum::<f64>();
+        let had = def
+            .bases
+            .iter()
+            .map(|b| f64::from(b.kind.hits()))
+            .sum::<f64>()
+            + st.joined
+                .iter()
+                .map(|j| hits(&s.unit(*j).bases))
+                .sum::<f64>();
         // Bases in the skirmish line are not lost (page 22): an infantry base's hits.
         let skirmished = f64::from(st.skirmished) * 3.0;
         let kept = match st.at {
@@ -464,6 +471,20 @@ mod tests {
         out
     }
 
+    /// The battle's first turn: the set-up (the officers' placing) played at random.
+    fn first_turn(sc: &Scenario, seed: u64) -> State {
+        let mut rng = crate::rng::rng_from_seed(seed);
+        let (mut s, _) = new_game(sc, &mut rng);
+        while s.phase == Phase::Setup {
+            let legal = legal_commands(sc, &s);
+            let c = &legal[(rng.next_u32() as usize) % legal.len()];
+            s = apply_with_state(sc, &s, c, &mut rng)
+                .expect("a legal command")
+                .1;
+        }
+        s
+    }
+
     #[test]
     fn the_sides_values_sum_to_one_and_stay_in_bounds() {
         for name in ["huzzah-firefight", "huzzah-encounter"] {
@@ -477,12 +498,34 @@ mod tests {
     }
 
     #[test]
+    fn the_evaluation_is_a_function_of_the_position() {
+        // The same position is worth the same, however it was reached or copied, and
+        // evaluating it changes nothing (the search calls it on its own copies).
+        for name in ["huzzah-firefight", "huzzah-encounter"] {
+            let sc = scenario(name);
+            let (one, two) = (random_battle(&sc, 11), random_battle(&sc, 11));
+            assert_eq!(one.len(), two.len());
+            for (s, t) in one.iter().zip(&two).step_by(5) {
+                let before = s.clone();
+                let v = evaluate(&sc, s, Side::A);
+                assert_eq!(v.to_bits(), evaluate(&sc, t, Side::A).to_bits(), "{name}");
+                assert_eq!(v.to_bits(), evaluate(&sc, &s.clone(), Side::A).to_bits());
+                assert_eq!(*s, before, "{name}: evaluating changed the state");
+            }
+        }
+    }
+
+    #[test]
     fn the_opening_is_close_to_even() {
         for name in ["huzzah-firefight", "huzzah-encounter"] {
             let sc = scenario(name);
-            let (s, _) = new_game(&sc, &mut crate::rng::rng_from_seed(1));
-            let a = evaluate(&sc, &s, Side::A);
-            assert!((a - 0.5).abs() < 0.05, "{name}: {a}");
+            for s in [
+                new_game(&sc, &mut crate::rng::rng_from_seed(1)).0,
+                first_turn(&sc, 1),
+            ] {
+                let a = evaluate(&sc, &s, Side::A);
+                assert!((a - 0.5).abs() < 0.05, "{name}: {a}");
+            }
         }
     }
 
@@ -544,7 +587,7 @@ mod tests {
     #[test]
     fn disorder_rout_and_lost_officers_count_against_a_side() {
         let sc = scenario("huzzah-firefight");
-        let (s, _) = new_game(&sc, &mut crate::rng::rng_from_seed(1));
+        let s = first_turn(&sc, 1);
         let u = sc.unit_ixs(Side::B).next().expect("a British unit");
         let base = evaluate(&sc, &s, Side::A);
         let mut t = s.clone();
@@ -580,7 +623,7 @@ mod tests {
     fn a_melee_is_expected_to_go_the_way_of_whoever_gives_its_outcome() {
         // The built-in battles leave melee outcomes to the phasing player.
         let sc = scenario("huzzah-firefight");
-        let (s, _) = new_game(&sc, &mut crate::rng::rng_from_seed(1));
+        let s = first_turn(&sc, 1);
         assert_eq!(s.player1, Some(Side::A));
         let (fr, br) = (
             sc.unit_index("fr-1").expect("fr-1"),
@@ -628,7 +671,10 @@ mod tests {
             evaluate(&sc, &t, Side::A)
         };
         let far = evaluate(&sc, &s, Side::A);
-        let near = moved(Point::new(o.at.x, Len(o.at.y.0 - o.radius.0 - Len::cm(20).0)));
+        let near = moved(Point::new(
+            o.at.x,
+            Len(o.at.y.0 - o.radius.0 - Len::cm(20).0),
+        ));
         let on = moved(o.at);
         assert!(far < near && near < on, "{far} {near} {on}");
     }
@@ -660,8 +706,8 @@ mod tests {
         use crate::huzzah::command::Command;
         use crate::huzzah::state::Pending;
         let sc = scenario("huzzah-firefight");
-        // The opening: side A declares its fire, three infantry units and a gun.
-        let (s, _) = new_game(&sc, &mut crate::rng::rng_from_seed(1));
+        // The first turn opens with side A's fire: three infantry units and a gun.
+        let s = first_turn(&sc, 1);
         let Pending::DeclareFire { side, units } = &s.pending else {
             panic!("the battle opens with side A's fire");
         };
