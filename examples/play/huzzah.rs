@@ -253,7 +253,10 @@ pub fn run(sc: Scenario, p: &Play) {
     let start = Instant::now();
     let mut wins = [0u64; 3];
     let mut commands = 0u64;
-    let (mut decisions, mut think) = (0u64, 0.0f64);
+    let (mut decisions, mut think, mut slowest) = (0u64, 0.0f64, 0.0f64);
+    // Searches the time budget stopped before their iterations were done: with none, the
+    // games replay exactly on any machine.
+    let mut cut_short = 0u64;
     for g in 0..games {
         let s = p.seed.wrapping_add(g);
         let mut m = GameMatch::<Huzzah>::new(sc.clone(), s);
@@ -279,8 +282,11 @@ pub fn run(sc: Scenario, p: &Play) {
                 let r = m
                     .best_command(&cfg, &mut || budget.is_some_and(|b| began.elapsed() >= b))
                     .expect("a decision to search");
+                let took = began.elapsed().as_secs_f64();
                 decisions += 1;
-                think += began.elapsed().as_secs_f64();
+                think += took;
+                slowest = slowest.max(took);
+                cut_short += u64::from(r.iterations > 0 && r.iterations < cfg.iterations);
                 r.command
             } else {
                 let legal = Huzzah::legal_commands(m.scenario(), m.state());
@@ -325,6 +331,8 @@ pub fn run(sc: Scenario, p: &Play) {
                 "commands_per_game": commands as f64 / games.max(1) as f64,
                 "mcts_decisions": decisions,
                 "mcts_ms_per_decision": if decisions > 0 { 1000.0 * think / decisions as f64 } else { 0.0 },
+                "mcts_max_ms_per_decision": 1000.0 * slowest,
+                "mcts_cut_short": cut_short,
                 "games_per_second": games as f64 / secs.max(1e-9),
             })
         );

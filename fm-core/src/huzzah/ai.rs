@@ -29,9 +29,10 @@
 //!   part of what it is expected to do, and fire rolled but not yet applied its hits,
 //!   so that the search sees a declaration's worth before the whole phase is declared.
 //! - **The presence**: where the scenario's victory scores objectives, how near each
-//!   side's nearest formed or disordered unit stands to each, weighted by its points:
-//!   an objective is held from within its radius, so the side that gets there first
-//!   and stays scores it.
+//!   side's nearest formed or disordered unit stands to each, weighted by its points
+//!   (an objective is held from within its radius, so the side that gets there first
+//!   and stays scores it), and how much of each side's strength stands near them (the
+//!   rest of the army has to come up to take an objective or keep it).
 //!
 //! The evaluation reads the state it is given: the search calls it on determinizations
 //! drawn from the decider's view ([`crate::game::Game::determinize`]; in Huzzah! a
@@ -59,6 +60,9 @@ const DECLARED_FIRE: f64 = 0.8;
 const PRESENCE_WEIGHT: f64 = 0.3;
 /// The distance over which an objective's pull halves, beyond its radius.
 const PRESENCE_HALF: Len = Len::cm(30);
+/// How far ahead of a unit's centre the force near the objectives is measured from
+/// ([`force_near`]): half an infantry line's stand-in move.
+const FACING_LEAD: Len = Len::cm(10);
 
 /// How well `side` stands, in [0, 1]: 1 or 0 once it has won or lost, ½ for a draw.
 ///
@@ -405,8 +409,10 @@ pub fn material_lost(sc: &Scenario, s: &State, side: Side) -> f64 {
     lost
 }
 
-/// Side A's lead in nearness to the objectives, weighted by their points, in [−1, 1];
-/// `None` when the victory terms score no objectives.
+/// Side A's lead in nearness to the objectives, in [−1, 1]: half the lead of each
+/// side's nearest unit to each objective, weighted by its points, half the lead in the
+/// force standing near them ([`force_near`]). `None` when the victory terms score no
+/// objectives.
 pub fn presence(sc: &Scenario, s: &State) -> Option<f64> {
     let v = sc.victory()?;
     if !v.objective_points || sc.objectives().is_empty() {
@@ -418,7 +424,47 @@ pub fn presence(sc: &Scenario, s: &State) -> Option<f64> {
         lead += f64::from(o.points) * (near(Side::A) - near(Side::B));
         total += f64::from(o.points);
     }
-    (total > 0.0).then(|| lead / total)
+    if total <= 0.0 {
+        return None;
+    }
+    let force = [force_near(sc, s, Side::A), force_near(sc, s, Side::B)];
+    let share = if force[0] + force[1] > 0.0 {
+        (force[0] - force[1]) / (force[0] + force[1])
+    } else {
+        0.0
+    };
+    Some(0.5 * lead / total + 0.5 * share)
+}
+
+/// The strength a side has near the objectives: each formed or disordered unit on the
+/// table counts what the material term says it has left, scaled down with its distance
+/// beyond the nearest objective's radius. The nearest unit alone holds an objective,
+/// but without this only it would be worth moving: the rest of the army has to come up
+/// to take the objective or keep it. The distance is measured from [`FACING_LEAD`]
+/// ahead of the unit's centre: units advance straight ahead (page 19), so a unit
+/// facing an objective is nearer to it, in moves, than one facing away.
+fn force_near(sc: &Scenario, s: &State, side: Side) -> f64 {
+    sc.unit_ixs(side)
+        .filter_map(|u| {
+            let st = s.unit(u);
+            if st.at != Whereabouts::Table || st.status == Status::Routing {
+                return None;
+            }
+            let c = geometry::rotate(st.shape.centre(), st.shape.facing, Len::ZERO, FACING_LEAD);
+            let beyond = sc
+                .objectives()
+                .iter()
+                .map(|o| (geometry::dist(c, o.at).0 - o.radius.0).max(0))
+                .min()?;
+            let left = (st.bases.iter().map(|b| f64::from(b.hits())).sum::<f64>()
+                - f64::from(st.hits))
+            .max(0.0)
+                * order_factor(st.status)
+                * morale(sc, s, u)
+                / 8.0;
+            Some(left / (1.0 + beyond as f64 / PRESENCE_HALF.0 as f64))
+        })
+        .sum()
 }
 
 /// 1 for a side with a formed or disordered unit holding the point's radius, falling
@@ -677,6 +723,72 @@ mod tests {
         ));
         let on = moved(o.at);
         assert!(far < near && near < on, "{far} {near} {on}");
+    }
+
+    #[test]
+    fn the_army_coming_up_counts_not_only_the_nearest_unit() {
+        let sc = scenario("huzzah-encounter");
+        let s = first_turn(&sc, 7);
+        let beyond = |t: &State, u: UnitIx| {
+            let c = t.unit(u).shape.centre();
+            sc.objectives()
+                .iter()
+                .map(|o| geometry::dist(c, o.at).0 - o.radius.0)
+                .min()
+                .expect("objectives")
+        };
+        for side in [Side::A, Side::B] {
+            // The unit farthest from the objectives: never the nearest to one.
+            let u = sc
+                .unit_ixs(side)
+                .filter(|u| s.unit(*u).at == Whereabouts::Table)
+                .max_by_key(|u| beyond(&s, *u))
+                .expect("a unit on the table");
+            let mut t = s.clone();
+            // A quarter of the way to the nearest objective, facing unchanged.
+            let o = sc
+                .objectives()
+                .iter()
+                .min_by_key(|o| geometry::dist(s.unit(u).shape.centre(), o.at))
+                .expect("an objective");
+            let (c, shape) = (s.unit(u).shape.centre(), s.unit(u).shape.clone());
+            let step = |a: Len, b: Len| Len((b.0 - a.0) / 4);
+            let anchor = Point::new(
+                Len(shape.anchor.x.0 + step(c.x, o.at.x).0),
+                Len(shape.anchor.y.0 + step(c.y, o.at.y).0),
+            );
+            t.unit_mut(u).shape = shape.with_anchor(anchor);
+            assert!(beyond(&t, u) < beyond(&s, u));
+            assert_eq!(terms(&sc, &t).outlook, terms(&sc, &s).outlook);
+            assert!(
+                evaluate(&sc, &t, side) > evaluate(&sc, &s, side),
+                "{side:?}: bringing {} up",
+                sc.unit(u).id
+            );
+        }
+    }
+
+    #[test]
+    fn a_unit_facing_the_objectives_is_nearer_to_them() {
+        // Units advance straight ahead (page 19): facing the objectives is half a move
+        // nearer to them than facing away.
+        let sc = scenario("huzzah-encounter");
+        let s = first_turn(&sc, 7);
+        for side in [Side::A, Side::B] {
+            let u = sc.unit_ixs(side).next().expect("a unit");
+            let mut away = s.clone();
+            let turned = away.unit(u).shape.turned_about();
+            away.unit_mut(u).shape = turned;
+            let toward = |t: &State| {
+                let sh = &t.unit(u).shape;
+                let (c, o) = (sh.centre(), sc.objectives()[0].at);
+                let ahead = geometry::rotate(c, sh.facing, Len::ZERO, Len::cm(10));
+                geometry::dist(ahead, o) < geometry::dist(c, o)
+            };
+            // The built-in armies start facing the enemy, and so the objectives.
+            assert!(toward(&s) && !toward(&away));
+            assert!(evaluate(&sc, &s, side) > evaluate(&sc, &away, side));
+        }
     }
 
     #[test]
