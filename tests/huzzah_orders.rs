@@ -1321,6 +1321,94 @@ fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other() {
     );
 }
 
+#[test]
+fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other_in_the_firing_phase() {
+    // Page 13: "Units that begin the turn in combat cannot fire at each other", in any
+    // phase of that turn (ruling R-HZ-13b): a1 and b1 touch as turn 1 begins, so a1,
+    // with nothing else in range, has no fire to declare in its Firing phase, and a
+    // declaration at b1 is refused under page 13.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (s, ev) = begin(&sc, &QUIET);
+    assert!(ev.contains(&Event::InCombat {
+        pairs: vec![(sc.unit_id(a1), sc.unit_id(b1))]
+    }));
+    assert!(fm_core::huzzah::firing::targets(&sc, &s, a1).is_empty());
+    assert!(fm_core::huzzah::firing::targets(&sc, &s, b1).is_empty());
+    assert_eq!(s.pending, Pending::Orders { side: Side::A });
+    let mut firing = s.clone();
+    firing.pending = Pending::DeclareFire {
+        side: Side::A,
+        units: sc.unit_ids(&[a1]),
+    };
+    let e = refused(&sc, &firing, fire_cmd("a1", "b1"));
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p13",
+            "a1 and b1 began the turn in combat, and units that begin the turn in combat cannot fire at each other"
+        )
+    );
+}
+
+#[test]
+fn rule_p13_a_pair_that_parted_still_may_not_fire_at_each_other_that_turn() {
+    // The pair of the turn's start holds for the whole turn, even once the units no
+    // longer touch: b1 steps back 4 cm (set directly), still in a1's arc and range.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (mut s, _) = begin(&sc, &QUIET);
+    s.unit_mut(b1).shape = shape(600, 600, 180, &[2]);
+    assert!(fm_core::huzzah::firing::targets(&sc, &s, a1).is_empty());
+    // Without the turn's pair, the same table offers b1 at short range.
+    s.in_combat.clear();
+    let t = fm_core::huzzah::firing::targets(&sc, &s, a1);
+    assert_eq!(t.iter().map(|c| c.target).collect::<Vec<_>>(), vec![b1]);
+    assert!(t[0].short);
+}
+
+#[test]
+fn rule_p18_fire_at_chargers_is_not_fire_at_the_enemy() {
+    // Page 18: "A unit has fired at the enemy if it fired during the Firing phase". b1's
+    // fire at the charger a1 fails; it has fired (page 17: a battery so placed could not
+    // move), but its orders carry no "fired at the enemy".
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let b1 = ix(&sc, "b1");
+    let (s, _) = charged(&sc, &[6, 6, 6, 5]);
+    assert!(s.unit(b1).fired);
+    assert!(!s.unit(b1).fired_at_enemy);
+    let o = odds_of(&sc, &s, OfficerIx(B_D1), &["b1"], OrderKind::Retire, 0);
+    assert!(
+        !o.modifiers
+            .contains(&md("a unit ordered fired at the enemy", -1)),
+        "{:?}",
+        o.modifiers
+    );
+}
+
+#[test]
+fn rule_p18_a_unit_that_fired_in_the_firing_phase_and_missed_fired_at_the_enemy() {
+    // "… whether or not it inflicted hits": a1's fire in its Firing phase fails (6-6),
+    // and ordering it takes the -1.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let a1 = ix(&sc, "a1");
+    let (mut s, _) = begin(&sc, &QUIET);
+    assert_eq!(
+        s.pending,
+        Pending::DeclareFire {
+            side: Side::A,
+            units: sc.unit_ids(&[a1])
+        }
+    );
+    play(&sc, &mut s, fire_cmd("a1", "b1"), &[6, 6]);
+    assert_eq!(s.pending, Pending::Orders { side: Side::A });
+    assert!(s.unit(a1).fired && s.unit(a1).fired_at_enemy);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert!(o
+        .modifiers
+        .contains(&md("a unit ordered fired at the enemy", -1)));
+}
+
 // ------------------------------------------------------------------------- missing rules
 
 fn melee(winner: Option<Side>, hits_a: u8, hits_b: u8, back: i64) -> Command {
@@ -1578,7 +1666,7 @@ fn rule_p17_fired_disordered_and_dense_terrain() {
     let a1 = ix(&sc, "a1");
     // Its fire and disorder are set directly (nothing is in range to fire at).
     let mut s = orders_phase(&sc);
-    s.unit_mut(a1).fired = true;
+    s.unit_mut(a1).fired_at_enemy = true;
     s.unit_mut(a1).status = Status::Disordered;
     let want = vec![
         md("a unit ordered fired at the enemy", -1),

@@ -168,7 +168,9 @@ pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) ->
     let f = &s.unit(firer).shape;
     let mut out = Vec::new();
     for t in sc.unit_ixs(side.other()) {
-        if !on_table(s, t) {
+        // Page 13: units that began the turn in combat do not fire at each other, in
+        // this turn's Firing phases as in its Fire at Chargers (ruling R-HZ-13b).
+        if !on_table(s, t) || s.began_in_combat(firer, t) {
             continue;
         }
         let ts = &s.unit(t).shape;
@@ -229,6 +231,9 @@ pub fn check_target(
         return Ok(*c);
     }
     let (fid, tid) = (&sc.unit(firer).id, &sc.unit(target).id);
+    if s.began_in_combat(firer, target) {
+        return Err(began_in_combat(fid, tid));
+    }
     let why = if sc.unit(target).side == sc.unit(firer).side {
         format!("{tid} is a friendly unit")
     } else if !on_table(s, target) {
@@ -250,6 +255,16 @@ pub fn check_target(
         }
     };
     Err(RuleError::new("p11", why))
+}
+
+/// The page-13 refusal of fire between two units that began the turn in combat.
+fn began_in_combat(fid: &impl std::fmt::Display, tid: &impl std::fmt::Display) -> RuleError {
+    RuleError::new(
+        "p13",
+        format!(
+            "{fid} and {tid} began the turn in combat, and units that begin the turn in combat cannot fire at each other"
+        ),
+    )
 }
 
 /// Checks a firing group: distinct bases of the unit, fewer than all of them.
@@ -304,6 +319,9 @@ pub fn check_target_with(
     }
     check_group(s, firer, g)?;
     let (fid, tid) = (&sc.unit(firer).id, &sc.unit(target).id);
+    if s.began_in_combat(firer, target) {
+        return Err(began_in_combat(fid, tid));
+    }
     let Some(c) = candidates_with(sc, s, firer, group)
         .into_iter()
         .find(|c| c.target == target)

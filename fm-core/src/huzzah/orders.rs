@@ -60,7 +60,8 @@ pub fn command_modifiers(
             -(successive.min(20) as i8),
         ));
     }
-    if units.iter().any(|u| s.unit(*u).fired) {
+    // Page 18: "fired during the Firing phase" (fire at chargers does not count).
+    if units.iter().any(|u| s.unit(*u).fired_at_enemy) {
         mods.push(m("a unit ordered fired at the enemy", -1));
     }
     if units

@@ -198,8 +198,12 @@ pub struct UnitState {
     pub disciplined: bool,
     /// Still has the Skirmish (Limited) ability (its marker base not lost, page 12).
     pub skirmish_limited: bool,
-    /// Fired this turn: the puff of smoke (page 12).
+    /// Fired this turn, in any phase: reserve artillery that fired cannot move (page 17).
     pub fired: bool,
+    /// Fired during this turn's Firing phase, whether or not it hit: "fired at the enemy"
+    /// of the order modifier (page 18). Fire at chargers does not count (ruling R-HZ-18b).
+    #[serde(default)]
+    pub fired_at_enemy: bool,
     /// Advanced into contact this turn: a charger (page 20).
     pub charger: bool,
     /// Deployed in a sector of dense terrain.
@@ -558,7 +562,7 @@ pub struct State {
     #[serde(default)]
     pub officers_moved: Vec<u16>,
     /// Pairs of enemy units in contact at the start of the turn (page 13: they do not
-    /// fire at each other as chargers).
+    /// fire at each other in any phase of the turn; ruling R-HZ-13b).
     pub in_combat: Vec<(UnitIx, UnitIx)>,
     /// Engagements in dense terrain (pages 19 and 22: a unit entering a sector next to
     /// an enemy-held one, or advancing on one, engages it without touching it): side
@@ -596,6 +600,7 @@ impl State {
                 disciplined: u.flags.disciplined,
                 skirmish_limited: u.is_skirmish_limited(),
                 fired: false,
+                fired_at_enemy: false,
                 charger: false,
                 sector: u.sector,
                 passed_through: false,
@@ -675,6 +680,14 @@ impl State {
         self.officers[o]
             .appointed
             .map_or(sc.officers()[o].inspirational, |a| a.inspirational)
+    }
+
+    /// Whether `a` and `b` were in combat (in contact) as the turn began: page 13, "Units
+    /// that begin the turn in combat cannot fire at each other".
+    pub fn began_in_combat(&self, a: UnitIx, b: UnitIx) -> bool {
+        self.in_combat
+            .iter()
+            .any(|(x, y)| (*x == a && *y == b) || (*x == b && *y == a))
     }
 
     /// The officer attached to a unit, if any.
