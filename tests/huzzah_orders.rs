@@ -746,13 +746,28 @@ fn rule_p17_routing_units_and_reserve_artillery_that_fired_are_left_out() {
     s.unit_mut(a2).fired = true;
     let g = GroupRef::Division(div(&sc, "a-div"));
     assert_eq!(movement::group_units(&sc, &s, A_D1, g), vec![a3]);
+    let e = refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Retire));
     assert_eq!(
-        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Retire)).rule,
-        "p17"
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p17",
+            "a1 is routing, and routing units cannot be given orders"
+        )
     );
+    const BATTERY: &str = "a2 is reserve artillery that fired this turn: grand batteries and single bases of reserve artillery cannot move if they fire";
+    let e = refused(&sc, &s, order("a-d1", u_arg("a2"), OrderKind::Advance));
+    assert_eq!((e.rule.as_str(), e.message.as_str()), ("p17", BATTERY));
+    // Ordered with its division, the battery is left out, and moving it is refused
+    // with the same reason.
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Advance);
+    let e = refused(&sc, &s, advance_cmd("a2", 50, 0));
+    assert_eq!((e.rule.as_str(), e.message.as_str()), ("p17", BATTERY));
+    // a3 acts, and the order is done: what waits now is the next order.
+    play(&sc, &mut s, advance_cmd("a3", 50, 0), &[]);
+    let e = refused(&sc, &s, advance_cmd("a3", 50, 0));
     assert_eq!(
-        refused(&sc, &s, order("a-d1", u_arg("a2"), OrderKind::Advance)).rule,
-        "p17"
+        (e.rule.as_str(), e.message.as_str()),
+        ("p16", "advance does not answer the decision now: side a gives orders (order, appoint) or ends its Orders phase (end_phase)")
     );
 }
 
@@ -1145,9 +1160,10 @@ fn rule_p20_a_charge_straight_ahead_into_the_front_squares_up_flush() {
         ]
     );
     // A charger acts on no more orders.
+    let e = refused(&sc, &s, order("a-cinc", u_arg("a1"), OrderKind::Advance));
     assert_eq!(
-        refused(&sc, &s, order("a-cinc", u_arg("a1"), OrderKind::Advance)).rule,
-        "p17"
+        (e.rule.as_str(), e.message.as_str()),
+        ("p19", "a1 charged this turn: it is in contact with the enemy, and no order breaks contact (pages 19-22)")
     );
 }
 
@@ -1365,6 +1381,39 @@ fn rule_p13_a_pair_that_parted_still_may_not_fire_at_each_other_that_turn() {
     let t = fm_core::huzzah::firing::targets(&sc, &s, a1);
     assert_eq!(t.iter().map(|c| c.target).collect::<Vec<_>>(), vec![b1]);
     assert!(t[0].short);
+}
+
+#[test]
+fn rule_p13_a_charged_unit_may_not_hold_its_fire() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    // A second charger makes the fire a decision (page 13: one of them, the firer's
+    // choice); set directly.
+    let mut p = s.clone();
+    p.pending = Pending::FireAtCharger {
+        side: Side::B,
+        unit: sc.unit_id(ix(&sc, "b1")),
+        chargers: sc.unit_ids(&[a1]),
+    };
+    let e = refused(&sc, &p, hold_cmd("b1"));
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p13",
+            "b1 is charged and must fire at a charger: an infantry or artillery unit that is charged cannot choose not to fire"
+        )
+    );
+    let e = refused(&sc, &p, Command::EndPhase);
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p13",
+            "end_phase does not answer the decision now: b1, charged by a1, fires at one of them (fire; it cannot choose not to fire)"
+        )
+    );
 }
 
 #[test]

@@ -501,6 +501,65 @@ pub enum Pending {
 }
 
 impl Pending {
+    /// The page that sets this decision and what it waits for, in words with the
+    /// commands that answer it: what a refusal of a command that does not answer it says.
+    ///
+    /// ```
+    /// use fm_core::huzzah::state::Pending;
+    /// use fm_core::Side;
+    /// let p = Pending::Orders { side: Side::A };
+    /// assert_eq!(p.describe(), ("p16", "side a gives orders (order, appoint) or ends its Orders phase (end_phase)".to_string()));
+    /// ```
+    pub fn describe(&self) -> (&'static str, String) {
+        let list = |us: &[UnitId]| us.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ");
+        match self {
+            Pending::PlaceUnits { side, .. } => (
+                "p7",
+                format!("side {side} places its units (place_unit, or end_placement once the low die's count is placed)"),
+            ),
+            Pending::PlaceOfficer { side } => {
+                ("p8", format!("side {side} places an officer (place_officer)"))
+            }
+            Pending::DeclareFire { side, units } => (
+                "p11",
+                format!("side {side}'s units {} declare their fire (fire, or hold_fire)", list(units)),
+            ),
+            Pending::RemoveBase { unit, .. } => (
+                "p12",
+                format!("the owner of {unit} chooses the base it loses (remove_base)"),
+            ),
+            Pending::FireAtCharger { unit, chargers, .. } => (
+                "p13",
+                format!("{unit}, charged by {}, fires at one of them (fire; it cannot choose not to fire)", list(chargers)),
+            ),
+            Pending::Orders { side } => (
+                "p16",
+                format!("side {side} gives orders (order, appoint) or ends its Orders phase (end_phase)"),
+            ),
+            Pending::Act { side, order, units } => (
+                "p19",
+                format!(
+                    "side {side}'s {} order is acted on by its units {} (a command of that order for one of them, or end_order)",
+                    order.name(),
+                    list(units)
+                ),
+            ),
+            Pending::Melee { a, b, .. } => (
+                "p7",
+                format!("the melee of {a} and {b} is resolved (melee_result)"),
+            ),
+            Pending::Rally { side, units } => (
+                "p7",
+                format!("side {side} decides which of {} rally (rally, or end_phase)", list(units)),
+            ),
+            Pending::MoveOfficers { side } => (
+                "p7",
+                format!("side {side} moves its officers (move_officer, or end_phase)"),
+            ),
+            Pending::GameOver { .. } => ("p7", "nothing: the battle is over".to_string()),
+        }
+    }
+
     /// Whose decision it is (`None` once the battle is over).
     pub fn side(&self) -> Option<Side> {
         match self {
