@@ -108,7 +108,11 @@ def test_a_refused_command_names_the_page_and_changes_nothing() -> None:
     ):
         with pytest.raises(fm.RuleError) as info:
             m.apply(fire)
-        assert info.value.rule == "p7"
+        # Refused under the page of the decision waiting (officers: page 8), in words.
+        assert info.value.rule == "p8"
+        assert str(info.value.message) == (
+            "fire does not answer the decision now: side b places an officer (place_officer)"
+        )
     assert m.hash == before
     for nobody in ({"type": "place_officer", "officer": "nobody"}, hz.PlaceOfficer(officer="nobody")):
         with pytest.raises(fm.RuleError) as info:
@@ -618,3 +622,53 @@ def test_commands_take_millimetres_with_one_decimal() -> None:
     placed = events[0]
     assert isinstance(placed, hev.OfficerPlaced) and placed.officer == "br-cinc"
     assert placed.at == hev.Point(x=870.5, y=920)
+
+
+def test_refusals_say_why_in_words_under_the_real_rule() -> None:
+    """Issue 30, friction 5: a unit that may not fire, or may not act, is refused under the
+    rule that stops it, in words (no Rust debug text), and nothing changes."""
+    reasons: dict[str, set[str]] = {}
+    for seed in range(3):
+        m = fm.Match("huzzah-encounter", seed=seed)
+        while m.result is None and len(m.log) < 600:
+            p = m.pending
+            if isinstance(p, hz.pending.DeclareFire):
+                mine = [u for u in _units_of(m, p.side) if u not in p.units]
+                for u in mine:
+                    before = m.hash
+                    with pytest.raises(fm.RuleError) as info:
+                        m.apply(hz.HoldFire(unit=u))
+                    assert m.hash == before
+                    e = info.value
+                    assert e.rule in ("p11", "p12", "p13"), (e.rule, e.message)
+                    assert "Ix(" not in e.message and "{" not in e.message, e.message
+                    reasons.setdefault(e.rule, set()).add(e.message.split(" ", 1)[1])
+            legal = m.legal_commands()
+            m.apply(legal[random.Random(len(m.log)).randrange(len(legal))])
+    # What the encounter shows in three battles: cavalry and units with no target, at
+    # least.
+    assert "is cavalry, and cavalry units cannot fire" in reasons["p11"], reasons
+
+
+def _units_of(m: fm.Match, side: str) -> list[str]:
+    return [u["id"] for u in m.scenario_data["sides"][side]["units"]]
+
+
+def test_a_drawn_battle_says_draw_with_the_armies_names() -> None:
+    """Issue 30, friction 8: a result names both armies, and a draw says so."""
+    for seed in range(40):
+        m = fm.Match("huzzah-firefight", seed=seed)
+        pick = random.Random(seed)
+        while m.result is None:
+            legal = m.legal_commands()
+            m.apply(legal[pick.randrange(len(legal))])
+        r = m.result
+        assert r is not None
+        names = [m.scenario_data["sides"][s]["name"] for s in ("a", "b")]
+        reason, won = r["reason"], r["winner"]
+        for n, side in zip(names, ("a", "b")):
+            assert f"{n} ({side})" in reason, reason
+        if won is None:
+            assert "a draw between" in reason, reason
+        else:
+            assert f"{names[0 if won == 'a' else 1]} ({won}) wins" in reason, reason

@@ -29,10 +29,7 @@ pub fn chargers_of(sc: &Scenario, s: &State, u: UnitIx) -> Vec<UnitIx> {
             on_table(s, *c)
                 && s.unit(*c).charger
                 && geometry::in_contact(&s.unit(u).shape, &s.unit(*c).shape)
-                && !s
-                    .in_combat
-                    .iter()
-                    .any(|(a, b)| (*a == u && *b == *c) || (*a == *c && *b == u))
+                && !s.began_in_combat(u, *c)
         })
         .collect()
 }
