@@ -7,6 +7,7 @@ mod common;
 #[path = "support/race.rs"]
 mod race;
 
+mod action_indices;
 mod architecture;
 mod chance;
 mod conformance;
@@ -16,6 +17,7 @@ mod factored;
 mod huzzah_orders;
 mod huzzah_play;
 mod huzzah_rules;
+mod huzzah_start;
 mod length;
 mod meuse_data;
 mod no_leak;

@@ -208,11 +208,11 @@ def test_a_random_battle_with_typed_objects() -> None:
                 if type(c).__name__ not in commands:
                     _check_command(c)
                     commands.add(type(c).__name__)
-                # Commands outside the finite action space (a fire with fewer bases,
-                # an advance of another length, ...) have no index.
+                # Every listed command has its own index (a fire with fewer bases too:
+                # issue 30); only commands beyond the menu (an advance of another
+                # length, ...) have none.
                 i = m.action_of(c)
-                if i is not None:
-                    assert m.command_of(i) == c
+                assert i is not None and m.command_of(i) == c, c
         c = rng.choice(cmds)
         got = hz_apply(m, c)
         assert got == hz_apply(by_dict, c.to_dict()) == hz_apply(by_text, c.to_json())
@@ -248,6 +248,45 @@ def test_action_indices_give_typed_objects() -> None:
         assert events and all(isinstance(e, hev.Event) for e in events)
         assert m.log[-1].command == c
     assert m.command_of(10**9) is None and m.command_of(-1) is None
+
+
+def test_legal_actions_are_the_legal_commands_one_for_one() -> None:
+    """Issue 30: the legal indices decode to exactly the listed commands, each once."""
+    for name in fm.scenarios("huzzah"):
+        m = fm.Match(name, seed=11)
+        rng = random.Random(11)
+        while not m.is_over:
+            cmds = hz_legal(m)
+            decoded = [m.command_of(i) for i in m.legal_actions()]
+            assert sorted(c.to_json() for c in cmds) == sorted(
+                c.to_json() for c in decoded if c is not None
+            )
+            assert len(decoded) == len(cmds)
+            m.apply(rng.choice(cmds))
+
+
+RANDOM_BATTLES = 1_000
+
+
+def test_sample_legal_action_never_returns_none_in_1000_random_battles() -> None:
+    """Issue 30's done-when: a random loop over 1,000 Huzzah! battles, half of each
+    built-in scenario, every command drawn by the built-in random agent
+    (`sample_legal_action`) and applied by its index, never sees `None` before the end.
+    About a minute on the 2-core machine (release wheel): the suite runs it."""
+    names = fm.scenarios("huzzah")
+    played = 0
+    for k in range(RANDOM_BATTLES):
+        name = names[k % len(names)]
+        m = fm.Match(name, seed=k)
+        n = 0
+        while not m.is_over:
+            i = m.sample_legal_action(k * 1_000_003 + n)
+            assert i is not None, (name, k, n, m.pending)
+            m.apply_action(i)
+            n += 1
+        assert m.sample_legal_action(k) is None and m.legal_actions() == []
+        played += 1
+    assert played == RANDOM_BATTLES
 
 
 def test_python_and_rust_play_the_same_battle() -> None:
