@@ -285,14 +285,16 @@ def test_legal_actions_are_the_legal_commands_one_for_one() -> None:
             m.apply(rng.choice(cmds))
 
 
-RANDOM_BATTLES = 1_000
+# Battles of the sampler loop below: 50 of each built-in scenario, some 15 s with the
+# release wheel on the shared 2-core machine. The 1,000 of issue 30's done-when run
+# in Rust (tests/action_indices.rs, FM_SAMPLED_BATTLES; docs/testing.md).
+RANDOM_BATTLES = 100
 
 
-def test_sample_legal_action_never_returns_none_in_1000_random_battles() -> None:
-    """Issue 30's done-when: a random loop over 1,000 Huzzah! battles, half of each
-    built-in scenario, every command drawn by the built-in random agent
-    (`sample_legal_action`) and applied by its index, never sees `None` before the end.
-    About a minute on the 2-core machine (release wheel): the suite runs it."""
+def test_sample_legal_action_never_returns_none_in_random_battles() -> None:
+    """Issue 30: in random Huzzah! battles, half of each built-in scenario, every command
+    drawn by the built-in random agent (`sample_legal_action`) and applied by its index,
+    the sampler never answers `None` before the end, and always does after it."""
     names = fm.scenarios("huzzah")
     played = 0
     for k in range(RANDOM_BATTLES):

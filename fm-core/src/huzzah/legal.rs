@@ -409,7 +409,8 @@ fn slot_run(k: usize) -> (usize, usize) {
 /// [`group_options`]): the fire-with-bases block is a menu, like the act and deploy
 /// slots, whose indices stand for a command only while it is offered.
 fn offered_group_fire(sc: &Scenario, s: &State, u: UnitIx, t: UnitIx, g: &[u8]) -> bool {
-    matches!(&s.pending, Pending::DeclareFire { units, .. } if units.contains(&u))
+    matches!(&s.pending, Pending::DeclareFire { units, .. }
+        if units.iter().any(|x| sc.unit_ix_of(x) == Some(u)))
         && group_options(sc, s, u)
             .iter()
             .any(|(x, run)| *x == t && run.as_slice() == g)
