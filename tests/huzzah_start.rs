@@ -18,7 +18,7 @@ use fm_core::huzzah::orders::OrderKind;
 use fm_core::huzzah::scenario::{self, Scenario, UnitIx};
 use fm_core::huzzah::state::{Pending, Phase, State, Status, Whereabouts};
 use fm_core::huzzah::Huzzah;
-use fm_core::{Game, GameMatch, Side};
+use fm_core::{Game, GameMatch, OfficerId, Side, UnitId};
 use rand_core::RngCore;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -102,6 +102,11 @@ fn load(v: Value) -> Scenario {
 
 fn ix(sc: &Scenario, id: &str) -> UnitIx {
     sc.unit_index(id).expect("unit")
+}
+
+/// A unit's id, as events and pending decisions name it.
+fn uid(id: &str) -> UnitId {
+    UnitId::from(id)
 }
 
 /// The battle's opening, its dice loaded.
@@ -262,7 +267,7 @@ fn rule_p12_a_disordered_unit_fires_at_minus_one() {
         s.pending,
         Pending::DeclareFire {
             side: Side::A,
-            units: vec![ix(&sc, "a1")]
+            units: vec![uid("a1")]
         }
     );
     // The fire misses (12); nobody tests.
@@ -301,7 +306,7 @@ fn rule_p12_a_routing_unit_cannot_fire() {
         s.pending,
         Pending::DeclareFire {
             side: Side::A,
-            units: vec![ix(&sc, "a2")]
+            units: vec![uid("a2")]
         }
     );
 }
@@ -322,7 +327,7 @@ fn rule_p14_a_disordered_unit_that_fails_its_morale_test_routs() {
     let ev = play(&sc, &mut s, fire("b1", "a1"), &[d1, d2, 6, 6]);
     assert!(
         ev.contains(&Event::StatusChanged {
-            unit: ix(&sc, "a1"),
+            unit: uid("a1"),
             status: Status::Routing,
             why: "p14: a disordered unit that fails a morale test routs".into()
         }),
@@ -375,7 +380,7 @@ fn rule_p12_odd_hits_stay_until_the_end_of_the_rally_phase() {
     let (s, ev) = open(&sc, &[]);
     assert!(
         ev.contains(&Event::OddHitsRemoved {
-            units: vec![ix(&sc, "a1"), ix(&sc, "b1")]
+            units: vec![uid("a1"), uid("b1")]
         }),
         "{ev:?}"
     );
@@ -399,7 +404,7 @@ fn rule_p13_a_unit_charged_this_turn_fires_at_its_charger() {
     assert!(
         ev.iter().any(|e| matches!(e,
             Event::FireDeclared { unit, target, short: true, .. }
-                if *unit == ix(&sc, "b1") && *target == ix(&sc, "a1"))),
+                if *unit == uid("b1") && *target == uid("a1"))),
         "{ev:?}"
     );
     // Without the charger marker the two were in combat as the turn began: no fire.
@@ -439,10 +444,10 @@ fn rule_p14_p15_an_attached_officer_lifts_morale_and_must_save() {
         ev.iter().any(|e| matches!(
             e,
             Event::OfficerSave {
-                officer: 1,
+                officer,
                 survived: true,
                 ..
-            }
+            } if *officer == OfficerId::from("a-d1")
         )),
         "{ev:?}"
     );
@@ -566,7 +571,7 @@ fn rule_p7_disordered_and_routing_units_must_rally() {
         s.pending,
         Pending::Rally {
             side: Side::A,
-            units: vec![ix(&sc, "a1"), ix(&sc, "a2")]
+            units: vec![uid("a1"), uid("a2")]
         }
     );
 }
@@ -586,7 +591,7 @@ fn rule_p15_a_routing_unit_near_a_formed_enemy_goes_on_routing_stand_in() {
     let (s, ev) = open(&sc, &[]);
     assert!(
         ev.contains(&Event::RallyDecided {
-            unit: ix(&sc, "a1"),
+            unit: uid("a1"),
             to: Status::Routing,
             test: None,
             stand_in: true
@@ -740,7 +745,7 @@ fn refused_starts_name_their_path() {
         (
             "start.units[0].hits",
             |v| v["start"]["units"][0]["hits"] = json!(3),
-            "would remove a infantry base",
+            "would remove a base of 'a1' at once (infantry: 3 hits a base)",
         ),
         (
             "start.units[0].hits",
@@ -930,6 +935,21 @@ fn refused_starts_name_their_path() {
             "sides.b.units[1].position",
             |v| v["sides"]["b"]["units"][1]["position"] = json!([800, 480]),
             "overlaps",
+        ),
+        (
+            "start.units[1].status",
+            |v| push_unit(v, json!({"unit": "b2", "status": "shaken"})),
+            "unknown variant `shaken`",
+        ),
+        (
+            "start.units[0].hits",
+            |v| v["start"]["units"][0]["hits"] = json!(-1),
+            "invalid value",
+        ),
+        (
+            "start.officers[0].officer",
+            |v| v["start"]["officers"][0]["officer"] = json!("nobody"),
+            "unknown officer 'nobody'",
         ),
         (
             "start.units[0].bases_left",

@@ -311,6 +311,78 @@ def test_sample_legal_action_never_returns_none_in_random_battles() -> None:
     assert played == RANDOM_BATTLES
 
 
+def _mid_battle() -> dict[str, Any]:
+    """The firefight started in side b's Orders phase of turn 3 (docs/huzzah.md,
+    "Starting mid-battle"): units and officers by id, the officers' positions in mm."""
+    data: dict[str, Any] = copy.deepcopy(fm.Match("huzzah-firefight").scenario_data)
+    data["system"] = "huzzah"
+    data["id"] = "firefight-mid-battle"
+    data["sides"]["a"]["officers"][1]["position"] = [800, 460]
+    del data["sides"]["b"]["officers"][1]["position"]
+    data["start"] = {
+        "turn": 3,
+        "phase": {"phase": "orders", "side": "b"},
+        "units": [
+            {"unit": "fr-1", "status": "disordered", "lost": [0], "ranks": [3], "hits": 1,
+             "lost_this_turn": 1, "fired": True},
+            {"unit": "br-2", "status": "routing", "lost": [3], "ranks": [2, 1]},
+            {"unit": "br-3", "at": "rout_table"},
+        ],
+        "officers": [
+            {"officer": "fr-div-gen", "attached": "fr-2"},
+            {"officer": "br-div-gen", "lost_turn": 2},
+        ],
+        "armies": {
+            "a": {"skirmish_passed": True, "skirmish_won": True, "artillery_passed": True},
+            "b": {"skirmish_passed": False, "artillery_passed": False},
+        },
+    }
+    return data
+
+
+def test_a_battle_can_start_mid_way() -> None:
+    """Issue 30: a scenario's `start` (turn, phase, status, losses, hits, markers,
+    attached and lost officers) through fm.Match, played on by index and saved."""
+    m = fm.Match(_mid_battle(), seed=4)
+    assert (m.turn, m.phase, m.active) == (3, "orders", "b")
+    assert hz_pending(m).to_dict() == {"kind": "orders", "side": "b"}
+    opening: list[Any] = m.opening_events
+    assert [e.to_dict() for e in opening][0] == {
+        "type": "phase_started", "phase": {"phase": "orders", "side": "b"}}
+    state: Any = m.state
+    ids = [u["id"] for s in ("a", "b") for u in m.scenario_data["sides"][s]["units"]]
+    units = dict(zip(ids, state["units"]))
+    assert units["fr-1"]["status"] == "disordered" and units["fr-1"]["hits"] == 1
+    assert units["br-2"]["status"] == "routing" and units["br-3"]["at"] == "rout_table"
+    n = 0
+    while not m.is_over:
+        i = m.sample_legal_action(n)
+        assert i is not None
+        m.apply_action(i)
+        n += 1
+    again = fm.Match.load(m.save())
+    assert again.hash == m.hash and again.turn == m.turn
+
+
+def test_a_start_no_battle_could_reach_is_refused_with_its_path() -> None:
+    data = _mid_battle()
+    data["start"]["units"][0]["hits"] = 3
+    with pytest.raises(fm.ScenarioError) as info:
+        fm.Match(data)
+    assert info.value.path == "start.units[0].hits"
+    assert "odd hits are fewer than a base's hits (page 12)" in info.value.message
+    data = _mid_battle()
+    data["start"]["officers"][0]["attached"] = "br-1"
+    with pytest.raises(fm.ScenarioError) as info:
+        fm.Match(data)
+    assert info.value.path == "start.officers[0].attached"
+    data = _mid_battle()
+    data["start"]["units"][1]["status"] = "shaken"
+    with pytest.raises(fm.ScenarioError) as info:
+        fm.Match(data)
+    assert info.value.path == "start.units[1].status" and "shaken" in info.value.message
+
+
 def test_python_and_rust_play_the_same_battle() -> None:
     for name in fm.scenarios("huzzah"):
         m = fm.Match(name, seed=7)

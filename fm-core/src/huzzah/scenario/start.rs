@@ -88,7 +88,7 @@ pub struct UnitStartData {
 pub struct OfficerStartData {
     /// The officer's id.
     pub officer: String,
-    /// The friendly unit he is attached to (touching it: within 5 cm of one of its
+    /// The friendly unit he is attached to (touching it: within 50 mm of one of its
     /// bases, as an officer attaches in the Move Officers phase).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attached: Option<String>,
@@ -777,7 +777,7 @@ fn start_officers(
                 if !touches(&shape, at) {
                     return err(
                         format!("{p}.attached"),
-                        format!("'{}' stands at [{}, {}] mm, not touching '{}' (an attached officer is within 5 cm of one of its bases)", def.id, at.x.0 / 10, at.y.0 / 10, udef.id),
+                        format!("'{}' stands at [{}, {}] mm, not touching '{}' (an attached officer is within 50 mm of one of its bases)", def.id, at.x.0 / 10, at.y.0 / 10, udef.id),
                     );
                 }
             }
@@ -804,98 +804,94 @@ fn start_armies(
     now: u8,
 ) -> Result<(SidePair<ArmyStart>, Option<Side>), ScenarioError> {
     let given = d.armies.clone().unwrap_or_default();
-    let mut armies = Vec::new();
-    for side in Side::BOTH {
-        let e = match side {
-            Side::A => &given.a,
-            Side::B => &given.b,
-        };
-        let p = format!("start.armies.{side}");
-        let sd = c.data.sides.get(side);
-        let factor = |v: Option<u8>, printed: u8, name: &str, page: u8| {
-            let v = v.unwrap_or(printed);
-            if v > printed {
-                return err(
-                    format!("{p}.{name}"),
-                    format!("{v}, above the side's {printed}: the enemy's Huzzah! results only lower it (page {page})"),
-                );
-            }
-            Ok(v as i8)
-        };
-        let skirmish_factor = factor(e.skirmish_factor, sd.skirmish_factor, "skirmish_factor", 9)?;
-        let artillery_factor = factor(
-            e.artillery_factor,
-            sd.artillery_factor,
-            "artillery_factor",
-            10,
-        )?;
-        let first = d.turn == 1;
-        match (now > 1, e.skirmish_passed) {
-            (true, None) => {
-                return err(
-                    format!("{p}.skirmish_passed"),
-                    "missing: play begins after this turn's Skirmisher Superiority phase, in which both armies tested (page 9)",
-                );
-            }
-            (false, Some(_)) if first => {
-                return err(
-                    format!("{p}.skirmish_passed"),
-                    "given, but play begins at the start of the first turn: there was no earlier test",
-                );
-            }
-            _ => {}
-        }
-        if e.skirmish_won && e.skirmish_passed != Some(true) {
-            return err(
-                format!("{p}.skirmish_won"),
-                "true, but the army's test did not pass: a side wins the skirmisher war only by passing (page 9)",
-            );
-        }
-        match (now > 2, e.artillery_passed) {
-            (true, None) => {
-                return err(
-                    format!("{p}.artillery_passed"),
-                    "missing: play begins after this turn's Artillery Effectiveness phase, in which both armies tested (page 10)",
-                );
-            }
-            (false, Some(_)) if first => {
-                return err(
-                    format!("{p}.artillery_passed"),
-                    "given, but play begins before the first turn's Artillery Effectiveness phase: there was no earlier test",
-                );
-            }
-            _ => {}
-        }
-        armies.push(ArmyStart {
-            skirmish_factor,
-            artillery_factor,
-            skirmish_passed: e.skirmish_passed,
-            skirmish_won: e.skirmish_won,
-            artillery_passed: e.artillery_passed,
-        });
-    }
-    let (b, a) = (armies.pop(), armies.pop());
-    let (Some(a), Some(b)) = (a, b) else {
-        unreachable!("two armies");
-    };
+    let a = army_start(c, d, now, Side::A, &given.a)?;
+    let b = army_start(c, d, now, Side::B, &given.b)?;
     if a.skirmish_won && b.skirmish_won {
         return err(
             "start.armies.b.skirmish_won",
             "true, and side a's too: one side at most wins the skirmisher war (page 9)",
         );
     }
-    let superiority = if now > 1 {
-        [Side::A, Side::B].into_iter().find(|s| {
-            if *s == Side::A {
-                a.skirmish_won
-            } else {
-                b.skirmish_won
-            }
-        })
-    } else {
-        None
+    // After phase 1 the winner of this turn's war has skirmisher superiority.
+    let superiority = match (now > 1, a.skirmish_won, b.skirmish_won) {
+        (true, true, _) => Some(Side::A),
+        (true, _, true) => Some(Side::B),
+        _ => None,
     };
     Ok((SidePair::new(a, b), superiority))
+}
+
+/// One army's standing: `e` as given, `now` the number of the phase play begins with.
+fn army_start(
+    c: &StartCtx<'_>,
+    d: &StartData,
+    now: u8,
+    side: Side,
+    e: &ArmyStartData,
+) -> Result<ArmyStart, ScenarioError> {
+    let p = format!("start.armies.{side}");
+    let sd = c.data.sides.get(side);
+    let factor = |v: Option<u8>, printed: u8, name: &str, page: u8| {
+        let v = v.unwrap_or(printed);
+        if v > printed {
+            return err(
+                format!("{p}.{name}"),
+                format!("{v}, above the side's {printed}: the enemy's Huzzah! results only lower it (page {page})"),
+            );
+        }
+        Ok(v as i8)
+    };
+    let skirmish_factor = factor(e.skirmish_factor, sd.skirmish_factor, "skirmish_factor", 9)?;
+    let artillery_factor = factor(
+        e.artillery_factor,
+        sd.artillery_factor,
+        "artillery_factor",
+        10,
+    )?;
+    let first = d.turn == 1;
+    match (now > 1, e.skirmish_passed) {
+        (true, None) => {
+            return err(
+                format!("{p}.skirmish_passed"),
+                "missing: play begins after this turn's Skirmisher Superiority phase, in which both armies tested (page 9)",
+            );
+        }
+        (false, Some(_)) if first => {
+            return err(
+                format!("{p}.skirmish_passed"),
+                "given, but play begins at the start of the first turn: there was no earlier test",
+            );
+        }
+        _ => {}
+    }
+    if e.skirmish_won && e.skirmish_passed != Some(true) {
+        return err(
+            format!("{p}.skirmish_won"),
+            "true, but the army's test did not pass: a side wins the skirmisher war only by passing (page 9)",
+        );
+    }
+    match (now > 2, e.artillery_passed) {
+        (true, None) => {
+            return err(
+                format!("{p}.artillery_passed"),
+                "missing: play begins after this turn's Artillery Effectiveness phase, in which both armies tested (page 10)",
+            );
+        }
+        (false, Some(_)) if first => {
+            return err(
+                format!("{p}.artillery_passed"),
+                "given, but play begins before the first turn's Artillery Effectiveness phase: there was no earlier test",
+            );
+        }
+        _ => {}
+    }
+    Ok(ArmyStart {
+        skirmish_factor,
+        artillery_factor,
+        skirmish_passed: e.skirmish_passed,
+        skirmish_won: e.skirmish_won,
+        artillery_passed: e.artillery_passed,
+    })
 }
 
 /// The start's checks on the state it builds, with the engine's own rules: odd hits
@@ -920,10 +916,10 @@ pub(super) fn check_state(sc: &Scenario) -> Result<(), ScenarioError> {
             return err(
                 format!("start.units[{i}].hits"),
                 format!(
-                    "{} hits would remove a {} base of '{}' ({} hits a base) at once: odd hits are fewer than a base's hits (page 12)",
+                    "{} hits would remove a base of '{}' at once ({}: {} hits a base): odd hits are fewer than a base's hits (page 12)",
                     e.hits,
-                    json_name(&c.kind),
                     e.unit,
+                    json_name(&c.kind),
                     c.kind.hits()
                 ),
             );
