@@ -91,7 +91,8 @@ pub(crate) fn m(why: &str, by: i8) -> Modifier {
 }
 
 /// Starts a battle: its state after the opening events (the roll-off, the first
-/// decision of the set-up), and those events.
+/// decision of the set-up; for a battle that starts mid-way, its first phase), and
+/// those events.
 ///
 /// ```
 /// use fm_core::huzzah::{engine, scenario::Scenario};
@@ -108,6 +109,14 @@ pub fn new_game(sc: &Scenario, rng: &mut dyn RngCore) -> (State, Vec<Event>) {
         events: Vec::new(),
         rng,
     };
+    // A battle that starts mid-way (the scenario's `start`): its turn, or its phase,
+    // begins.
+    if let Some(start) = sc.start() {
+        match start.phase {
+            Phase::SkirmisherSuperiority => start_turn(&mut ctx, start.turn),
+            phase => ctx.emit(Event::PhaseStarted { phase }),
+        }
+    }
     advance(&mut ctx);
     (ctx.s, ctx.events)
 }

@@ -636,7 +636,8 @@ pub struct State {
 
 impl State {
     /// The state before the opening events: units at their scenario positions (or
-    /// unplaced, for an alternate set-up), officers unplaced.
+    /// unplaced, for an alternate set-up), officers unplaced; or, for a battle that
+    /// starts mid-way, as the scenario's `start` has it.
     pub fn initial(sc: &Scenario) -> State {
         let alternate = sc.alternate_setup();
         let units = sc
@@ -686,7 +687,7 @@ impl State {
             artillery_factor: sc.side(s).artillery_factor as i8,
             ..ArmyState::default()
         };
-        State {
+        let mut s = State {
             turn: 0,
             phase: Phase::Setup,
             player1: None,
@@ -705,7 +706,12 @@ impl State {
             officers_moved: Vec::new(),
             pending: Pending::GameOver { winner: None },
             outcome: None,
+        };
+        // A battle that starts mid-way (the scenario's `start`).
+        if let Some(start) = sc.start() {
+            start.place(sc, &mut s);
         }
+        s
     }
 
     /// A unit's state.
