@@ -111,6 +111,8 @@ struct Script {
     missing: Option<(u32, Option<ChanceRoll>)>,
     /// The roll in progress ([`roll_for`]) and how many of its draws are left.
     label: Option<(ChanceRoll, u32)>,
+    /// How many draws came past the script.
+    past: u32,
     /// A scripted outcome out of range: (draw index, outcome, outcomes).
     bad: Option<(usize, u32, u32)>,
 }
@@ -202,9 +204,12 @@ pub(crate) fn roll_index(rng: &mut dyn RngCore, n: usize) -> usize {
             }
             Some(o.min(n - 1))
         } else {
-            // Past the script: the rest of this run is discarded; draw anything.
+            // Past the script: the rest of this run is discarded; draw anything, but not
+            // always the same, so that a rule that rolls until the dice differ (a tied
+            // roll-off) ends.
             sc.missing.get_or_insert((n, roll));
-            Some(0)
+            sc.past += 1;
+            Some(sc.past % n)
         }
     });
     match scripted {

@@ -420,21 +420,20 @@ impl<G: Game> GameMatch<G> {
             .as_ref()
             .filter(|p| p.command.is_none())
             .map(|p| p.outcomes.clone());
-        let opening_script = match (saved.opening_chance, opening_pending) {
-            (Some(_), Some(_)) => {
-                return Err(MatchError::Json(
+        let opening_script =
+            match (saved.opening_chance, opening_pending) {
+                (Some(_), Some(_)) => return Err(MatchError::Json(
                     "opening_chance: an opening still waiting for a chance outcome records its \
                      outcomes in chance_pending"
                         .into(),
-                ))
-            }
-            (Some(o), None) if o.is_empty() => {
-                return Err(MatchError::Json(
-                    "opening_chance: an opening that drew nothing records no outcomes".into(),
-                ))
-            }
-            (a, b) => a.or(b),
-        };
+                )),
+                (Some(o), None) if o.is_empty() => {
+                    return Err(MatchError::Json(
+                        "opening_chance: an opening that drew nothing records no outcomes".into(),
+                    ))
+                }
+                (a, b) => a.or(b),
+            };
         let pending_opening = saved
             .chance_pending
             .as_ref()
@@ -444,21 +443,22 @@ impl<G: Game> GameMatch<G> {
                 "chance_pending: only a match with no command yet waits for its opening".into(),
             ));
         }
-        let mut m = match (saved.determinized, opening_script) {
-            (None, None) => GameMatch::<G>::new(sc, saved.seed),
-            (None, Some(o)) => GameMatch::<G>::with_scripted_opening(sc, saved.seed, o)
-                .map_err(|err| MatchError::Diverged {
-                    index: None,
-                    message: format!("opening_chance: {err}"),
-                })?,
-            (Some(_), Some(_)) => {
-                return Err(MatchError::Json(
-                    "opening_chance: a determinized match's opening is drawn from its source"
-                        .into(),
-                ))
-            }
-            (Some(d), None) => Self::load_determinized(d, &sc, saved.seed, format, depth)?,
-        };
+        let mut m =
+            match (saved.determinized, opening_script) {
+                (None, None) => GameMatch::<G>::new(sc, saved.seed),
+                (None, Some(o)) => GameMatch::<G>::with_scripted_opening(sc, saved.seed, o)
+                    .map_err(|err| MatchError::Diverged {
+                        index: None,
+                        message: format!("opening_chance: {err}"),
+                    })?,
+                (Some(_), Some(_)) => {
+                    return Err(MatchError::Json(
+                        "opening_chance: a determinized match's opening is drawn from its source"
+                            .into(),
+                    ))
+                }
+                (Some(d), None) => Self::load_determinized(d, &sc, saved.seed, format, depth)?,
+            };
         if m.pending_chance.is_some() != pending_opening {
             return Err(MatchError::Diverged {
                 index: None,

@@ -855,9 +855,13 @@ fn setup_step(ctx: &mut Ctx) -> Option<Pending> {
                 by: "scenario".into(),
             }),
             None => loop {
-                roll_for(2, || ChanceRoll::new("roll_off", "2d6").with("side", Side::A));
+                roll_for(2, || {
+                    ChanceRoll::new("roll_off", "2d6").with("side", Side::A)
+                });
                 let a = ctx.roll();
-                roll_for(2, || ChanceRoll::new("roll_off", "2d6").with("side", Side::B));
+                roll_for(2, || {
+                    ChanceRoll::new("roll_off", "2d6").with("side", Side::B)
+                });
                 let b = ctx.roll();
                 // Page 7: for an alternate set-up the highest roll places first; for a
                 // placed one, "roll the dice to determine who goes first (lowest wins)".

@@ -891,7 +891,8 @@ pub(crate) fn on_phase_start(ctx: &mut Ctx, side: Side, phase: Phase) {
                 .collect();
             for i in waiting {
                 crate::chance::roll_for(1, || {
-                    crate::chance::ChanceRoll::new("activation", "1d6").with("unit", ctx.s.units.id(i))
+                    crate::chance::ChanceRoll::new("activation", "1d6")
+                        .with("unit", ctx.s.units.id(i))
                 });
                 let die = ctx.d6();
                 let activated = die <= p.activation_roll_max;
@@ -933,7 +934,9 @@ fn reinforcement_roll(ctx: &mut Ctx, p: &Suez1916Params) {
     if next >= p.reinforcement_regiments.len() || !reinforcements_due(ctx.sc, &ctx.s) {
         return;
     }
-    crate::chance::roll_for(1, || crate::chance::ChanceRoll::new("reinforcement", "1d6").with("regiment", next + 1));
+    crate::chance::roll_for(1, || {
+        crate::chance::ChanceRoll::new("reinforcement", "1d6").with("regiment", next + 1)
+    });
     let die = ctx.d6();
     let r = &p.reinforcement_regiments[next];
     let arrives = die <= p.reinforcement_roll_max;
