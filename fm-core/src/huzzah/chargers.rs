@@ -123,6 +123,9 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             let q = ensure_quality(ctx, u);
             let ranks = ctx.s.unit(u).shape.ranks.clone();
             let mods = morale_modifiers(sc, &ctx.s, u, &ranks);
+            crate::chance::roll_for(2, || {
+                crate::chance::ChanceRoll::new("morale", "2d6").with("unit", sc.unit_id(u))
+            });
             let test = ctx.test(q.morale_factor() as i8, mods, true);
             let (passed, huzzah) = (test.passed, test.dice.huzzah());
             ctx.emit(Event::MoraleTested {

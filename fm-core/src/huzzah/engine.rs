@@ -27,6 +27,8 @@ pub(crate) struct Ctx<'a> {
     pub rng: &'a mut dyn RngCore,
 }
 
+use crate::chance::{roll_for, ChanceRoll};
+
 impl<'a> Ctx<'a> {
     pub(crate) fn emit(&mut self, e: Event) {
         self.s.apply_event(self.sc, &e);
@@ -889,7 +891,14 @@ fn setup_step(ctx: &mut Ctx) -> Option<Pending> {
                 by: "scenario".into(),
             }),
             None => loop {
-                let (a, b) = (ctx.roll(), ctx.roll());
+                roll_for(2, || {
+                    ChanceRoll::new("roll_off", "2d6").with("side", Side::A)
+                });
+                let a = ctx.roll();
+                roll_for(2, || {
+                    ChanceRoll::new("roll_off", "2d6").with("side", Side::B)
+                });
+                let b = ctx.roll();
                 // Page 7: for an alternate set-up the highest roll places first; for a
                 // placed one, "roll the dice to determine who goes first (lowest wins)".
                 let first = match a.total().cmp(&b.total()) {
@@ -963,6 +972,7 @@ fn setup_step(ctx: &mut Ctx) -> Option<Pending> {
                 if left(&ctx.s, side) == 0 {
                     side = side.other();
                 }
+                roll_for(2, || ChanceRoll::new("placement", "2d6").with("side", side));
                 let dice = ctx.roll();
                 let n = left(&ctx.s, side).min(255) as u8;
                 ctx.emit(Event::PlacementRolled {

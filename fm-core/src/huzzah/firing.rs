@@ -588,7 +588,15 @@ pub(crate) fn ensure_quality(ctx: &mut Ctx, u: UnitIx) -> Quality {
     let st = ctx.s.unit(u);
     let (g, d) = (st.grognards, st.disciplined);
     let rng = &mut *ctx.rng;
+    let mut attempt = 0u32;
     let mut roll = || {
+        // A Huzzah! on the first roll is rolled again (page 4): attempt 2.
+        attempt += 1;
+        crate::chance::roll_for(2, || {
+            crate::chance::ChanceRoll::new("quality", "2d6")
+                .with("unit", sc.unit_id(u))
+                .with("attempt", attempt)
+        });
         let a = crate::huzzah::engine::d6(rng);
         let b = crate::huzzah::engine::d6(rng);
         (a, b)
@@ -665,6 +673,12 @@ pub(crate) fn roll_fire(ctx: &mut Ctx, f: UnitIx, t: UnitIx, group: Group, at_sh
         mods.push(m("target at short range", 1));
     }
     let bases = seeing_bases_with(sc, &ctx.s, f, t, group).len() as u8;
+    crate::chance::roll_for(2, || {
+        let name = if at_short { "fire_at_chargers" } else { "fire" };
+        crate::chance::ChanceRoll::new(name, "2d6")
+            .with("unit", sc.unit_id(f))
+            .with("target", sc.unit_id(t))
+    });
     let test = ctx.test(base, mods, true);
     let hits = hits_of(
         test.factor,

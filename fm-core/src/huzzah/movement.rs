@@ -274,6 +274,12 @@ pub(crate) fn give(
         let n = successive(&ctx.s, officer, g);
         let mods = command_modifiers(sc, &ctx.s, officer, &units, kind, n);
         let cf = ctx.s.officer_quality(sc, officer.index()).command_factor();
+        crate::chance::roll_for(2, || {
+            crate::chance::ChanceRoll::new("order", "2d6")
+                .with("officer", sc.officer_id(officer))
+                .with("group", sc.group_arg(g))
+                .with("order", kind)
+        });
         let t = ctx.test(cf as i8, mods, true);
         let p = t.passed;
         (Some(t), p)
@@ -697,6 +703,10 @@ pub fn waver_modifiers(sc: &Scenario, s: &State, u: UnitIx) -> Vec<Modifier> {
 pub(crate) fn waver(ctx: &mut Ctx, u: UnitIx) {
     let q = crate::huzzah::firing::ensure_quality(ctx, u);
     let mods = waver_modifiers(ctx.sc, &ctx.s, u);
+    let sc = ctx.sc;
+    crate::chance::roll_for(2, || {
+        crate::chance::ChanceRoll::new("waver", "2d6").with("unit", sc.unit_id(u))
+    });
     let test = ctx.test(q.morale_factor() as i8, mods, true);
     let (passed, huzzah) = (test.passed, test.dice.huzzah());
     ctx.emit(Event::WaverTested {
