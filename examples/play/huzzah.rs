@@ -254,6 +254,8 @@ pub fn run(sc: Scenario, p: &Play) {
     let mut wins = [0u64; 3];
     let mut commands = 0u64;
     let (mut decisions, mut think, mut slowest) = (0u64, 0.0f64, 0.0f64);
+    // Iterations of the searches that ran (a single legal command needs none).
+    let (mut searched, mut iterations) = (0u64, 0u64);
     // Searches the time budget stopped before their iterations were done: with none, the
     // games replay exactly on any machine.
     let mut cut_short = 0u64;
@@ -287,6 +289,10 @@ pub fn run(sc: Scenario, p: &Play) {
                 think += took;
                 slowest = slowest.max(took);
                 cut_short += u64::from(r.iterations > 0 && r.iterations < cfg.iterations);
+                if r.iterations > 0 {
+                    searched += 1;
+                    iterations += u64::from(r.iterations);
+                }
                 r.command
             } else {
                 let legal = Huzzah::legal_commands(m.scenario(), m.state());
@@ -333,6 +339,8 @@ pub fn run(sc: Scenario, p: &Play) {
                 "mcts_ms_per_decision": if decisions > 0 { 1000.0 * think / decisions as f64 } else { 0.0 },
                 "mcts_max_ms_per_decision": 1000.0 * slowest,
                 "mcts_cut_short": cut_short,
+                "mcts_searches": searched,
+                "mcts_iterations_per_search": if searched > 0 { iterations as f64 / searched as f64 } else { 0.0 },
                 "games_per_second": games as f64 / secs.max(1e-9),
             })
         );
