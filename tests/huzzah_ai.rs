@@ -72,6 +72,12 @@ fn tested() -> Value {
 /// a 2-point objective of radius 50 mm at the table's centre, and the stand-in victory
 /// with a point a base (else the side that lost fewer bases wins).
 fn battle(a: Vec<Value>, b: Vec<Value>, turns: u16, objective: bool, start: Value) -> Scenario {
+    let v = battle_json(a, b, turns, objective, start);
+    scenario::validate(scenario::from_json_value(v).expect("parses")).expect("valid")
+}
+
+/// [`battle`]'s scenario JSON (without the `"system"` that names Huzzah!).
+fn battle_json(a: Vec<Value>, b: Vec<Value>, turns: u16, objective: bool, start: Value) -> Value {
     let mut v = json!({
         "id": "ai-test", "name": "test", "provenance": "stand-in: a test table",
         "table": {"width_mm": 1200, "depth_mm": 1200}, "base_mm": 40, "turns": turns,
@@ -84,7 +90,7 @@ fn battle(a: Vec<Value>, b: Vec<Value>, turns: u16, objective: bool, start: Valu
         v["victory"] =
             json!({"provenance": "stand-in: a test", "objective_points": true, "base_points": 1});
     }
-    scenario::validate(scenario::from_json_value(v).expect("parses")).expect("valid")
+    v
 }
 
 /// The start of side A's Firing phase in the first of three turns (nobody in range:
@@ -459,16 +465,21 @@ fn a_short_search_takes_the_objective_that_wins_the_battle() {
         .any(|c| matches!(c, Command::Advance { unit, .. } if unit == "b1")));
 }
 
-#[test]
-fn a_short_search_gives_its_melee_the_outcome_that_takes_a_base() {
-    // The last turn, side B's Combat phase: a1 and b1 in contact since the turn began.
-    // The built-in "decide" rules leave the melee's outcome to the phasing player
-    // (docs/huzzah.md, "The missing rules"): side B winning with 3 hits takes one of
-    // a1's bases, which wins the battle (fewer bases lost).
+/// The last turn, side B's Combat phase: a1 and b1 in contact since the turn began.
+/// The built-in "decide" rules leave the melee's outcome to the phasing player
+/// (docs/huzzah.md, "The missing rules"): side B winning with 3 hits takes one of a1's
+/// bases, which wins the battle (fewer bases lost).
+fn melee_battle() -> Value {
     let a = vec![line("a1", Side::A, [600, 500])];
     let b = vec![line("b1", Side::B, [600, 700])];
     let start = json!({"turn": 1, "phase": {"phase": "combat", "side": "b"}, "armies": tested()});
-    let sc = battle(a, b, 1, false, start);
+    battle_json(a, b, 1, false, start)
+}
+
+#[test]
+fn a_short_search_gives_its_melee_the_outcome_that_takes_a_base() {
+    let sc = scenario::validate(scenario::from_json_value(melee_battle()).expect("parses"))
+        .expect("valid");
     let s = opening(&sc);
     let r = fm_core::search::best_command::<Huzzah>(&sc, &s, &quick(2), &mut || false)
         .expect("side B's melee");
@@ -484,4 +495,38 @@ fn a_short_search_gives_its_melee_the_outcome_that_takes_a_base() {
     }
     let (_, end) = searched_battle(&sc, 7, Side::B);
     assert_eq!(end.outcome.as_ref().and_then(|o| o.winner), Some(Side::B));
+}
+
+#[test]
+fn think_through_the_json_layer_scores_huzzah_with_its_evaluation() {
+    // Every binding's `think` (C `fm_match_think`, serve's `think`, Python's
+    // `Match.think`) is `DynMatch::think`, the search over `Game::evaluate`: each
+    // candidate's prior is `huzzah::ai::evaluate` of the position it leads to (the
+    // default evaluation would give them all ½ before the battle's end).
+    let mut v = melee_battle();
+    v["system"] = json!("huzzah");
+    let m = fm_core::any::new_match(&v.to_string(), 3).expect("a Huzzah! match");
+    let cfg = SearchConfig {
+        iterations: 30,
+        seed: 4,
+        ..SearchConfig::default()
+    };
+    let r = m.think(&cfg, &mut || false, 16).expect("side B's melee");
+    assert_eq!(r["side"], json!("b"), "{r}");
+    assert_eq!(r["command"]["type"], json!("melee_result"), "{r}");
+    let sc = scenario::validate(scenario::from_json_value(melee_battle()).expect("parses"))
+        .expect("valid");
+    let s = opening(&sc);
+    let mut priors = Vec::new();
+    for c in r["candidates"].as_array().expect("candidates") {
+        let i = c["index"].as_u64().expect("an index") as usize;
+        let cmd = Huzzah::index_to_command(&sc, &s, i).expect("a legal index");
+        let next = engine::apply_with_state(&sc, &s, &cmd, &mut rng_from_seed(9))
+            .expect("legal")
+            .1;
+        let want = ai::evaluate(&sc, &next, Side::B);
+        assert_eq!(c["prior"].as_f64(), Some(want), "{cmd:?}");
+        priors.push(want);
+    }
+    assert!(priors.iter().any(|p| (p - 0.5).abs() > 0.01), "{priors:?}");
 }
