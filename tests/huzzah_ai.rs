@@ -499,7 +499,7 @@ fn a_short_search_gives_its_melee_the_outcome_that_takes_a_base() {
 
 #[test]
 fn think_through_the_json_layer_scores_huzzah_with_its_evaluation() {
-    // Every binding's `think` (C `fm_match_think`, serve's `think`, Python's
+    // Every binding's search (C `fm_match_best_command`, serve's `think`, Python's
     // `Match.think`) is `DynMatch::think`, the search over `Game::evaluate`: each
     // candidate's prior is `huzzah::ai::evaluate` of the position it leads to (the
     // default evaluation would give them all ½ before the battle's end).

@@ -34,10 +34,45 @@
 //!   and stays scores it), and how much of each side's strength stands near them (the
 //!   rest of the army has to come up to take an objective or keep it).
 //!
-//! The evaluation reads the state it is given: the search calls it on determinizations
-//! drawn from the decider's view ([`crate::game::Game::determinize`]; in Huzzah! a
-//! player sees the whole table). It is a few passes over the units and officers, with
-//! no geometry beyond a point's distance to a base.
+//! - **What is in hand**: an advance or retire order passed and not yet carried out
+//!   is worth the better, for the side acting on it, of the table now and the table
+//!   with its units moved (pages 19-20, `order_in_hand`); a melee about to be fought
+//!   where the scenario leaves its outcome to the players (`"missing_rules": "decide"`,
+//!   the built-in battles) is expected to go the way of the player who gives it
+//!   ([`imminent`]).
+//!
+//! The pages it draws on: 2 (hits per base), 4-5 (expected and actual quality, the Unit
+//! Quality Table), 7-8 (the turn's fifteen phases; scenarios' objectives), 11-13
+//! (firing, hits and odd hits, fire declared before it is rolled), 13-15 (morale:
+//! disorder, routs, the Rout Table, officers lost), 16-20 (officers give the orders;
+//! the advance and the retire), 21 (the Morale Factors) and 22 (skirmish bases are not
+//! lost points); the victory terms are the scenario's or the stand-in of
+//! docs/rulings.md R-HZ-vic, read through [`crate::huzzah::engine::end_of_battle`]'s
+//! own [`holds`] and [`bases_lost`], so the two cannot disagree.
+//!
+//! What it leaves out, on purpose: this turn's puffs of smoke (`fired`,
+//! `fired_at_enemy`: page 18's −1 to an order, page 17's battery that fired and cannot
+//! move) and the skirmish and artillery tests. They last until the turn ends, and the
+//! search plays that turn's orders and fire itself, drawing their dice; a standing
+//! penalty would count twice what the search already sees.
+//!
+//! **It reads nothing a side may not know.** The search calls it on determinizations
+//! drawn from the decider's view ([`crate::game::Game::determinize`]), and in Huzzah!
+//! that view is the whole table (`Huzzah::view`): pages 1-22 hide nothing from a
+//! player. A unit's quality is rolled in the open when first needed (page 4); before
+//! that the evaluation uses the mean of the row its expected quality gives, which both
+//! players know, never a roll still to come (the state holds none, and the evaluation
+//! reads no generator). It is a pure function of the scenario and the state, a few
+//! passes over the units and officers with no geometry beyond a point's distance to a
+//! base.
+//!
+//! **Where it is used.** [`crate::huzzah::Huzzah`]'s `Game::evaluate` is this function,
+//! and [`crate::search::best_command`] scores its leaves and priors with
+//! `Game::evaluate`; every binding's search (the C `fm_match_best_command`, serve's
+//! `think`, Python's `Match.think` and `fm.agents.mcts`) reaches it through
+//! `DynMatch::think`. `tests/huzzah_ai.rs` checks the preferences, the symmetry
+//! between the sides and short searches; `scripts/strength_huzzah.sh` measures the
+//! AI against the random agent (docs/learning.md, "The built-in AI").
 
 use crate::huzzah::engine::{bases_lost, holds};
 use crate::huzzah::geometry::{self, Len, Point};
