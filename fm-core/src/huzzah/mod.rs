@@ -24,7 +24,7 @@
 //! | `odds`, `orders` | 11-19 | exact fire, morale and order odds; the Command Factor and its modifiers |
 //! | `legal` | — | legal commands and the integer encoding |
 //! | `length` | 7-22 | the bound on a battle's length, term by term from the rules |
-//! | `ai` | 2, 5, 7-8, 11-22 | the built-in AI's evaluation (`Game::evaluate`; judgment, no rule): the victory terms as they stand, strength lost, nearness to the objectives |
+//! | `ai` | 2, 4-5, 7-8, 11-22 | the built-in AI's evaluation (`Game::evaluate`; judgment, no rule): the victory terms as they stand, strength lost, nearness to the objectives |
 //!
 //! [`Huzzah`] implements [`crate::Game`], so every binding reaches it through
 //! [`crate::any`]. Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in
