@@ -36,10 +36,10 @@
 //!
 //! - **What is in hand**: an advance or retire order passed and not yet carried out
 //!   is worth the better, for the side acting on it, of the table now and the table
-//!   with its units moved (pages 19-20, `order_in_hand`); a melee about to be fought
-//!   where the scenario leaves its outcome to the players (`"missing_rules": "decide"`,
-//!   the built-in battles) is expected to go the way of the player who gives it
-//!   ([`imminent`]).
+//!   with its units moved, those whose advance meets an enemy charging it (pages
+//!   19-20, `order_in_hand`); a melee about to be fought where the scenario leaves its
+//!   outcome to the players (`"missing_rules": "decide"`, the built-in battles) is
+//!   expected to go the way of the player who gives it ([`imminent`]).
 //!
 //! The pages it draws on: 2 (hits per base), 4-5 (expected and actual quality, the Unit
 //! Quality Table), 7-8 (the turn's fifteen phases; scenarios' objectives), 11-13
@@ -76,6 +76,7 @@
 
 use crate::huzzah::engine::{bases_lost, holds};
 use crate::huzzah::geometry::{self, Len, Point};
+use crate::huzzah::movement;
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::quality::{ExpectedQuality, Quality};
 use crate::huzzah::scenario::{MissingRules, OfficerRank, Scenario, UnitIx};
@@ -144,10 +145,14 @@ fn unfinished(sc: &Scenario, s: &State) -> f64 {
 
 /// An advance or retire order passed and not yet carried out (pages 19-20): the side
 /// acting on it, and the table as it would be if every unit still to act moved its
-/// whole distance straight ahead (the group's full move) or back (half of it). The
-/// acting side may move or stay, so the evaluation takes the better of the two for it:
-/// an order in hand is worth what it can do, which is what ranks one order above
-/// another before its units have moved. No rule is checked: a judgment, not a move.
+/// whole distance straight ahead (the group's full move) or back (half of it); a unit
+/// that would meet an enemy on the way charges it instead (page 20: "An advance move
+/// made to contact the enemy is a charge"), ending squared up in contact, so that the
+/// melee it brings counts ([`imminent`]). The acting side may move or stay, so the
+/// evaluation takes the better of the two for it: an order in hand is worth what it can
+/// do, which is what ranks one order above another before its units have moved. Only
+/// the charge is planned by the rules (`movement::plan_charge_within`); the rest is a
+/// judgment, not a move.
 fn order_in_hand(sc: &Scenario, s: &State) -> Option<(Side, State)> {
     let Pending::Act { side, order, units } = &s.pending else {
         return None;
@@ -160,10 +165,20 @@ fn order_in_hand(sc: &Scenario, s: &State) -> Option<(Side, State)> {
     };
     let mut moved = s.clone();
     for u in units.iter().filter_map(|id| sc.unit_ix_of(id)) {
-        let st = moved.unit_mut(u);
-        if st.at == Whereabouts::Table && !st.shape.square {
-            st.shape = st.shape.translated(forward, Len::ZERO);
+        let st = s.unit(u);
+        if st.at != Whereabouts::Table || st.shape.square {
+            continue;
         }
+        let charge = match order {
+            OrderKind::Advance => movement::first_met(sc, s, u, rate)
+                .into_iter()
+                .find_map(|t| movement::plan_charge_within(sc, s, u, t, None, rate).ok()),
+            _ => None,
+        };
+        moved.unit_mut(u).shape = match charge {
+            Some(plan) => plan.end,
+            None => st.shape.translated(forward, Len::ZERO),
+        };
     }
     Some((*side, moved))
 }
@@ -846,6 +861,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_advance_in_hand_that_meets_the_enemy_is_a_charge_and_counts_its_melee() {
+        use crate::huzzah::command::{Command, GroupArg};
+        // huzzah-firefight: the lines stand 15 cm apart, within an infantry advance
+        // (20 cm), so fr-2's advance meets br-2 (page 20: a charge).
+        let sc = scenario("huzzah-firefight");
+        let mut s = first_turn(&sc, 1);
+        while !matches!(s.pending, Pending::Orders { .. }) {
+            let c = legal_commands(&sc, &s)
+                .into_iter()
+                .find(|c| matches!(c, Command::HoldFire { .. }))
+                .expect("the French hold their fire");
+            s = apply_with_state(&sc, &s, &c, &mut crate::rng::rng_from_seed(1))
+                .expect("legal")
+                .1;
+        }
+        let order = Command::Order {
+            officer: "fr-cinc".into(),
+            group: GroupArg::Unit("fr-2".into()),
+            order: OrderKind::Advance,
+        };
+        // The first seed whose dice pass the order.
+        let acting = (0..50)
+            .map(|k| {
+                apply_with_state(&sc, &s, &order, &mut crate::rng::rng_from_seed(k))
+                    .expect("a legal order")
+                    .1
+            })
+            .find(|t| matches!(t.pending, Pending::Act { .. }))
+            .expect("an order that passes");
+        let (side, moved) = order_in_hand(&sc, &acting).expect("an advance in hand");
+        assert_eq!(side, Side::A);
+        let (fr, br) = (
+            sc.unit_index("fr-2").expect("fr-2"),
+            sc.unit_index("br-2").expect("br-2"),
+        );
+        assert!(geometry::in_contact(
+            &moved.unit(fr).shape,
+            &moved.unit(br).shape
+        ));
+        // Side A fights that melee in its own Combat phase, deciding its outcome: the
+        // order in hand is worth more than the table as it stands.
+        assert!(evaluate(&sc, &acting, Side::A) > unfinished(&sc, &acting));
     }
 
     #[test]
