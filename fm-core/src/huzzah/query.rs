@@ -28,6 +28,7 @@ pub(crate) fn pending_kind(p: &Pending) -> &'static str {
         Pending::Melee { .. } => "melee",
         Pending::Rally { .. } => "rally",
         Pending::MoveOfficers { .. } => "move_officers",
+        Pending::Opening => "opening",
         Pending::GameOver { .. } => "game_over",
     }
 }
