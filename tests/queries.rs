@@ -540,13 +540,34 @@ fn observations_fill_the_callers_buffer() {
         "{e}"
     );
     assert!(short.iter().all(|x| *x == 7.0), "nothing written");
-    let h = any::new_match("huzzah-encounter", 1).unwrap();
-    unsupported(h.observation_spec().unwrap_err(), "observation", "huzzah");
-    unsupported(
-        h.observation(Side::A, &mut [0.0; 4]).unwrap_err(),
-        "observation",
-        "huzzah",
+    // Huzzah!: its own layout (`huzzah::observation`), the same through the layer.
+    let mut h = any::new_match("huzzah-encounter", 1).unwrap();
+    play(h.as_mut(), 60, 1);
+    let hz = h
+        .as_any()
+        .downcast_ref::<GameMatch<fm_core::huzzah::Huzzah>>()
+        .unwrap();
+    let spec = h.observation_spec().unwrap();
+    assert_eq!(spec, fm_core::huzzah::observation::spec(hz.scenario()));
+    assert_eq!(
+        spec.size(),
+        fm_core::huzzah::observation::Layout::new(hz.scenario()).size()
     );
+    for side in Side::BOTH {
+        let mut want = vec![0f32; spec.size()];
+        fm_core::huzzah::observation::write(hz.scenario(), &hz.view(side), side, &mut want);
+        let mut out = vec![-1.0f32; spec.size() + 2];
+        assert_eq!(h.observation(side, &mut out).unwrap(), spec.size());
+        assert_eq!(&out[..spec.size()], &want[..]);
+        assert_eq!(&out[spec.size()..], &[-1.0; 2]);
+    }
+    let mut short = vec![7.0f32; spec.size() - 1];
+    let e = input(h.observation(Side::B, &mut short).unwrap_err());
+    assert!(
+        e.contains(&format!("observation has {}", spec.size())),
+        "{e}"
+    );
+    assert!(short.iter().all(|x| *x == 7.0), "nothing written");
     unsupported(
         race().observation_spec().unwrap_err(),
         "observation",
@@ -615,6 +636,49 @@ fn per_side_queries_leak_nothing() {
         changed > 5,
         "the drawn states differed only {changed} times"
     );
+}
+
+/// Huzzah!'s per-side queries (its picture, its observation) are the same on a match
+/// drawn from the side's view and on one with other dice to come (the generator, which
+/// decides the qualities not yet rolled: no view holds it).
+#[test]
+fn huzzah_per_side_queries_leak_nothing() {
+    let mut checks = 0;
+    for (name, seed) in [("huzzah-encounter", 3), ("huzzah-firefight", 8)] {
+        let mut m = any::new_match(name, seed).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let n = m.observation_spec().unwrap().size();
+        for k in 0..400 {
+            if m.is_over() {
+                break;
+            }
+            if k % 25 == 0 {
+                for side in Side::BOTH {
+                    let ctx = format!("{name} #{k} as {side}");
+                    let mut want = vec![0f32; n];
+                    m.observation(side, &mut want).unwrap();
+                    let picture = m.svg(Some(side), &json!({})).unwrap();
+                    let d = m.determinized(side, rng.next_u64()).unwrap();
+                    let other_dice = m.clone_with_seed(rng.next_u64());
+                    for (what, o) in [("determinized", &d), ("other dice", &other_dice)] {
+                        let mut got = vec![0f32; n];
+                        o.observation(side, &mut got).unwrap();
+                        assert_eq!(got, want, "{ctx}: observation, {what}");
+                        assert_eq!(
+                            o.svg(Some(side), &json!({})).unwrap(),
+                            picture,
+                            "{ctx}: svg"
+                        );
+                    }
+                    checks += 1;
+                }
+            }
+            let idx = m.legal_indices();
+            let i = idx[(rng.next_u64() % idx.len() as u64) as usize];
+            m.apply_index(i).unwrap();
+        }
+    }
+    assert!(checks > 10, "{checks} checks");
 }
 
 /// docs/protocol.md's observation-spec example is system-demo's: its shape exactly, and
