@@ -4,8 +4,8 @@
 //! moves) as the engine asks for them.
 //!
 //! Tables: side A faces 0 (towards +y) from low y, side B faces 180 from higher y;
-//! positions in the helpers are millimetres (the JSON's unit), positions and lengths
-//! in events tenths of a millimetre. Bases are 40 mm. A unit's anchor is the centre of
+//! positions in the helpers are millimetres (the JSON's unit), lengths given to
+//! `moved_tenths` tenths of a millimetre (`Len`'s unit). Bases are 40 mm. A unit's anchor is the centre of
 //! its front edge, its bases behind it.
 //!
 //! The scaffolding is copied from `tests/huzzah_rules.rs`. Where a test needs a
@@ -24,7 +24,7 @@ use fm_core::huzzah::orders::{self, OrderKind};
 use fm_core::huzzah::scenario::{self, BaseKind, DivisionIx, OfficerIx, Scenario, UnitIx};
 use fm_core::huzzah::state::GroupRef;
 use fm_core::huzzah::state::{Dice, Pending, Phase, State, Status};
-use fm_core::Side;
+use fm_core::{Side, UnitId};
 use rand_core::RngCore;
 use serde_json::{json, Value};
 
@@ -121,6 +121,11 @@ fn ix(sc: &Scenario, id: &str) -> UnitIx {
     sc.unit_index(id).expect("unit")
 }
 
+/// A unit's id, as events and pending decisions name it.
+fn uid(id: &str) -> UnitId {
+    UnitId::from(id)
+}
+
 fn play(sc: &Scenario, s: &mut State, cmd: Command, dice: &[u8]) -> Vec<Event> {
     let mut rng = Loaded::new(dice);
     let ev =
@@ -208,33 +213,33 @@ fn begin(sc: &Scenario, turn_dice: &[u8]) -> (State, Vec<Event>) {
     begin_with(sc, turn_dice, |_| {})
 }
 
-fn fire_resolved(sc: &Scenario, unit: &str, target: &str, bases: u8, t: Test, hits: u8) -> Event {
+fn fire_resolved(unit: &str, target: &str, bases: u8, t: Test, hits: u8) -> Event {
     Event::FireResolved {
-        unit: ix(sc, unit),
-        target: ix(sc, target),
+        unit: uid(unit),
+        target: uid(target),
         bases,
         test: t,
         hits,
     }
 }
 
-fn hits_applied(sc: &Scenario, unit: &str, hits: u8) -> Event {
+fn hits_applied(unit: &str, hits: u8) -> Event {
     Event::HitsApplied {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         hits,
     }
 }
 
-fn removal_done(sc: &Scenario, unit: &str, odd_hits: u8) -> Event {
+fn removal_done(unit: &str, odd_hits: u8) -> Event {
     Event::RemovalDone {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         odd_hits,
     }
 }
 
-fn base_removed(sc: &Scenario, unit: &str, rank: u8, kind: BaseKind, shape: Shape) -> Event {
+fn base_removed(unit: &str, rank: u8, kind: BaseKind, shape: Shape) -> Event {
     Event::BaseRemoved {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         rank,
         kind,
         hits: kind.hits(),
@@ -242,23 +247,23 @@ fn base_removed(sc: &Scenario, unit: &str, rank: u8, kind: BaseKind, shape: Shap
     }
 }
 
-fn morale(sc: &Scenario, unit: &str, t: Test) -> Event {
+fn morale(unit: &str, t: Test) -> Event {
     Event::MoraleTested {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         test: t,
     }
 }
 
-fn status(sc: &Scenario, unit: &str, st: Status, why: &str) -> Event {
+fn status(unit: &str, st: Status, why: &str) -> Event {
     Event::StatusChanged {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         status: st,
         why: why.into(),
     }
 }
 
-fn resolved(sc: &Scenario, unit: &str) -> Event {
-    Event::TargetResolved { unit: ix(sc, unit) }
+fn resolved(unit: &str) -> Event {
+    Event::TargetResolved { unit: uid(unit) }
 }
 
 const FAILED: &str = "p14: failed a morale test";
@@ -296,15 +301,15 @@ fn d_arg(id: &str) -> GroupArg {
 fn advance_cmd(unit: &str, distance_mm: i64, drift_mm: i64) -> Command {
     Command::Advance {
         unit: unit.into(),
-        distance_mm,
-        drift_mm,
+        distance_mm: Len::mm(distance_mm),
+        drift_mm: Len::mm(drift_mm),
     }
 }
 
 fn retire_cmd(unit: &str, distance_mm: i64) -> Command {
     Command::Retire {
         unit: unit.into(),
-        distance_mm,
+        distance_mm: Len::mm(distance_mm),
     }
 }
 
@@ -312,12 +317,13 @@ fn charge_cmd(unit: &str, target: &str, offset_mm: Option<i64>) -> Command {
     Command::Charge {
         unit: unit.into(),
         target: target.into(),
-        offset_mm,
+        offset_mm: offset_mm.map(Len::mm),
     }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn given(
+    sc: &Scenario,
     officer: OfficerIx,
     group: GroupRef,
     kind: OrderKind,
@@ -328,23 +334,23 @@ fn given(
     rate_mm: i64,
 ) -> Event {
     Event::OrderGiven {
-        officer,
-        group,
+        officer: sc.officer_id(officer),
+        group: sc.group_arg(group),
         order: kind,
-        units,
+        units: sc.unit_ids(&units),
         test,
         automatic,
         huzzah,
-        rate: rate_mm * 10,
+        rate_mm: Len(rate_mm * 10),
     }
 }
 
-fn act(units: Vec<UnitIx>, kind: OrderKind) -> Event {
+fn act(sc: &Scenario, units: Vec<UnitIx>, kind: OrderKind) -> Event {
     Event::Awaiting {
         decision: Pending::Act {
             side: Side::A,
             order: kind,
-            units,
+            units: sc.unit_ids(&units),
         },
     }
 }
@@ -363,7 +369,7 @@ fn to_orders(sc: &Scenario, s: &mut State) {
                 side: Side::A,
                 units,
             } => {
-                let id = sc.unit(units[0]).id.to_string();
+                let id = units[0].to_string();
                 play(sc, s, hold_cmd(&id), &[]);
             }
             Pending::Orders { side: Side::A } => return,
@@ -429,6 +435,7 @@ fn rule_p17_a_division_officer_orders_his_division_and_a_unit_of_it() {
         ev,
         vec![
             given(
+                &sc,
                 A_D1,
                 GroupRef::Division(div(&sc, "a-div")),
                 OrderKind::Advance,
@@ -438,7 +445,7 @@ fn rule_p17_a_division_officer_orders_his_division_and_a_unit_of_it() {
                 false,
                 200
             ),
-            act(vec![a1, a3], OrderKind::Advance),
+            act(&sc, vec![a1, a3], OrderKind::Advance),
         ]
     );
     // A unit of his division, on a fresh turn.
@@ -453,6 +460,7 @@ fn rule_p17_a_division_officer_orders_his_division_and_a_unit_of_it() {
         ev,
         vec![
             given(
+                &sc,
                 A_D1,
                 GroupRef::Unit(a3),
                 OrderKind::Retire,
@@ -462,7 +470,7 @@ fn rule_p17_a_division_officer_orders_his_division_and_a_unit_of_it() {
                 false,
                 200
             ),
-            act(vec![a3], OrderKind::Retire),
+            act(&sc, vec![a3], OrderKind::Retire),
         ]
     );
 }
@@ -500,6 +508,7 @@ fn rule_p17_no_authority_over_another_divisions_unit_the_cinc_orders_any() {
     assert_eq!(
         ev[0],
         given(
+            &sc,
             A_CINC,
             GroupRef::Unit(a2),
             OrderKind::Advance,
@@ -546,6 +555,7 @@ fn rule_p16_an_attached_officer_orders_only_his_unit_and_a_unit_with_another_att
     assert_eq!(
         ev[0],
         given(
+            &sc,
             A_D1,
             GroupRef::Division(div(&sc, "a-div")),
             OrderKind::Advance,
@@ -573,6 +583,7 @@ fn rule_p16_a_failed_order_ends_that_officers_orders() {
         ev,
         vec![
             given(
+                &sc,
                 A_D1,
                 GroupRef::Unit(a1),
                 OrderKind::Advance,
@@ -614,6 +625,7 @@ fn rule_p16_a_failed_cinc_ends_the_orders_phase_at_once() {
         ev[..3],
         [
             given(
+                &sc,
                 A_CINC,
                 GroupRef::Unit(a1),
                 OrderKind::Advance,
@@ -681,6 +693,7 @@ fn rule_p16_successive_orders_take_minus_one_each_and_another_group_closes_the_f
         assert_eq!(
             ev[0],
             given(
+                &sc,
                 A_D1,
                 g,
                 OrderKind::Advance,
@@ -750,12 +763,12 @@ fn ordered(sc: &Scenario, s: &mut State, group: GroupArg, kind: OrderKind) -> Ve
     play(sc, s, order("a-d1", group, kind), &[1, 2])
 }
 
-fn moved(sc: &Scenario, u: &str, sh: Shape, distance_mm: i64, why: &str) -> Event {
+fn moved(u: &str, sh: Shape, distance_mm: i64, why: &str) -> Event {
     Event::UnitMoved {
-        unit: ix(sc, u),
+        unit: uid(u),
         shape: sh,
         sector: None,
-        distance: distance_mm * 10,
+        distance_mm: Len(distance_mm * 10),
         why: why.into(),
     }
 }
@@ -763,12 +776,12 @@ fn moved(sc: &Scenario, u: &str, sh: Shape, distance_mm: i64, why: &str) -> Even
 /// The reported distance of a charge is the straight-ahead distance to the first
 /// contact within the 1 mm contact tolerance (159 mm for a 160 mm gap); the squared-up
 /// position is flush.
-fn moved_tenths(sc: &Scenario, u: &str, sh: Shape, distance: i64, why: &str) -> Event {
+fn moved_tenths(u: &str, sh: Shape, distance: i64, why: &str) -> Event {
     Event::UnitMoved {
-        unit: ix(sc, u),
+        unit: uid(u),
         shape: sh,
         sector: None,
-        distance,
+        distance_mm: Len(distance),
         why: why.into(),
     }
 }
@@ -791,17 +804,21 @@ fn rule_p19_an_advance_is_straight_ahead_then_a_drift_facing_0_and_180() {
     assert_eq!(
         ev,
         vec![
-            moved(&sc, "a1", shape(630, 350, 0, &[2]), 150, ADVANCES),
-            Event::Acted { unit: a1 },
-            act(vec![a4], OrderKind::Advance),
+            moved("a1", shape(630, 350, 0, &[2]), 150, ADVANCES),
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
+            act(&sc, vec![a4], OrderKind::Advance),
         ]
     );
     let ev = play(&sc, &mut s, advance_cmd("a4", 100, 20), &[]);
     assert_eq!(
         ev,
         vec![
-            moved(&sc, "a4", shape(280, 600, 180, &[2]), 100, ADVANCES),
-            Event::Acted { unit: a4 },
+            moved("a4", shape(280, 600, 180, &[2]), 100, ADVANCES),
+            Event::Acted {
+                unit: sc.unit_id(a4)
+            },
             Event::OrderDone,
             awaiting_orders(),
         ]
@@ -828,10 +845,10 @@ fn rule_p19_advance_limits_rate_drift_table_and_a_square() {
     let mut s = orders_phase(&sc);
     // Infantry with cavalry: the group moves at the infantry's 20 cm.
     let ev = ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Advance);
-    let Event::OrderGiven { rate, .. } = &ev[0] else {
+    let Event::OrderGiven { rate_mm, .. } = &ev[0] else {
         panic!("{ev:?}")
     };
-    assert_eq!(*rate, 2000);
+    assert_eq!(*rate_mm, Len(2000));
     assert_eq!(refused(&sc, &s, advance_cmd("c1", 250, 0)).rule, "p19");
     assert_eq!(refused(&sc, &s, advance_cmd("a1", 201, 0)).rule, "p19");
     assert_eq!(refused(&sc, &s, advance_cmd("a1", 100, 51)).rule, "p19");
@@ -871,10 +888,7 @@ fn rule_p19_an_advance_does_not_enter_dense_terrain_a_road_column_passes_through
     let mut col = orders_with(&sc, |s| s.unit_mut(a1).column = true);
     ordered(&sc, &mut col, u_arg("a1"), OrderKind::Advance);
     let ev = play(&sc, &mut col, advance_cmd("a1", 200, 0), &[]);
-    assert_eq!(
-        ev[0],
-        moved(&sc, "a1", shape(600, 400, 0, &[2]), 200, ADVANCES)
-    );
+    assert_eq!(ev[0], moved("a1", shape(600, 400, 0, &[2]), 200, ADVANCES));
     // But it does not end in it.
     let mut col = orders_with(&sc, |s| s.unit_mut(a1).column = true);
     ordered(&sc, &mut col, u_arg("a1"), OrderKind::Advance);
@@ -896,9 +910,9 @@ fn rule_p19_friendly_overlap_disorders_both() {
     assert_eq!(
         ev[..3],
         [
-            moved(&sc, "a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
-            status(&sc, "a1", Status::Disordered, "p20: friendly units overlap"),
-            status(&sc, "a2", Status::Disordered, "p20: friendly units overlap"),
+            moved("a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
+            status("a1", Status::Disordered, "p20: friendly units overlap"),
+            status("a2", Status::Disordered, "p20: friendly units overlap"),
         ]
     );
 }
@@ -927,15 +941,15 @@ fn rule_p18_an_attached_officer_moves_with_his_unit_a_friend_under_it_is_displac
     assert_eq!(
         ev[..3],
         [
-            moved(&sc, "a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
+            moved("a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
             Event::OfficerMoved {
-                officer: 0,
+                officer: sc.officer_id(OfficerIx(0)),
                 at: Point::mm(600, 300),
-                attached: Some(a1),
+                attached: Some(sc.unit_id(a1)),
                 why: "moves with his unit".into()
             },
             Event::OfficerMoved {
-                officer: 1,
+                officer: sc.officer_id(OfficerIx(1)),
                 at: Point::mm(600, 300),
                 attached: None,
                 why: "p18: displaced by a friendly unit".into()
@@ -960,23 +974,20 @@ fn rule_p18_an_enemy_officer_reached_is_captured_or_joins_a_friend_in_his_radius
         let ev = play(&sc, &mut s, advance_cmd("a1", 150, 0), &[]);
         let want = if join {
             Event::OfficerMoved {
-                officer: B_D1,
+                officer: sc.officer_id(OfficerIx(B_D1)),
                 at: Point::mm(900, 450),
-                attached: Some(ix(&sc, "b2")),
+                attached: Some(uid("b2")),
                 why: "p18: reached by an enemy unit, he joins the nearest friendly unit in his command radius".into(),
             }
         } else {
             Event::OfficerCaptured {
-                officer: B_D1,
-                by: a1,
+                officer: sc.officer_id(OfficerIx(B_D1)),
+                by: sc.unit_id(a1),
             }
         };
         assert_eq!(
             ev[..2],
-            [
-                moved(&sc, "a1", shape(600, 350, 0, &[2]), 150, ADVANCES),
-                want
-            ],
+            [moved("a1", shape(600, 350, 0, &[2]), 150, ADVANCES), want],
             "join {join}"
         );
     }
@@ -1001,20 +1012,17 @@ fn rule_p20_a_retire_is_half_the_move_straight_back_and_waver_tests_near_an_enem
         assert_eq!(refused(&sc, &s, retire_cmd("a1", 101)).rule, "p20");
         let ev = play(&sc, &mut s, retire_cmd("a1", 100), &[dice.0, dice.1]);
         let mut want = vec![
-            moved(&sc, "a1", shape(600, 300, 0, &[2]), 100, RETIRES),
-            Event::Acted { unit: a1 },
+            moved("a1", shape(600, 300, 0, &[2]), 100, RETIRES),
+            Event::Acted {
+                unit: sc.unit_id(a1),
+            },
             Event::WaverTested {
-                unit: a1,
+                unit: sc.unit_id(a1),
                 test: test(8, vec![], 8, dice, passed),
             },
         ];
         if !passed {
-            want.push(status(
-                &sc,
-                "a1",
-                Status::Disordered,
-                "p21: failed a waver test",
-            ));
+            want.push(status("a1", Status::Disordered, "p21: failed a waver test"));
         }
         want.extend([Event::OrderDone, awaiting_orders()]);
         assert_eq!(ev, want, "{dice:?}");
@@ -1066,7 +1074,7 @@ fn rule_p21_waver_test_modifiers_and_a_disordered_unit_that_fails_routs() {
     assert_eq!(
         ev[3],
         Event::WaverTested {
-            unit: a1,
+            unit: sc.unit_id(a1),
             test: test(
                 8,
                 vec![
@@ -1123,13 +1131,15 @@ fn rule_p20_a_charge_straight_ahead_into_the_front_squares_up_flush() {
     assert_eq!(
         ev,
         vec![
-            moved_tenths(&sc, "a1", shape(600, 560, 0, &[2]), 1590, CHARGES),
+            moved_tenths("a1", shape(600, 560, 0, &[2]), 1590, CHARGES),
             Event::Charged {
-                unit: a1,
-                target: b1,
+                unit: sc.unit_id(a1),
+                target: sc.unit_id(b1),
                 face: geometry::Face::Front
             },
-            Event::Acted { unit: a1 },
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
             Event::OrderDone,
             awaiting_orders(),
         ]
@@ -1169,7 +1179,7 @@ fn rule_p20_the_owner_places_the_overlap_within_the_face() {
     let ev = play(&sc4, &mut s, charge_cmd("a1", "b1", Some(40)), &[]);
     assert_eq!(
         ev[0],
-        moved_tenths(&sc4, "a1", shape(640, 560, 0, &[2]), 1590, CHARGES)
+        moved_tenths("a1", shape(640, 560, 0, &[2]), 1590, CHARGES)
     );
 }
 
@@ -1185,9 +1195,8 @@ fn charged(sc: &Scenario, dice: &[u8]) -> (State, Vec<Event>) {
     (s, ev)
 }
 
-fn short_fire(sc: &Scenario, dice: (u8, u8), passed: bool, hits: u8) -> Event {
+fn short_fire(dice: (u8, u8), passed: bool, hits: u8) -> Event {
     fire_resolved(
-        sc,
         "b1",
         "a1",
         2,
@@ -1218,19 +1227,19 @@ fn rule_p13_the_charged_unit_fires_at_short_range_a_failed_firer_only_disorders(
             },
             // Range: from b1's centre to a1's front face, 2 cm.
             Event::FireDeclared {
-                unit: b1,
-                target: a1,
-                range: 200,
+                unit: sc.unit_id(b1),
+                target: sc.unit_id(a1),
+                range_mm: Len(200),
                 short: true,
                 bases: None
             },
-            short_fire(&sc, (6, 6), false, 0),
-            hits_applied(&sc, "a1", 0),
-            removal_done(&sc, "a1", 0),
-            resolved(&sc, "a1"),
-            morale(&sc, "b1", test(8, vec![], 8, (6, 5), false)),
-            status(&sc, "b1", Status::Disordered, FAILED),
-            resolved(&sc, "b1"),
+            short_fire((6, 6), false, 0),
+            hits_applied("a1", 0),
+            removal_done("a1", 0),
+            resolved("a1"),
+            morale("b1", test(8, vec![], 8, (6, 5), false)),
+            status("b1", Status::Disordered, FAILED),
+            resolved("b1"),
             Event::PhaseStarted {
                 phase: Phase::Combat { side: Side::A }
             },
@@ -1242,8 +1251,8 @@ fn rule_p13_the_charged_unit_fires_at_short_range_a_failed_firer_only_disorders(
         s.pending,
         Pending::Melee {
             side: Side::A,
-            a: a1,
-            b: b1
+            a: sc.unit_id(a1),
+            b: sc.unit_id(b1)
         }
     );
 }
@@ -1269,14 +1278,14 @@ fn rule_p13_a_unit_charged_by_two_chooses_its_target() {
         s.pending,
         Pending::FireAtCharger {
             side: Side::B,
-            unit: b1,
-            chargers: vec![a1, a2]
+            unit: sc.unit_id(b1),
+            chargers: sc.unit_ids(&[a1, a2])
         }
     );
     let ev = play(&sc, &mut s, fire_cmd("b1", "a2"), &[6, 6, 3, 3]);
     assert!(matches!(
-        ev[0],
-        Event::FireDeclared { unit, target, short: true, .. } if unit == b1 && target == a2
+        &ev[0],
+        Event::FireDeclared { unit, target, short: true, .. } if *unit == sc.unit_id(b1) && *target == sc.unit_id(a2)
     ));
 }
 
@@ -1286,7 +1295,7 @@ fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other() {
     let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
     let (mut s, ev) = begin(&sc, &QUIET);
     assert!(ev.contains(&Event::InCombat {
-        pairs: vec![(a1, b1)]
+        pairs: vec![(sc.unit_id(a1), sc.unit_id(b1))]
     }));
     to_orders(&sc, &mut s);
     // a1 is marked a charger (as if it had charged b1): still no fire at it.
@@ -1304,8 +1313,8 @@ fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other() {
             Event::Awaiting {
                 decision: Pending::Melee {
                     side: Side::A,
-                    a: a1,
-                    b: b1
+                    a: sc.unit_id(a1),
+                    b: sc.unit_id(b1)
                 }
             },
         ]
@@ -1321,7 +1330,7 @@ fn melee(winner: Option<Side>, hits_a: u8, hits_b: u8, back: i64) -> Command {
         winner,
         hits_a,
         hits_b,
-        loser_falls_back_mm: back,
+        loser_falls_back_mm: Len::mm(back),
         loser_routs: false,
     }
 }
@@ -1340,17 +1349,17 @@ fn rule_missing_a_melee_result_applies_hits_disorders_and_moves_the_loser_back()
         ev[..5],
         [
             Event::MeleeResolved {
-                a: ix(&sc, "a1"),
-                b: ix(&sc, "b1"),
+                a: uid("a1"),
+                b: uid("b1"),
                 winner: Some(Side::A),
                 hits: (0, 3),
                 tests: None,
                 stand_in: false
             },
-            status(&sc, "b1", Status::Disordered, LOST_COMBAT),
-            moved(&sc, "b1", shape(600, 590, 180, &[2]), 30, DECIDED),
-            base_removed(&sc, "b1", 0, BaseKind::Infantry, shape(600, 590, 180, &[1])),
-            removal_done(&sc, "b1", 0),
+            status("b1", Status::Disordered, LOST_COMBAT),
+            moved("b1", shape(600, 590, 180, &[2]), 30, DECIDED),
+            base_removed("b1", 0, BaseKind::Infantry, shape(600, 590, 180, &[1])),
+            removal_done("b1", 0),
         ]
     );
 }
@@ -1360,22 +1369,22 @@ fn rule_missing_a_losing_charger_falls_back_5cm_more_a_base_it_lost_this_turn() 
     let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
     // b1's fire at its charger: 1-2 against 8, five hits, one base of a1.
     let (mut s, ev) = charged(&sc, &[1, 2, 3, 3]);
-    assert_eq!(ev[2], short_fire(&sc, (1, 2), true, 5));
+    assert_eq!(ev[2], short_fire((1, 2), true, 5));
     let ev = play(&sc, &mut s, melee(Some(Side::B), 0, 0, 20), &[]);
     assert_eq!(
         ev[..3],
         [
             Event::MeleeResolved {
-                a: ix(&sc, "a1"),
-                b: ix(&sc, "b1"),
+                a: uid("a1"),
+                b: uid("b1"),
                 winner: Some(Side::B),
                 hits: (0, 0),
                 tests: None,
                 stand_in: false
             },
-            status(&sc, "a1", Status::Disordered, LOST_COMBAT),
+            status("a1", Status::Disordered, LOST_COMBAT),
             // 2 cm as decided and 5 cm for the base lost.
-            moved(&sc, "a1", shape(600, 490, 0, &[1]), 70, DECIDED),
+            moved("a1", shape(600, 490, 0, &[1]), 70, DECIDED),
         ]
     );
 }
@@ -1400,8 +1409,8 @@ fn rule_missing_the_stand_in_melee_shows_its_two_tests() {
     assert_eq!(
         *m,
         Event::MeleeResolved {
-            a: ix(&sc, "a1"),
-            b: ix(&sc, "b1"),
+            a: uid("a1"),
+            b: uid("b1"),
             winner: Some(Side::A),
             hits: (0, 4),
             tests: Some((
@@ -1420,9 +1429,9 @@ fn rule_missing_rally_asks_per_unit_and_officers_move_at_most_60cm() {
     let mut s = orders_with(&sc, |s| s.unit_mut(a1).status = Status::Disordered);
     play(&sc, &mut s, Command::EndPhase, &[]);
     assert_eq!(s.pending, Pending::MoveOfficers { side: Side::A });
-    let mv = |at: [i64; 2]| Command::MoveOfficer {
+    let mv = |[x, y]: [i64; 2]| Command::MoveOfficer {
         officer: "a-cinc".into(),
-        at,
+        at: [Len::mm(x), Len::mm(y)],
         attach: None,
     };
     assert_eq!(refused(&sc, &s, mv([100, 701])).rule, "p20");
@@ -1430,7 +1439,7 @@ fn rule_missing_rally_asks_per_unit_and_officers_move_at_most_60cm() {
     assert_eq!(
         ev[0],
         Event::OfficerMoved {
-            officer: 0,
+            officer: sc.officer_id(OfficerIx(0)),
             at: Point::mm(100, 700),
             attached: None,
             why: "moves in the Move Officers phase".into()
@@ -1441,7 +1450,7 @@ fn rule_missing_rally_asks_per_unit_and_officers_move_at_most_60cm() {
         s.pending,
         Pending::Rally {
             side: Side::A,
-            units: vec![a1]
+            units: vec![sc.unit_id(a1)]
         }
     );
     let ev = play(
@@ -1456,7 +1465,7 @@ fn rule_missing_rally_asks_per_unit_and_officers_move_at_most_60cm() {
     assert_eq!(
         ev[0],
         Event::RallyDecided {
-            unit: a1,
+            unit: sc.unit_id(a1),
             to: Status::Formed,
             test: None,
             stand_in: false
@@ -1486,7 +1495,7 @@ fn rule_p12_a_unit_fires_with_fewer_bases_to_bring_a_target_into_range() {
         s.pending,
         Pending::DeclareFire {
             side: Side::A,
-            units: vec![a1]
+            units: vec![sc.unit_id(a1)]
         }
     );
     // The whole unit cannot, nor a group that leaves it out of range.
@@ -1500,7 +1509,7 @@ fn rule_p12_a_unit_fires_with_fewer_bases_to_bring_a_target_into_range() {
     let ev = play(&sc, &mut s, with_bases(vec![4, 5]), &[6, 6]);
     assert!(
         matches!(&ev[0], Event::FireDeclared { unit, target, bases: Some(b), .. }
-            if *unit == a1 && *target == b1 && *b == vec![4, 5]),
+            if *unit == sc.unit_id(a1) && *target == sc.unit_id(b1) && *b == vec![4, 5]),
         "{ev:?}"
     );
     // Only the two bases named count: one "every two bases in the front line" (and from
@@ -1589,6 +1598,7 @@ fn rule_p17_fired_disordered_and_dense_terrain() {
     assert_eq!(
         ev[0],
         given(
+            &sc,
             A_D1,
             GroupRef::Unit(a1),
             OrderKind::Retire,
@@ -1693,6 +1703,7 @@ fn rule_p17_attached_inspirational_clamped_to_ten_and_eleven_fails() {
         ev[..2],
         [
             given(
+                &sc,
                 A_CINC,
                 GroupRef::Unit(a1),
                 OrderKind::Advance,
@@ -1724,6 +1735,7 @@ fn rule_p18_a_double_one_makes_the_next_order_to_the_group_automatic() {
     assert_eq!(
         ev[0],
         given(
+            &sc,
             A_D1,
             GroupRef::Unit(a1),
             OrderKind::Advance,
@@ -1745,6 +1757,7 @@ fn rule_p18_a_double_one_makes_the_next_order_to_the_group_automatic() {
         ev,
         vec![
             given(
+                &sc,
                 A_D1,
                 GroupRef::Unit(a1),
                 OrderKind::Advance,
@@ -1754,7 +1767,7 @@ fn rule_p18_a_double_one_makes_the_next_order_to_the_group_automatic() {
                 false,
                 200
             ),
-            act(vec![a1], OrderKind::Advance),
+            act(&sc, vec![a1], OrderKind::Advance),
         ]
     );
     play(&sc, &mut s, advance_cmd("a1", 100, 0), &[]);
@@ -1784,10 +1797,10 @@ fn rule_p20_an_oblique_charge_the_closer_corner_decides_a_flank() {
     assert_eq!(
         ev[..2],
         [
-            moved_tenths(&sc, "a1", shape(620, 560, 0, &[2]), 1590, CHARGES),
+            moved_tenths("a1", shape(620, 560, 0, &[2]), 1590, CHARGES),
             Event::Charged {
-                unit: a1,
-                target: b1,
+                unit: sc.unit_id(a1),
+                target: sc.unit_id(b1),
                 face: geometry::Face::Left
             },
         ]
@@ -1809,10 +1822,10 @@ fn rule_p19_an_advance_never_breaks_contact() {
 const MANOEUVRE_DECIDED: &str = "manoeuvre (its rules are missing): new position and facing as the player decided, within the written limits";
 const MANOEUVRE_STAND_IN: &str = "stand-in manoeuvre (its rules are missing): new position and facing, no corner moving more than the group's move";
 
-fn manoeuvre_cmd(unit: &str, anchor: [i64; 2], facing: u16) -> Command {
+fn manoeuvre_cmd(unit: &str, [x, y]: [i64; 2], facing: u16) -> Command {
     Command::Manoeuvre {
         unit: unit.into(),
-        anchor,
+        anchor: [Len::mm(x), Len::mm(y)],
         facing,
     }
 }
@@ -1833,7 +1846,7 @@ fn rule_p17_a_manoeuvre_turns_a_unit_as_decided_within_the_written_limits() {
             ..
         }
     ));
-    assert_eq!(ev.last(), Some(&act(vec![a1], OrderKind::Manoeuvre)));
+    assert_eq!(ev.last(), Some(&act(&sc, vec![a1], OrderKind::Manoeuvre)));
     // The menu turns it in place: 90° right about its centre (600, 180) puts its front
     // edge's centre 20 mm to the east of the centre.
     let right = manoeuvre_cmd("a1", [620, 180], 90);
@@ -1846,8 +1859,10 @@ fn rule_p17_a_manoeuvre_turns_a_unit_as_decided_within_the_written_limits() {
     assert_eq!(
         ev,
         vec![
-            moved_tenths(&sc, "a1", shape(620, 180, 90, &[2]), 632, MANOEUVRE_DECIDED),
-            Event::Acted { unit: a1 },
+            moved_tenths("a1", shape(620, 180, 90, &[2]), 632, MANOEUVRE_DECIDED),
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
             Event::OrderDone,
             awaiting_orders(),
         ]
@@ -1938,7 +1953,7 @@ fn rule_p17_stand_in_manoeuvre_limits_each_corner_to_the_groups_move() {
     let ev = play(&sc, &mut s, manoeuvre_cmd("a1", [800, 200], 0), &[]);
     assert_eq!(
         ev[0],
-        moved(&sc, "a1", shape(800, 200, 0, &[2]), 200, MANOEUVRE_STAND_IN)
+        moved("a1", shape(800, 200, 0, &[2]), 200, MANOEUVRE_STAND_IN)
     );
 }
 
@@ -1984,12 +1999,14 @@ fn rule_p22_skirmish_bases_go_into_the_skirmish_line_removed_not_lost() {
         ev[..2],
         [
             Event::SkirmishersDeployed {
-                unit: a1,
+                unit: sc.unit_id(a1),
                 bases: 2,
                 shape: Some(shape(600, 200, 0, &[1])),
                 line: 2,
             },
-            Event::Acted { unit: a1 },
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
         ]
     );
     assert_eq!(s.unit(a1).bases.len(), 1);
@@ -2014,16 +2031,18 @@ fn rule_p22_skirmish_limited_deploys_one_base_and_loses_the_ability_disordered_u
         ev[..3],
         [
             Event::SkirmishersDeployed {
-                unit: a2,
+                unit: sc.unit_id(a2),
                 bases: 1,
                 shape: Some(shape(300, 200, 0, &[2])),
                 line: 1,
             },
             Event::AbilityLost {
-                unit: a2,
+                unit: sc.unit_id(a2),
                 ability: "skirmish (limited)".into()
             },
-            Event::Acted { unit: a2 },
+            Event::Acted {
+                unit: sc.unit_id(a2)
+            },
         ]
     );
     assert!(!s.unit(a2).skirmish_limited);
@@ -2052,16 +2071,18 @@ fn rule_p22_a_divisions_only_unit_gone_whole_into_the_skirmish_line_removes_its_
         ev[..3],
         [
             Event::SkirmishersDeployed {
-                unit: a1,
+                unit: sc.unit_id(a1),
                 bases: 3,
                 shape: None,
                 line: 3,
             },
             Event::OfficerRemoved {
-                officer: A_D1.0,
+                officer: sc.officer_id(OfficerIx(A_D1.0)),
                 why: "p22: the division's only unit went whole into the skirmish line".into()
             },
-            Event::Acted { unit: a1 },
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
         ]
     );
     assert_eq!(
@@ -2120,21 +2141,23 @@ fn rule_p22_reserve_artillery_joins_a_grand_battery_within_one_advance_move() {
     else {
         panic!("{ev:?}")
     };
-    assert_eq!(*unit, g1);
+    assert_eq!(*unit, sc.unit_id(g1));
     let q = q1.lowest(fm_core::huzzah::quality::Quality::Experienced);
     assert_eq!(
         ev[1..3],
         [
             Event::BatteryJoined {
-                unit: g1,
-                battery: g2,
+                unit: sc.unit_id(g1),
+                battery: sc.unit_id(g2),
                 left: true,
                 shape: shape(780, 200, 0, &[2]),
                 quality: Some(q),
                 grognards: false,
                 disciplined: false,
             },
-            Event::Acted { unit: g1 },
+            Event::Acted {
+                unit: sc.unit_id(g1)
+            },
         ]
     );
     assert_eq!(s.unit(g2).bases.len(), 2);
@@ -2246,13 +2269,15 @@ fn rule_p22_a_unit_touching_an_unoccupied_sector_deploys_into_it() {
         ev[..2],
         [
             Event::UnitMoved {
-                unit: a1,
+                unit: sc.unit_id(a1),
                 shape: shape(500, 420, 0, &[2]),
-                sector: Some(sec(&sc, 0)),
-                distance: 1200,
+                sector: Some("w/0".into()),
+                distance_mm: Len(1200),
                 why: "p22: deploys into dense terrain".into(),
             },
-            Event::Acted { unit: a1 },
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
         ]
     );
     assert_eq!(s.unit(a1).sector, Some(sec(&sc, 0)));
@@ -2273,8 +2298,8 @@ fn rule_p22_entering_a_sector_of_contested_dense_terrain_engages_the_enemy() {
     assert_eq!(
         ev[1],
         Event::Engaged {
-            a: a1,
-            b: b1,
+            a: sc.unit_id(a1),
+            b: sc.unit_id(b1),
             why: "p22: entered w/0 next to b1's sector".into()
         }
     );
@@ -2305,10 +2330,10 @@ fn rule_p19_from_a_sector_a_unit_advances_into_the_adjacent_one_or_engages_its_h
     assert_eq!(
         ev[0],
         Event::UnitMoved {
-            unit: a1,
+            unit: sc.unit_id(a1),
             shape: shape(700, 420, 0, &[2]),
-            sector: Some(sec(&sc, 1)),
-            distance: 2000,
+            sector: Some("w/1".into()),
+            distance_mm: Len(2000),
             why: "p19: advances into the adjacent sector".into(),
         }
     );
@@ -2334,11 +2359,13 @@ fn rule_p19_from_a_sector_a_unit_advances_into_the_adjacent_one_or_engages_its_h
         ev[..2],
         [
             Event::Engaged {
-                a: a1,
-                b: b1,
+                a: sc.unit_id(a1),
+                b: sc.unit_id(b1),
                 why: "p19: advanced on b1 in the adjacent sector".into()
             },
-            Event::Acted { unit: a1 },
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
         ]
     );
 }
@@ -2368,7 +2395,6 @@ fn rule_p22_a_unit_deploys_out_of_its_sector_but_never_into_contact() {
         ev[..2],
         [
             moved_tenths(
-                &sc,
                 "a1",
                 Shape::new(
                     Point::new(Len(5000), Len(2990)),
@@ -2379,7 +2405,9 @@ fn rule_p22_a_unit_deploys_out_of_its_sector_but_never_into_contact() {
                 1210,
                 "p22: deploys out of dense terrain"
             ),
-            Event::Acted { unit: a1 },
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
         ]
     );
     assert_eq!(s.unit(a1).sector, None);
@@ -2411,23 +2439,28 @@ fn rule_p22_a_passage_of_lines_exchanges_two_lines_without_disorder() {
     assert_eq!(
         ev,
         vec![
-            Event::LinesPassed { unit: a1, with: a2 },
+            Event::LinesPassed {
+                unit: sc.unit_id(a1),
+                with: sc.unit_id(a2)
+            },
             moved_tenths(
-                &sc,
                 "a1",
                 shape(620, 300, 0, &[2]),
                 1019,
                 "p22: passage of lines"
             ),
             moved_tenths(
-                &sc,
                 "a2",
                 shape(600, 200, 0, &[3]),
                 1019,
                 "p22: passage of lines"
             ),
-            Event::Acted { unit: a1 },
-            Event::Acted { unit: a2 },
+            Event::Acted {
+                unit: sc.unit_id(a1)
+            },
+            Event::Acted {
+                unit: sc.unit_id(a2)
+            },
             Event::OrderDone,
             awaiting_orders(),
         ]
@@ -2553,7 +2586,7 @@ fn rule_p16_the_cinc_appoints_a_new_officer_to_a_group_that_lost_its_own_in_a_pr
         ev,
         vec![
             Event::OfficerAppointed {
-                officer: A_D1.0,
+                officer: sc.officer_id(OfficerIx(A_D1.0)),
                 quality: Q::Excellent,
                 inspirational: true,
                 at: Point::mm(130, 100),
@@ -2580,7 +2613,7 @@ fn rule_p16_the_cinc_appoints_a_new_officer_to_a_group_that_lost_its_own_in_a_pr
     else {
         panic!("{ev:?}")
     };
-    assert_eq!((t.base, units.clone()), (10, vec![a1]));
+    assert_eq!((t.base, units.clone()), (10, sc.unit_ids(&[a1])));
     assert!(t
         .modifiers
         .contains(&md("inspirational officer ordering an advance", 1)));
@@ -2619,7 +2652,7 @@ fn rule_p16_stand_in_successor_is_one_grade_below_the_officer_lost() {
     assert_eq!(
         ev[0],
         Event::OfficerAppointed {
-            officer: A_D1.0,
+            officer: sc.officer_id(OfficerIx(A_D1.0)),
             quality: Q::Poor,
             inspirational: false,
             at: Point::mm(130, 100),

@@ -135,7 +135,7 @@ fn rule_p21_deploy_keeps_the_anchor_base_and_the_facing() {
     s.pending = Pending::Act {
         side: Side::A,
         order: OrderKind::Deploy,
-        units: vec![u],
+        units: vec![sc.unit_id(u)],
     };
     let square = Command::Deploy {
         unit: "fr-2".into(),
@@ -204,12 +204,12 @@ fn rule_p20_an_impulsive_unit_within_one_advance_charges_without_orders() {
     let charged = seen
         .iter()
         .position(
-            |e| matches!(e, Event::Charged { unit, target, .. } if *unit == fr2 && *target == br2),
+            |e| matches!(e, Event::Charged { unit, target, .. } if *unit == sc.unit_id(fr2) && *target == sc.unit_id(br2)),
         )
         .expect("fr-2 charged br-2");
     let done = seen
         .iter()
-        .position(|e| matches!(e, Event::ImpulsiveCharges { charges, .. } if charges == &vec![(fr2, br2)]))
+        .position(|e| matches!(e, Event::ImpulsiveCharges { charges, .. } if charges == &vec![(sc.unit_id(fr2), sc.unit_id(br2))]))
         .expect("the impulsive charges are recorded");
     assert!(charged < done);
     // No order was needed, and fr-2 takes no orders this phase.

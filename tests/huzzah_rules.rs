@@ -22,7 +22,7 @@ use fm_core::huzzah::odds::{self, Chance};
 use fm_core::huzzah::quality::Quality;
 use fm_core::huzzah::scenario::{self, BaseKind, Ground, Scenario, UnitIx, Weather};
 use fm_core::huzzah::state::{Dice, Pending, Phase, State, Status, Whereabouts};
-use fm_core::Side;
+use fm_core::{OfficerId, Side, UnitId};
 use rand_core::{RngCore, SeedableRng};
 use serde_json::{json, Value};
 
@@ -129,6 +129,11 @@ fn load(v: Value) -> Scenario {
 
 fn ix(sc: &Scenario, id: &str) -> UnitIx {
     sc.unit_index(id).expect("unit")
+}
+
+/// A unit's id, as events and pending decisions name it.
+fn uid(id: &str) -> UnitId {
+    UnitId::from(id)
 }
 
 fn play(sc: &Scenario, s: &mut State, cmd: Command, dice: &[u8]) -> Vec<Event> {
@@ -265,7 +270,7 @@ fn next_turn(sc: &Scenario, s: &mut State, turn_dice: &[u8]) -> Vec<Event> {
                 side: Side::B,
                 units,
             } => {
-                let id = sc.unit(units[0]).id.to_string();
+                let id = units[0].to_string();
                 play(sc, s, hold_cmd(&id), &[]);
             }
             // The missing rules' decisions (officer moves, rallies): none taken.
@@ -324,33 +329,33 @@ fn to_orders_a() -> Vec<Event> {
     ]
 }
 
-fn fire_resolved(sc: &Scenario, unit: &str, target: &str, bases: u8, t: Test, hits: u8) -> Event {
+fn fire_resolved(unit: &str, target: &str, bases: u8, t: Test, hits: u8) -> Event {
     Event::FireResolved {
-        unit: ix(sc, unit),
-        target: ix(sc, target),
+        unit: uid(unit),
+        target: uid(target),
         bases,
         test: t,
         hits,
     }
 }
 
-fn hits_applied(sc: &Scenario, unit: &str, hits: u8) -> Event {
+fn hits_applied(unit: &str, hits: u8) -> Event {
     Event::HitsApplied {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         hits,
     }
 }
 
-fn removal_done(sc: &Scenario, unit: &str, odd_hits: u8) -> Event {
+fn removal_done(unit: &str, odd_hits: u8) -> Event {
     Event::RemovalDone {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         odd_hits,
     }
 }
 
-fn base_removed(sc: &Scenario, unit: &str, rank: u8, kind: BaseKind, shape: Shape) -> Event {
+fn base_removed(unit: &str, rank: u8, kind: BaseKind, shape: Shape) -> Event {
     Event::BaseRemoved {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         rank,
         kind,
         hits: kind.hits(),
@@ -358,23 +363,23 @@ fn base_removed(sc: &Scenario, unit: &str, rank: u8, kind: BaseKind, shape: Shap
     }
 }
 
-fn morale(sc: &Scenario, unit: &str, t: Test) -> Event {
+fn morale(unit: &str, t: Test) -> Event {
     Event::MoraleTested {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         test: t,
     }
 }
 
-fn status(sc: &Scenario, unit: &str, st: Status, why: &str) -> Event {
+fn status(unit: &str, st: Status, why: &str) -> Event {
     Event::StatusChanged {
-        unit: ix(sc, unit),
+        unit: uid(unit),
         status: st,
         why: why.into(),
     }
 }
 
-fn resolved(sc: &Scenario, unit: &str) -> Event {
-    Event::TargetResolved { unit: ix(sc, unit) }
+fn resolved(unit: &str) -> Event {
+    Event::TargetResolved { unit: uid(unit) }
 }
 
 const FAILED: &str = "p14: failed a morale test";
@@ -441,7 +446,7 @@ fn rule_p7_alternate_setup_placement_rolls_and_players() {
     v["first"] = Value::Null;
     let sc = load(v);
     let place = |id: &str| Command::PlaceUnit { unit: id.into() };
-    let placed = |id: &str| Event::UnitPlaced { unit: ix(&sc, id) };
+    let placed = |id: &str| Event::UnitPlaced { unit: uid(id) };
     let rolled = |side, d: (u8, u8), min, max| Event::PlacementRolled {
         side,
         dice: Dice(d.0, d.1),
@@ -847,7 +852,7 @@ fn rule_p9_superiority_gives_minus_one_to_fire_at_that_side() {
         s.pending,
         Pending::DeclareFire {
             side: Side::B,
-            units: vec![ix(&sc, "b1")]
+            units: vec![uid("b1")]
         }
     );
     let ev = play(&sc, &mut s, fire_cmd("b1", "a1"), &[3, 3, 2, 2]);
@@ -1035,7 +1040,7 @@ fn rule_p11_cavalry_road_columns_routers_and_chargers_are_not_offered() {
         s.pending,
         Pending::DeclareFire {
             side: Side::A,
-            units: vec![ix(&sc, "a-inf")]
+            units: vec![uid("a-inf")]
         }
     );
     for (u, t) in [
@@ -1093,23 +1098,22 @@ fn rule_p11_a_target_at_short_range_must_be_chosen() {
     let ev = play(&sc, &mut s, fire_cmd("a1", "b-near"), &[6, 6]);
     let mut want = vec![
         Event::FireDeclared {
-            unit: ix(&sc, "a1"),
-            target: ix(&sc, "b-near"),
-            range: 800,
+            unit: uid("a1"),
+            target: uid("b-near"),
+            range_mm: Len(800),
             short: true,
             bases: None,
         },
         fire_resolved(
-            &sc,
             "a1",
             "b-near",
             1,
             test(6, vec![md("target at short range", 1)], 7, (6, 6), false),
             0,
         ),
-        hits_applied(&sc, "b-near", 0),
-        removal_done(&sc, "b-near", 0),
-        resolved(&sc, "b-near"),
+        hits_applied("b-near", 0),
+        removal_done("b-near", 0),
+        resolved("b-near"),
     ];
     want.extend(to_orders_a());
     assert_eq!(ev, want);
@@ -1202,7 +1206,6 @@ fn rule_p11_the_rear_rank_of_a_two_by_two_does_not_fire() {
         vec![
             // Two bases see the target; the 2×2's centre is 10 cm away: not short.
             fire_resolved(
-                &sc,
                 "a-deep",
                 "b1",
                 2,
@@ -1216,7 +1219,6 @@ fn rule_p11_the_rear_rank_of_a_two_by_two_does_not_fire() {
                 1
             ),
             fire_resolved(
-                &sc,
                 "a-line",
                 "b2",
                 4,
@@ -1244,7 +1246,7 @@ fn rule_p11_all_targets_declared_before_any_fire_is_resolved() {
         s.pending,
         Pending::DeclareFire {
             side: Side::A,
-            units: vec![ix(&sc, "a-deep"), ix(&sc, "a-line")]
+            units: vec![uid("a-deep"), uid("a-line")]
         }
     );
     // No die rolled for the first declaration.
@@ -1252,16 +1254,16 @@ fn rule_p11_all_targets_declared_before_any_fire_is_resolved() {
         play(&sc, &mut s, fire_cmd("a-deep", "b1"), &[]),
         vec![
             Event::FireDeclared {
-                unit: ix(&sc, "a-deep"),
-                target: ix(&sc, "b1"),
-                range: 1000,
+                unit: uid("a-deep"),
+                target: uid("b1"),
+                range_mm: Len(1000),
                 short: false,
                 bases: None,
             },
             Event::Awaiting {
                 decision: Pending::DeclareFire {
                     side: Side::A,
-                    units: vec![ix(&sc, "a-line")]
+                    units: vec![uid("a-line")]
                 }
             },
         ]
@@ -1323,14 +1325,13 @@ fn rule_p12_worked_example() {
     let ev = play(&sc, &mut s, fire_cmd("british", "french"), &[2, 4, 4, 4]);
     let mut want = vec![
         Event::FireDeclared {
-            unit: ix(&sc, "british"),
-            target: ix(&sc, "french"),
-            range: 800,
+            unit: uid("british"),
+            target: uid("french"),
+            range_mm: Len(800),
             short: true,
             bases: None,
         },
         fire_resolved(
-            &sc,
             "british",
             "french",
             4,
@@ -1347,17 +1348,10 @@ fn rule_p12_worked_example() {
             ),
             4,
         ),
-        hits_applied(&sc, "french", 4),
-        base_removed(
-            &sc,
-            "french",
-            0,
-            BaseKind::Infantry,
-            shape(600, 560, 180, &[3]),
-        ),
-        removal_done(&sc, "french", 1),
+        hits_applied("french", 4),
+        base_removed("french", 0, BaseKind::Infantry, shape(600, 560, 180, &[3])),
+        removal_done("french", 1),
         morale(
-            &sc,
             "french",
             test(
                 8,
@@ -1367,16 +1361,16 @@ fn rule_p12_worked_example() {
                 false,
             ),
         ),
-        status(&sc, "french", Status::Disordered, FAILED),
+        status("french", Status::Disordered, FAILED),
         Event::UnitMoved {
-            unit: ix(&sc, "french"),
+            unit: uid("french"),
             // Straight back (+y for a unit facing 180), facing kept: 5 cm = 500.
             shape: shape(600, 610, 180, &[3]),
             sector: None,
-            distance: 500,
+            distance_mm: Len(500),
             why: FALLS_BACK.into(),
         },
-        resolved(&sc, "french"),
+        resolved("french"),
     ];
     want.extend(to_orders_a());
     assert_eq!(ev, want);
@@ -1408,13 +1402,13 @@ fn rule_p12_worked_example() {
         vec![
             phase(Phase::Rally { side: A }),
             Event::OddHitsRemoved {
-                units: vec![ix(&sc, "french")]
+                units: vec![uid("french")]
             },
             phase(Phase::Firing { side: B }),
             Event::Awaiting {
                 decision: Pending::DeclareFire {
                     side: B,
-                    units: vec![ix(&sc, "french")]
+                    units: vec![uid("french")]
                 }
             },
         ]
@@ -1443,7 +1437,6 @@ fn rule_p12_eleven_and_twelve_always_fail_even_at_the_clamped_ten() {
         );
         let mut want = vec![
             fire_resolved(
-                &sc,
                 "british",
                 "french",
                 4,
@@ -1460,9 +1453,9 @@ fn rule_p12_eleven_and_twelve_always_fail_even_at_the_clamped_ten() {
                 ),
                 0,
             ),
-            hits_applied(&sc, "french", 0),
-            removal_done(&sc, "french", 0),
-            resolved(&sc, "french"),
+            hits_applied("french", 0),
+            removal_done("french", 0),
+            resolved("french"),
         ];
         want.extend(to_orders_a());
         assert_eq!(from_resolution(&ev), want);
@@ -1485,7 +1478,6 @@ fn rule_p12_fire_factor_clamped_to_ten() {
     assert_eq!(
         from_resolution(&ev)[0],
         fire_resolved(
-            &sc,
             "british",
             "french",
             4,
@@ -1543,7 +1535,6 @@ fn rule_p12_a_two_always_succeeds_with_an_extra_hit_at_the_clamped_two() {
         let ev = play(&sc, &mut s, fire_cmd("a1", "b-irr"), &dice_all);
         let mut want = vec![
             fire_resolved(
-                &sc,
                 "a1",
                 "b-irr",
                 1,
@@ -1561,14 +1552,14 @@ fn rule_p12_a_two_always_succeeds_with_an_extra_hit_at_the_clamped_two() {
                 ),
                 hits,
             ),
-            hits_applied(&sc, "b-irr", hits),
+            hits_applied("b-irr", hits),
             // Irregulars take two hits a base: one is an odd hit.
-            removal_done(&sc, "b-irr", hits),
+            removal_done("b-irr", hits),
         ];
         if passed {
-            want.push(morale(&sc, "b-irr", test(8, vec![], 8, (3, 3), true)));
+            want.push(morale("b-irr", test(8, vec![], 8, (3, 3), true)));
         }
-        want.push(resolved(&sc, "b-irr"));
+        want.push(resolved("b-irr"));
         want.extend(to_orders_a());
         assert_eq!(from_resolution(&ev), want, "dice {dice:?}");
     }
@@ -1585,9 +1576,8 @@ fn pair() -> Scenario {
 }
 
 /// a1 fires at b1 (6 +1 +1 = 8) rolling exactly 8: a success with no hits.
-fn zero_hits(sc: &Scenario) -> Event {
+fn zero_hits() -> Event {
     fire_resolved(
-        sc,
         "a1",
         "b1",
         2,
@@ -1611,11 +1601,11 @@ fn rule_p12_rolling_the_factor_is_zero_hits_and_still_a_morale_test() {
     let (mut s, _) = begin(&sc, &QUIET);
     let ev = play(&sc, &mut s, fire_cmd("a1", "b1"), &[4, 4, 2, 3]);
     let mut want = vec![
-        zero_hits(&sc),
-        hits_applied(&sc, "b1", 0),
-        removal_done(&sc, "b1", 0),
-        morale(&sc, "b1", test(8, vec![], 8, (2, 3), true)),
-        resolved(&sc, "b1"),
+        zero_hits(),
+        hits_applied("b1", 0),
+        removal_done("b1", 0),
+        morale("b1", test(8, vec![], 8, (2, 3), true)),
+        resolved("b1"),
     ];
     want.extend(to_orders_a());
     assert_eq!(from_resolution(&ev), want);
@@ -1647,24 +1637,23 @@ fn rule_p12_bases_removed_only_after_all_fire_at_a_unit() {
     };
     let mut want = vec![
         Event::FireDeclared {
-            unit: ix(&sc, "a2"),
-            target: ix(&sc, "b1"),
-            range: 921,
+            unit: uid("a2"),
+            target: uid("b1"),
+            range_mm: Len(921),
             short: true,
             bases: None,
         },
-        fire_resolved(&sc, "a1", "b1", 2, t((2, 3)), 3),
-        fire_resolved(&sc, "a2", "b1", 2, t((3, 3)), 2),
+        fire_resolved("a1", "b1", 2, t((2, 3)), 3),
+        fire_resolved("a2", "b1", 2, t((3, 3)), 2),
         // Three and two hits, summed: one base and two odd hits.
-        hits_applied(&sc, "b1", 5),
-        base_removed(&sc, "b1", 0, BaseKind::Infantry, shape(600, 550, 180, &[3])),
-        removal_done(&sc, "b1", 2),
+        hits_applied("b1", 5),
+        base_removed("b1", 0, BaseKind::Infantry, shape(600, 550, 180, &[3])),
+        removal_done("b1", 2),
         morale(
-            &sc,
             "b1",
             test(8, vec![md("each base lost this turn", -1)], 7, (2, 2), true),
         ),
-        resolved(&sc, "b1"),
+        resolved("b1"),
     ];
     want.extend(to_orders_a());
     assert_eq!(ev, want);
@@ -1689,11 +1678,11 @@ fn rule_p12_the_owner_chooses_the_base_marker_bases_stay() {
     assert_eq!(
         from_resolution(&ev)[1..],
         [
-            hits_applied(&sc, "b-deep", 3),
+            hits_applied("b-deep", 3),
             Event::Awaiting {
                 decision: Pending::RemoveBase {
                     side: Side::B,
-                    unit: b,
+                    unit: sc.unit_id(b),
                     hits: 3
                 }
             },
@@ -1730,15 +1719,13 @@ fn rule_p12_the_owner_chooses_the_base_marker_bases_stay() {
     );
     let mut want = vec![
         base_removed(
-            &sc,
             "b-deep",
             1,
             BaseKind::Infantry,
             shape(600, 560, 180, &[2, 1]),
         ),
-        removal_done(&sc, "b-deep", 0),
+        removal_done("b-deep", 0),
         morale(
-            &sc,
             "b-deep",
             test(
                 8,
@@ -1751,7 +1738,7 @@ fn rule_p12_the_owner_chooses_the_base_marker_bases_stay() {
                 true,
             ),
         ),
-        resolved(&sc, "b-deep"),
+        resolved("b-deep"),
     ];
     want.extend(to_orders_a());
     assert_eq!(ev, want);
@@ -1775,40 +1762,26 @@ fn rule_p12_the_marker_base_goes_first_when_one_other_base_would_remain() {
     // A Huzzah! at 10: 8 + 1 = 9 hits, three bases.
     let ev = play(&sc, &mut s, fire_cmd("british", "french"), &[1, 1, 2, 2]);
     let mut want = vec![
-        hits_applied(&sc, "french", 9),
-        base_removed(
-            &sc,
-            "french",
-            0,
-            BaseKind::Infantry,
-            shape(600, 560, 180, &[3]),
-        ),
-        base_removed(
-            &sc,
-            "french",
-            0,
-            BaseKind::Infantry,
-            shape(600, 560, 180, &[2]),
-        ),
+        hits_applied("french", 9),
+        base_removed("french", 0, BaseKind::Infantry, shape(600, 560, 180, &[3])),
+        base_removed("french", 0, BaseKind::Infantry, shape(600, 560, 180, &[2])),
         // Infantry and the guns left: the marker goes, not the base that shows the type.
         base_removed(
-            &sc,
             "french",
             0,
             BaseKind::DivisionalArtillery,
             shape(600, 560, 180, &[1]),
         ),
         Event::AbilityLost {
-            unit: ix(&sc, "french"),
+            unit: uid("french"),
             ability: "divisional artillery".into(),
         },
-        removal_done(&sc, "french", 0),
+        removal_done("french", 0),
         morale(
-            &sc,
             "french",
             test(8, vec![md("each base lost this turn", -3)], 5, (2, 2), true),
         ),
-        resolved(&sc, "french"),
+        resolved("french"),
     ];
     want.extend(to_orders_a());
     assert_eq!(from_resolution(&ev)[1..], want[..]);
@@ -1836,30 +1809,16 @@ fn rule_p12_the_skirmish_limited_marker_goes_before_the_last_base() {
         ..shape(600, 560, 180, &[1])
     };
     let mut want = vec![
-        hits_applied(&sc, "b-sk", 9),
-        base_removed(
-            &sc,
-            "b-sk",
-            0,
-            BaseKind::Infantry,
-            shape(600, 560, 180, &[2]),
-        ),
-        base_removed(
-            &sc,
-            "b-sk",
-            0,
-            BaseKind::Infantry,
-            shape(600, 560, 180, &[1]),
-        ),
+        hits_applied("b-sk", 9),
+        base_removed("b-sk", 0, BaseKind::Infantry, shape(600, 560, 180, &[2])),
+        base_removed("b-sk", 0, BaseKind::Infantry, shape(600, 560, 180, &[1])),
         Event::AbilityLost {
-            unit: ix(&sc, "b-sk"),
+            unit: uid("b-sk"),
             ability: "skirmish (limited)".into(),
         },
-        base_removed(&sc, "b-sk", 0, BaseKind::Infantry, empty),
-        Event::UnitDestroyed {
-            unit: ix(&sc, "b-sk"),
-        },
-        resolved(&sc, "b-sk"),
+        base_removed("b-sk", 0, BaseKind::Infantry, empty),
+        Event::UnitDestroyed { unit: uid("b-sk") },
+        resolved("b-sk"),
     ];
     want.extend(to_orders_a());
     assert_eq!(from_resolution(&ev)[1..], want[..]);
@@ -1879,9 +1838,9 @@ fn rule_p12_odd_hits_are_added_to_later_hits() {
     assert_eq!(
         from_resolution(&ev)[1..4],
         [
-            hits_applied(&sc, "b1", 1),
-            base_removed(&sc, "b1", 0, BaseKind::Infantry, shape(600, 560, 180, &[1])),
-            removal_done(&sc, "b1", 0),
+            hits_applied("b1", 1),
+            base_removed("b1", 0, BaseKind::Infantry, shape(600, 560, 180, &[1])),
+            removal_done("b1", 0),
         ]
     );
 }
@@ -1916,11 +1875,11 @@ fn rule_p12_fire_modifiers_disordered_firer_flank_and_square() {
     while let Pending::DeclareFire { units, .. } = s.pending.clone() {
         let last = units.len() == 1;
         let dice: &[u8] = if last { &[4, 4, 5, 5] } else { &[] };
-        let cmd = if !b1_fired && units.contains(&b1) {
+        let cmd = if !b1_fired && units.contains(&sc.unit_id(b1)) {
             b1_fired = true;
             fire_cmd("b1", "a1")
         } else {
-            hold_cmd(&sc.unit(units[0]).id.to_string())
+            hold_cmd(units[0].as_str())
         };
         play(&sc, &mut s, cmd, dice);
     }
@@ -1984,7 +1943,6 @@ fn rule_p12_every_three_bases_in_dense_terrain() {
     assert_eq!(
         from_resolution(&ev)[0],
         fire_resolved(
-            &sc,
             "a-wood",
             "b1",
             3,
@@ -2036,9 +1994,9 @@ fn rule_p12_grand_battery_modifiers_need_effective_guns() {
         assert_eq!(
             ev[0],
             Event::FireDeclared {
-                unit: ix(&sc, "a-gb"),
-                target: ix(&sc, "b-deep"),
-                range: 4200,
+                unit: uid("a-gb"),
+                target: uid("b-deep"),
+                range_mm: Len(4200),
                 short: false,
                 bases: None,
             }
@@ -2054,7 +2012,7 @@ fn rule_p12_grand_battery_modifiers_need_effective_guns() {
 fn zero_hit_morale(sc: &Scenario, s: &mut State, dice: (u8, u8)) -> Vec<Event> {
     let ev = play(sc, s, fire_cmd("a1", "b1"), &[4, 4, dice.0, dice.1]);
     let r = from_resolution(&ev);
-    assert_eq!(r[0].clone(), zero_hits(sc));
+    assert_eq!(r[0].clone(), zero_hits());
     r
 }
 
@@ -2073,12 +2031,12 @@ fn rule_p14_zero_hits_can_only_disorder() {
     let (mut s, _) = begin(&sc, &QUIET);
     let ev = zero_hit_morale(&sc, &mut s, (5, 5));
     let mut want = vec![
-        zero_hits(&sc),
-        hits_applied(&sc, "b1", 0),
-        removal_done(&sc, "b1", 0),
-        morale(&sc, "b1", test(8, vec![], 8, (5, 5), false)),
-        status(&sc, "b1", Status::Disordered, FAILED),
-        resolved(&sc, "b1"),
+        zero_hits(),
+        hits_applied("b1", 0),
+        removal_done("b1", 0),
+        morale("b1", test(8, vec![], 8, (5, 5), false)),
+        status("b1", Status::Disordered, FAILED),
+        resolved("b1"),
     ];
     want.extend(to_orders_a());
     assert_eq!(ev, want);
@@ -2183,21 +2141,21 @@ fn rule_p14_killed_attached_officer() {
         let ev = play(&sc, &mut s, fire_cmd("a1", "b1"), &[3, 4, 5, 6, 2, 2]);
         let f = 8 + m.by;
         let mut want = vec![
-            hits_applied(&sc, "b1", 1),
-            removal_done(&sc, "b1", 1),
+            hits_applied("b1", 1),
+            removal_done("b1", 1),
             Event::OfficerSave {
-                officer: B_D1,
+                officer: OfficerId::from("b-d1"),
                 needs: 11,
                 dice: Some(Dice(5, 6)),
                 survived: false,
                 charmed: false,
             },
             Event::OfficerKilled {
-                officer: B_D1,
-                unit: ix(&sc, "b1"),
+                officer: OfficerId::from("b-d1"),
+                unit: uid("b1"),
             },
-            morale(&sc, "b1", test(8, vec![m], f, (2, 2), true)),
-            resolved(&sc, "b1"),
+            morale("b1", test(8, vec![m], f, (2, 2), true)),
+            resolved("b1"),
         ];
         want.extend(to_orders_a());
         assert_eq!(from_resolution(&ev)[1..], want[..]);
@@ -2305,7 +2263,6 @@ fn rule_p14_morale_factor_clamped_to_two_and_a_huzzah_passes() {
         r[i..i + 2],
         [
             morale(
-                &sc,
                 "french",
                 test(
                     5,
@@ -2319,7 +2276,7 @@ fn rule_p14_morale_factor_clamped_to_two_and_a_huzzah_passes() {
                 )
             ),
             Event::AbilityGained {
-                unit: ix(&sc, "french"),
+                unit: uid("french"),
                 ability: Ability::Grognards
             },
         ]
@@ -2333,7 +2290,7 @@ fn rule_p14_morale_huzzah_grognards_then_disciplined_then_quality() {
             false,
             false,
             Event::AbilityGained {
-                unit: UnitIx(1),
+                unit: uid("b1"),
                 ability: Ability::Grognards,
             },
         ),
@@ -2341,7 +2298,7 @@ fn rule_p14_morale_huzzah_grognards_then_disciplined_then_quality() {
             true,
             false,
             Event::AbilityGained {
-                unit: UnitIx(1),
+                unit: uid("b1"),
                 ability: Ability::Disciplined,
             },
         ),
@@ -2349,7 +2306,7 @@ fn rule_p14_morale_huzzah_grognards_then_disciplined_then_quality() {
             true,
             true,
             Event::QualityImproved {
-                unit: UnitIx(1),
+                unit: uid("b1"),
                 to: Quality::Experienced,
             },
         ),
@@ -2369,12 +2326,12 @@ fn rule_p14_morale_huzzah_grognards_then_disciplined_then_quality() {
         let (mut s, _) = begin(&sc, &QUIET);
         let ev = zero_hit_morale(&sc, &mut s, (1, 1));
         let mut want = vec![
-            zero_hits(&sc),
-            hits_applied(&sc, "b1", 0),
-            removal_done(&sc, "b1", 0),
-            morale(&sc, "b1", test(8, vec![], 8, (1, 1), true)),
+            zero_hits(),
+            hits_applied("b1", 0),
+            removal_done("b1", 0),
+            morale("b1", test(8, vec![], 8, (1, 1), true)),
             gained,
-            resolved(&sc, "b1"),
+            resolved("b1"),
         ];
         want.extend(to_orders_a());
         assert_eq!(ev, want);
@@ -2399,26 +2356,25 @@ fn rule_p14_a_disordered_unit_that_fails_routs() {
     next_turn(&sc, &mut s, &QUIET);
     let ev = zero_hit_morale(&sc, &mut s, (5, 5));
     let mut want = vec![
-        zero_hits(&sc),
-        hits_applied(&sc, "b1", 0),
-        removal_done(&sc, "b1", 0),
-        morale(&sc, "b1", test(8, vec![], 8, (5, 5), false)),
+        zero_hits(),
+        hits_applied("b1", 0),
+        removal_done("b1", 0),
+        morale("b1", test(8, vec![], 8, (5, 5), false)),
         status(
-            &sc,
             "b1",
             Status::Routing,
             "p14: a disordered unit that fails a morale test routs",
         ),
         Event::UnitMoved {
-            unit: ix(&sc, "b1"),
+            unit: uid("b1"),
             // Turned about (now facing 0, anchored on its old rear edge) and moved its
             // road-column move (30 cm, the stand-in table) away from the enemy.
             shape: shape(600, 900, 0, &[2]),
             sector: None,
-            distance: 3000,
+            distance_mm: Len(3000),
             why: ROUTS.into(),
         },
-        resolved(&sc, "b1"),
+        resolved("b1"),
     ];
     want.extend(to_orders_a());
     assert_eq!(ev, want);
@@ -2468,13 +2424,12 @@ fn rule_p14_forced_back_more_than_15cm_routs() {
         )
     };
     let mut want = vec![
-        fire_resolved(&sc, "a1", "b5", 4, t((1, 1), true), 9),
-        fire_resolved(&sc, "a2", "b5", 4, t((3, 4), true), 3),
-        hits_applied(&sc, "b5", 12),
+        fire_resolved("a1", "b5", 4, t((1, 1), true), 9),
+        fire_resolved("a2", "b5", 4, t((3, 4), true), 3),
+        hits_applied("b5", 12),
     ];
     for n in [4, 3, 2, 1] {
         want.push(base_removed(
-            &sc,
             "b5",
             0,
             BaseKind::Infantry,
@@ -2482,9 +2437,8 @@ fn rule_p14_forced_back_more_than_15cm_routs() {
         ));
     }
     want.extend([
-        removal_done(&sc, "b5", 0),
+        removal_done("b5", 0),
         morale(
-            &sc,
             "b5",
             test(
                 8,
@@ -2494,21 +2448,16 @@ fn rule_p14_forced_back_more_than_15cm_routs() {
                 false,
             ),
         ),
-        status(&sc, "b5", Status::Disordered, FAILED),
-        status(
-            &sc,
-            "b5",
-            Status::Routing,
-            "p14: forced back more than 15cm",
-        ),
+        status("b5", Status::Disordered, FAILED),
+        status("b5", Status::Routing, "p14: forced back more than 15cm"),
         Event::UnitMoved {
-            unit: ix(&sc, "b5"),
+            unit: uid("b5"),
             shape: shape(600, 800, 0, &[1]),
             sector: None,
-            distance: 2000,
+            distance_mm: Len(2000),
             why: ROUTS.into(),
         },
-        resolved(&sc, "b5"),
+        resolved("b5"),
     ]);
     want.extend(to_orders_a());
     assert_eq!(r, want);
@@ -2529,7 +2478,6 @@ fn rule_p14_falling_back_exactly_15cm_does_not_rout() {
         r[i..i + 3],
         [
             morale(
-                &sc,
                 "french",
                 test(
                     8,
@@ -2539,12 +2487,12 @@ fn rule_p14_falling_back_exactly_15cm_does_not_rout() {
                     false
                 )
             ),
-            status(&sc, "french", Status::Disordered, FAILED),
+            status("french", Status::Disordered, FAILED),
             Event::UnitMoved {
-                unit: ix(&sc, "french"),
+                unit: uid("french"),
                 shape: shape(600, 710, 180, &[1]),
                 sector: None,
-                distance: 1500,
+                distance_mm: Len(1500),
                 why: FALLS_BACK.into(),
             },
         ]
@@ -2580,10 +2528,10 @@ fn rule_p14_forced_out_of_dense_terrain() {
     assert_eq!(
         r[i + 1],
         Event::UnitMoved {
-            unit: ix(&sc, "french"),
+            unit: uid("french"),
             shape: shape(600, 670, 180, &[2]),
             sector: None,
-            distance: 1100,
+            distance_mm: Len(1100),
             why: FALLS_BACK.into(),
         }
     );
@@ -2615,35 +2563,33 @@ fn rule_p14_a_router_into_a_friend_held_wood_is_placed_beyond_it() {
         ev[i + 1..i + 7],
         [
             status(
-                &sc,
                 "b1",
                 Status::Routing,
                 "p14: a disordered unit that fails a morale test routs"
             ),
             status(
-                &sc,
                 "b-w",
                 Status::Disordered,
                 "p14: a unit fell back or routed through it"
             ),
             Event::PassedThrough {
-                unit: ix(&sc, "b-w"),
-                by: ix(&sc, "b1")
+                unit: uid("b-w"),
+                by: uid("b1")
             },
             // Its remaining 25 cm beyond the wood's far edge (y 750): its rear at y 1000.
             Event::UnitMoved {
-                unit: ix(&sc, "b1"),
+                unit: uid("b1"),
                 shape: shape(600, 1040, 0, &[2]),
                 sector: None,
-                distance: 4400,
+                distance_mm: Len(4400),
                 why: ROUTS.into(),
             },
             Event::ExtraHit {
-                unit: ix(&sc, "b1"),
+                unit: uid("b1"),
                 why: "p14: routed into an occupied sector of dense terrain".into()
             },
             Event::ExtraHit {
-                unit: ix(&sc, "b1"),
+                unit: uid("b1"),
                 why: "p14: fell back or routed through b-w".into()
             },
         ]
@@ -2679,14 +2625,7 @@ fn rule_p14_cover_reduces_the_force_back() {
         let f = 6 + mods.iter().map(|m| m.by).sum::<i8>();
         assert_eq!(
             r[0],
-            fire_resolved(
-                &sc,
-                "british",
-                "french",
-                4,
-                test(6, mods, f, (1, 1), true),
-                hits
-            ),
+            fire_resolved("british", "french", 4, test(6, mods, f, (1, 1), true), hits),
             "{kind}"
         );
         let i = r
@@ -2695,7 +2634,6 @@ fn rule_p14_cover_reduces_the_force_back() {
             .unwrap();
         let mut want = vec![
             morale(
-                &sc,
                 "french",
                 test(
                     8,
@@ -2705,18 +2643,18 @@ fn rule_p14_cover_reduces_the_force_back() {
                     false,
                 ),
             ),
-            status(&sc, "french", Status::Disordered, FAILED),
+            status("french", Status::Disordered, FAILED),
         ];
         if back > 0 {
             want.push(Event::UnitMoved {
-                unit: ix(&sc, "french"),
+                unit: uid("french"),
                 shape: shape(600, 560 + back / 10, 180, &[4 - lost]),
                 sector: None,
-                distance: back,
+                distance_mm: Len(back),
                 why: FALLS_BACK.into(),
             });
         }
-        want.push(resolved(&sc, "french"));
+        want.push(resolved("french"));
         want.extend(to_orders_a());
         assert_eq!(r[i..], want[..], "{kind}");
     }
@@ -2742,35 +2680,34 @@ fn rule_p14_falling_back_through_a_friend() {
     assert_eq!(
         r[i + 1..],
         [
-            status(&sc, "b1", Status::Disordered, FAILED),
+            status("b1", Status::Disordered, FAILED),
             status(
-                &sc,
                 "b-f",
                 Status::Disordered,
                 "p14: a unit fell back or routed through it"
             ),
             Event::PassedThrough {
-                unit: ix(&sc, "b-f"),
-                by: ix(&sc, "b1")
+                unit: uid("b-f"),
+                by: uid("b1")
             },
             // Placed beyond b-f: its front on b-f's rear edge (y 660), 10 cm back.
             Event::UnitMoved {
-                unit: ix(&sc, "b1"),
+                unit: uid("b1"),
                 shape: shape(600, 660, 180, &[1]),
                 sector: None,
-                distance: 1000,
+                distance_mm: Len(1000),
                 why: FALLS_BACK.into(),
             },
             Event::ExtraHit {
-                unit: ix(&sc, "b1"),
+                unit: uid("b1"),
                 why: "p14: fell back or routed through b-f".into()
             },
-            resolved(&sc, "b1"),
+            resolved("b1"),
             Event::PhaseStarted {
                 phase: Phase::Orders { side: Side::A }
             },
             // The extra hit: an odd hit (a base takes three).
-            removal_done(&sc, "b1", 1),
+            removal_done("b1", 1),
             Event::Awaiting {
                 decision: Pending::Orders { side: Side::A }
             },
@@ -2802,7 +2739,7 @@ fn rule_p14_a_friend_passed_through_twice_is_disordered_once() {
     let about_f: Vec<Event> = ev
         .iter()
         .filter(|e| match e {
-            Event::StatusChanged { unit, .. } => *unit == f,
+            Event::StatusChanged { unit, .. } => *unit == sc.unit_id(f),
             Event::PassedThrough { .. } | Event::ExtraHit { .. } => true,
             _ => false,
         })
@@ -2812,25 +2749,24 @@ fn rule_p14_a_friend_passed_through_twice_is_disordered_once() {
         about_f,
         vec![
             status(
-                &sc,
                 "b-f",
                 Status::Disordered,
                 "p14: a unit fell back or routed through it"
             ),
             Event::PassedThrough {
-                unit: f,
-                by: ix(&sc, "b1")
+                unit: sc.unit_id(f),
+                by: uid("b1")
             },
             Event::ExtraHit {
-                unit: ix(&sc, "b1"),
+                unit: uid("b1"),
                 why: "p14: fell back or routed through b-f".into()
             },
             Event::PassedThrough {
-                unit: f,
-                by: ix(&sc, "b2")
+                unit: sc.unit_id(f),
+                by: uid("b2")
             },
             Event::ExtraHit {
-                unit: ix(&sc, "b2"),
+                unit: uid("b2"),
                 why: "p14: fell back or routed through b-f".into()
             },
         ]
@@ -2861,11 +2797,9 @@ fn rule_p15_falling_back_or_routing_off_the_table_goes_to_the_rout_table() {
     assert_eq!(
         r[i + 1..i + 4],
         [
-            status(&sc, "b1", Status::Disordered, FAILED),
-            Event::ToRoutTable {
-                unit: ix(&sc, "b1")
-            },
-            resolved(&sc, "b1"),
+            status("b1", Status::Disordered, FAILED),
+            Event::ToRoutTable { unit: uid("b1") },
+            resolved("b1"),
         ]
     );
     let u = s.unit(ix(&sc, "b1"));
@@ -2885,15 +2819,12 @@ fn rule_p15_falling_back_or_routing_off_the_table_goes_to_the_rout_table() {
         r[i + 1..i + 4],
         [
             status(
-                &sc,
                 "b1",
                 Status::Routing,
                 "p14: a disordered unit that fails a morale test routs"
             ),
-            Event::ToRoutTable {
-                unit: ix(&sc, "b1")
-            },
-            resolved(&sc, "b1"),
+            Event::ToRoutTable { unit: uid("b1") },
+            resolved("b1"),
         ]
     );
     assert_eq!(s.unit(ix(&sc, "b1")).at, Whereabouts::RoutTable);
@@ -2922,7 +2853,7 @@ fn officer_table(officer: impl FnOnce(&mut Value)) -> (Scenario, State) {
 
 fn save(needs: i8, dice: Option<(u8, u8)>, survived: bool, charmed: bool) -> Event {
     Event::OfficerSave {
-        officer: B_D1,
+        officer: OfficerId::from("b-d1"),
         needs,
         dice: dice.map(|d| Dice(d.0, d.1)),
         survived,
@@ -2943,25 +2874,23 @@ fn rule_p15_officer_saving_throw_is_twelve_minus_the_hits() {
         );
         let r = from_resolution(&ev);
         let mut want = vec![
-            hits_applied(&sc, "b1", 4),
-            base_removed(&sc, "b1", 0, BaseKind::Infantry, shape(600, 560, 180, &[1])),
-            removal_done(&sc, "b1", 1),
+            hits_applied("b1", 4),
+            base_removed("b1", 0, BaseKind::Infantry, shape(600, 560, 180, &[1])),
+            removal_done("b1", 1),
             save(8, Some(dice), survived, false),
         ];
         let lost = md("each base lost this turn", -1);
         if survived {
             want.push(morale(
-                &sc,
                 "b1",
                 test(8, vec![lost, md("officer attached", 1)], 8, (2, 2), true),
             ));
         } else {
             want.push(Event::OfficerKilled {
-                officer: B_D1,
-                unit: ix(&sc, "b1"),
+                officer: OfficerId::from("b-d1"),
+                unit: uid("b1"),
             });
             want.push(morale(
-                &sc,
                 "b1",
                 test(
                     8,
@@ -2972,7 +2901,7 @@ fn rule_p15_officer_saving_throw_is_twelve_minus_the_hits() {
                 ),
             ));
         }
-        want.push(resolved(&sc, "b1"));
+        want.push(resolved("b1"));
         want.extend(to_orders_a());
         assert_eq!(r[1..], want[..], "dice {dice:?}");
     }
@@ -2995,8 +2924,8 @@ fn rule_p15_eleven_or_twelve_always_fails_the_saving_throw() {
             [
                 save(11, Some(dice), false, false),
                 Event::OfficerKilled {
-                    officer: B_D1,
-                    unit: ix(&sc, "b1")
+                    officer: OfficerId::from("b-d1"),
+                    unit: uid("b1")
                 },
             ],
             "dice {dice:?}"
@@ -3054,7 +2983,6 @@ fn rule_p15_an_officer_dies_with_his_destroyed_unit_without_a_throw() {
     };
     let mut want = vec![
         fire_resolved(
-            &sc,
             "a1",
             "b1",
             2,
@@ -3070,16 +2998,14 @@ fn rule_p15_an_officer_dies_with_his_destroyed_unit_without_a_throw() {
             ),
             4,
         ),
-        hits_applied(&sc, "b1", 4),
-        base_removed(&sc, "b1", 0, BaseKind::Infantry, empty),
+        hits_applied("b1", 4),
+        base_removed("b1", 0, BaseKind::Infantry, empty),
         Event::OfficerKilled {
-            officer: B_D1,
-            unit: ix(&sc, "b1"),
+            officer: OfficerId::from("b-d1"),
+            unit: uid("b1"),
         },
-        Event::UnitDestroyed {
-            unit: ix(&sc, "b1"),
-        },
-        resolved(&sc, "b1"),
+        Event::UnitDestroyed { unit: uid("b1") },
+        resolved("b1"),
     ];
     want.extend(to_orders_a());
     assert_eq!(from_resolution(&ev), want);

@@ -235,7 +235,9 @@ impl System for Huzzah {
                 ..
             } = e
             {
-                let side = sc.officer(*officer).side;
+                let side = sc
+                    .officer(sc.officer_ix_of(officer).expect("an officer"))
+                    .side;
                 let chain = seen.add(format!("chain {} {officer:?} {group:?}", s.turn), 1);
                 let most = hz_length::order_chain(sc, side);
                 assert!(

@@ -1764,8 +1764,8 @@ fn disengage_map() -> Suez {
         .cp("c9", "0101")
 }
 
-/// 19.0 Disengagement: at night a Central Powers leg unit leaves an EZOC for another
-/// for the terrain cost alone (it still stops on entering it).
+/// 19.0 Disengagement, R-SU-19.0: at night a Central Powers leg unit leaves an EZOC
+/// for another for the terrain cost alone (it still stops on entering it).
 #[test]
 fn rule_19_0_central_powers_disengage_at_night() {
     let sc = disengage_map().night(1).build();
@@ -1784,6 +1784,48 @@ fn rule_19_0_by_day_ezoc_to_ezoc_costs_the_whole_ma() {
     let mut s = start(&sc);
     let ev = play(&sc, &mut s, mv("c1", &["0303"]), &mut no_rng());
     assert_eq!(ev, vec![moved("c1", "0302", &["0303"], Mp::whole(6))]);
+}
+
+/// b1 in 0403 (its ZOC: 0402, 0502, 0503, 0404, 0303, 0302); Central Powers cavalry
+/// (movement allowance 10) k1 in 0302, in that ZOC, and k2 in 0203, outside it.
+fn mobile_disengage_map() -> Suez {
+    suez(7, 5)
+        .br("b1", "52nd Division", "0403")
+        .br("b9", "52nd Division", "0705")
+        .cp_cavalry("k1", "0302")
+        .cp_cavalry("k2", "0203")
+        .cp("c9", "0101")
+}
+
+/// 19.0 Disengagement, R-SU-19.0: "Central Powers units (only)", mobile ones too. At
+/// night k1 leaves b1's ZOC hex 0302 for its ZOC hex 0303 without the half movement
+/// allowance 6.1 charges a mobile unit for entering an EZOC (1 for the clear hex),
+/// and goes on out of it (1): 2 in all. Entering the EZOC from outside is no exit: k2,
+/// from 0203 into 0303's neighbour 0302 (now empty), still pays 1 + 5.
+#[test]
+fn rule_19_0_central_powers_mobile_unit_disengages_at_night() {
+    let sc = mobile_disengage_map().night(1).build();
+    let mut s = start(&sc);
+    let ev = play(&sc, &mut s, mv("k1", &["0303", "0304"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![moved("k1", "0302", &["0303", "0304"], Mp::whole(2))]
+    );
+    let ev = play(&sc, &mut s, mv("k2", &["0302"]), &mut no_rng());
+    assert_eq!(ev, vec![moved("k2", "0203", &["0302"], Mp::whole(6))]);
+}
+
+/// 19.0 (by contrast, 6.1): by day the same cavalry move pays half its movement
+/// allowance (5) on entering 0303 from 0302: 1 + 5 + 1.
+#[test]
+fn rule_19_0_by_day_a_mobile_unit_pays_half_its_ma_ezoc_to_ezoc() {
+    let sc = mobile_disengage_map().build();
+    let mut s = start(&sc);
+    let ev = play(&sc, &mut s, mv("k1", &["0303", "0304"]), &mut no_rng());
+    assert_eq!(
+        ev,
+        vec![moved("k1", "0302", &["0303", "0304"], Mp::whole(7))]
+    );
 }
 
 /// 19.0: "Central Powers units (only)": at night a British unit moving from an EZOC

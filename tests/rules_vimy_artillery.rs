@@ -14,9 +14,10 @@
 //! (c,r) touches (c,r-1),(c+1,r-1),(c+1,r),(c,r+1),(c-1,r),(c-1,r-1); an odd column
 //! (c,r-1),(c+1,r),(c+1,r+1),(c,r+1),(c-1,r+1),(c-1,r).
 //!
-//! Lines of sight run corner to corner (R-VR-17.3a): a single blocking hex never blocks
-//! a line; a wall of three across it does. The wall used here: observer 0402, target
-//! 0406 (same column, four hexes apart), wall 0304-0404-0504.
+//! Lines of sight run corner to corner (R-VR-17.3a), and a line is blocked by every
+//! blocking hex it meets between its ends, a grazed corner or hexside included: a hex
+//! in line blocks, one beside the line does not. The wall used here: observer 0402,
+//! target 0406 (same column, four hexes apart), wall 0304-0404-0504.
 use crate::common;
 use common::vimy::*;
 use common::*;
@@ -702,25 +703,50 @@ fn rule_17_3_wall_of_any_non_clear_terrain_blocks() {
     assert_eq!(ev, vec![declared("0406", &["g1"], 1, false)]);
 }
 
-/// 17.3, R-VR-17.3a: lines run corner to corner, so a single woods hex on the line
-/// (or any two of the three wall hexes) leaves a clear line past it.
+/// 17.3's example, R-VR-17.3a: "a unit on a hill hex that is not a peak cannot observe
+/// past any woods hex". A hill observer in 1004 and a target in 1009, down the same
+/// column, with one woods hex in 1006 between them: not observed, and no bombardment.
+/// Every corner-to-corner line meets 1006 (the outermost graze its corners).
 #[test]
-fn rule_17_3_single_woods_hex_does_not_block() {
-    let (sc, mut s) = begin_bombardment(column_line().terrain("0404", &["woods"]));
+fn rule_17_3_single_woods_hex_in_line_blocks_a_hill_observer() {
+    let v = los_map()
+        .cdn("c1", 1, "1004")
+        .ger("g1", 79, "1009")
+        .terrain("1004", &["hill"])
+        .terrain("1006", &["woods"]);
+    let (sc, s) = begin_bombardment(v);
+    assert!(!observed(&sc, &s, A, h("1009")));
+    assert_eq!(refused(&sc, &s, artillery("1009", 1, false)).rule, "17.3");
+    assert_eq!(listed_targets(&sc, &s), vec![h("2601")]);
+    // The same woods hex one column aside leaves the lines on the other side clear.
+    let v = los_map()
+        .cdn("c1", 1, "1004")
+        .ger("g1", 79, "1009")
+        .terrain("1004", &["hill"])
+        .terrain("1106", &["woods"]);
+    let (sc, mut s) = begin_bombardment(v);
+    assert!(observed(&sc, &s, A, h("1009")));
+    let ev = place(&sc, &mut s, "1009", 1, false);
+    assert_eq!(ev, vec![declared("1009", &["g1"], 1, false)]);
+}
+
+/// 17.3, R-VR-17.3a: any woods hex in line blocks the column line, whichever of the
+/// three between; a wall across it with a gap in line (0404 clear, 0304 and 0504 woods)
+/// leaves a corner line through the gap.
+#[test]
+fn rule_17_3_woods_in_line_blocks_and_a_gap_in_line_does_not() {
+    for between in ["0403", "0404", "0405"] {
+        let (sc, s) = begin_bombardment(column_line().terrain(between, &["woods"]));
+        assert!(!observed(&sc, &s, A, h("0406")), "{between}");
+        assert_eq!(refused(&sc, &s, artillery("0406", 1, false)).rule, "17.3");
+    }
+    let v = column_line()
+        .terrain("0304", &["woods"])
+        .terrain("0504", &["woods"]);
+    let (sc, mut s) = begin_bombardment(v);
     assert!(observed(&sc, &s, A, h("0406")));
     let ev = place(&sc, &mut s, "0406", 2, false);
     assert_eq!(ev, vec![declared("0406", &["g1"], 2, false)]);
-    for gap in ["0304", "0404", "0504"] {
-        let mut v = column_line();
-        for w in ["0304", "0404", "0504"] {
-            if w != gap {
-                v = v.terrain(w, &["woods"]);
-            }
-        }
-        let (sc, s) = begin_bombardment(v);
-        assert!(observed(&sc, &s, A, h("0406")), "gap at {gap}");
-        assert!(apply(&sc, &s, &artillery("0406", 1, false), &mut no_rng()).is_ok());
-    }
 }
 
 /// 17.3: "an observing unit that occupies a peak ... ignores all intervening terrain,

@@ -13,6 +13,7 @@ mod conformance;
 mod conformance_any;
 mod determinized;
 mod factored;
+mod huzzah_json;
 mod huzzah_orders;
 mod huzzah_play;
 mod huzzah_rules;

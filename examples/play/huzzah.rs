@@ -2,9 +2,9 @@
 //! and a readable log of each roll with its factor, modifiers and result.
 
 use fm_core::huzzah::event::{Event, Test};
-use fm_core::huzzah::scenario::{self, Scenario, UnitIx};
+use fm_core::huzzah::scenario::{self, Scenario};
 use fm_core::huzzah::Huzzah;
-use fm_core::{Game, GameMatch, Side};
+use fm_core::{Game, GameMatch, OfficerId, Side, UnitId};
 use rand_core::RngCore;
 use std::io::Write;
 use std::sync::Arc;
@@ -54,9 +54,9 @@ fn test(t: &Test) -> String {
 }
 
 fn describe(sc: &Scenario, e: &Event) -> Option<String> {
-    let u = |x: &UnitIx| sc.unit(*x).id.to_string();
+    let u = |x: &UnitId| x.to_string();
     let side = |s: &Side| sc.side(*s).name.clone();
-    let officer = |o: u16| sc.officers()[o as usize].id.clone();
+    let officer = |o: &OfficerId| o.to_string();
     Some(match e {
         Event::FirstDecided { side: s, by } => format!("{} place first ({by})", side(s)),
         Event::PlayersDecided { player1 } => format!("{} is Player 1", side(player1)),
@@ -96,13 +96,13 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
         }
         Event::UnitMoved {
             unit,
-            distance,
+            distance_mm,
             why,
             ..
         } => format!(
             "    {} moves {:.1} cm ({why})",
             u(unit),
-            *distance as f64 / 100.0
+            distance_mm.as_mm() / 10.0
         ),
         Event::ToRoutTable { unit } => format!("    {} goes to the Rout Table", u(unit)),
         Event::UnitCaptured { unit } => format!("    {} is captured", u(unit)),
@@ -115,7 +115,7 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
             ..
         } => format!(
             "  {} orders {} to {order:?}: {}",
-            sc.officer(*o).id,
+            officer(o),
             units.iter().map(u).collect::<Vec<_>>().join(", "),
             match t {
                 Some(t) => test(t),
@@ -147,9 +147,9 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
             if *stand_in { " [stand-in]" } else { "" }
         ),
         Event::OfficerKilled { officer: o, unit } => {
-            format!("    {} is killed with {}", officer(*o), u(unit))
+            format!("    {} is killed with {}", officer(o), u(unit))
         }
-        Event::OfficerCaptured { officer: o, .. } => format!("    {} is captured", officer(*o)),
+        Event::OfficerCaptured { officer: o, .. } => format!("    {} is captured", officer(o)),
         Event::UnitDeployed {
             unit,
             shape,
@@ -173,7 +173,7 @@ fn describe(sc: &Scenario, e: &Event) -> Option<String> {
             u(unit)
         ),
         Event::OfficerRemoved { officer: o, why } => {
-            format!("    {} leaves the field ({why})", officer(*o))
+            format!("    {} leaves the field ({why})", officer(o))
         }
         Event::BatteryJoined {
             unit,

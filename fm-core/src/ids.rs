@@ -1,4 +1,4 @@
-//! Identifiers: sides, units, and the `SidePair` helper used for per-side data.
+//! Identifiers: sides, units, officers, and the `SidePair` helper used for per-side data.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -98,5 +98,34 @@ impl fmt::Display for UnitId {
 impl From<&str> for UnitId {
     fn from(s: &str) -> UnitId {
         UnitId::new(s)
+    }
+}
+
+/// An officer's id as written in the scenario (Huzzah!'s `"fr-cinc"`): how events and
+/// pending decisions name an officer, as commands do. Cheap to clone.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct OfficerId(pub Arc<str>);
+
+impl OfficerId {
+    /// Makes an id from a string.
+    pub fn new(s: &str) -> OfficerId {
+        OfficerId(Arc::from(s))
+    }
+    /// The id as a string slice.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for OfficerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for OfficerId {
+    fn from(s: &str) -> OfficerId {
+        OfficerId::new(s)
     }
 }

@@ -1,7 +1,8 @@
 //! Conversions between Rust values and Python objects without a JSON text round trip:
 //! [`to_py`] serializes any `Serialize` value straight into Python dicts, lists, strings
-//! and numbers (keys in declaration order, exactly the documented JSON form), and
-//! [`to_json_value`] reads a Python object into a `serde_json::Value`.
+//! and numbers (keys in declaration order, exactly the documented JSON form),
+//! [`to_py_typed`] does the same with a system's typed objects for the values it names
+//! ([`Typed`]), and [`to_json_value`] reads a Python object into a `serde_json::Value`.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -11,8 +12,46 @@ use std::fmt;
 
 /// Serializes `v` into a Python object.
 pub fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
-    v.serialize(PySer { py })
-        .map_err(|e| PyTypeError::new_err(e.0))
+    v.serialize(PySer {
+        py,
+        typed: None,
+        top: true,
+    })
+    .map_err(|e| PyTypeError::new_err(e.0))
+}
+
+/// A rules system's typed Python objects for some of the values inside its events and
+/// decisions (a point, a test, a phase): [`to_py_typed`] asks it, for each struct or
+/// enum serde names as it serializes, whether it becomes an object instead of a dict.
+/// Serde's name is the Rust type's (`"Point"`), which only that system's values carry
+/// in the value serialized.
+pub trait Typed: Sync {
+    /// Whether values of the type serde calls `name` become objects.
+    fn wants(&self, name: &str) -> bool;
+    /// The object for a value of the type serde calls `name`, from its JSON form.
+    fn build<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        json: serde_json::Value,
+    ) -> PyResult<Bound<'py, PyAny>>;
+}
+
+/// Serializes `v` as [`to_py`] does, except that every value below the top level whose
+/// type `typed` wants becomes its object, and tuples (pairs, dice) Python tuples: the
+/// attributes of a system's typed objects. The top level itself stays a dict (the
+/// fields of the object being built).
+pub fn to_py_typed<'py, T: Serialize + ?Sized>(
+    py: Python<'py>,
+    v: &T,
+    typed: &'static dyn Typed,
+) -> PyResult<Bound<'py, PyAny>> {
+    v.serialize(PySer {
+        py,
+        typed: Some(typed),
+        top: true,
+    })
+    .map_err(|e| PyTypeError::new_err(e.0))
 }
 
 #[derive(Debug)]
@@ -38,27 +77,60 @@ impl From<PyErr> for SerErr {
 #[derive(Clone, Copy)]
 struct PySer<'py> {
     py: Python<'py>,
+    /// The system's typed objects ([`to_py_typed`]); `None`: plain dicts and lists.
+    typed: Option<&'static dyn Typed>,
+    /// Serializing the top-level value (never turned into a typed object).
+    top: bool,
+}
+
+impl<'py> PySer<'py> {
+    /// The serializer of a value inside this one.
+    fn inner(py: Python<'py>, typed: Option<&'static dyn Typed>) -> PySer<'py> {
+        PySer {
+            py,
+            typed,
+            top: false,
+        }
+    }
+
+    /// The typed hook, if a value of the type serde calls `name`, here, becomes an object.
+    fn wanted(&self, name: &str) -> Option<&'static dyn Typed> {
+        self.typed.filter(|t| !self.top && t.wants(name))
+    }
 }
 
 struct SeqSer<'py> {
     py: Python<'py>,
+    typed: Option<&'static dyn Typed>,
     items: Vec<Bound<'py, PyAny>>,
+    /// A tuple in typed mode: a Python tuple.
+    tuple: bool,
 }
 
 struct VariantSeqSer<'py> {
     py: Python<'py>,
+    typed: Option<&'static dyn Typed>,
     name: &'static str,
     items: Vec<Bound<'py, PyAny>>,
 }
 
 struct MapSer<'py> {
     py: Python<'py>,
+    typed: Option<&'static dyn Typed>,
     dict: Bound<'py, PyDict>,
     key: Option<Bound<'py, PyAny>>,
+    /// A struct that becomes a typed object: its name and its JSON form, built field by
+    /// field.
+    json: Option<(
+        &'static str,
+        &'static dyn Typed,
+        serde_json::Map<String, serde_json::Value>,
+    )>,
 }
 
 struct VariantMapSer<'py> {
     py: Python<'py>,
+    typed: Option<&'static dyn Typed>,
     name: &'static str,
     dict: Bound<'py, PyDict>,
 }
@@ -146,26 +218,38 @@ impl<'py> ser::Serializer for PySer<'py> {
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
-        _: &'static str,
+        name: &'static str,
         _: u32,
         variant: &'static str,
         v: &T,
     ) -> R<'py> {
+        if let Some(t) = self.wanted(name) {
+            let mut m = serde_json::Map::new();
+            m.insert(
+                variant.to_string(),
+                serde_json::to_value(v).map_err(|e| SerErr(e.to_string()))?,
+            );
+            return Ok(t.build(self.py, name, serde_json::Value::Object(m))?);
+        }
         let d = PyDict::new(self.py);
-        d.set_item(variant, v.serialize(self)?)?;
+        d.set_item(variant, v.serialize(PySer::inner(self.py, self.typed))?)?;
         Ok(d.into_any())
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqSer<'py>, SerErr> {
         Ok(SeqSer {
             py: self.py,
+            typed: self.typed,
             items: Vec::with_capacity(len.unwrap_or(0)),
+            tuple: false,
         })
     }
     fn serialize_tuple(self, len: usize) -> Result<SeqSer<'py>, SerErr> {
-        self.serialize_seq(Some(len))
+        let mut s = self.serialize_seq(Some(len))?;
+        s.tuple = self.typed.is_some();
+        Ok(s)
     }
     fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<SeqSer<'py>, SerErr> {
-        self.serialize_seq(Some(len))
+        self.serialize_tuple(len)
     }
     fn serialize_tuple_variant(
         self,
@@ -176,6 +260,7 @@ impl<'py> ser::Serializer for PySer<'py> {
     ) -> Result<VariantSeqSer<'py>, SerErr> {
         Ok(VariantSeqSer {
             py: self.py,
+            typed: self.typed,
             name: variant,
             items: Vec::with_capacity(len),
         })
@@ -183,12 +268,17 @@ impl<'py> ser::Serializer for PySer<'py> {
     fn serialize_map(self, _: Option<usize>) -> Result<MapSer<'py>, SerErr> {
         Ok(MapSer {
             py: self.py,
+            typed: self.typed,
             dict: PyDict::new(self.py),
             key: None,
+            json: None,
         })
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<MapSer<'py>, SerErr> {
-        self.serialize_map(None)
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<MapSer<'py>, SerErr> {
+        let json = self.wanted(name).map(|t| (name, t, serde_json::Map::new()));
+        let mut m = self.serialize_map(None)?;
+        m.json = json;
+        Ok(m)
     }
     fn serialize_struct_variant(
         self,
@@ -199,6 +289,7 @@ impl<'py> ser::Serializer for PySer<'py> {
     ) -> Result<VariantMapSer<'py>, SerErr> {
         Ok(VariantMapSer {
             py: self.py,
+            typed: self.typed,
             name: variant,
             dict: PyDict::new(self.py),
         })
@@ -209,10 +300,14 @@ impl<'py> ser::SerializeSeq for SeqSer<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = SerErr;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), SerErr> {
-        self.items.push(v.serialize(PySer { py: self.py })?);
+        self.items
+            .push(v.serialize(PySer::inner(self.py, self.typed))?);
         Ok(())
     }
     fn end(self) -> R<'py> {
+        if self.tuple {
+            return Ok(PyTuple::new(self.py, self.items)?.into_any());
+        }
         Ok(PyList::new(self.py, self.items)?.into_any())
     }
 }
@@ -243,7 +338,8 @@ impl<'py> ser::SerializeTupleVariant for VariantSeqSer<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = SerErr;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), SerErr> {
-        self.items.push(v.serialize(PySer { py: self.py })?);
+        self.items
+            .push(v.serialize(PySer::inner(self.py, self.typed))?);
         Ok(())
     }
     fn end(self) -> R<'py> {
@@ -257,7 +353,7 @@ impl<'py> ser::SerializeMap for MapSer<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = SerErr;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Result<(), SerErr> {
-        self.key = Some(k.serialize(PySer { py: self.py })?);
+        self.key = Some(k.serialize(PySer::inner(self.py, self.typed))?);
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), SerErr> {
@@ -265,7 +361,8 @@ impl<'py> ser::SerializeMap for MapSer<'py> {
             .key
             .take()
             .ok_or_else(|| SerErr("map value without a key".into()))?;
-        self.dict.set_item(k, v.serialize(PySer { py: self.py })?)?;
+        self.dict
+            .set_item(k, v.serialize(PySer::inner(self.py, self.typed))?)?;
         Ok(())
     }
     fn end(self) -> R<'py> {
@@ -281,11 +378,19 @@ impl<'py> ser::SerializeStruct for MapSer<'py> {
         key: &'static str,
         v: &T,
     ) -> Result<(), SerErr> {
+        if let Some((_, _, m)) = self.json.as_mut() {
+            let v = serde_json::to_value(v).map_err(|e| SerErr(e.to_string()))?;
+            m.insert(key.to_string(), v);
+            return Ok(());
+        }
         self.dict
-            .set_item(key, v.serialize(PySer { py: self.py })?)?;
+            .set_item(key, v.serialize(PySer::inner(self.py, self.typed))?)?;
         Ok(())
     }
     fn end(self) -> R<'py> {
+        if let Some((name, t, m)) = self.json {
+            return Ok(t.build(self.py, name, serde_json::Value::Object(m))?);
+        }
         Ok(self.dict.into_any())
     }
 }
@@ -299,7 +404,7 @@ impl<'py> ser::SerializeStructVariant for VariantMapSer<'py> {
         v: &T,
     ) -> Result<(), SerErr> {
         self.dict
-            .set_item(key, v.serialize(PySer { py: self.py })?)?;
+            .set_item(key, v.serialize(PySer::inner(self.py, self.typed))?)?;
         Ok(())
     }
     fn end(self) -> R<'py> {

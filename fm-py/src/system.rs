@@ -360,6 +360,11 @@ pub trait PySystem: Sync {
     ) -> Option<PyResult<Bound<'py, PyAny>>> {
         None
     }
+    /// Whether the system has turns and phases: `Match.turn`, `phase` and `active`
+    /// (for the messages of a system without them).
+    fn has_turns(&self) -> bool {
+        false
+    }
     /// `Match.turn`.
     fn turn(&self, m: &dyn DynMatch) -> Option<u16> {
         None
@@ -368,8 +373,8 @@ pub trait PySystem: Sync {
     fn phase(&self, m: &dyn DynMatch) -> Option<String> {
         None
     }
-    /// `Match.active`.
-    fn active(&self, m: &dyn DynMatch) -> Option<String> {
+    /// `Match.active`: the phasing side, `Some(None)` in a phase of both sides.
+    fn active(&self, m: &dyn DynMatch) -> Option<Option<String>> {
         None
     }
     /// `Match.legal_commands_for(unit)`.

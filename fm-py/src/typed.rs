@@ -1,10 +1,11 @@
 //! What the typed Python objects of every system share (commands, events, pending
 //! decisions, log entries: `crate::fm`'s and `crate::huzzah`'s): each wraps the fm-core
 //! value, its attributes read the value's JSON form, converted to a dict on first
-//! access and cached ([`cached`]); `repr` and `fields()` name the fields as attributes
-//! (`from` as `from_`).
+//! access and cached ([`cached`]; [`cached_typed`] with a system's typed objects for the
+//! values inside it); `repr` and `fields()` name the fields as attributes (`from` as
+//! `from_`).
 
-use crate::convert::to_py;
+use crate::convert::{to_py, to_py_typed, Typed};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::OnceLock;
@@ -36,6 +37,30 @@ pub fn cached<'py, T: serde::Serialize>(
     Ok(d)
 }
 
+/// The cached dict of a wrapped value's fields as its attributes: [`cached`], with the
+/// system's typed objects for the values inside it ([`to_py_typed`]).
+pub fn cached_typed<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    cache: &OnceLock<Py<PyDict>>,
+    v: &T,
+    typed: &'static dyn Typed,
+) -> PyResult<Bound<'py, PyDict>> {
+    if let Some(d) = cache.get() {
+        return Ok(d.bind(py).clone());
+    }
+    let d = to_py_typed(py, v, typed)?.cast_into::<PyDict>()?;
+    let _ = cache.set(d.clone().unbind());
+    Ok(d)
+}
+
+/// The JSON form of a wrapped value, as a new dict (`to_dict()`).
+pub fn plain_dict<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    v: &T,
+) -> PyResult<Bound<'py, PyDict>> {
+    Ok(to_py(py, v)?.cast_into::<PyDict>()?)
+}
+
 /// `Name(a=…, b=…)` from a dict, skipping the tag.
 pub fn repr_of(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<String> {
     let tag: String = match d.get_item(tag_key)? {
@@ -60,7 +85,7 @@ pub fn repr_of(d: &Bound<'_, PyDict>, tag_key: &str) -> PyResult<String> {
 
 /// A JSON field name that is a Python keyword (or shadows `type`): its attribute and
 /// keyword argument take a trailing underscore (`from_`, `with_`).
-fn is_py_keyword(k: &str) -> bool {
+pub fn is_py_keyword(k: &str) -> bool {
     matches!(k, "from" | "type" | "in" | "is" | "with")
 }
 

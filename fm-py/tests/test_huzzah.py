@@ -25,6 +25,16 @@ def camel(tag: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in tag.split("_"))
 
 
+def plain(v: Any) -> Any:
+    """A typed attribute as its JSON form: values and decisions as their dicts, tuples as
+    lists."""
+    if isinstance(v, (hev.Value, hz.Pending)):
+        return v.to_dict()
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    return v
+
+
 def hz_pending(m: fm.Match) -> hz.Pending:
     p: Any = m.pending
     assert isinstance(p, hz.Pending)
@@ -125,6 +135,7 @@ def test_every_engine_variant_has_a_class() -> None:
     assert "declare_fire" in tags["pending"]
     missing = [t for t in tags["commands"] if not hasattr(hz, camel(t))]
     missing += [t for t in tags["events"] if not hasattr(hev, camel(t))]
+    missing += [t for t in tags["pending"] if not hasattr(hz.pending, camel(t))]
     assert missing == [], f"Huzzah! variants without a Python class: {missing}"
     for t in tags["commands"]:
         cls = getattr(hz, camel(t))
@@ -134,6 +145,10 @@ def test_every_engine_variant_has_a_class() -> None:
         cls = getattr(hev, camel(t))
         assert issubclass(cls, hev.Event) and cls is not hev.Event
         assert cls.__module__ == "fm.huzzah.events" and camel(t) in hev.__all__
+    for t in tags["pending"]:
+        cls = getattr(hz.pending, camel(t))
+        assert issubclass(cls, hz.Pending) and cls is not hz.Pending
+        assert cls.__module__ == "fm.huzzah.pending" and camel(t) in hz.pending.__all__
     # Nothing the native module has is left out of the package.
     native: Any = fm._fm.huzzah  # type: ignore[attr-defined]
     for name in dir(native):
@@ -142,6 +157,9 @@ def test_every_engine_variant_has_a_class() -> None:
     for name in dir(native.events):
         if isinstance(getattr(native.events, name), type):
             assert getattr(hev, name) is getattr(native.events, name)
+    for name in dir(native.pending):
+        if isinstance(getattr(native.pending, name), type):
+            assert getattr(hz.pending, name) is getattr(native.pending, name)
     assert hz.Event is hev.Event and fm.huzzah is hz
 
 
@@ -178,7 +196,9 @@ def _check_event(e: hev.Event) -> None:
     assert e.redacted_for("a") == e
     for k, v in d.items():
         if k != "type":
-            assert getattr(e, k) == v
+            assert plain(getattr(e, _attr(k))) == v
+            # Nothing inside an event is left a plain dict: every value is typed.
+            assert not isinstance(getattr(e, _attr(k)), dict), (type(e).__name__, k)
     assert e.fields() == [_attr(k) for k in d if k != "type"]
     assert pickle.loads(pickle.dumps(e)) == e and hash(pickle.loads(pickle.dumps(e))) == hash(e)
 
@@ -296,8 +316,10 @@ def test_optional_fields_read_none_and_are_left_out() -> None:
         f.nope
     with pytest.raises(AttributeError):
         hz.EndPhase().unit
-    e = hev.Event.from_dict({"type": "fire_declared", "unit": 0, "target": 4, "range": 5360, "short": False})
-    assert isinstance(e, hev.FireDeclared) and e.bases is None and e.range == 5360
+    e = hev.Event.from_dict(
+        {"type": "fire_declared", "unit": "fr-1", "target": "br-1", "range_mm": 536, "short": False}
+    )
+    assert isinstance(e, hev.FireDeclared) and e.bases is None and e.range_mm == 536
     with pytest.raises(AttributeError):
         hev.Event.from_dict({"type": "order_done"}).unit
 
@@ -448,3 +470,151 @@ def test_fire_and_movement_odds_as_a_proposal_dict_equal_the_keyword_form() -> N
     d = attack.to_dict()
     as_dict = m.odds({"hex": d["hex"], "units": d["units"]})
     assert as_dict == m.odds(d["hex"], d["units"])
+
+
+# ------------------------------------------------------------------ typed values, ids, mm
+
+
+def _events_of(m: fm.Match) -> list[hev.Event]:
+    found: list[Any] = m.events()
+    return found
+
+
+def test_nested_fields_are_typed_objects() -> None:
+    """Points, shapes, tests and their modifiers, phases, groups, outcomes and the
+    decision of an `awaiting` are typed objects with attributes, a repr, equality and
+    `to_dict()`; pairs and dice are tuples."""
+    m = fm.Match("huzzah-encounter", seed=3)
+    play(m, random.Random(3))
+    seen: set[str] = set()
+    for e in _events_of(m):
+        d = e.to_dict()
+        if isinstance(e, hev.OfficerPlaced):
+            assert isinstance(e.at, hev.Point) and e.at.to_dict() == d["at"]
+            assert (e.at.x, e.at.y) == (d["at"]["x"], d["at"]["y"])
+            seen.add("point")
+        if isinstance(e, hev.UnitMoved):
+            sh = e.shape
+            assert isinstance(sh, hev.Shape) and isinstance(sh.anchor, hev.Point)
+            assert sh.base_mm == 40 and sh.to_dict() == d["shape"]
+            assert isinstance(e.distance_mm, (int, float)) and e.distance_mm == d["distance_mm"]
+            seen.add("shape")
+        if isinstance(e, hev.MoraleTested):
+            t = e.test
+            assert isinstance(t, hev.FactorTest) and isinstance(t.dice, tuple) and len(t.dice) == 2
+            assert all(isinstance(x, hev.Modifier) for x in t.modifiers)
+            assert t.to_dict() == d["test"] and plain(t.dice) == d["test"]["dice"]
+            assert t == hev.FactorTest(**{**d["test"], "modifiers": [hev.Modifier(**x) for x in d["test"]["modifiers"]]})
+            seen.add("test")
+        if isinstance(e, hev.PhaseStarted):
+            assert isinstance(e.phase, hev.Phase) and e.phase.phase == d["phase"]["phase"]
+            assert e.phase.side == d["phase"].get("side")
+            seen.add("phase")
+        if isinstance(e, hev.OrderGiven):
+            g = e.group
+            assert isinstance(g, hev.Group) and g.to_dict() == d["group"]
+            assert [k for k in ("unit", "division", "corps") if getattr(g, k) is not None] == list(d["group"])
+            assert isinstance(e.rate_mm, (int, float)) and all(isinstance(u, str) for u in e.units)
+            seen.add("group")
+        if isinstance(e, hev.Awaiting):
+            assert isinstance(e.decision, hz.Pending) and e.decision.to_dict() == d["decision"]
+            assert type(e.decision).__name__ == camel(d["decision"]["kind"])
+            seen.add("decision")
+        if isinstance(e, hev.GameEnded):
+            assert isinstance(e.outcome, hev.Outcome) and e.outcome.winner == m.winner
+            seen.add("outcome")
+        if isinstance(e, hev.RolledOff):
+            assert isinstance(e.a, tuple) and len(e.a) == 2
+    assert seen == {"point", "shape", "test", "phase", "group", "decision", "outcome"}
+
+
+def test_a_value_is_a_value_type() -> None:
+    p = hev.Point(x=90, y=30.5)
+    assert repr(p) == "Point(x=90, y=30.5)" and p.to_dict() == {"x": 90, "y": 30.5}
+    assert p == hev.Point(x=90.0, y=30.5) and hash(p) == hash(hev.Point(x=90, y=30.5))
+    assert p != hev.Point(x=90, y=30.4) and p != {"x": 90, "y": 30.5}
+    assert json.loads(p.to_json()) == p.to_dict() and p.fields() == ["x", "y"]
+    assert pickle.loads(pickle.dumps(p)) == p and copy.deepcopy(p) == p
+    sh = hev.Shape(anchor=p, facing=90, ranks=[2, 2], base_mm=40, square=False)
+    assert sh.anchor == p and sh.ranks == [2, 2] and sh.facing == 90
+    assert eval(repr(sh), vars(hev)) == sh
+    assert hev.Phase(phase="turn_ends").side is None and hev.Phase(phase="firing", side="a").side == "a"
+    g = hev.Group(division="fr-div")
+    assert (g.unit, g.division, g.corps) == (None, "fr-div", None) and g.to_dict() == {"division": "fr-div"}
+    with pytest.raises(TypeError, match="unknown field `z`"):
+        hev.Point(x=1, y=2, z=3)  # type: ignore[call-arg]
+    with pytest.raises(fm.ProtocolError, match="more than one decimal"):
+        hev.Point(x=1.25, y=2)
+
+
+def test_turn_phase_and_active() -> None:
+    m = fm.Match("huzzah-firefight", seed=5)
+    assert (m.turn, m.phase, m.active) == (0, "setup", None)
+    rng = random.Random(5)
+    seen: set[tuple[str, str | None]] = set()
+    while not m.is_over:
+        state: Any = m.state
+        phase = state["phase"]
+        assert m.turn == state["turn"] and m.phase == phase["phase"]
+        if phase["phase"] == "fire_at_chargers":
+            assert m.active == {"a": "b", "b": "a"}[phase["side"]]
+        else:
+            assert m.active == phase.get("side")
+        if m.to_move is not None and phase["phase"] in ("firing", "orders"):
+            assert m.active == m.to_move
+        seen.add((m.phase, m.active))
+        hz_apply(m, rng.choice(hz_legal(m)))
+    assert ("firing", "a") in seen and ("orders", "b") in seen and m.turn == 6
+    assert isinstance(m.turn, int) and isinstance(m.phase, str)
+
+
+def test_everything_names_units_by_id_and_lengths_in_millimetres() -> None:
+    m = fm.Match("huzzah-firefight", seed=2)
+    width = m.scenario_data["table"]["width_mm"]
+    ids = {u["id"] for s in ("a", "b") for u in m.scenario_data["sides"][s]["units"]}
+    officers = {o["id"] for s in ("a", "b") for o in m.scenario_data["sides"][s]["officers"]}
+    play(m, random.Random(2), limit=400)
+    saw_fraction = False
+    for e in _events_of(m):
+        d = e.to_dict()
+        for k in ("unit", "target", "battery", "with", "attached", "a", "b"):
+            if isinstance(d.get(k), str) or (k in d and e.type not in ("rolled_off",) and d[k] is not None):
+                assert d[k] in ids, (e.type, k, d[k])
+        if "officer" in d:
+            assert d["officer"] in officers
+        for u in d.get("units", []):
+            assert u in ids
+        if e.type == "unit_moved":
+            x = d["shape"]["anchor"]["x"]
+            assert 0 <= x <= width and d["shape"]["base_mm"] == 40
+            saw_fraction |= isinstance(x, float) or isinstance(d["distance_mm"], float)
+    pending = hz_pending(m).to_dict()
+    for u in pending.get("units", []):
+        assert u in ids
+    assert saw_fraction, "a fractional length in millimetres (one decimal)"
+    # A save round-trips exactly, lengths with one decimal included.
+    text = m.save()
+    back = fm.Match.load(text)
+    assert back.save() == text and back.events() == m.events()
+
+
+def test_commands_take_millimetres_with_one_decimal() -> None:
+    a = hz.Advance(unit="fr-1", distance_mm=100.5, drift_mm=-5)
+    assert a.to_dict() == {"type": "advance", "unit": "fr-1", "distance_mm": 100.5, "drift_mm": -5}
+    assert hz.Advance(unit="fr-1", distance_mm=100) == hz.Advance(unit="fr-1", distance_mm=100.0)
+    assert hz.Command.from_dict(a.to_json()) == a
+    with pytest.raises(fm.ProtocolError, match="`distance_mm`: 100.25 mm has more than one decimal"):
+        hz.Advance(unit="fr-1", distance_mm=100.25)
+    with pytest.raises(fm.ProtocolError, match="`at`: .*more than one decimal"):
+        fm.huzzah.Command.from_dict({"type": "move_officer", "officer": "fr-cinc", "at": [1.05, 2]})
+    with pytest.raises(fm.ProtocolError, match="not a JSON number"):
+        hz.Retire(unit="fr-1", distance_mm=float("nan"))
+    m = fm.Match("huzzah-firefight", seed=1)
+    before = m.hash
+    with pytest.raises(fm.ProtocolError, match="`at`"):
+        m.apply({"type": "place_officer", "officer": "br-cinc", "at": [870.05, 920]})
+    assert m.hash == before
+    events = hz_apply(m, {"type": "place_officer", "officer": "br-cinc", "at": [870.5, 920]})
+    placed = events[0]
+    assert isinstance(placed, hev.OfficerPlaced) and placed.officer == "br-cinc"
+    assert placed.at == hev.Point(x=870.5, y=920)

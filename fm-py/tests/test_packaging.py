@@ -23,6 +23,7 @@ import fm
 import fm.events
 import fm.huzzah
 import fm.huzzah.events
+import fm.huzzah.pending
 from fm import _field_docs
 from conftest import play_random
 
@@ -36,6 +37,8 @@ CLASSES: list[tuple[types.ModuleType, type, _field_docs.Fields]] = [
     (fm.events, fm.events.Event, _field_docs.FM_EVENTS),
     (fm.huzzah, fm.huzzah.Command, _field_docs.HUZZAH_COMMANDS),
     (fm.huzzah.events, fm.huzzah.events.Event, _field_docs.HUZZAH_EVENTS),
+    (fm.huzzah.events, fm.huzzah.events.Value, _field_docs.HUZZAH_VALUES),
+    (fm.huzzah.pending, fm.huzzah.Pending, _field_docs.HUZZAH_PENDING),
 ]
 
 # Properties derived from the JSON fields, not keys of the JSON form.
@@ -110,13 +113,15 @@ def _objects(m: fm.Match) -> Iterator[Any]:
         yield from entry.events
 
 
-def _check_properties(objects: Iterator[Any], tables: list[_field_docs.Fields]) -> set[str]:
+def _check_properties(objects: Iterator[Any], tables: list[tuple[str, _field_docs.Fields]]) -> set[str]:
     """Each documented property reads what ``__getattr__`` and the JSON form hold, and
-    the JSON form has no field the table lacks. Returns the class names seen."""
+    the JSON form has no field the table lacks. ``tables``: each module's table (a
+    command and a pending decision may share a class name). Returns the class names
+    seen."""
     seen = set()
     for obj in objects:
         name = type(obj).__name__
-        rows = next(t[name] for t in tables if name in t)
+        rows = next(t[name] for mod, t in tables if mod == type(obj).__module__ and name in t)
         attrs = {attr for attr, _, _ in rows}
         assert set(obj.fields()) <= attrs, name
         d = obj.to_dict()
@@ -125,15 +130,24 @@ def _check_properties(objects: Iterator[Any], tables: list[_field_docs.Fields]) 
             assert value == obj._field(attr)
             key = attr.rstrip("_")
             if key in d:
-                assert value == d[key], (name, attr)
+                assert _plain(value) == d[key], (name, attr)
             else:
                 assert (name, attr) in DERIVED or value in (None, [], 0), (name, attr)
         seen.add(name)
     return seen
 
 
+def _plain(v: Any) -> Any:
+    """A typed attribute (a Huzzah! value or decision, a tuple) as its JSON form."""
+    if isinstance(v, (fm.huzzah.events.Value, fm.huzzah.Pending)):
+        return v.to_dict()
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
 def test_properties_read_the_fields_in_played_games() -> None:
-    tables = [_field_docs.FM_COMMANDS, _field_docs.FM_EVENTS]
+    tables = [("fm", _field_docs.FM_COMMANDS), ("fm.events", _field_docs.FM_EVENTS)]
     seen: set[str] = set()
     for scenario, seed in [("system-demo", 1), ("suez-1916", 2)]:
         m = fm.Match(scenario, seed=seed)
@@ -142,8 +156,17 @@ def test_properties_read_the_fields_in_played_games() -> None:
     assert {"Move", "Attack", "UnitMoved", "CombatResolved", "Done"} <= seen
     h = fm.Match("huzzah-firefight", seed=1)
     h.playout(max_commands=300, seed=1)
-    hz = _check_properties(_objects(h), [_field_docs.HUZZAH_COMMANDS, _field_docs.HUZZAH_EVENTS])
-    assert {"Fire", "FireResolved", "EndPhase"} <= hz
+    hz_tables = [
+        ("fm.huzzah", _field_docs.HUZZAH_COMMANDS),
+        ("fm.huzzah.events", _field_docs.HUZZAH_EVENTS),
+        ("fm.huzzah.events", _field_docs.HUZZAH_VALUES),
+        ("fm.huzzah.pending", _field_docs.HUZZAH_PENDING),
+    ]
+    objects = list(_objects(h))
+    objects += [e.decision for e in objects if isinstance(e, fm.huzzah.events.Awaiting)]
+    objects += [e.test for e in objects if isinstance(e, fm.huzzah.events.FireResolved)]
+    hz = _check_properties(iter(objects), hz_tables)
+    assert {"Fire", "FireResolved", "EndPhase", "DeclareFire", "FactorTest"} <= hz
 
 
 def test_unit_moved_to_is_the_last_hex_entered(moving: fm.Match) -> None:
@@ -172,15 +195,32 @@ def test_unit_moved_to_of_a_hand_built_event_without_path() -> None:
 
 # ------------------------------------------------------------------ signatures
 
-MODULES = ["fm", "fm.events", "fm.huzzah", "fm.huzzah.events", "fm.agents", "fm.openspiel", "fm.env"]
+MODULES = [
+    "fm",
+    "fm.events",
+    "fm.huzzah",
+    "fm.huzzah.events",
+    "fm.huzzah.pending",
+    "fm.agents",
+    "fm.openspiel",
+    "fm.env",
+]
 STUBS = {
     "fm": "__init__.pyi",
     "fm.events": "events.pyi",
     "fm.huzzah": "huzzah/__init__.pyi",
     "fm.huzzah.events": "huzzah/events.pyi",
+    "fm.huzzah.pending": "huzzah/pending.pyi",
 }
-# How many stub functions each module has at least (the walk must not come up empty).
-MIN_COMPARED = {"fm": 60, "fm.events": 5, "fm.huzzah": 25, "fm.huzzah.events": 5}
+# How many stub functions each module has at least (the walk must not come up empty;
+# fm.huzzah.pending's classes have attributes only).
+MIN_COMPARED = {
+    "fm": 60,
+    "fm.events": 5,
+    "fm.huzzah": 25,
+    "fm.huzzah.events": 12,
+    "fm.huzzah.pending": 0,
+}
 
 
 def _public_callables() -> Iterator[tuple[str, str, Any]]:

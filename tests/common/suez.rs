@@ -102,6 +102,22 @@ impl Suez {
         self
     }
 
+    /// A Central Powers cavalry unit: 2-2-10 / 1-1-10, mobile (movement allowance 10),
+    /// formation "3rd Division".
+    pub fn cp_cavalry(mut self, id: &str, hex: &str) -> Suez {
+        self.tiny = self
+            .tiny
+            .unit(
+                id,
+                Side::A,
+                UnitKind::Mobile,
+                &[(2, 2, 10), (1, 1, 10)],
+                hex,
+            )
+            .with_last(|d| d.formation = "3rd Division".into());
+        self
+    }
+
     /// A British half-brigade group (13.2, three steps): 6-6-5 / 4-4-5 / 2-2-5, leg,
     /// tags british-foot and brigade-group, formation `formation` ("52nd Division").
     pub fn br(mut self, id: &str, formation: &str, hex: &str) -> Suez {

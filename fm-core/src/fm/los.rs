@@ -9,22 +9,32 @@
 //! north hexside), so hexside `i`, shared with `Layout::neighbors(h)[i]`, joins corners
 //! `i` and `i + 1`.
 //!
-//! Consequence of the corner-to-corner rule worth knowing: a single blocking hex never
-//! blocks a LOS. Both hexes are translates of one hexagon, so the two segments joining
-//! their outermost corners on either side run parallel to the centre line, and a hex
-//! can reach into only the one on its own side of that line (a hex centred on it
-//! reaches neither). Blocking takes terrain on both sides of the centre line, or two
-//! blocking hexes whose common hexside the line runs along.
+//! The blocking rule (R-VR-17.3a): a segment from a corner of the observer's hex to a
+//! corner of the target's is blocked by every intervening blocking hex it meets
+//! anywhere between its two ends: through its inside, along one of its hexsides, or at
+//! one of its corners. Hexes are closed, so a line that grazes a corner or runs along a
+//! hexside has blocking terrain beside it if either hex there blocks. Its two ends do
+//! not count (they are corners of the observer's and the target's hexes, which 17.3
+//! disregards, and a neighbour sharing only that corner is not between the two units).
+//! The line of sight exists when at least one of the 36 segments is unblocked.
 //!
-//! Nor does a clear centre-to-centre segment imply a clear corner-to-corner one (at
-//! range 10 a centre line can thread a corridor no corner line fits; see the tests), so
-//! it is not used as a shortcut. The shortcut taken is that with no blocking hex near
-//! the line at all, nothing is tried.
+//! Consequence worth knowing: a blocking hex directly in line blocks. A hex whose
+//! hexagon spans the whole strip between the observer and the target (any hex of the
+//! same column between them, or along any of the six hex directions) meets every
+//! corner-to-corner segment, which is 17.3's own example (a hill observer "cannot
+//! observe past any woods hex"); a hex off to one side leaves the segments on the other
+//! side clear, and two hexes whose common hexside the centre line runs along block only
+//! together.
+//!
+//! The centre-to-centre segment is no test of its own: a hex flanking it can block it
+//! and leave a corner line clear. (The other way, a clear centre line always leaves a
+//! clear corner line, which the tests check up to range 10.) The shortcut taken is that
+//! with no blocking hex near the line at all, nothing is tried.
 //!
 //! Range, night, which terrain blocks and exceptions such as peaks are the caller's: it
-//! passes `blocks`. Everything here is `f64` with a small tolerance, because corners are
-//! shared by three hexes and a segment through a corner must not count as crossing the
-//! hexes it only touches.
+//! passes `blocks`. Everything here is `f64` with small tolerances: a corner is shared
+//! by three hexes, and a segment that only starts or ends there must not count as
+//! meeting the other two.
 
 use crate::fm::hex::{Hex, Layout};
 
@@ -147,21 +157,39 @@ fn interior_span(c: Point, a: Point, d: Point) -> Option<(f64, f64)> {
     Some((t0, t1))
 }
 
-/// Whether `a + t d` runs along the hexside `p`–`q` for a positive length.
-fn runs_along(a: Point, d: Point, p: Point, q: Point) -> bool {
-    let len2 = d.dot(d);
-    if len2 == 0.0 {
+/// How near a segment's ends meeting a hex does not count (R-VR-17.3a): the ends are
+/// corners of the observer's and the target's hexes, each shared with two neighbours
+/// only; every other hex is at least a hexside (1) away from them.
+const END: f64 = 1e-6;
+
+/// Whether the closed hex centred at `c` (its inside, hexsides and corners, grown by
+/// `EPS` against rounding) meets the segment `a + t d` somewhere more than `END` from
+/// both of its ends: the test of a blocking hex (R-VR-17.3a).
+fn meets_between(c: Point, a: Point, d: Point) -> bool {
+    let len = d.dot(d).sqrt();
+    if len <= 2.0 * END {
         return false;
     }
-    let len = len2.sqrt();
-    let (ap, aq) = (p.sub(a), q.sub(a));
-    if d.cross(ap).abs() > EPS * len || d.cross(aq).abs() > EPS * len {
-        return false;
+    let limit = APOTHEM + EPS;
+    let rel = a.sub(c);
+    let (mut t0, mut t1) = (END / len, 1.0 - END / len);
+    for n in SLAB_NORMALS {
+        let p0 = n.dot(rel);
+        let dp = n.dot(d);
+        if dp == 0.0 {
+            if p0.abs() > limit {
+                return false;
+            }
+            continue;
+        }
+        let (ta, tb) = ((-limit - p0) / dp, (limit - p0) / dp);
+        t0 = t0.max(ta.min(tb));
+        t1 = t1.min(ta.max(tb));
+        if t0 > t1 {
+            return false;
+        }
     }
-    let (tp, tq) = (d.dot(ap) / len2, d.dot(aq) / len2);
-    let lo = tp.min(tq).max(0.0);
-    let hi = tp.max(tq).min(1.0);
-    (hi - lo) * len > EPS
+    true
 }
 
 fn distance_to_segment(p: Point, a: Point, d: Point) -> f64 {
@@ -237,10 +265,9 @@ pub fn hexes_crossed(layout: Layout, a: Point, b: Point, exists: &dyn Fn(Hex) ->
 /// The intervening blocking terrain near a LOS, gathered once so that each of the up to
 /// 36 trial segments is only tested against it.
 struct Obstacles {
-    /// Centres of the intervening, on-map, blocking hexes.
+    /// Centres of the intervening, on-map, blocking hexes, nearest the centre line
+    /// first.
     hexes: Vec<Point>,
-    /// Hexsides both of whose hexes are intervening, on-map and blocking.
-    sides: Vec<(Point, Point)>,
 }
 
 impl Obstacles {
@@ -254,27 +281,16 @@ impl Obstacles {
         exists: &dyn Fn(Hex) -> bool,
         blocks: &dyn Fn(Hex) -> bool,
     ) -> Obstacles {
-        let mut found: Vec<(Hex, Point)> = Vec::new();
+        let mut hexes: Vec<Point> = Vec::new();
         for_each_hex_near(layout, a, b, reach, |h, c| {
             if h != from && h != to && exists(h) && blocks(h) {
-                found.push((h, c));
+                hexes.push(c);
             }
         });
-        let mut sides = Vec::new();
-        for &(h, c) in &found {
-            // Hexsides N, NE and SE only: the other three are found from the far hex.
-            // `found` is in column-then-row order, as `Hex` sorts, so it can be searched.
-            for (i, n) in layout.neighbors(h).into_iter().enumerate().take(3) {
-                if n.is_some_and(|n| found.binary_search_by_key(&n, |&(f, _)| f).is_ok()) {
-                    sides.push((c.add(CORNER_OFFSETS[i]), c.add(CORNER_OFFSETS[i + 1])));
-                }
-            }
-        }
         // Hexes nearest the centre line stop the most trial segments: test them first.
         let d = b.sub(a);
-        let mut hexes: Vec<Point> = found.into_iter().map(|(_, c)| c).collect();
         hexes.sort_by(|p, q| d.cross(p.sub(a)).abs().total_cmp(&d.cross(q.sub(a)).abs()));
-        Obstacles { hexes, sides }
+        Obstacles { hexes }
     }
 
     fn is_empty(&self) -> bool {
@@ -284,19 +300,19 @@ impl Obstacles {
     fn clear(&self, a: Point, b: Point) -> bool {
         let d = b.sub(a);
         let len = d.dot(d).sqrt();
-        // A hex whose centre is more than 1 from the segment's line cannot have it
-        // inside: one cross product spares the clipping for most of them.
+        // A hex whose centre is more than 1 (its circumradius) from the segment's line
+        // cannot meet it: one cross product spares the clipping for most of them.
+        let far = len * (1.0 + END);
         self.hexes
             .iter()
-            .all(|&c| d.cross(c.sub(a)).abs() > len || interior_span(c, a, d).is_none())
-            && self.sides.iter().all(|&(p, q)| !runs_along(a, d, p, q))
+            .all(|&c| d.cross(c.sub(a)).abs() > far || !meets_between(c, a, d))
     }
 }
 
 /// Whether the single segment a→b, drawn from hex `from` to hex `to`, is clear: it
-/// passes through the interior of no intervening (neither `from` nor `to`), on-map hex
-/// for which `blocks` is true, and does not run along a hexside both of whose hexes are
-/// such. Useful to draw or explain one sight line; `line_of_sight` tries many.
+/// meets no intervening (neither `from` nor `to`), on-map hex for which `blocks` is
+/// true anywhere between its ends (inside, along a hexside or at a corner; see the
+/// module docs). Useful to draw or explain one sight line; `line_of_sight` tries many.
 pub fn segment_clear(
     layout: Layout,
     a: Point,
@@ -306,8 +322,8 @@ pub fn segment_clear(
     exists: &dyn Fn(Hex) -> bool,
     blocks: &dyn Fn(Hex) -> bool,
 ) -> bool {
-    // Every hex the segment enters or runs beside has its centre within 1 of it.
-    Obstacles::gather(layout, a, b, 1.0, (from, to), exists, blocks).clear(a, b)
+    // Every hex the segment meets has its centre within 1 of it.
+    Obstacles::gather(layout, a, b, 1.0 + END, (from, to), exists, blocks).clear(a, b)
 }
 
 /// A clear sight line from `from` to `to`, if there is one: the first clear segment
@@ -326,9 +342,9 @@ pub fn sight_line(
         return Some((ca, cb));
     }
     // Every corner-to-corner segment lies in the convex hull of the two hexes, hence
-    // within 1 of the centre line, and any hex whose interior reaches it has its
-    // centre within a further 1.
-    let obstacles = Obstacles::gather(layout, ca, cb, 2.0, (from, to), exists, blocks);
+    // within 1 of the centre line, and any hex that meets it has its centre within a
+    // further 1.
+    let obstacles = Obstacles::gather(layout, ca, cb, 2.0 + END, (from, to), exists, blocks);
     if obstacles.is_empty() {
         return Some((ca, cb));
     }
@@ -344,9 +360,9 @@ pub fn sight_line(
 }
 
 /// Whether `from` sees `to`: true if at least one of the 36 corner-to-corner segments
-/// is clear. A segment is blocked if it passes through the interior of an intervening
-/// hex (not `from`, not `to`) for which `blocks` is true, or if it runs exactly along
-/// a hexside both of whose hexes are intervening and blocking. Adjacent hexes and the
+/// is clear. A segment is blocked if it meets an intervening hex (not `from`, not
+/// `to`) for which `blocks` is true anywhere between its ends: through its inside,
+/// along a hexside or at a corner (module docs, R-VR-17.3a). Adjacent hexes and the
 /// same hex always see each other. `exists` says whether a hex is on the map (off-map
 /// hexes never block).
 ///
@@ -366,6 +382,23 @@ pub fn line_of_sight(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `a + t d` runs along the hexside `p`–`q` for a positive length.
+    fn runs_along(a: Point, d: Point, p: Point, q: Point) -> bool {
+        let len2 = d.dot(d);
+        if len2 == 0.0 {
+            return false;
+        }
+        let len = len2.sqrt();
+        let (ap, aq) = (p.sub(a), q.sub(a));
+        if d.cross(ap).abs() > EPS * len || d.cross(aq).abs() > EPS * len {
+            return false;
+        }
+        let (tp, tq) = (d.dot(ap) / len2, d.dot(aq) / len2);
+        let lo = tp.min(tq).max(0.0);
+        let hi = tp.max(tq).min(1.0);
+        (hi - lo) * len > EPS
+    }
 
     // Sketches below use OddColumnsDown unless they say otherwise: odd columns sit
     // half a hex lower, so "row 5" zig-zags down and up as it crosses the columns.
@@ -431,22 +464,19 @@ mod tests {
         }
     }
 
-    /// Slow restatement of the rule, sharing only `hexes_crossed` and `runs_along`
-    /// with the code under test: try all 36 segments, finding hexside runs by scanning
-    /// every pair of blocking neighbours around the segment and taking their shared
-    /// corners by coordinates rather than by the corner numbering.
+    /// Slow restatement of the rule, sharing none of the clipping under test: a hex
+    /// meets a segment between its ends when the segment passes through its interior
+    /// (`hexes_crossed`), runs along one of its hexsides (`runs_along`), or passes
+    /// through one of its corners away from the segment's ends. All 36 segments are
+    /// tried against every hex of the rectangle around the two hexes.
     fn reference_los(layout: Layout, from: Hex, to: Hex, blocks: &dyn Fn(Hex) -> bool) -> bool {
         if from == to || layout.adjacent(from, to) {
             return true;
         }
         let blocker = |h: Hex| h != from && h != to && blocks(h);
         let segment_clear = |a: Point, b: Point| {
-            if hexes_crossed(layout, a, b, &on_map)
-                .into_iter()
-                .any(blocker)
-            {
-                return false;
-            }
+            let d = b.sub(a);
+            let crossed = hexes_crossed(layout, a, b, &on_map);
             let (lo_c, hi_c) = (
                 from.col.min(to.col).saturating_sub(2),
                 from.col.max(to.col) + 2,
@@ -461,19 +491,17 @@ mod tests {
                     if !blocker(h) {
                         continue;
                     }
-                    for n in layout
-                        .neighbors(h)
-                        .into_iter()
-                        .flatten()
-                        .filter(|&n| blocker(n))
-                    {
-                        let theirs = corners(layout, n);
-                        let shared: Vec<Point> = corners(layout, h)
-                            .into_iter()
-                            .filter(|&p| theirs.iter().any(|&q| close(p, q)))
-                            .collect();
-                        assert_eq!(shared.len(), 2, "{h} {n}");
-                        if runs_along(a, b.sub(a), shared[0], shared[1]) {
+                    if crossed.contains(&h) {
+                        return false;
+                    }
+                    let k = corners(layout, h);
+                    for i in 0..6 {
+                        let (p, q) = (k[i], k[(i + 1) % 6]);
+                        if runs_along(a, d, p, q) {
+                            return false;
+                        }
+                        let on_segment = distance_to_segment(p, a, d) < 1e-9;
+                        if on_segment && dist(p, a) > 1e-6 && dist(p, b) > 1e-6 {
                             return false;
                         }
                     }
@@ -655,14 +683,20 @@ mod tests {
     }
 
     #[test]
-    fn column_line_sees_past_a_single_woods_hex() {
+    fn column_line_blocked_by_a_single_hex_in_line() {
         //   0402 observer    x = 5 . . x = 7
         //   0403             |   0403   |
-        //   0404 woods       |   0404   |    corner lines x = 5 and x = 7 skirt 0404
-        //   0405             |   0405   |    through columns 03 and 05
-        //   0406 target
-        assert!(sees(ODD, "0402", "0406", &["0404"]));
-        assert!(sees(ODD, "0402", "0406", &["0403", "0404", "0405"]));
+        //   0404 woods       |   0404   |    at its middle row 0404 spans x = 5..7, the
+        //   0405             |   0405   |    whole strip the corner lines run in: the
+        //   0406 target                      outermost ones graze its corners
+        for between in ["0403", "0404", "0405"] {
+            assert!(!sees(ODD, "0402", "0406", &[between]), "{between}");
+        }
+        // Vimy Ridge 17.3's example, further down a column: 1004 to 1009 past 1006.
+        assert!(!sees(ODD, "1004", "1009", &["1006"]));
+        // Beside the line, the corner lines on the other side stay clear.
+        assert!(sees(ODD, "1004", "1009", &["1106"]));
+        assert!(sees(ODD, "1004", "1009", &["0906"]));
     }
 
     #[test]
@@ -673,11 +707,11 @@ mod tests {
         let wall = ["0304", "0404", "0504"];
         assert!(!sees(ODD, "0402", "0406", &wall));
         assert!(!sees(ODD, "0406", "0402", &wall));
-        // Without any one wall hex, a corner line slips through the gap it leaves.
-        for gap in 0..3 {
-            let rest: Vec<&str> = (0..3).filter(|&i| i != gap).map(|i| wall[i]).collect();
-            assert!(sees(ODD, "0402", "0406", &rest), "without {}", wall[gap]);
-        }
+        // Without 0404 (the hex in line) a corner line crosses the column inside its
+        // strip, clear of 0304 and 0504; without either flank 0404 still blocks.
+        assert!(sees(ODD, "0402", "0406", &["0304", "0504"]));
+        assert!(!sees(ODD, "0402", "0406", &["0404", "0504"]));
+        assert!(!sees(ODD, "0402", "0406", &["0304", "0404"]));
     }
 
     #[test]
@@ -701,64 +735,86 @@ mod tests {
         //        0305        0505          0504/0505 hexsides and through 0405
         assert!(!sees(ODD, "0205", "0605", &["0304", "0305"]));
         assert!(!sees(ODD, "0205", "0605", &["0504", "0505"]));
-        // One of each pair: the centre line passes between them along the hexsides.
+        // One of each pair: the centre line, along both pairs' hexsides, is blocked,
+        // but a corner line passes on the open side of each.
         assert!(sees(ODD, "0205", "0605", &["0304", "0505"]));
+        assert!(sees(ODD, "0205", "0605", &["0305", "0505"]));
         // Both upper ones: the line along the bottom corners passes under them.
         assert!(sees(ODD, "0205", "0605", &["0304", "0504"]));
-        // 0405 alone: the top line runs along its north hexside.
-        assert!(sees(ODD, "0205", "0605", &["0405"]));
-        assert!(!sees(ODD, "0205", "0605", &["0304", "0405", "0505"]));
+        // 0405 is in line (the centre line runs through its centre): it blocks alone.
+        assert!(!sees(ODD, "0205", "0605", &["0405"]));
     }
 
     #[test]
-    fn hexside_run_blocks_only_when_both_hexes_block() {
+    fn hexside_run_is_blocked_by_either_hex_and_lines_pass_the_other_side() {
         //   0201  [0300 / 0301]  0401   distance 2, two intervening hexes
         let (from, to) = (hx("0201"), hx("0401"));
         assert!(sees(ODD, "0201", "0401", &["0300"]));
         assert!(sees(ODD, "0201", "0401", &["0301"]));
         assert!(!sees(ODD, "0201", "0401", &["0300", "0301"]));
-        // The centre line enters neither interior (see hexes_crossed), so only the
-        // hexside rule can block it.
+        // The centre line enters neither interior (see hexes_crossed) but runs along
+        // their common hexside: blocking terrain on either side of it blocks it.
         let (a, b) = (center(ODD, from), center(ODD, to));
-        let both = hexes(&["0300", "0301"]);
-        assert!(!segment_clear(ODD, a, b, from, to, &on_map, &|h| both.contains(&h)));
-        assert!(segment_clear(ODD, a, b, from, to, &on_map, &|h| h == hx("0300")));
-        assert!(segment_clear(ODD, a, b, from, to, &on_map, &|h| h == hx("0301")));
+        assert!(hexes_crossed(ODD, a, b, &on_map) == hexes(&["0201", "0401"]));
+        assert!(!segment_clear(ODD, a, b, from, to, &on_map, &|h| h == hx("0300")));
+        assert!(!segment_clear(ODD, a, b, from, to, &on_map, &|h| h == hx("0301")));
+        assert!(segment_clear(ODD, a, b, from, to, &on_map, &|h| h == hx("0200")));
     }
 
     #[test]
-    fn distance_two_single_intervening_hex_never_blocks() {
+    fn distance_two_the_hex_in_line_blocks_and_its_flanks_do_not() {
         //   0402            observer
-        //   0302 0403 0502   0403 alone: corner line x = 7 passes through 0502
+        //   0302 0403 0502   0403 is in line; 0302 and 0502 only flank it
         //   0404            target
-        assert!(sees(ODD, "0402", "0404", &["0403"]));
+        assert!(!sees(ODD, "0402", "0404", &["0403"]));
         // Along a hex direction too: 0402 -> 0502 -> 0603 (south-east).
-        assert!(sees(ODD, "0402", "0603", &["0502"]));
-        // Blocking the observer's three hexsides facing the target does block.
-        assert!(!sees(ODD, "0402", "0404", &["0302", "0403", "0502"]));
-        assert!(sees(ODD, "0402", "0404", &["0302", "0403"]));
+        assert!(!sees(ODD, "0402", "0603", &["0502"]));
+        // The flanks touch only the lines from the observer's corners they share.
+        assert!(sees(ODD, "0402", "0404", &["0302", "0502"]));
     }
 
     #[test]
-    fn single_blocking_hex_never_blocks_anywhere() {
-        // The corner lines along either flank of the centre line cannot both touch the
-        // interior of one hex (module docs), in any direction and at any range.
+    fn a_single_blocking_hex_blocks_exactly_what_lies_behind_it_in_line() {
+        // Every target up to 10 hexes from 1010, every single blocking hex: a hex
+        // centred on the centre line between them blocks; a hex that blocks lies
+        // between them (on a shortest hex path) and meets the centre line.
         let from = hx("1010");
+        let (ca, mut blocked, mut in_line) = (center(ODD, from), 0, 0);
         for c in 0..21 {
             for r in 0..21 {
                 let to = Hex::new(c, r);
+                let range = ODD.distance(from, to);
+                if !(2..=10).contains(&range) {
+                    continue;
+                }
+                let d = center(ODD, to).sub(ca);
                 for c2 in 0..21 {
                     for r2 in 0..21 {
-                        let woods = Hex::new(c2, r2);
-                        assert!(
-                            line_of_sight(ODD, from, to, &on_map, &|h| h == woods),
-                            "{to} {woods}"
-                        );
+                        let w = Hex::new(c2, r2);
+                        if w == from || w == to {
+                            continue;
+                        }
+                        let between = ODD.distance(from, w) + ODD.distance(w, to) == range;
+                        let centred = d.cross(center(ODD, w).sub(ca)).abs() < 1e-9 && between;
+                        let sees = line_of_sight(ODD, from, to, &on_map, &|h| h == w);
+                        if centred {
+                            in_line += 1;
+                            assert!(!sees, "{to}: {w} is in line");
+                        }
+                        if !sees {
+                            blocked += 1;
+                            assert!(between && meets_between(center(ODD, w), ca, d), "{to} {w}");
+                        }
                     }
                 }
             }
         }
-        // Two can: the pair flanking a hexside run.
+        assert!(
+            in_line > 100 && blocked >= in_line,
+            "{in_line} in line, {blocked} blocked"
+        );
+        // Two off the line can block together: the pair flanking a hexside run.
+        assert!(sees(ODD, "1010", "1210", &["1109"]));
         assert!(!sees(ODD, "1010", "1210", &["1109", "1110"]));
     }
 
@@ -877,28 +933,59 @@ mod tests {
     }
 
     #[test]
-    fn clear_centre_line_does_not_imply_a_clear_corner_line() {
-        // Why there is no centre-to-centre shortcut: at range 10 on this bearing the
-        // centre line threads a one-hex corridor that no corner-to-corner segment fits.
-        let (from, to) = (hx("2020"), hx("3023"));
-        let (a, b) = (center(ODD, from), center(ODD, to));
-        let corridor = hexes_crossed(ODD, a, b, &on_map);
-        assert_eq!(corridor.len(), 11);
-        let outside = |h: Hex| !corridor.contains(&h);
-        assert!(segment_clear(ODD, a, b, from, to, &on_map, &outside));
-        assert!(!line_of_sight(ODD, from, to, &on_map, &outside));
-        assert!(!reference_los(ODD, from, to, &outside));
+    fn a_clear_centre_line_leaves_a_clear_corner_line() {
+        // With hexes closed, the corner lines need no more room than the centre line:
+        // wall in everything the centre line does not meet, for every target up to 10
+        // hexes from an observer of either column parity in either layout, and a
+        // corner line still gets through. (Not the other way round: a hex flanking the
+        // centre line blocks it but not every corner line; see the zig-zag row.)
+        for layout in [ODD, EVEN] {
+            for from in [hx("2020"), hx("2120")] {
+                let a = center(layout, from);
+                for c in 10..32 {
+                    for r in 10..31 {
+                        let to = Hex::new(c, r);
+                        if !(2..=10).contains(&layout.distance(from, to)) {
+                            continue;
+                        }
+                        let b = center(layout, to);
+                        let mut corridor = vec![from, to];
+                        for_each_hex_near(layout, a, b, 1.0 + END, |h, c| {
+                            if meets_between(c, a, b.sub(a)) && !corridor.contains(&h) {
+                                corridor.push(h);
+                            }
+                        });
+                        let outside = |h: Hex| !corridor.contains(&h);
+                        assert!(segment_clear(layout, a, b, from, to, &on_map, &outside));
+                        assert!(
+                            line_of_sight(layout, from, to, &on_map, &outside),
+                            "{from} {to}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
     fn sight_line_is_a_clear_corner_pair() {
         let (from, to) = (hx("0205"), hx("0605"));
-        let woods = hexes(&["0405"]);
+        // 0304 flanks the centre line (which runs along its south hexside): a corner
+        // line below it is found.
+        let woods = hexes(&["0304"]);
         let blocks = |h: Hex| woods.contains(&h);
         let (a, b) = sight_line(ODD, from, to, &on_map, &blocks).unwrap();
         assert!(corners(ODD, from).contains(&a) && corners(ODD, to).contains(&b));
         assert!(segment_clear(ODD, a, b, from, to, &on_map, &blocks));
-        assert!(!hexes_crossed(ODD, a, b, &on_map).contains(&hx("0405")));
+        assert!(!segment_clear(
+            ODD,
+            center(ODD, from),
+            center(ODD, to),
+            from,
+            to,
+            &on_map,
+            &blocks
+        ));
         let wall = hexes(&["0304", "0305"]);
         assert_eq!(
             sight_line(ODD, from, to, &on_map, &|h| wall.contains(&h)),

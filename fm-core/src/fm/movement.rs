@@ -431,7 +431,11 @@ impl<'a> Mover<'a> {
                     }
                 }
                 UnitKind::Mobile => {
-                    let extra = if self.commando {
+                    // Suez 1916 19.0 (R-SU-19.0): a Central Powers mobile unit at night
+                    // leaves an EZOC hex for another without the half allowance 6.1
+                    // charges for the move; entering from outside still costs it.
+                    let disengage = from_ezoc && self.suez.as_ref().is_some_and(|z| z.disengage);
+                    let extra = if self.commando || disengage {
                         Mp::ZERO
                     } else {
                         self.ma.half_round_down()

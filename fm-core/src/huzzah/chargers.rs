@@ -74,9 +74,9 @@ pub(crate) fn declare(ctx: &mut Ctx, u: UnitIx, target: UnitIx) {
     let range = geometry::fire_range(&ctx.s.unit(u).shape, &ctx.s.unit(target).shape)
         .unwrap_or(geometry::Len::ZERO);
     ctx.emit(Event::FireDeclared {
-        unit: u,
-        target,
-        range: range.0,
+        unit: ctx.sc.unit_id(u),
+        target: ctx.sc.unit_id(target),
+        range_mm: range,
         short: true,
         bases: None,
     });
@@ -97,8 +97,8 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             } else {
                 return Step::Wait(Pending::FireAtCharger {
                     side,
-                    unit: u,
-                    chargers,
+                    unit: ctx.sc.unit_id(u),
+                    chargers: ctx.sc.unit_ids(&chargers),
                 });
             }
         }
@@ -128,14 +128,19 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             let mods = morale_modifiers(sc, &ctx.s, u, &ranks);
             let test = ctx.test(q.morale_factor() as i8, mods, true);
             let (passed, huzzah) = (test.passed, test.dice.huzzah());
-            ctx.emit(Event::MoraleTested { unit: u, test });
+            ctx.emit(Event::MoraleTested {
+                unit: ctx.sc.unit_id(u),
+                test,
+            });
             if passed && huzzah {
                 crate::huzzah::morale::huzzah_bonus(ctx, u);
             } else if !passed {
                 failed(ctx, u, 0, true);
             }
         }
-        ctx.emit(Event::TargetResolved { unit: u });
+        ctx.emit(Event::TargetResolved {
+            unit: ctx.sc.unit_id(u),
+        });
     }
     Step::Done
 }

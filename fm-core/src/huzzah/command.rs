@@ -1,21 +1,57 @@
 //! What a player may tell the engine in a Huzzah! battle. JSON: `{"type": "fire",
 //! "unit": "fr-1e", "target": "br-95"}`. Units and officers are named by their
-//! scenario ids; positions in millimetres, as in scenario files.
+//! scenario ids; lengths and positions in millimetres, as in scenario files, each a
+//! whole number or with one decimal (the engine's resolution, [`Len`]).
 
+use crate::huzzah::geometry::Len;
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::BaseKind;
 use serde::{Deserialize, Serialize};
+
+/// Reading a command's lengths: each names its field when it refuses a value (a length
+/// with more than one decimal, or not a number), which serde's reading of a tagged enum
+/// would not.
+mod mm {
+    use crate::huzzah::geometry::Len;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer};
+
+    fn named<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        d: D,
+        field: &str,
+    ) -> Result<T, D::Error> {
+        T::deserialize(d).map_err(|e| D::Error::custom(format_args!("`{field}`: {e}")))
+    }
+
+    macro_rules! fields {
+        ($($f:ident($name:literal): $t:ty;)*) => {$(
+            pub(super) fn $f<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                named(d, $name)
+            }
+        )*};
+    }
+
+    fields! {
+        distance_mm("distance_mm"): Len;
+        drift_mm("drift_mm"): Len;
+        offset_mm("offset_mm"): Option<Len>;
+        loser_falls_back_mm("loser_falls_back_mm"): Len;
+        at("at"): [Len; 2];
+        at_opt("at"): Option<[Len; 2]>;
+        anchor("anchor"): [Len; 2];
+    }
+}
 
 /// The group an order names, by id: `{"unit": "fr-1"}`, `{"division": "fr-div"}`,
 /// `{"corps": "c1"}`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum GroupArg {
-    /// A unit.
+    /// A unit, by its id.
     Unit(String),
-    /// A division.
+    /// A division, by its id.
     Division(String),
-    /// A corps.
+    /// A corps, by its id.
     Corps(String),
 }
 
@@ -34,9 +70,13 @@ pub enum Command {
     PlaceOfficer {
         /// The officer.
         officer: String,
-        /// Where, in millimetres; `None` for the scenario's position.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        at: Option<[i64; 2]>,
+        /// Where, `[x, y]` in millimetres; `None` for his default position.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "mm::at_opt"
+        )]
+        at: Option<[Len; 2]>,
     },
     /// Page 11: declare a unit's target.
     Fire {
@@ -79,11 +119,12 @@ pub enum Command {
     Advance {
         /// The unit.
         unit: String,
-        /// How far, measured from the front face.
-        distance_mm: i64,
-        /// The sideways drift at the end.
-        #[serde(default)]
-        drift_mm: i64,
+        /// How far, measured from the front face, in millimetres.
+        #[serde(deserialize_with = "mm::distance_mm")]
+        distance_mm: Len,
+        /// The sideways drift at the end, in millimetres (positive: to the right).
+        #[serde(default, deserialize_with = "mm::drift_mm")]
+        drift_mm: Len,
     },
     /// Page 20: a unit of an advance order charges `target`: straight ahead into
     /// contact, squared up on the face the rules give, the overlap `offset_mm` along that
@@ -94,9 +135,13 @@ pub enum Command {
         unit: String,
         /// The unit charged.
         target: String,
-        /// Where the overlap goes.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        offset_mm: Option<i64>,
+        /// Where the overlap goes, in millimetres along the face from its centre.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "mm::offset_mm"
+        )]
+        offset_mm: Option<Len>,
     },
     /// Page 21: a unit of a deploy order changes formation: base `anchor` (its index
     /// now, rank by rank from the front, left to right) stays where it is and becomes base
@@ -119,8 +164,9 @@ pub enum Command {
     Retire {
         /// The unit.
         unit: String,
-        /// How far, measured from the rear face.
-        distance_mm: i64,
+        /// How far, measured from the rear face, in millimetres.
+        #[serde(deserialize_with = "mm::distance_mm")]
+        distance_mm: Len,
     },
     /// A melee's outcome (the rules are missing), for the pending pair: the winner's
     /// side (`null`: drawn), the hits on side A's and side B's unit, how far the loser
@@ -137,8 +183,8 @@ pub enum Command {
         /// Hits on side B's unit.
         hits_b: u8,
         /// The loser's fall back, in millimetres.
-        #[serde(default)]
-        loser_falls_back_mm: i64,
+        #[serde(default, deserialize_with = "mm::loser_falls_back_mm")]
+        loser_falls_back_mm: Len,
         /// The loser routs.
         #[serde(default)]
         loser_routs: bool,
@@ -155,8 +201,9 @@ pub enum Command {
     MoveOfficer {
         /// The officer.
         officer: String,
-        /// Where, `[x_mm, y_mm]`.
-        at: [i64; 2],
+        /// Where, `[x, y]` in millimetres.
+        #[serde(deserialize_with = "mm::at")]
+        at: [Len; 2],
         /// The unit he attaches to.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         attach: Option<String>,
@@ -190,9 +237,14 @@ pub enum Command {
         unit: String,
         /// The sector.
         sector: String,
-        /// Where its centre goes.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        at: Option<[i64; 2]>,
+        /// Where its centre goes, `[x, y]` in millimetres; `None` for the sector's
+        /// centre.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "mm::at_opt"
+        )]
+        at: Option<[Len; 2]>,
     },
     /// Page 22: a unit on a deploy order deploys out of its sector of dense terrain,
     /// moving `direction` (facing kept) until just clear of the terrain piece.
@@ -224,8 +276,9 @@ pub enum Command {
     Manoeuvre {
         /// The unit.
         unit: String,
-        /// Its new anchor.
-        anchor: [i64; 2],
+        /// Its new anchor, `[x, y]` in millimetres.
+        #[serde(deserialize_with = "mm::anchor")]
+        anchor: [Len; 2],
         /// Its new facing, 0 to 359.
         facing: u16,
     },
@@ -243,9 +296,13 @@ pub enum Command {
         /// He is inspirational.
         #[serde(default)]
         inspirational: bool,
-        /// Where he is placed.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        at: Option<[i64; 2]>,
+        /// Where he is placed, `[x, y]` in millimetres; `None` for beside the CinC.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "mm::at_opt"
+        )]
+        at: Option<[Len; 2]>,
     },
     /// Ends the order being acted on: units that have not acted stay where they are.
     EndOrder,

@@ -19,7 +19,7 @@ use crate::huzzah::movement::{
     dense_polygons, enemies_on_table, move_to_with, off_table, on_order, touches_any,
 };
 use crate::huzzah::orders::OrderKind;
-use crate::huzzah::scenario::{Arm, Scenario, SectorRef, TerrainIx, UnitIx, UnitOrder};
+use crate::huzzah::scenario::{Arm, OfficerIx, Scenario, SectorRef, TerrainIx, UnitIx, UnitOrder};
 use crate::huzzah::state::{State, Status};
 use crate::ids::Side;
 
@@ -155,12 +155,14 @@ pub fn check_deploy(
 /// (page 22).
 pub(crate) fn deploy(ctx: &mut Ctx, u: UnitIx, end: Shape, column: bool) {
     ctx.emit(Event::UnitDeployed {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         shape: end.clone(),
         column,
     });
     touching_friends_disordered(ctx, u, &end, &[]);
-    ctx.emit(Event::Acted { unit: u });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
 }
 
 const NEVER_ENGAGES: &str = "a deploy never engages the enemy in the open";
@@ -317,14 +319,14 @@ pub(crate) fn skirmish_line(ctx: &mut Ctx, u: UnitIx, n: u8) {
         .saturating_add(u16::from(n));
     let whole = shape.is_none();
     ctx.emit(Event::SkirmishersDeployed {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         bases: n,
         shape,
         line,
     });
     if sc.unit(u).order == UnitOrder::SkirmishLimited {
         ctx.emit(Event::AbilityLost {
-            unit: u,
+            unit: ctx.sc.unit_id(u),
             ability: "skirmish (limited)".into(),
         });
     }
@@ -333,7 +335,7 @@ pub(crate) fn skirmish_line(ctx: &mut Ctx, u: UnitIx, n: u8) {
             // Attached to a unit that left play, he stands where it stood.
             let at = ctx.s.unit(u).shape.centre();
             ctx.emit(Event::OfficerMoved {
-                officer: o as u16,
+                officer: ctx.sc.officer_id(OfficerIx(o as u16)),
                 at,
                 attached: None,
                 why: "p22: his unit went into the skirmish line".into(),
@@ -344,12 +346,14 @@ pub(crate) fn skirmish_line(ctx: &mut Ctx, u: UnitIx, n: u8) {
         let o = div.officer;
         if !others && !ctx.s.officers[o.index()].lost {
             ctx.emit(Event::OfficerRemoved {
-                officer: o.0,
+                officer: ctx.sc.officer_id(OfficerIx(o.0)),
                 why: "p22: the division's only unit went whole into the skirmish line".into(),
             });
         }
     }
-    ctx.emit(Event::Acted { unit: u });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
 }
 
 // ------------------------------------------------------------------ grand batteries
@@ -443,15 +447,19 @@ pub(crate) fn join_battery(ctx: &mut Ctx, u: UnitIx, battery: UnitIx, left: bool
     if let Some(o) = ctx.s.attached_officer(u) {
         let at = ctx.s.officers[o].at.unwrap_or(end.centre());
         ctx.emit(Event::OfficerMoved {
-            officer: o as u16,
+            officer: ctx.sc.officer_id(OfficerIx(o as u16)),
             at,
-            attached: ctx.s.attached_officer(battery).is_none().then_some(battery),
+            attached: ctx
+                .s
+                .attached_officer(battery)
+                .is_none()
+                .then_some(ctx.sc.unit_id(battery)),
             why: "p22: his guns joined a grand battery".into(),
         });
     }
     ctx.emit(Event::BatteryJoined {
-        unit: u,
-        battery,
+        unit: ctx.sc.unit_id(u),
+        battery: ctx.sc.unit_id(battery),
         left,
         shape: end.clone(),
         quality,
@@ -459,7 +467,9 @@ pub(crate) fn join_battery(ctx: &mut Ctx, u: UnitIx, battery: UnitIx, left: bool
         disciplined,
     });
     touching_friends_disordered(ctx, battery, &end, &[u]);
-    ctx.emit(Event::Acted { unit: u });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
 }
 
 /// Page 22: "Friendly units that end up touching or that touch while changing
@@ -481,7 +491,7 @@ fn touching_friends_disordered(ctx: &mut Ctx, u: UnitIx, end: &Shape, exempt: &[
         for x in [u, f] {
             if ctx.s.unit(x).status == Status::Formed {
                 ctx.emit(Event::StatusChanged {
-                    unit: x,
+                    unit: ctx.sc.unit_id(x),
                     status: Status::Disordered,
                     why: "p22: friendly units touching after a change of formation".into(),
                 });
@@ -679,8 +689,8 @@ pub(crate) fn into_sector(ctx: &mut Ctx, u: UnitIx, sec: SectorRef, end: Shape, 
     for e in contesting(sc, &ctx.s, side, sec) {
         let (a, b) = if side == Side::A { (u, e) } else { (e, u) };
         ctx.emit(Event::Engaged {
-            a,
-            b,
+            a: ctx.sc.unit_id(a),
+            b: ctx.sc.unit_id(b),
             why: format!(
                 "p22: entered {} next to {}'s sector",
                 sector_name(sc, sec),
@@ -688,7 +698,9 @@ pub(crate) fn into_sector(ctx: &mut Ctx, u: UnitIx, sec: SectorRef, end: Shape, 
             ),
         });
     }
-    ctx.emit(Event::Acted { unit: u });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
 }
 
 /// The shape `u` leaves its sector with, moving `dir` (facing kept) just clear of the
@@ -755,7 +767,9 @@ pub(crate) fn leave_sector(ctx: &mut Ctx, u: UnitIx, end: Shape) {
         &[],
     );
     touching_friends_disordered(ctx, u, &end, &[]);
-    ctx.emit(Event::Acted { unit: u });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
 }
 
 /// What an advance from one sector into an adjacent one comes to (page 19).
@@ -815,14 +829,16 @@ pub(crate) fn advance_sector(ctx: &mut Ctx, u: UnitIx, to: SectorRef, how: Secto
             let side = ctx.sc.unit(u).side;
             let (a, b) = if side == Side::A { (u, e) } else { (e, u) };
             ctx.emit(Event::Engaged {
-                a,
-                b,
+                a: ctx.sc.unit_id(a),
+                b: ctx.sc.unit_id(b),
                 why: format!(
                     "p19: advanced on {} in the adjacent sector",
                     ctx.sc.unit(e).id
                 ),
             });
-            ctx.emit(Event::Acted { unit: u });
+            ctx.emit(Event::Acted {
+                unit: ctx.sc.unit_id(u),
+            });
         }
     }
 }
@@ -911,7 +927,10 @@ pub fn check_passage(
 /// Carries out a passage of lines: the two exchange places, neither disordered by the
 /// other (page 22); both have acted.
 pub(crate) fn passage(ctx: &mut Ctx, u: UnitIx, w: UnitIx, ends: (Shape, Shape)) {
-    ctx.emit(Event::LinesPassed { unit: u, with: w });
+    ctx.emit(Event::LinesPassed {
+        unit: ctx.sc.unit_id(u),
+        with: ctx.sc.unit_id(w),
+    });
     let (ue, we) = ends;
     for (x, end, other) in [(u, ue, w), (w, we, u)] {
         let d = geometry::dist(ctx.s.unit(x).shape.anchor, end.anchor);
@@ -926,6 +945,10 @@ pub(crate) fn passage(ctx: &mut Ctx, u: UnitIx, w: UnitIx, ends: (Shape, Shape))
         );
         touching_friends_disordered(ctx, x, &end, &[other]);
     }
-    ctx.emit(Event::Acted { unit: u });
-    ctx.emit(Event::Acted { unit: w });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(w),
+    });
 }

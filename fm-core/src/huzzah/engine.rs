@@ -17,7 +17,7 @@ use crate::huzzah::scenario::{OfficerIx, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Dice, Outcome, Pending, Phase, State, Whereabouts};
 use crate::huzzah::{chargers, deploy, firing, manoeuvre, missing, morale, movement, skirmish};
-use crate::ids::Side;
+use crate::ids::{Side, UnitId};
 use rand_core::RngCore;
 
 pub(crate) struct Ctx<'a> {
@@ -149,7 +149,9 @@ pub fn apply_with_state(
         (Pending::PlaceUnits { side, .. }, Command::PlaceUnit { unit }) => {
             let u = unit_ix(sc, unit)?;
             check_place_unit(sc, state, *side, u)?;
-            ctx.emit(Event::UnitPlaced { unit: u });
+            ctx.emit(Event::UnitPlaced {
+                unit: sc.unit_id(u),
+            });
         }
         (
             Pending::PlaceUnits {
@@ -168,15 +170,23 @@ pub fn apply_with_state(
         (Pending::PlaceOfficer { side }, Command::PlaceOfficer { officer, at }) => {
             let o = officer_ix(sc, officer)?;
             let at = match at {
-                // Bounded before scaling, so no input overflows.
-                Some([x, y]) if x.abs() <= 100_000_000 && y.abs() <= 100_000_000 => {
-                    Point::mm(*x, *y)
+                // Bounded, so that no input overflows the geometry.
+                Some([x, y]) if x.0.abs() <= 1_000_000_000 && y.0.abs() <= 1_000_000_000 => {
+                    Point::new(*x, *y)
                 }
-                Some([x, y]) => return refuse("input", format!("[{x}, {y}] mm is off the table")),
+                Some([x, y]) => {
+                    return refuse(
+                        "input",
+                        format!("[{}, {}] mm is off the table", x.as_mm(), y.as_mm()),
+                    )
+                }
                 None => default_officer_position(sc, state, o),
             };
             check_place_officer(sc, state, *side, o, at)?;
-            ctx.emit(Event::OfficerPlaced { officer: o, at });
+            ctx.emit(Event::OfficerPlaced {
+                officer: sc.officer_id(OfficerIx(o)),
+                at,
+            });
         }
         (
             Pending::DeclareFire { side, units },
@@ -188,7 +198,7 @@ pub fn apply_with_state(
         ) => {
             let u = unit_ix(sc, unit)?;
             let t = unit_ix(sc, target)?;
-            if !units.contains(&u) {
+            if !units.iter().any(|x| x.as_str() == unit) {
                 return refuse(
                     "p11",
                     format!("{unit} cannot fire now (it is not a unit of side {side} that can see an enemy and has not declared)"),
@@ -199,19 +209,21 @@ pub fn apply_with_state(
             }
             let choice = firing::check_target_with(sc, state, u, t, bases.as_deref())?;
             ctx.emit(Event::FireDeclared {
-                unit: u,
-                target: t,
-                range: choice.range.0,
+                unit: sc.unit_id(u),
+                target: sc.unit_id(t),
+                range_mm: choice.range,
                 short: choice.short,
                 bases: bases.clone(),
             });
         }
         (Pending::DeclareFire { units, .. }, Command::HoldFire { unit }) => {
             let u = unit_ix(sc, unit)?;
-            if !units.contains(&u) {
+            if !units.iter().any(|x| x.as_str() == unit) {
                 return refuse("p11", format!("{unit} has no fire to hold now"));
             }
-            ctx.emit(Event::FireHeld { unit: u });
+            ctx.emit(Event::FireHeld {
+                unit: sc.unit_id(u),
+            });
         }
         (
             Pending::RemoveBase { unit, .. },
@@ -222,10 +234,10 @@ pub fn apply_with_state(
             },
         ) => {
             let u = unit_ix(sc, id)?;
-            if u != *unit {
+            if id != unit.as_str() {
                 return refuse(
                     "p12",
-                    format!("the base to remove is from {}, not {id}", sc.unit(*unit).id),
+                    format!("the base to remove is from {unit}, not {id}"),
                 );
             }
             let cands = firing::removal_candidates(sc, state, u);
@@ -255,11 +267,8 @@ pub fn apply_with_state(
         ) => {
             let u = unit_ix(sc, id)?;
             let t = unit_ix(sc, target)?;
-            if u != *unit {
-                return refuse(
-                    "p13",
-                    format!("{} chooses its charger now, not {id}", sc.unit(*unit).id),
-                );
+            if id != unit.as_str() {
+                return refuse("p13", format!("{unit} chooses its charger now, not {id}"));
             }
             chargers::check_charger(sc, state, u, t)?;
             chargers::declare(&mut ctx, u, t);
@@ -288,7 +297,9 @@ pub fn apply_with_state(
             let (d, drift) = (bounded_mm(*distance_mm)?, bounded_mm(*drift_mm)?);
             let end = movement::check_advance(sc, state, u, d, drift)?;
             movement::move_to(&mut ctx, u, end, d, "p19: advances");
-            ctx.emit(Event::Acted { unit: u });
+            ctx.emit(Event::Acted {
+                unit: sc.unit_id(u),
+            });
         }
         (Pending::Act { .. }, Command::Retire { unit, distance_mm }) => {
             let u = unit_ix(sc, unit)?;
@@ -298,7 +309,9 @@ pub fn apply_with_state(
                 .unit_ixs(sc.unit(u).side.other())
                 .any(|e| firing::on_table(state, e) && morale::within_one_move(sc, state, u, e));
             movement::move_to(&mut ctx, u, end, d, "p20: retires");
-            ctx.emit(Event::Acted { unit: u });
+            ctx.emit(Event::Acted {
+                unit: sc.unit_id(u),
+            });
             if near {
                 movement::waver(&mut ctx, u);
             }
@@ -414,15 +427,14 @@ pub fn apply_with_state(
                 loser_routs,
             },
         ) => {
-            if unit_ix(sc, ia)? != *a || unit_ix(sc, ib)? != *b {
-                return refuse(
-                    "p13",
-                    format!(
-                        "the melee to resolve is {} against {}",
-                        sc.unit(*a).id,
-                        sc.unit(*b).id
-                    ),
-                );
+            let wrong = || refuse("p13", format!("the melee to resolve is {a} against {b}"));
+            let ua = unit_ix(sc, ia)?;
+            if ia != a.as_str() {
+                return wrong();
+            }
+            let ub = unit_ix(sc, ib)?;
+            if ib != b.as_str() {
+                return wrong();
             }
             let o = missing::MeleeOutcome {
                 winner: *winner,
@@ -431,16 +443,16 @@ pub fn apply_with_state(
                 routs: *loser_routs,
             };
             missing::check_outcome(&o)?;
-            missing::resolve(&mut ctx, *a, *b, o, None);
+            missing::resolve(&mut ctx, ua, ub, o, None);
         }
         (Pending::Rally { units, .. }, Command::Rally { unit, rallies }) => {
             let u = unit_ix(sc, unit)?;
-            if !units.contains(&u) {
+            if !units.iter().any(|x| x.as_str() == unit) {
                 return refuse("p7", format!("{unit} has no rally to decide now"));
             }
             let st = state.unit(u).status;
             ctx.emit(Event::RallyDecided {
-                unit: u,
+                unit: sc.unit_id(u),
                 to: if *rallies { missing::rallied(st) } else { st },
                 test: None,
                 stand_in: false,
@@ -459,9 +471,9 @@ pub fn apply_with_state(
             let attach = attach.as_deref().map(|id| unit_ix(sc, id)).transpose()?;
             missing::check_officer_move(sc, state, *side, o, at, attach)?;
             ctx.emit(Event::OfficerMoved {
-                officer: o as u16,
+                officer: sc.officer_id(OfficerIx(o as u16)),
                 at,
-                attached: attach,
+                attached: attach.map(|u| sc.unit_id(u)),
                 why: "moves in the Move Officers phase".into(),
             });
         }
@@ -493,10 +505,16 @@ pub fn apply_with_state(
             ctx.emit(Event::PhaseStarted { phase: next });
         }
         (p, c) => {
+            // Both in their JSON forms: ids and millimetres, as the player wrote them.
+            let json = |v: serde_json::Result<String>| v.unwrap_or_default();
             return refuse(
                 "p7",
-                format!("{c:?} does not answer the pending decision {p:?}"),
-            )
+                format!(
+                    "{} does not answer the pending decision {}",
+                    json(serde_json::to_string(c)),
+                    json(serde_json::to_string(p))
+                ),
+            );
         }
     }
     advance(&mut ctx);
@@ -508,58 +526,37 @@ pub(crate) fn unit_ix(sc: &Scenario, id: &str) -> Result<UnitIx, RuleError> {
         .ok_or_else(|| RuleError::new("input", format!("unknown unit '{id}'")))
 }
 
-/// A length in millimetres from a command, bounded so that no input overflows.
 /// A sector by name, `"<terrain id>/<n>"`.
 pub(crate) fn sector_ix(
     sc: &Scenario,
     name: &str,
 ) -> Result<crate::huzzah::scenario::SectorRef, RuleError> {
-    let unknown = || {
+    sc.sector_of(name).ok_or_else(|| {
         RuleError::new(
             "input",
             format!("unknown sector '{name}' (\"<terrain id>/<n>\")"),
         )
-    };
-    let (tid, n) = name.rsplit_once('/').ok_or_else(unknown)?;
-    let ti = sc
-        .terrain()
-        .iter()
-        .position(|t| t.id == tid && t.kind.is_dense())
-        .ok_or_else(unknown)?;
-    let k = n
-        .parse::<usize>()
-        .ok()
-        .filter(|k| *k < sc.terrain()[ti].sectors.len())
-        .ok_or_else(unknown)?;
-    Ok(crate::huzzah::scenario::SectorRef {
-        terrain: crate::huzzah::scenario::TerrainIx(ti as u16),
-        sector: k as u16,
     })
 }
 
-fn bounded_mm(v: i64) -> Result<Len, RuleError> {
-    if v.abs() > 1_000_000 {
-        return refuse("input", format!("{v} mm is more than the table"));
+/// A length from a command, bounded (at most 1,000 m either way) so that no input
+/// overflows the geometry.
+fn bounded_mm(v: Len) -> Result<Len, RuleError> {
+    if v.0.abs() > 10_000_000 {
+        return refuse("input", format!("{} mm is more than the table", v.as_mm()));
     }
-    Ok(Len::mm(v))
+    Ok(v)
 }
 
 fn group_ref(sc: &Scenario, g: &GroupArg) -> Result<GroupRef, RuleError> {
-    match g {
-        GroupArg::Unit(id) => Ok(GroupRef::Unit(unit_ix(sc, id)?)),
-        GroupArg::Division(id) => sc
-            .divisions()
-            .iter()
-            .find(|d| d.id == *id)
-            .map(|d| GroupRef::Division(d.ix))
-            .ok_or_else(|| RuleError::new("input", format!("unknown division '{id}'"))),
-        GroupArg::Corps(id) => sc
-            .corps_list()
-            .iter()
-            .find(|c| c.id == *id)
-            .map(|c| GroupRef::Corps(c.ix))
-            .ok_or_else(|| RuleError::new("input", format!("unknown corps '{id}'"))),
-    }
+    sc.group_of(g).ok_or_else(|| {
+        let (what, id) = match g {
+            GroupArg::Unit(id) => ("unit", id),
+            GroupArg::Division(id) => ("division", id),
+            GroupArg::Corps(id) => ("corps", id),
+        };
+        RuleError::new("input", format!("unknown {what} '{id}'"))
+    })
 }
 
 fn officer_ix(sc: &Scenario, id: &str) -> Result<u16, RuleError> {
@@ -627,7 +624,7 @@ pub(crate) fn advance(ctx: &mut Ctx) {
             Phase::Orders { side } => {
                 movement::impulsive_charges(ctx, side);
                 movement::settle(ctx);
-                let p = movement::pending(&ctx.s, side);
+                let p = movement::pending(ctx.sc, &ctx.s, side);
                 await_decision(ctx, p);
                 return;
             }
@@ -705,7 +702,7 @@ fn start_turn(ctx: &mut Ctx, turn: u16) {
         weather,
     });
     let sc = ctx.sc;
-    let pairs: Vec<(UnitIx, UnitIx)> = sc
+    let pairs: Vec<(UnitId, UnitId)> = sc
         .unit_ixs(Side::A)
         .flat_map(|a| sc.unit_ixs(Side::B).map(move |b| (a, b)))
         .filter(|(a, b)| {
@@ -713,6 +710,7 @@ fn start_turn(ctx: &mut Ctx, turn: u16) {
                 && firing::on_table(&ctx.s, *b)
                 && geometry::in_contact(&ctx.s.unit(*a).shape, &ctx.s.unit(*b).shape)
         })
+        .map(|(a, b)| (sc.unit_id(a), sc.unit_id(b)))
         .collect();
     if !pairs.is_empty() {
         ctx.emit(Event::InCombat { pairs });

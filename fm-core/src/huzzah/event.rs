@@ -2,18 +2,21 @@
 //! fold that records them into the state. The fold decides nothing: each event carries
 //! the outcome [`crate::huzzah::engine::apply`] computed.
 //!
-//! Lengths and positions in events are in tenths of a millimetre (the engine's exact
-//! unit); scenario files use millimetres.
+//! Events name units and officers by their scenario ids, as commands do, and give
+//! lengths and positions in millimetres (one decimal at most: the engine's exact unit is
+//! a tenth of a millimetre, [`Len`]); the fold resolves the ids to the state's indices
+//! ([`crate::huzzah::names`]).
 
-use crate::huzzah::geometry::{Point, Shape};
+use crate::huzzah::command::GroupArg;
+use crate::huzzah::geometry::{Len, Point, Shape};
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::quality::Quality;
-use crate::huzzah::scenario::{BaseKind, Ground, OfficerIx, Scenario, SectorRef, UnitIx, Weather};
+use crate::huzzah::scenario::{BaseKind, Ground, OfficerIx, Scenario, UnitIx, Weather};
 use crate::huzzah::state::{
     Declaration, Dice, GroupRef, Outcome, Pending, Phase, State, Status, Target, TargetStage,
     Whereabouts,
 };
-use crate::ids::Side;
+use crate::ids::{OfficerId, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
 /// One term of a modified factor: why, and by how much (`"short range"`, `+1`).
@@ -51,7 +54,8 @@ pub enum Ability {
     Disciplined,
 }
 
-/// An event. JSON: `{"type": "fire_resolved", …}`.
+/// An event. JSON: `{"type": "fire_resolved", "unit": "fr-1", …}`: units and officers
+/// by scenario id, lengths in millimetres.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -85,7 +89,7 @@ pub enum Event {
     /// A unit placed on the table.
     UnitPlaced {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// A side ended its placement for this roll.
     PlacementEnded {
@@ -101,9 +105,9 @@ pub enum Event {
     OfficersToPlace,
     /// An officer placed (never attached at the start, page 8).
     OfficerPlaced {
-        /// The officer (index in the scenario).
-        officer: u16,
-        /// Where.
+        /// The officer.
+        officer: OfficerId,
+        /// Where, in millimetres.
         at: Point,
     },
     /// A turn begins, with the scenario's conditions for it (page 10).
@@ -119,7 +123,7 @@ pub enum Event {
     /// other as chargers this turn).
     InCombat {
         /// The pairs, side A's unit first.
-        pairs: Vec<(UnitIx, UnitIx)>,
+        pairs: Vec<(UnitId, UnitId)>,
     },
     /// A phase begins.
     PhaseStarted {
@@ -162,12 +166,12 @@ pub enum Event {
     /// Page 11: a firing declaration.
     FireDeclared {
         /// The firing unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Its target.
-        target: UnitIx,
+        target: UnitId,
         /// The range (centre of the firer to the centre of the target's closest
-        /// visible face).
-        range: i64,
+        /// visible face), in millimetres.
+        range_mm: Len,
         /// Under half range.
         short: bool,
         /// The bases that fire, when fewer than the unit's (page 12).
@@ -177,12 +181,12 @@ pub enum Event {
     /// A unit that could fire holds its fire.
     FireHeld {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// Page 4: a unit's actual quality rolled, the first time it matters.
     QualityDetermined {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Every roll, in order (a Huzzah! is re-rolled).
         rolls: Vec<Dice>,
         /// The quality.
@@ -193,9 +197,9 @@ pub enum Event {
     /// Pages 11-12: one unit's fire resolved.
     FireResolved {
         /// The firing unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// The target.
-        target: UnitIx,
+        target: UnitId,
         /// The bases that fired (those with a clear line of sight).
         bases: u8,
         /// The test against the Fire Factor.
@@ -207,27 +211,27 @@ pub enum Event {
     /// are turned into lost bases.
     HitsApplied {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Hits from this phase's fire.
         hits: u8,
     },
     /// A base removed (page 12, the owner's choice; marker bases last).
     BaseRemoved {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// The rank it came from (0 = front).
         rank: u8,
         /// Its kind.
         kind: BaseKind,
         /// The hits it took.
         hits: u8,
-        /// The unit's geometry afterwards.
+        /// The unit's geometry afterwards (lengths in millimetres).
         shape: Shape,
     },
     /// Page 12: a marker base was lost, and with it the ability it marked.
     AbilityLost {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// `"divisional artillery"` or `"skirmish (limited)"`.
         ability: String,
     },
@@ -235,19 +239,19 @@ pub enum Event {
     /// phase (page 12).
     RemovalDone {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Hits left on it.
         odd_hits: u8,
     },
     /// Every base lost.
     UnitDestroyed {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// Page 15: an attached officer's saving throw.
     OfficerSave {
         /// The officer.
-        officer: u16,
+        officer: OfficerId,
         /// 12 minus the hits; he survives on a roll at most this.
         needs: i8,
         /// The dice (none when his charmed life made it succeed).
@@ -260,35 +264,35 @@ pub enum Event {
     /// An officer killed (page 15), or lost with his unit.
     OfficerKilled {
         /// The officer.
-        officer: u16,
+        officer: OfficerId,
         /// The unit he was attached to.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// Pages 13-14: a morale test.
     MoraleTested {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// The test (clamped to 2..10).
         test: Test,
     },
     /// Page 14: a Huzzah! on a morale test: Grognards, then Disciplined.
     AbilityGained {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// The ability.
         ability: Ability,
     },
     /// Page 14: a Huzzah! for a Disciplined unit: its quality improves by one.
     QualityImproved {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// The new quality.
         to: Quality,
     },
     /// A unit's status changed (disordered, routing).
     StatusChanged {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// The new status.
         status: Status,
         /// Why (the rule).
@@ -297,13 +301,13 @@ pub enum Event {
     /// A unit moved on the table (fell back, routed).
     UnitMoved {
         /// The unit.
-        unit: UnitIx,
-        /// Its geometry afterwards.
+        unit: UnitId,
+        /// Its geometry afterwards (lengths in millimetres).
         shape: Shape,
-        /// Its sector of dense terrain afterwards.
-        sector: Option<SectorRef>,
-        /// How far it moved.
-        distance: i64,
+        /// Its sector of dense terrain afterwards, `"<terrain id>/<n>"`.
+        sector: Option<String>,
+        /// How far it moved, in millimetres.
+        distance_mm: Len,
         /// Why.
         why: String,
     },
@@ -311,36 +315,36 @@ pub enum Event {
     /// friend is disordered (once a phase).
     ExtraHit {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Why.
         why: String,
     },
     /// Page 14: a friendly unit passed through (disordered, once a phase).
     PassedThrough {
         /// The unit passed through.
-        unit: UnitIx,
+        unit: UnitId,
         /// The unit that passed.
-        by: UnitIx,
+        by: UnitId,
     },
     /// Page 15: a unit that fell back or routed off the table goes to the Rout Table.
     ToRoutTable {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// Page 14: a router entering an enemy-held sector of dense terrain is captured.
     UnitCaptured {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// A target's resolution finished.
     TargetResolved {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// Page 12: odd hits removed at the end of the Rally phase.
     OddHitsRemoved {
         /// The units that had them.
-        units: Vec<UnitIx>,
+        units: Vec<UnitId>,
     },
     /// Page 7, phase 15: the turn ends (smoke and this turn's losses cleared).
     TurnEnded {
@@ -351,21 +355,22 @@ pub enum Event {
     /// Huzzah! gives) and whether it succeeded.
     OrderGiven {
         /// The officer.
-        officer: OfficerIx,
-        /// The group ordered.
-        group: GroupRef,
+        officer: OfficerId,
+        /// The group ordered, by id: `{"unit": id}`, `{"division": id}` or
+        /// `{"corps": id}`.
+        group: GroupArg,
         /// The order.
         order: OrderKind,
         /// The group's units that act on it.
-        units: Vec<UnitIx>,
+        units: Vec<UnitId>,
         /// The roll (clamped to 2..10); `None` for an automatic order.
         test: Option<Test>,
         /// The automatic second order of a Huzzah! (page 18).
         automatic: bool,
         /// The roll was a Huzzah!: one more order to this group succeeds automatically.
         huzzah: bool,
-        /// The group's move (its slowest unit's), in tenths of a millimetre.
-        rate: i64,
+        /// The group's move (its slowest unit's), in millimetres.
+        rate_mm: Len,
     },
     /// Page 16: a failed CinC ends the side's Orders phase at once.
     OrdersEnded {
@@ -377,7 +382,7 @@ pub enum Event {
     /// A unit has acted on the order (moved, or was passed over).
     Acted {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
     },
     /// The order's units have all acted, or the player ended it.
     OrderDone,
@@ -385,9 +390,9 @@ pub enum Event {
     /// charged; it acts on no further orders this phase.
     Charged {
         /// The charger.
-        unit: UnitIx,
+        unit: UnitId,
         /// The unit charged.
-        target: UnitIx,
+        target: UnitId,
         /// The face charged.
         face: crate::huzzah::geometry::Face,
     },
@@ -397,49 +402,49 @@ pub enum Event {
         /// The phasing side.
         side: Side,
         /// The charges made: (charger, target).
-        charges: Vec<(UnitIx, UnitIx)>,
+        charges: Vec<(UnitId, UnitId)>,
     },
     /// Page 21: a change of formation on a deploy order.
     UnitDeployed {
         /// The unit.
-        unit: UnitIx,
-        /// Its geometry afterwards.
-        shape: crate::huzzah::geometry::Shape,
+        unit: UnitId,
+        /// Its geometry afterwards (lengths in millimetres).
+        shape: Shape,
         /// It is in road column.
         column: bool,
     },
     /// Page 21: the Waver Test after a retire within one move of an enemy.
     WaverTested {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// The test (clamped to 2..10).
         test: Test,
     },
     /// An officer moved: with his unit, displaced by a friendly one, or joining a unit.
     OfficerMoved {
         /// The officer.
-        officer: u16,
-        /// Where he is now.
+        officer: OfficerId,
+        /// Where he is now, in millimetres.
         at: Point,
         /// The unit he is attached to now.
-        attached: Option<UnitIx>,
+        attached: Option<UnitId>,
         /// Why.
         why: String,
     },
     /// Page 18: an enemy unit reached an officer with no friendly unit in his radius.
     OfficerCaptured {
         /// The officer.
-        officer: u16,
+        officer: OfficerId,
         /// The unit that took him.
-        by: UnitIx,
+        by: UnitId,
     },
     /// A melee's outcome (the rules are missing: given by command, or by the labelled
     /// stand-in, whose two tests are then shown).
     MeleeResolved {
         /// Side A's unit.
-        a: UnitIx,
+        a: UnitId,
         /// Side B's unit.
-        b: UnitIx,
+        b: UnitId,
         /// The winner's side, `None` for a draw.
         winner: Option<Side>,
         /// Hits on side A's unit and on side B's.
@@ -452,7 +457,7 @@ pub enum Event {
     /// A unit's rally decided (the rules are missing): its status now.
     RallyDecided {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Its status.
         to: Status,
         /// The stand-in's morale test, if one was taken.
@@ -465,10 +470,11 @@ pub enum Event {
     /// rear rank's first).
     SkirmishersDeployed {
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// How many bases.
         bases: u8,
-        /// The unit's geometry afterwards; `None` if every base went.
+        /// The unit's geometry afterwards (lengths in millimetres); `None` if every
+        /// base went.
         shape: Option<Shape>,
         /// The army's bases in the skirmish line now.
         line: u16,
@@ -477,7 +483,7 @@ pub enum Event {
     /// whole into the skirmish line).
     OfficerRemoved {
         /// The officer.
-        officer: u16,
+        officer: OfficerId,
         /// Why.
         why: String,
     },
@@ -486,12 +492,12 @@ pub enum Event {
     /// quality is the lower of the two (page 6).
     BatteryJoined {
         /// The reserve artillery that joined.
-        unit: UnitIx,
+        unit: UnitId,
         /// The battery it joined.
-        battery: UnitIx,
+        battery: UnitId,
         /// At the battery's left end (else its right).
         left: bool,
-        /// The battery's geometry afterwards.
+        /// The battery's geometry afterwards (lengths in millimetres).
         shape: Shape,
         /// The battery's quality afterwards (`None`: neither was rolled yet).
         quality: Option<Quality>,
@@ -505,9 +511,9 @@ pub enum Event {
     /// sector).
     Engaged {
         /// Side A's unit.
-        a: UnitIx,
+        a: UnitId,
         /// Side B's unit.
-        b: UnitIx,
+        b: UnitId,
         /// Why.
         why: String,
     },
@@ -515,21 +521,21 @@ pub enum Event {
     /// neither is disordered by the other.
     LinesPassed {
         /// The unit ordered.
-        unit: UnitIx,
+        unit: UnitId,
         /// The unit it exchanged places with.
-        with: UnitIx,
+        with: UnitId,
     },
     /// Page 16: the CinC appointed a new officer to a command group that lost its
     /// officer in a previous turn; what he is like is on the missing pages (stated by
     /// the command, or the stand-in's).
     OfficerAppointed {
-        /// The officer replaced (his successor takes his place and index).
-        officer: u16,
+        /// The officer replaced (his successor takes his place and id).
+        officer: OfficerId,
         /// The new officer's quality.
         quality: crate::huzzah::scenario::OfficerQuality,
         /// He is inspirational.
         inspirational: bool,
-        /// Where he is placed.
+        /// Where he is placed, in millimetres.
         at: Point,
         /// Given by the stand-in rules.
         stand_in: bool,
@@ -547,8 +553,24 @@ pub enum Event {
 }
 
 impl State {
-    /// Folds one event into the state.
+    /// Folds one event into the state. The event names units, officers, sectors and
+    /// groups by id; each is resolved to the state's index here. An event naming one the
+    /// scenario lacks (never one the engine emitted for it) changes nothing.
     pub fn apply_event(&mut self, sc: &Scenario, e: &Event) {
+        let _ = self.fold(sc, e);
+    }
+
+    /// [`State::apply_event`]; `None` (and nothing changed) for an id the scenario
+    /// lacks. Every id of an event is resolved before the state changes.
+    fn fold(&mut self, sc: &Scenario, e: &Event) -> Option<()> {
+        let ux = |id: &UnitId| sc.unit_ix_of(id);
+        let ox = |id: &OfficerId| sc.officer_ix_of(id);
+        let uxs = |ids: &[UnitId]| ids.iter().map(ux).collect::<Option<Vec<UnitIx>>>();
+        let pairs = |ps: &[(UnitId, UnitId)]| {
+            ps.iter()
+                .map(|(a, b)| Some((ux(a)?, ux(b)?)))
+                .collect::<Option<Vec<(UnitIx, UnitIx)>>>()
+        };
         match e {
             Event::RolledOff { .. } => {}
             Event::PlacementEnded { side } => {
@@ -568,7 +590,8 @@ impl State {
                 self.placement.placed = 0;
             }
             Event::UnitPlaced { unit } => {
-                self.unit_mut(*unit).at = Whereabouts::Table;
+                let u = ux(unit)?;
+                self.unit_mut(u).at = Whereabouts::Table;
                 self.placement.placed += 1;
             }
             Event::PlayersDecided { player1 } => {
@@ -576,9 +599,10 @@ impl State {
             }
             Event::OfficersToPlace => self.placement.officers = true,
             Event::OfficerPlaced { officer, at } => {
-                self.officers[*officer as usize].at = Some(*at);
+                let o = ox(officer)?;
+                self.officers[o.index()].at = Some(*at);
             }
-            Event::InCombat { pairs } => self.in_combat = pairs.clone(),
+            Event::InCombat { pairs: ps } => self.in_combat = pairs(ps)?,
             Event::TurnStarted { turn, .. } => {
                 self.turn = *turn;
                 self.in_combat.clear();
@@ -623,15 +647,16 @@ impl State {
                 bases,
                 ..
             } => {
+                let (unit, target) = (ux(unit)?, ux(target)?);
                 self.firing.declarations.push(Declaration {
-                    unit: *unit,
-                    target: Some(*target),
+                    unit,
+                    target: Some(target),
                     bases: bases.clone(),
                 });
-                if !self.firing.targets.iter().any(|t| t.unit == *target) {
-                    let charger = self.unit(*target).charger;
+                if !self.firing.targets.iter().any(|t| t.unit == target) {
+                    let charger = self.unit(target).charger;
                     self.firing.targets.push(Target {
-                        unit: *target,
+                        unit: target,
                         stage: TargetStage::Rolled,
                         hits: 0,
                         hit: false,
@@ -641,18 +666,21 @@ impl State {
                     });
                 }
             }
-            Event::FireHeld { unit } => self.firing.declarations.push(Declaration {
-                unit: *unit,
-                target: None,
-                bases: None,
-            }),
+            Event::FireHeld { unit } => {
+                let unit = ux(unit)?;
+                self.firing.declarations.push(Declaration {
+                    unit,
+                    target: None,
+                    bases: None,
+                })
+            }
             Event::QualityDetermined {
                 unit,
                 quality,
                 gained,
                 ..
             } => {
-                let u = self.unit_mut(*unit);
+                let u = self.unit_mut(ux(unit)?);
                 u.quality = Some(*quality);
                 for a in gained {
                     match a {
@@ -668,22 +696,24 @@ impl State {
                 hits,
                 ..
             } => {
+                let (unit, target) = (ux(unit)?, ux(target)?);
                 self.firing.resolving = true;
-                self.unit_mut(*unit).fired = true;
+                self.unit_mut(unit).fired = true;
                 if matches!(self.phase, Phase::FireAtChargers { .. }) && !test.passed {
-                    self.firing.failed.push(*unit);
+                    self.firing.failed.push(unit);
                 }
-                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *target) {
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == target) {
                     t.hits = t.hits.saturating_add(*hits);
                     t.hit |= test.passed;
                 }
             }
             Event::HitsApplied { unit, hits } => {
-                let ranks = self.unit(*unit).shape.ranks.clone();
-                let u = self.unit_mut(*unit);
+                let unit = ux(unit)?;
+                let ranks = self.unit(unit).shape.ranks.clone();
+                let u = self.unit_mut(unit);
                 u.hits = u.hits.saturating_add(*hits);
                 u.removing = true;
-                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *unit) {
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == unit) {
                     t.stage = TargetStage::Removing;
                     t.ranks_before = ranks;
                 }
@@ -695,37 +725,43 @@ impl State {
                 hits,
                 shape,
             } => {
-                let u = self.unit_mut(*unit);
-                let start: usize = u.shape.ranks[..*rank as usize]
+                let unit = ux(unit)?;
+                let u = self.unit_mut(unit);
+                let start: usize = u
+                    .shape
+                    .ranks
                     .iter()
+                    .take(*rank as usize)
                     .map(|n| *n as usize)
                     .sum();
-                let len = u.shape.ranks[*rank as usize] as usize;
-                if let Some(i) = (start..start + len).find(|i| u.bases[*i] == *kind) {
+                let len = u.shape.ranks.get(*rank as usize).copied().unwrap_or(0) as usize;
+                if let Some(i) = (start..start + len).find(|i| u.bases.get(*i) == Some(kind)) {
                     u.bases.remove(i);
                 }
                 u.shape = shape.clone();
                 u.hits = u.hits.saturating_sub(*hits);
                 u.lost_this_turn += 1;
-                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *unit) {
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == unit) {
                     t.lost += 1;
                 }
             }
             Event::AbilityLost { unit, ability } => {
+                let unit = ux(unit)?;
                 if ability == "skirmish (limited)" {
-                    self.unit_mut(*unit).skirmish_limited = false;
+                    self.unit_mut(unit).skirmish_limited = false;
                 }
             }
             Event::RemovalDone { unit, odd_hits } => {
-                let u = self.unit_mut(*unit);
+                let unit = ux(unit)?;
+                let u = self.unit_mut(unit);
                 u.hits = *odd_hits;
                 u.removing = false;
-                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == *unit) {
+                if let Some(t) = self.firing.targets.iter_mut().find(|t| t.unit == unit) {
                     t.stage = TargetStage::Removed;
                 }
             }
             Event::UnitDestroyed { unit } => {
-                let u = self.unit_mut(*unit);
+                let u = self.unit_mut(ux(unit)?);
                 u.at = Whereabouts::Destroyed;
                 u.removing = false;
                 u.hits = 0;
@@ -737,7 +773,7 @@ impl State {
                 dice,
                 ..
             } => {
-                let o = &mut self.officers[*officer as usize];
+                let o = &mut self.officers[ox(officer)?.index()];
                 if dice.is_none() {
                     o.charmed = false;
                 }
@@ -746,58 +782,69 @@ impl State {
                 }
             }
             Event::OfficerKilled { officer, unit } => {
-                self.lose_officer(*officer);
-                self.officers[*officer as usize].killed_with = Some(*unit);
+                let (o, unit) = (ox(officer)?.index(), ux(unit)?);
+                self.lose_officer(o);
+                self.officers[o].killed_with = Some(unit);
             }
             Event::MoraleTested { .. } => {}
-            Event::AbilityGained { unit, ability } => match ability {
-                Ability::Grognards => self.unit_mut(*unit).grognards = true,
-                Ability::Disciplined => self.unit_mut(*unit).disciplined = true,
-            },
-            Event::QualityImproved { unit, to } => self.unit_mut(*unit).quality = Some(*to),
-            Event::StatusChanged { unit, status, .. } => self.unit_mut(*unit).status = *status,
+            Event::AbilityGained { unit, ability } => {
+                let u = self.unit_mut(ux(unit)?);
+                match ability {
+                    Ability::Grognards => u.grognards = true,
+                    Ability::Disciplined => u.disciplined = true,
+                }
+            }
+            Event::QualityImproved { unit, to } => self.unit_mut(ux(unit)?).quality = Some(*to),
+            Event::StatusChanged { unit, status, .. } => self.unit_mut(ux(unit)?).status = *status,
             Event::UnitMoved {
                 unit,
                 shape,
                 sector,
                 ..
             } => {
-                let u = self.unit_mut(*unit);
+                let unit = ux(unit)?;
+                let sector = match sector {
+                    Some(name) => Some(sc.sector_of(name)?),
+                    None => None,
+                };
+                let u = self.unit_mut(unit);
                 u.shape = shape.clone();
-                let left = u.sector != *sector;
-                u.sector = *sector;
+                let left = u.sector != sector;
+                u.sector = sector;
                 if left {
-                    self.sector_engaged.retain(|(a, b)| a != unit && b != unit);
+                    self.sector_engaged
+                        .retain(|(a, b)| *a != unit && *b != unit);
                 }
             }
             Event::ExtraHit { unit, .. } => {
-                let u = self.unit_mut(*unit);
+                let u = self.unit_mut(ux(unit)?);
                 u.hits = u.hits.saturating_add(1);
                 u.removing = true;
             }
             Event::PassedThrough { unit, .. } => {
-                self.unit_mut(*unit).passed_through = true;
+                self.unit_mut(ux(unit)?).passed_through = true;
             }
             Event::ToRoutTable { unit } => {
-                let u = self.unit_mut(*unit);
+                let u = self.unit_mut(ux(unit)?);
                 u.at = Whereabouts::RoutTable;
                 u.status = Status::Routing;
                 u.sector = None;
                 u.removing = false;
             }
             Event::UnitCaptured { unit } => {
-                let u = self.unit_mut(*unit);
+                let u = self.unit_mut(ux(unit)?);
                 u.at = Whereabouts::Captured;
                 u.sector = None;
                 u.removing = false;
             }
             Event::TargetResolved { unit } => {
-                self.firing.targets.retain(|t| t.unit != *unit);
-                self.firing.failed.retain(|u| u != unit);
+                let unit = ux(unit)?;
+                self.firing.targets.retain(|t| t.unit != unit);
+                self.firing.failed.retain(|u| *u != unit);
             }
             Event::OddHitsRemoved { units } => {
-                for u in units {
-                    self.unit_mut(*u).hits = 0;
+                for u in uxs(units)? {
+                    self.unit_mut(u).hits = 0;
                 }
             }
             Event::TurnEnded { .. } => {
@@ -818,57 +865,28 @@ impl State {
                 test,
                 automatic,
                 huzzah,
-                rate,
+                rate_mm,
             } => {
+                let (officer, group, units) = (ox(officer)?, sc.group_of(group)?, uxs(units)?);
+                self.order_given(officer, group, &units);
                 let o = &mut self.orders;
-                if let Some(prev) = o.officer {
-                    if prev != *officer && !o.done.contains(&prev) {
-                        o.done.push(prev);
-                    }
-                }
-                let same = o.officer == Some(*officer) && o.group.is_some_and(|(g, _)| g == *group);
-                if !same {
-                    if let Some((g, _)) = o.group {
-                        if !o.closed.contains(&g) {
-                            o.closed.push(g);
-                        }
-                    }
-                    o.free = false;
-                }
-                let n = if same {
-                    o.group.map_or(0, |(_, n)| n)
-                } else {
-                    0
-                };
-                o.officer = Some(*officer);
-                o.group = Some((*group, n.saturating_add(1)));
-                for u in units {
-                    if !o.ordered.iter().any(|(x, _)| x == u) {
-                        o.ordered.push((*u, *officer));
-                    }
-                }
                 let passed = *automatic || test.as_ref().is_some_and(|t| t.passed);
                 if *automatic {
                     o.free = false;
-                    if !o.closed.contains(group) {
-                        o.closed.push(*group);
+                    if !o.closed.contains(&group) {
+                        o.closed.push(group);
                     }
                 } else if *huzzah {
                     o.free = true;
                 }
                 if passed {
                     crate::huzzah::movement::activate(
-                        self,
-                        *officer,
-                        *group,
-                        *order,
-                        units,
-                        crate::huzzah::geometry::Len(*rate),
+                        self, officer, group, *order, &units, *rate_mm,
                     );
                 } else {
                     let o = &mut self.orders;
-                    if !o.done.contains(officer) {
-                        o.done.push(*officer);
+                    if !o.done.contains(&officer) {
+                        o.done.push(officer);
                     }
                     o.officer = None;
                     o.group = None;
@@ -877,8 +895,9 @@ impl State {
             }
             Event::OrdersEnded { .. } | Event::WaverTested { .. } => {}
             Event::Acted { unit } => {
+                let unit = ux(unit)?;
                 if let Some(a) = &mut self.orders.active {
-                    a.units.retain(|u| u != unit);
+                    a.units.retain(|u| *u != unit);
                 }
             }
             Event::OrderDone => self.orders.active = None,
@@ -888,14 +907,15 @@ impl State {
                 shape,
                 column,
             } => {
-                let st = self.unit_mut(*unit);
+                let st = self.unit_mut(ux(unit)?);
                 st.shape = shape.clone();
                 st.column = *column;
             }
-            Event::Charged { unit, .. } => self.unit_mut(*unit).charger = true,
+            Event::Charged { unit, .. } => self.unit_mut(ux(unit)?).charger = true,
             Event::MeleeResolved { a, b, hits, .. } => {
-                self.combat_done.push((*a, *b));
-                for (u, h) in [(*a, hits.0), (*b, hits.1)] {
+                let (a, b) = (ux(a)?, ux(b)?);
+                self.combat_done.push((a, b));
+                for (u, h) in [(a, hits.0), (b, hits.1)] {
                     if h > 0 {
                         let st = self.unit_mut(u);
                         st.hits = st.hits.saturating_add(h);
@@ -904,8 +924,9 @@ impl State {
                 }
             }
             Event::RallyDecided { unit, to, .. } => {
-                self.done_in_phase.push(*unit);
-                self.unit_mut(*unit).status = *to;
+                let unit = ux(unit)?;
+                self.done_in_phase.push(unit);
+                self.unit_mut(unit).status = *to;
             }
             Event::OfficerMoved {
                 officer,
@@ -913,15 +934,20 @@ impl State {
                 attached,
                 ..
             } => {
+                let o = ox(officer)?;
+                let attached = match attached {
+                    Some(u) => Some(ux(u)?),
+                    None => None,
+                };
                 if matches!(self.phase, Phase::MoveOfficers { .. }) {
-                    self.officers_moved.push(*officer);
+                    self.officers_moved.push(o.0);
                 }
-                let o = &mut self.officers[*officer as usize];
-                o.at = Some(*at);
-                o.attached = *attached;
+                let st = &mut self.officers[o.index()];
+                st.at = Some(*at);
+                st.attached = attached;
             }
             Event::OfficerCaptured { officer, .. } => {
-                self.lose_officer(*officer);
+                self.lose_officer(ox(officer)?.index());
             }
             Event::SkirmishersDeployed {
                 unit,
@@ -929,8 +955,9 @@ impl State {
                 shape,
                 line,
             } => {
-                let side = sc.unit(*unit).side;
-                let u = self.unit_mut(*unit);
+                let unit = ux(unit)?;
+                let side = sc.unit(unit).side;
+                let u = self.unit_mut(unit);
                 for _ in 0..*bases {
                     if let Some(i) = u.bases.iter().rposition(|b| b.is_infantry_base()) {
                         u.bases.remove(i);
@@ -947,7 +974,7 @@ impl State {
                 self.armies.get_mut(side).skirmish_line = *line;
             }
             Event::OfficerRemoved { officer, .. } => {
-                self.lose_officer(*officer);
+                self.lose_officer(ox(officer)?.index());
             }
             Event::BatteryJoined {
                 unit,
@@ -958,9 +985,10 @@ impl State {
                 grognards,
                 disciplined,
             } => {
-                let moved = self.unit(*unit).bases.clone();
-                self.unit_mut(*unit).at = Whereabouts::Joined;
-                let b = self.unit_mut(*battery);
+                let (unit, battery) = (ux(unit)?, ux(battery)?);
+                let moved = self.unit(unit).bases.clone();
+                self.unit_mut(unit).at = Whereabouts::Joined;
+                let b = self.unit_mut(battery);
                 if *left {
                     b.bases.splice(0..0, moved);
                 } else {
@@ -971,11 +999,12 @@ impl State {
                 b.quality = *quality;
                 b.grognards = *grognards;
                 b.disciplined = *disciplined;
-                b.joined.push(*unit);
+                b.joined.push(unit);
             }
             Event::Engaged { a, b, .. } => {
-                if !self.sector_engaged.contains(&(*a, *b)) {
-                    self.sector_engaged.push((*a, *b));
+                let pair = (ux(a)?, ux(b)?);
+                if !self.sector_engaged.contains(&pair) {
+                    self.sector_engaged.push(pair);
                 }
             }
             Event::LinesPassed { .. } => {}
@@ -986,7 +1015,7 @@ impl State {
                 at,
                 ..
             } => {
-                let o = &mut self.officers[*officer as usize];
+                let o = &mut self.officers[ox(officer)?.index()];
                 o.lost = false;
                 o.lost_turn = None;
                 o.at = Some(*at);
@@ -1005,12 +1034,46 @@ impl State {
                 };
             }
         }
+        Some(())
+    }
+
+    /// The bookkeeping of an order given (pages 16-18), before its outcome: the
+    /// officer giving orders now, the group and how many orders it has had, the groups
+    /// left behind and the units ordered.
+    fn order_given(&mut self, officer: OfficerIx, group: GroupRef, units: &[UnitIx]) {
+        let o = &mut self.orders;
+        if let Some(prev) = o.officer {
+            if prev != officer && !o.done.contains(&prev) {
+                o.done.push(prev);
+            }
+        }
+        let same = o.officer == Some(officer) && o.group.is_some_and(|(g, _)| g == group);
+        if !same {
+            if let Some((g, _)) = o.group {
+                if !o.closed.contains(&g) {
+                    o.closed.push(g);
+                }
+            }
+            o.free = false;
+        }
+        let n = if same {
+            o.group.map_or(0, |(_, n)| n)
+        } else {
+            0
+        };
+        o.officer = Some(officer);
+        o.group = Some((group, n.saturating_add(1)));
+        for u in units {
+            if !o.ordered.iter().any(|(x, _)| x == u) {
+                o.ordered.push((*u, officer));
+            }
+        }
     }
 
     /// An officer killed, captured or removed: off the table from this turn.
-    fn lose_officer(&mut self, officer: u16) {
+    fn lose_officer(&mut self, officer: usize) {
         let turn = self.turn;
-        let o = &mut self.officers[officer as usize];
+        let o = &mut self.officers[officer];
         o.lost = true;
         o.lost_turn = Some(turn);
         o.at = None;

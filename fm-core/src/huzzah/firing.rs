@@ -15,7 +15,7 @@ use crate::huzzah::engine::{m, Ctx};
 use crate::huzzah::event::{Event, Modifier};
 use crate::huzzah::geometry::{self, Face, Len, Point, Polygon, Shape};
 use crate::huzzah::quality::{self, Quality};
-use crate::huzzah::scenario::{Arm, BaseKind, Cover, Scenario, UnitIx};
+use crate::huzzah::scenario::{Arm, BaseKind, Cover, OfficerIx, Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State, Status, TargetStage, Whereabouts};
 use crate::ids::Side;
 
@@ -518,7 +518,7 @@ pub(crate) fn ensure_quality(ctx: &mut Ctx, u: UnitIx) -> Quality {
         gained.push(crate::huzzah::event::Ability::Disciplined);
     }
     ctx.emit(Event::QualityDetermined {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         rolls: r
             .rolls
             .iter()
@@ -546,7 +546,10 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
     if !ctx.s.firing.resolving {
         let units = to_declare(sc, &ctx.s, side);
         if !units.is_empty() {
-            return Step::Wait(Pending::DeclareFire { side, units });
+            return Step::Wait(Pending::DeclareFire {
+                side,
+                units: ctx.sc.unit_ids(&units),
+            });
         }
         // Page 11: all targets are declared before any fire is resolved.
         let decls: Vec<(UnitIx, UnitIx, Option<Vec<u8>>)> = ctx
@@ -586,8 +589,8 @@ pub(crate) fn roll_fire(ctx: &mut Ctx, f: UnitIx, t: UnitIx, group: Group, at_sh
         test.dice.huzzah(),
     );
     ctx.emit(Event::FireResolved {
-        unit: f,
-        target: t,
+        unit: ctx.sc.unit_id(f),
+        target: ctx.sc.unit_id(t),
         bases,
         test,
         hits,
@@ -599,13 +602,15 @@ pub(crate) fn roll_fire(ctx: &mut Ctx, f: UnitIx, t: UnitIx, group: Group, at_sh
 pub(crate) fn resolve_targets(ctx: &mut Ctx) -> Step {
     while let Some(t) = ctx.s.firing.targets.first().cloned() {
         if !on_table(&ctx.s, t.unit) {
-            ctx.emit(Event::TargetResolved { unit: t.unit });
+            ctx.emit(Event::TargetResolved {
+                unit: ctx.sc.unit_id(t.unit),
+            });
             continue;
         }
         match t.stage {
             TargetStage::Rolled => {
                 ctx.emit(Event::HitsApplied {
-                    unit: t.unit,
+                    unit: ctx.sc.unit_id(t.unit),
                     hits: t.hits,
                 });
                 // The removal runs from the main loop (the owner may choose).
@@ -614,7 +619,9 @@ pub(crate) fn resolve_targets(ctx: &mut Ctx) -> Step {
             TargetStage::Removing => return Step::Again,
             TargetStage::Removed => {
                 crate::huzzah::morale::after_fire(ctx, &t);
-                ctx.emit(Event::TargetResolved { unit: t.unit });
+                ctx.emit(Event::TargetResolved {
+                    unit: ctx.sc.unit_id(t.unit),
+                });
             }
         }
     }
@@ -705,7 +712,7 @@ pub fn shape_without(shape: &Shape, rank: u8) -> Shape {
 pub(crate) fn remove_base(ctx: &mut Ctx, u: UnitIx, c: Removal) {
     let shape = shape_without(&ctx.s.unit(u).shape, c.rank);
     ctx.emit(Event::BaseRemoved {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         rank: c.rank,
         kind: c.kind,
         hits: c.hits,
@@ -713,7 +720,7 @@ pub(crate) fn remove_base(ctx: &mut Ctx, u: UnitIx, c: Removal) {
     });
     if let Some(ability) = c.marker {
         ctx.emit(Event::AbilityLost {
-            unit: u,
+            unit: ctx.sc.unit_id(u),
             ability: ability.to_string(),
         });
     }
@@ -721,11 +728,13 @@ pub(crate) fn remove_base(ctx: &mut Ctx, u: UnitIx, c: Removal) {
         // Page 15: an officer dies with his unit, without a saving throw.
         if let Some(o) = ctx.s.attached_officer(u) {
             ctx.emit(Event::OfficerKilled {
-                officer: o as u16,
-                unit: u,
+                officer: ctx.sc.officer_id(OfficerIx(o as u16)),
+                unit: ctx.sc.unit_id(u),
             });
         }
-        ctx.emit(Event::UnitDestroyed { unit: u });
+        ctx.emit(Event::UnitDestroyed {
+            unit: ctx.sc.unit_id(u),
+        });
     }
 }
 
@@ -736,7 +745,10 @@ pub(crate) fn removal_step(ctx: &mut Ctx, u: UnitIx) -> Option<Pending> {
     match cands.len() {
         0 => {
             let odd_hits = ctx.s.unit(u).hits;
-            ctx.emit(Event::RemovalDone { unit: u, odd_hits });
+            ctx.emit(Event::RemovalDone {
+                unit: ctx.sc.unit_id(u),
+                odd_hits,
+            });
             None
         }
         1 => {
@@ -745,7 +757,7 @@ pub(crate) fn removal_step(ctx: &mut Ctx, u: UnitIx) -> Option<Pending> {
         }
         _ => Some(Pending::RemoveBase {
             side: ctx.sc.unit(u).side,
-            unit: u,
+            unit: ctx.sc.unit_id(u),
             hits: ctx.s.unit(u).hits,
         }),
     }

@@ -22,7 +22,7 @@ use crate::huzzah::orders::OrderKind;
 use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Pending, State, Whereabouts};
-use crate::ids::Side;
+use crate::ids::{Side, UnitId};
 
 /// The most ranks a unit can have (its most bases).
 pub const MAX_RANKS: usize = 24;
@@ -42,6 +42,9 @@ pub const KINDS: [BaseKind; 8] = [
 /// The legal commands, in a stable order.
 pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
     let id = |u: UnitIx| sc.unit(u).id.to_string();
+    // The pending decision names units by id; the listing works on indices.
+    let ixs =
+        |ids: &[UnitId]| -> Vec<UnitIx> { ids.iter().filter_map(|i| sc.unit_ix_of(i)).collect() };
     match &s.pending {
         Pending::GameOver { .. } => Vec::new(),
         Pending::PlaceUnits {
@@ -71,7 +74,7 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             .collect(),
         Pending::DeclareFire { units, .. } => {
             let mut out = Vec::new();
-            for u in units {
+            for u in &ixs(units) {
                 for t in targets(sc, s, *u) {
                     out.push(Command::Fire {
                         unit: id(*u),
@@ -90,18 +93,22 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             }
             out
         }
-        Pending::RemoveBase { unit, .. } => removal_candidates(sc, s, *unit)
+        Pending::RemoveBase { unit, .. } => ixs(std::slice::from_ref(unit))
             .into_iter()
-            .map(|c| Command::RemoveBase {
-                unit: id(*unit),
-                rank: c.rank,
-                kind: c.kind,
+            .flat_map(|unit| {
+                removal_candidates(sc, s, unit)
+                    .into_iter()
+                    .map(move |c| Command::RemoveBase {
+                        unit: id(unit),
+                        rank: c.rank,
+                        kind: c.kind,
+                    })
             })
             .collect(),
-        Pending::FireAtCharger { unit, chargers, .. } => chargers
+        Pending::FireAtCharger { unit, chargers, .. } => ixs(chargers)
             .iter()
             .map(|c| Command::Fire {
-                unit: id(*unit),
+                unit: unit.to_string(),
                 target: id(*c),
                 bases: None,
             })
@@ -126,10 +133,10 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
             out
         }
         Pending::Melee { a, b, .. } => (0..MELEE_SLOTS)
-            .map(|k| melee_command(sc, *a, *b, k))
+            .filter_map(|k| melee_command(sc, a, b, k))
             .collect(),
         Pending::Rally { units, .. } => {
-            let mut out: Vec<Command> = units
+            let mut out: Vec<Command> = ixs(units)
                 .iter()
                 .flat_map(|u| {
                     [true, false].map(|rallies| Command::Rally {
@@ -144,7 +151,7 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
         Pending::MoveOfficers { .. } => vec![Command::EndPhase],
         Pending::Act { units, order, .. } => {
             let mut out = Vec::new();
-            for u in units {
+            for u in &ixs(units) {
                 if let (OrderKind::Advance, Some(a)) = (*order, &s.orders.active) {
                     for t in first_met(sc, s, *u, a.rate) {
                         if plan_charge(sc, s, *u, t, None).is_ok() {
@@ -198,13 +205,13 @@ pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<C
             let drift = [-50, 0, 50][slot % 3];
             Command::Advance {
                 unit: id,
-                distance_mm: d,
-                drift_mm: drift,
+                distance_mm: Len::mm(d),
+                drift_mm: Len::mm(drift),
             }
         }
         (OrderKind::Retire, 6 | 7) => Command::Retire {
             unit: id,
-            distance_mm: if slot == 6 { mm / 2 } else { mm / 4 },
+            distance_mm: Len::mm(if slot == 6 { mm / 2 } else { mm / 4 }),
         },
         (OrderKind::Advance, 8 | 9) => {
             s.unit(u).sector?;
@@ -228,7 +235,7 @@ pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<C
             check_manoeuvre(sc, s, u, &end).ok()?;
             return Some(Command::Manoeuvre {
                 unit: id,
-                anchor,
+                anchor: [Len::mm(anchor[0]), Len::mm(anchor[1])],
                 facing: end.facing.0,
             });
         }
@@ -239,10 +246,8 @@ pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<C
             distance_mm,
             drift_mm,
             ..
-        } => check_advance(sc, s, u, Len::mm(*distance_mm), Len::mm(*drift_mm)).is_ok(),
-        Command::Retire { distance_mm, .. } => {
-            check_retire(sc, s, u, Len::mm(*distance_mm)).is_ok()
-        }
+        } => check_advance(sc, s, u, *distance_mm, *drift_mm).is_ok(),
+        Command::Retire { distance_mm, .. } => check_retire(sc, s, u, *distance_mm).is_ok(),
         _ => false,
     };
     ok.then_some(c)
@@ -252,7 +257,8 @@ pub fn act_command(sc: &Scenario, s: &State, u: UnitIx, slot: usize) -> Option<C
 /// with 1 or 3 hits on the loser (falling back 5 cm a hit); side B's the same.
 pub const MELEE_SLOTS: usize = 5;
 
-fn melee_command(sc: &Scenario, a: UnitIx, b: UnitIx, k: usize) -> Command {
+fn melee_command(sc: &Scenario, a: &UnitId, b: &UnitId, k: usize) -> Option<Command> {
+    let (a, b) = (sc.unit_ix_of(a)?, sc.unit_ix_of(b)?);
     let (winner, hits) = match k {
         0 => (None, 0u8),
         1 => (Some(Side::A), 1),
@@ -260,15 +266,15 @@ fn melee_command(sc: &Scenario, a: UnitIx, b: UnitIx, k: usize) -> Command {
         3 => (Some(Side::B), 1),
         _ => (Some(Side::B), 3),
     };
-    Command::MeleeResult {
+    Some(Command::MeleeResult {
         a: sc.unit(a).id.to_string(),
         b: sc.unit(b).id.to_string(),
         winner,
         hits_a: if winner == Some(Side::B) { hits } else { 0 },
         hits_b: if winner == Some(Side::A) { hits } else { 0 },
-        loser_falls_back_mm: 50 * hits as i64,
+        loser_falls_back_mm: Len::mm(50 * hits as i64),
         loser_routs: false,
-    }
+    })
 }
 
 /// The deploy menu of a unit on a deploy order: the formations, its front-left base
@@ -467,7 +473,8 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
         Command::Charge { .. } => return None,
         Command::MeleeResult { .. } => match &s.pending {
             Pending::Melee { a, b: ub, .. } => {
-                b.melee() + (0..MELEE_SLOTS).find(|k| melee_command(sc, *a, *ub, *k) == *c)?
+                b.melee()
+                    + (0..MELEE_SLOTS).find(|k| melee_command(sc, a, ub, *k).as_ref() == Some(c))?
             }
             _ => return None,
         },
@@ -556,7 +563,7 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
         }
     } else if i < b.rally() {
         match &s.pending {
-            Pending::Melee { a, b: ub, .. } => melee_command(sc, *a, *ub, i - b.melee()),
+            Pending::Melee { a, b: ub, .. } => melee_command(sc, a, ub, i - b.melee())?,
             _ => return None,
         }
     } else if i < b.deploy() {

@@ -123,5 +123,7 @@ pub(crate) fn manoeuvre(ctx: &mut Ctx, u: UnitIx, end: Shape) {
         }
     };
     move_to(ctx, u, end, travel, why);
-    ctx.emit(Event::Acted { unit: u });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
 }

@@ -17,7 +17,9 @@ use crate::huzzah::event::{Event, Test};
 use crate::huzzah::firing::{cover, ensure_quality, on_table};
 use crate::huzzah::geometry::{self, Len, Point};
 use crate::huzzah::morale::{cover_reduction, retreat, rout, support_ranks, within_one_move};
-use crate::huzzah::scenario::{MissingRules, OfficerQuality, OfficerRank, Scenario, UnitIx};
+use crate::huzzah::scenario::{
+    MissingRules, OfficerIx, OfficerQuality, OfficerRank, Scenario, UnitIx,
+};
 use crate::huzzah::state::{Pending, State, Status};
 use crate::ids::Side;
 use serde::{Deserialize, Serialize};
@@ -89,8 +91,8 @@ pub(crate) fn resolve(
         .filter(|l| ctx.s.unit(*l).charger)
         .map_or(0, |l| ctx.s.unit(l).lost_this_turn);
     ctx.emit(Event::MeleeResolved {
-        a,
-        b,
+        a: ctx.sc.unit_id(a),
+        b: ctx.sc.unit_id(b),
         winner: o.winner,
         hits: o.hits,
         tests,
@@ -110,7 +112,7 @@ pub(crate) fn resolve(
         rout(ctx, l, d, why);
     } else {
         ctx.emit(Event::StatusChanged {
-            unit: l,
+            unit: ctx.sc.unit_id(l),
             status: Status::Disordered,
             why: "p18: lost a combat".into(),
         });
@@ -187,7 +189,13 @@ pub(crate) fn stand_in_melee(ctx: &mut Ctx, a: UnitIx, b: UnitIx) {
 pub(crate) fn combat_step(ctx: &mut Ctx, side: Side) -> Option<Pending> {
     while let Some((a, b)) = engagements(ctx.sc, &ctx.s).first().copied() {
         match ctx.sc.missing_rules() {
-            MissingRules::Decide => return Some(Pending::Melee { side, a, b }),
+            MissingRules::Decide => {
+                return Some(Pending::Melee {
+                    side,
+                    a: ctx.sc.unit_id(a),
+                    b: ctx.sc.unit_id(b),
+                })
+            }
             MissingRules::StandIn => stand_in_melee(ctx, a, b),
         }
         if ctx.s.units.iter().any(|u| u.removing) {
@@ -222,7 +230,10 @@ pub(crate) fn rally_step(ctx: &mut Ctx, side: Side) -> Option<Pending> {
         return None;
     }
     match ctx.sc.missing_rules() {
-        MissingRules::Decide => Some(Pending::Rally { side, units }),
+        MissingRules::Decide => Some(Pending::Rally {
+            side,
+            units: ctx.sc.unit_ids(&units),
+        }),
         MissingRules::StandIn => {
             // STAND-IN rally: a unit with no formed enemy within one move tests its
             // morale; a pass rallies it one step.
@@ -234,7 +245,7 @@ pub(crate) fn rally_step(ctx: &mut Ctx, side: Side) -> Option<Pending> {
                 });
                 if near {
                     ctx.emit(Event::RallyDecided {
-                        unit: u,
+                        unit: ctx.sc.unit_id(u),
                         to: ctx.s.unit(u).status,
                         test: None,
                         stand_in: true,
@@ -251,7 +262,7 @@ pub(crate) fn rally_step(ctx: &mut Ctx, side: Side) -> Option<Pending> {
                     ctx.s.unit(u).status
                 };
                 ctx.emit(Event::RallyDecided {
-                    unit: u,
+                    unit: ctx.sc.unit_id(u),
                     to,
                     test: Some(test),
                     stand_in: true,
@@ -447,7 +458,7 @@ pub fn check_appoint(
 /// Carries out an appointment.
 pub(crate) fn appoint(ctx: &mut Ctx, a: Appointment) {
     ctx.emit(Event::OfficerAppointed {
-        officer: a.officer as u16,
+        officer: ctx.sc.officer_id(OfficerIx(a.officer as u16)),
         quality: a.quality,
         inspirational: a.inspirational,
         at: a.at,

@@ -10,6 +10,7 @@
 //! | `scenario` | 2-10 | forces, officers, terrain, conditions, validated at load; the built-in battle |
 //! | `quality` | 4-6 | expected and actual quality, the (stand-in) Unit Quality Table |
 //! | `state`, `command`, `event` | — | the dynamic state, the vocabularies, the fold |
+//! | `names` | — | ids (what the JSON names things by) to the engine's indices and back |
 //! | `engine` | 7-8 | `new_game`, `apply`; the turn sequence; set-up |
 //! | `skirmish` | 9-10 | skirmisher superiority, artillery effectiveness |
 //! | `firing` | 11-13 | who fires at what, the Fire Factor, hits, base removal |
@@ -42,6 +43,7 @@ pub mod manoeuvre;
 pub mod missing;
 pub mod morale;
 pub mod movement;
+pub mod names;
 pub mod observation;
 pub mod odds;
 pub mod orders;

@@ -14,7 +14,9 @@ use crate::huzzah::engine::{m, Ctx};
 use crate::huzzah::event::{Ability, Event, Modifier};
 use crate::huzzah::firing::{cover, ensure_quality, on_table};
 use crate::huzzah::geometry::{self, Len, Polygon, Shape};
-use crate::huzzah::scenario::{Cover, MoveFormation, Scenario, SectorRef, TerrainIx, UnitIx};
+use crate::huzzah::scenario::{
+    Cover, MoveFormation, OfficerIx, Scenario, SectorRef, TerrainIx, UnitIx,
+};
 use crate::huzzah::state::{State, Status, Target};
 
 /// How far a unit could advance on an order (squares cannot move): its move in its
@@ -138,7 +140,10 @@ pub(crate) fn after_fire(ctx: &mut Ctx, t: &Target) {
     let mods = morale_modifiers(ctx.sc, &ctx.s, u, &t.ranks_before);
     let test = ctx.test(q.morale_factor() as i8, mods, true);
     let (passed, huzzah) = (test.passed, test.dice.huzzah());
-    ctx.emit(Event::MoraleTested { unit: u, test });
+    ctx.emit(Event::MoraleTested {
+        unit: ctx.sc.unit_id(u),
+        test,
+    });
     if passed {
         if huzzah {
             huzzah_bonus(ctx, u);
@@ -153,17 +158,17 @@ pub(crate) fn huzzah_bonus(ctx: &mut Ctx, u: UnitIx) {
     let st = ctx.s.unit(u);
     if !st.grognards {
         ctx.emit(Event::AbilityGained {
-            unit: u,
+            unit: ctx.sc.unit_id(u),
             ability: Ability::Grognards,
         });
     } else if !st.disciplined {
         ctx.emit(Event::AbilityGained {
-            unit: u,
+            unit: ctx.sc.unit_id(u),
             ability: Ability::Disciplined,
         });
     } else if let Some(q) = st.quality {
         ctx.emit(Event::QualityImproved {
-            unit: u,
+            unit: ctx.sc.unit_id(u),
             to: q.improved(),
         });
     }
@@ -193,7 +198,7 @@ pub(crate) fn failed(ctx: &mut Ctx, u: UnitIx, lost: u8, charger: bool) {
         return;
     }
     ctx.emit(Event::StatusChanged {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         status: Status::Disordered,
         why: "p14: failed a morale test".into(),
     });
@@ -208,7 +213,7 @@ pub(crate) fn failed(ctx: &mut Ctx, u: UnitIx, lost: u8, charger: bool) {
 /// road-column move and the force-back distance (page 14).
 pub(crate) fn rout(ctx: &mut Ctx, u: UnitIx, force_back: Len, why: &str) {
     ctx.emit(Event::StatusChanged {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         status: Status::Routing,
         why: why.to_string(),
     });
@@ -326,7 +331,9 @@ pub(crate) fn retreat(ctx: &mut Ctx, u: UnitIx, d: Len, routing: bool, why: &str
         let poly = Polygon(sc.terrain()[ti].sectors[si].clone());
         match (routing, occupant(&ctx.s, ti, si)) {
             (true, Some(o)) if sc.unit(o).side != side => {
-                ctx.emit(Event::UnitCaptured { unit: u });
+                ctx.emit(Event::UnitCaptured {
+                    unit: ctx.sc.unit_id(u),
+                });
                 return;
             }
             (true, Some(_)) => {
@@ -398,30 +405,38 @@ pub(crate) fn retreat(ctx: &mut Ctx, u: UnitIx, d: Len, routing: bool, why: &str
     for f in &passed {
         if !ctx.s.unit(*f).passed_through && ctx.s.unit(*f).status == Status::Formed {
             ctx.emit(Event::StatusChanged {
-                unit: *f,
+                unit: ctx.sc.unit_id(*f),
                 status: Status::Disordered,
                 why: "p14: a unit fell back or routed through it".into(),
             });
         }
-        ctx.emit(Event::PassedThrough { unit: *f, by: u });
+        ctx.emit(Event::PassedThrough {
+            unit: ctx.sc.unit_id(*f),
+            by: ctx.sc.unit_id(u),
+        });
         extra_hits.push(format!(
             "p14: fell back or routed through {}",
             sc.unit(*f).id
         ));
     }
     if off {
-        ctx.emit(Event::ToRoutTable { unit: u });
+        ctx.emit(Event::ToRoutTable {
+            unit: ctx.sc.unit_id(u),
+        });
         return;
     }
     ctx.emit(Event::UnitMoved {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         shape: end,
-        sector,
-        distance: dist.0,
+        sector: sector.map(|s| ctx.sc.sector_name(s)),
+        distance_mm: dist,
         why: why.to_string(),
     });
     for why in extra_hits {
-        ctx.emit(Event::ExtraHit { unit: u, why });
+        ctx.emit(Event::ExtraHit {
+            unit: ctx.sc.unit_id(u),
+            why,
+        });
     }
 }
 
@@ -434,7 +449,7 @@ pub(crate) fn officer_save(ctx: &mut Ctx, u: UnitIx, hits: u8) {
     let needs = 12 - hits.min(20) as i8;
     if ctx.s.officers[o].charmed {
         ctx.emit(Event::OfficerSave {
-            officer: o as u16,
+            officer: ctx.sc.officer_id(OfficerIx(o as u16)),
             needs,
             dice: None,
             survived: true,
@@ -445,7 +460,7 @@ pub(crate) fn officer_save(ctx: &mut Ctx, u: UnitIx, hits: u8) {
     let dice = ctx.roll();
     let survived = crate::huzzah::engine::passes(needs, dice);
     ctx.emit(Event::OfficerSave {
-        officer: o as u16,
+        officer: ctx.sc.officer_id(OfficerIx(o as u16)),
         needs,
         dice: Some(dice),
         survived,
@@ -453,8 +468,8 @@ pub(crate) fn officer_save(ctx: &mut Ctx, u: UnitIx, hits: u8) {
     });
     if !survived {
         ctx.emit(Event::OfficerKilled {
-            officer: o as u16,
-            unit: u,
+            officer: ctx.sc.officer_id(OfficerIx(o as u16)),
+            unit: ctx.sc.unit_id(u),
         });
     }
 }
@@ -466,6 +481,8 @@ pub(crate) fn end_of_rally(ctx: &mut Ctx) {
         .filter(|u| ctx.s.unit(*u).hits > 0 && !ctx.s.unit(*u).removing)
         .collect();
     if !units.is_empty() {
-        ctx.emit(Event::OddHitsRemoved { units });
+        ctx.emit(Event::OddHitsRemoved {
+            units: ctx.sc.unit_ids(&units),
+        });
     }
 }

@@ -207,14 +207,14 @@ pub(crate) fn give(
     };
     let huzzah = test.as_ref().is_some_and(|t| t.dice.huzzah());
     ctx.emit(Event::OrderGiven {
-        officer,
-        group: g,
+        officer: ctx.sc.officer_id(officer),
+        group: ctx.sc.group_arg(g),
         order: kind,
-        units: units.clone(),
+        units: ctx.sc.unit_ids(&units),
         test,
         automatic: free,
         huzzah,
-        rate: rate.0,
+        rate_mm: rate,
     });
     if !passed && def.rank == OfficerRank::Cinc {
         // Page 16: the side's Orders phase ends at once if the CinC fails.
@@ -493,10 +493,10 @@ pub(crate) fn move_to_with(
     let side = sc.unit(u).side;
     let start = ctx.s.unit(u).shape.clone();
     ctx.emit(Event::UnitMoved {
-        unit: u,
+        unit: ctx.sc.unit_id(u),
         shape: end.clone(),
-        sector,
-        distance: distance.0,
+        sector: sector.map(|s| sc.sector_name(s)),
+        distance_mm: distance,
         why: why.to_string(),
     });
     let shift = Point::new(
@@ -513,9 +513,9 @@ pub(crate) fn move_to_with(
         if os.attached == Some(u) {
             let to = Point::new(Len(at.x.0 + shift.x.0), Len(at.y.0 + shift.y.0));
             ctx.emit(Event::OfficerMoved {
-                officer: o as u16,
+                officer: ctx.sc.officer_id(OfficerIx(o as u16)),
                 at: to,
-                attached: Some(u),
+                attached: Some(ctx.sc.unit_id(u)),
                 why: "moves with his unit".into(),
             });
             continue;
@@ -528,7 +528,7 @@ pub(crate) fn move_to_with(
             let rear = end.face(geometry::Face::Rear).mid();
             let to = geometry::rotate(rear, end.facing, Len::ZERO, Len::cm(-1));
             ctx.emit(Event::OfficerMoved {
-                officer: o as u16,
+                officer: ctx.sc.officer_id(OfficerIx(o as u16)),
                 at: to,
                 attached: None,
                 why: "p18: displaced by a friendly unit".into(),
@@ -551,15 +551,15 @@ pub(crate) fn move_to_with(
                         Len::cm(-1),
                     );
                     ctx.emit(Event::OfficerMoved {
-                        officer: o as u16,
+                        officer: ctx.sc.officer_id(OfficerIx(o as u16)),
                         at: to,
-                        attached: Some(f),
+                        attached: Some(ctx.sc.unit_id(f)),
                         why: "p18: reached by an enemy unit, he joins the nearest friendly unit in his command radius".into(),
                     });
                 }
                 None => ctx.emit(Event::OfficerCaptured {
-                    officer: o as u16,
-                    by: u,
+                    officer: ctx.sc.officer_id(OfficerIx(o as u16)),
+                    by: ctx.sc.unit_id(u),
                 }),
             }
         }
@@ -577,7 +577,7 @@ pub(crate) fn move_to_with(
         for x in [u, f] {
             if ctx.s.unit(x).status == Status::Formed {
                 ctx.emit(Event::StatusChanged {
-                    unit: x,
+                    unit: ctx.sc.unit_id(x),
                     status: Status::Disordered,
                     why: "p20: friendly units overlap".into(),
                 });
@@ -626,7 +626,10 @@ pub(crate) fn waver(ctx: &mut Ctx, u: UnitIx) {
     let mods = waver_modifiers(ctx.sc, &ctx.s, u);
     let test = ctx.test(q.morale_factor() as i8, mods, true);
     let (passed, huzzah) = (test.passed, test.dice.huzzah());
-    ctx.emit(Event::WaverTested { unit: u, test });
+    ctx.emit(Event::WaverTested {
+        unit: ctx.sc.unit_id(u),
+        test,
+    });
     if passed {
         if huzzah {
             huzzah_bonus(ctx, u);
@@ -640,7 +643,7 @@ pub(crate) fn waver(ctx: &mut Ctx, u: UnitIx) {
         );
     } else {
         ctx.emit(Event::StatusChanged {
-            unit: u,
+            unit: ctx.sc.unit_id(u),
             status: Status::Disordered,
             why: "p21: failed a waver test".into(),
         });
@@ -648,12 +651,12 @@ pub(crate) fn waver(ctx: &mut Ctx, u: UnitIx) {
 }
 
 /// The pending decision of the Orders phase now.
-pub(crate) fn pending(s: &State, side: Side) -> Pending {
+pub(crate) fn pending(sc: &Scenario, s: &State, side: Side) -> Pending {
     match &s.orders.active {
         Some(a) if !a.units.is_empty() => Pending::Act {
             side,
             order: a.kind,
-            units: a.units.clone(),
+            units: sc.unit_ids(&a.units),
         },
         _ => Pending::Orders { side },
     }
@@ -981,7 +984,7 @@ pub(crate) fn charge(ctx: &mut Ctx, u: UnitIx, target: UnitIx, plan: ChargePlan)
     if plan.bad_contact {
         if ctx.s.unit(u).status == Status::Formed {
             ctx.emit(Event::StatusChanged {
-                unit: u,
+                unit: ctx.sc.unit_id(u),
                 status: Status::Disordered,
                 why: "p20: contact by a face other than its front: disordered and moved back 5cm"
                     .into(),
@@ -989,12 +992,14 @@ pub(crate) fn charge(ctx: &mut Ctx, u: UnitIx, target: UnitIx, plan: ChargePlan)
         }
     } else {
         ctx.emit(Event::Charged {
-            unit: u,
-            target,
+            unit: ctx.sc.unit_id(u),
+            target: ctx.sc.unit_id(target),
             face: plan.face,
         });
     }
-    ctx.emit(Event::Acted { unit: u });
+    ctx.emit(Event::Acted {
+        unit: ctx.sc.unit_id(u),
+    });
 }
 
 /// Page 20: "Impulsive units that are within one advance move of the enemy at the start
@@ -1031,5 +1036,9 @@ pub(crate) fn impulsive_charges(ctx: &mut Ctx, side: Side) {
             charge(ctx, u, e, plan);
         }
     }
+    let charges = charges
+        .into_iter()
+        .map(|(u, e)| (ctx.sc.unit_id(u), ctx.sc.unit_id(e)))
+        .collect();
     ctx.emit(Event::ImpulsiveCharges { side, charges });
 }

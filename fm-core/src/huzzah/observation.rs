@@ -43,7 +43,7 @@ use crate::huzzah::scenario::{
     Weather, MAX_BASES_PER_UNIT, OBJECTIVE_POINTS,
 };
 use crate::huzzah::state::{Pending, Phase, State, Status, Whereabouts};
-use crate::ids::Side;
+use crate::ids::{Side, UnitId};
 use crate::query::ObservationSpec;
 
 /// The most cells along the table's longer edge: a coarse raster, whatever the table.
@@ -583,19 +583,20 @@ fn seg_meets_open_rect(a: (i64, i64), b: (i64, i64), rect: [i64; 4]) -> bool {
     }
 }
 
-/// The units named by the pending decision.
-fn pending_units(p: &Pending) -> Vec<UnitIx> {
-    match p {
+/// The units named by the pending decision (by id there, as its JSON names them).
+fn pending_units(sc: &Scenario, p: &Pending) -> Vec<UnitIx> {
+    let ids: Vec<&UnitId> = match p {
         Pending::DeclareFire { units, .. }
         | Pending::Act { units, .. }
-        | Pending::Rally { units, .. } => units.clone(),
-        Pending::RemoveBase { unit, .. } => vec![*unit],
-        Pending::FireAtCharger { unit, chargers, .. } => std::iter::once(*unit)
-            .chain(chargers.iter().copied())
-            .collect(),
-        Pending::Melee { a, b, .. } => vec![*a, *b],
+        | Pending::Rally { units, .. } => units.iter().collect(),
+        Pending::RemoveBase { unit, .. } => vec![unit],
+        Pending::FireAtCharger { unit, chargers, .. } => {
+            std::iter::once(unit).chain(chargers).collect()
+        }
+        Pending::Melee { a, b, .. } => vec![a, b],
         _ => Vec::new(),
-    }
+    };
+    ids.into_iter().filter_map(|id| sc.unit_ix_of(id)).collect()
 }
 
 fn phase_index(p: Phase) -> (usize, Option<Side>) {
@@ -737,7 +738,7 @@ fn encode_features(sc: &Scenario, v: &State, me: Side, l: &Layout, frame: &Frame
         me,
         frame,
         scale: frame.w.max(frame.d).max(1) as f64,
-        pending: pending_units(&v.pending),
+        pending: pending_units(sc, &v.pending),
         in_contact: contact,
         held: sc
             .objectives()

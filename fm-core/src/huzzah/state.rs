@@ -8,7 +8,7 @@ use crate::huzzah::geometry::{Point, Shape};
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::quality::Quality;
 use crate::huzzah::scenario::{BaseKind, OfficerIx, Scenario, SectorRef, UnitIx};
-use crate::ids::{Side, SidePair};
+use crate::ids::{Side, SidePair, UnitId};
 use serde::{Deserialize, Serialize};
 
 /// Two six-sided dice as rolled, written `[3, 5]`.
@@ -79,6 +79,48 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase's name, as its JSON's `phase` gives it (`"firing"`, `"setup"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Setup => "setup",
+            Phase::SkirmisherSuperiority => "skirmisher_superiority",
+            Phase::ArtilleryEffectiveness => "artillery_effectiveness",
+            Phase::Firing { .. } => "firing",
+            Phase::Orders { .. } => "orders",
+            Phase::FireAtChargers { .. } => "fire_at_chargers",
+            Phase::Combat { .. } => "combat",
+            Phase::MoveOfficers { .. } => "move_officers",
+            Phase::Rally { .. } => "rally",
+            Phase::TurnEnds => "turn_ends",
+        }
+    }
+
+    /// The phasing side: the player whose half of the turn this phase is (page 7),
+    /// the phasing player of Fire at Chargers too, though the other side fires in it.
+    /// `None` for the set-up and the phases of both players (1, 2 and 15).
+    ///
+    /// ```
+    /// use fm_core::huzzah::state::Phase;
+    /// use fm_core::Side;
+    /// assert_eq!(Phase::Orders { side: Side::B }.phasing(), Some(Side::B));
+    /// assert_eq!(Phase::FireAtChargers { side: Side::A }.phasing(), Some(Side::B));
+    /// assert_eq!(Phase::TurnEnds.phasing(), None);
+    /// ```
+    pub fn phasing(self) -> Option<Side> {
+        match self {
+            Phase::Firing { side }
+            | Phase::Orders { side }
+            | Phase::Combat { side }
+            | Phase::MoveOfficers { side }
+            | Phase::Rally { side } => Some(side),
+            Phase::FireAtChargers { side } => Some(side.other()),
+            Phase::Setup
+            | Phase::SkirmisherSuperiority
+            | Phase::ArtilleryEffectiveness
+            | Phase::TurnEnds => None,
+        }
+    }
+
     /// The phase's number on page 7 (0 for the set-up); `player1` is Player 1.
     pub fn number(self, player1: Side) -> u8 {
         let p2 = |s: Side| if s == player1 { 0 } else { 6 };
@@ -365,7 +407,9 @@ pub struct Outcome {
     pub reason: String,
 }
 
-/// The decision the battle waits for, recorded by the engine's `awaiting` event.
+/// The decision the battle waits for, recorded by the engine's `awaiting` event. JSON:
+/// `{"kind": "declare_fire", "side": "a", "units": ["fr-1", "fr-2"]}`, units by scenario
+/// id (the state keeps it as the `awaiting` event gave it).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Pending {
@@ -390,14 +434,14 @@ pub enum Pending {
         /// The phasing side.
         side: Side,
         /// The units still to declare.
-        units: Vec<UnitIx>,
+        units: Vec<UnitId>,
     },
     /// Page 12: the owner chooses which base to remove.
     RemoveBase {
         /// The owner.
         side: Side,
         /// The unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Hits on it.
         hits: u8,
     },
@@ -406,9 +450,9 @@ pub enum Pending {
         /// The firing side (not the phasing side).
         side: Side,
         /// The charged unit.
-        unit: UnitIx,
+        unit: UnitId,
         /// Its chargers.
-        chargers: Vec<UnitIx>,
+        chargers: Vec<UnitId>,
     },
     /// Pages 16-18: the phasing player gives an order, or ends the phase.
     Orders {
@@ -422,23 +466,23 @@ pub enum Pending {
         /// The order.
         order: OrderKind,
         /// The units that may still act.
-        units: Vec<UnitIx>,
+        units: Vec<UnitId>,
     },
     /// A melee to resolve (the rules are missing: the outcome is given by command).
     Melee {
         /// The phasing side (who enters the agreed or umpired outcome).
         side: Side,
         /// Side A's unit.
-        a: UnitIx,
+        a: UnitId,
         /// Side B's unit.
-        b: UnitIx,
+        b: UnitId,
     },
     /// The Rally phase (its rules are missing): which units rally.
     Rally {
         /// The phasing side.
         side: Side,
         /// Disordered or routing units still to decide.
-        units: Vec<UnitIx>,
+        units: Vec<UnitId>,
     },
     /// The Move Officers phase (its rules are missing, bar the 60 cm move).
     MoveOfficers {
@@ -472,6 +516,12 @@ impl Pending {
 }
 
 /// The state of a battle.
+///
+/// Its JSON is the referee's bookkeeping, kept as the engine keeps it: `units` and
+/// `officers` in scenario order, and every other reference to a unit or an officer (an
+/// officer's `attached`, the firing and Orders phases' tables, the pairs in contact) a
+/// position in those arrays; only `pending` names units by id, as events do
+/// (docs/protocol.md, "Huzzah! the state"). Lengths are millimetres, as everywhere.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct State {
     /// The turn, from 1 (0 during the set-up).

@@ -352,11 +352,11 @@ class Match:
     ``fm.huzzah.LogEntry``); for another system they are dicts in that system's JSON
     form. Commands may always be given as dicts or JSON text too.
 
-    Fire & Movement and Huzzah!: ``svg()`` and ``_repr_svg_()`` (each system its own
-    options), the learning observation (``observation_spec``, ``observation()``,
-    ``observation_bytes()``: so also ``fm.env`` and ``fm.openspiel``). Fire & Movement
-    only (:class:`UnsupportedError` for another system): ``scenario`` (a
-    :class:`Scenario`), ``turn``, ``phase``, ``active``, ``legal_commands_for()``,
+    Fire & Movement and Huzzah!: ``turn``, ``phase``, ``active``, ``svg()`` and
+    ``_repr_svg_()`` (each system its own options), the learning observation
+    (``observation_spec``, ``observation()``, ``observation_bytes()``: so also
+    ``fm.env`` and ``fm.openspiel``). Fire & Movement only (:class:`UnsupportedError`
+    for another system): ``scenario`` (a :class:`Scenario`), ``legal_commands_for()``,
     ``explain()``, ``reachable()`` and ``odds()``."""
 
     def __init__(self, scenario: ScenarioSource | None = None, seed: int = 0) -> None:
@@ -378,11 +378,17 @@ class Match:
         """The decision the game waits for (Huzzah!: an :class:`fm.huzzah.Pending`;
         another system: a dict)."""
     @property
-    def turn(self) -> int: ...
+    def turn(self) -> int:
+        """The game turn, from 1 (Huzzah!: 0 during the set-up)."""
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> str:
+        """The current phase's name: Fire & Movement's (``"movement"``, ...) or Huzzah!'s
+        (``"firing"``, ``"orders"``, ..., ``"setup"`` before turn 1; its side is
+        ``active``)."""
     @property
-    def active(self) -> SideName: ...
+    def active(self) -> SideName | None:
+        """The phasing side; ``None`` only in Huzzah!'s phases of both sides (the
+        set-up, skirmisher superiority, artillery effectiveness, turn end)."""
     @property
     def to_move(self) -> SideName | None: ...
     @property

@@ -328,7 +328,7 @@ HUZZAH_COMMANDS: Fields = {
     ],
     "PlaceOfficer": [
         ("officer", "str", "The officer."),
-        ("at", "list[int] | None", "Where, in millimetres; `None` for the scenario's position."),
+        ("at", "list[float] | None", "Where, `[x, y]` in millimetres; `None` for his default position."),
     ],
     "Fire": [
         ("unit", "str", "The firing unit."),
@@ -350,13 +350,13 @@ HUZZAH_COMMANDS: Fields = {
     ],
     "Advance": [
         ("unit", "str", "The unit."),
-        ("distance_mm", "int", "How far, measured from the front face."),
-        ("drift_mm", "int", "The sideways drift at the end."),
+        ("distance_mm", "float", "How far, measured from the front face, in millimetres."),
+        ("drift_mm", "float", "The sideways drift at the end, in millimetres (positive: to the right)."),
     ],
     "Charge": [
         ("unit", "str", "The charger."),
         ("target", "str", "The unit charged."),
-        ("offset_mm", "int | None", "Where the overlap goes."),
+        ("offset_mm", "float | None", "Where the overlap goes, in millimetres along the face from its centre."),
     ],
     "Deploy": [
         ("unit", "str,", "The unit."),
@@ -367,7 +367,7 @@ HUZZAH_COMMANDS: Fields = {
     ],
     "Retire": [
         ("unit", "str", "The unit."),
-        ("distance_mm", "int", "How far, measured from the rear face."),
+        ("distance_mm", "float", "How far, measured from the rear face, in millimetres."),
     ],
     "MeleeResult": [
         ("a", "str,", "Side A's unit."),
@@ -375,7 +375,7 @@ HUZZAH_COMMANDS: Fields = {
         ("winner", "SideName | None = None,", "The winner's side, or `null` for a draw."),
         ("hits_a", "int,", "Hits on side A's unit."),
         ("hits_b", "int,", "Hits on side B's unit."),
-        ("loser_falls_back_mm", "int = 0,", "The loser's fall back, in millimetres."),
+        ("loser_falls_back_mm", "float = 0,", "The loser's fall back, in millimetres."),
         ("loser_routs", "bool = False,", "The loser routs."),
     ],
     "Rally": [
@@ -384,7 +384,7 @@ HUZZAH_COMMANDS: Fields = {
     ],
     "MoveOfficer": [
         ("officer", "str", "The officer."),
-        ("at", "list[int]", "Where, `[x_mm, y_mm]`."),
+        ("at", "list[float]", "Where, `[x, y]` in millimetres."),
         ("attach", "str | None", "The unit he attaches to."),
     ],
     "SkirmishLine": [
@@ -399,7 +399,7 @@ HUZZAH_COMMANDS: Fields = {
     "EnterSector": [
         ("unit", "str", "The unit."),
         ("sector", "str", "The sector."),
-        ("at", "list[int] | None", "Where its centre goes."),
+        ("at", "list[float] | None", "Where its centre goes, `[x, y]` in millimetres; `None` for the sector's centre."),
     ],
     "LeaveSector": [
         ("unit", "str", "The unit."),
@@ -415,14 +415,14 @@ HUZZAH_COMMANDS: Fields = {
     ],
     "Manoeuvre": [
         ("unit", "str", "The unit."),
-        ("anchor", "list[int]", "Its new anchor."),
+        ("anchor", "list[float]", "Its new anchor, `[x, y]` in millimetres."),
         ("facing", "int", "Its new facing, 0 to 359."),
     ],
     "Appoint": [
         ("officer", "str,", "The lost officer."),
         ("quality", "OfficerQuality | None = None,", "The new officer's quality."),
         ("inspirational", "bool = False,", "He is inspirational."),
-        ("at", "Sequence[int] | None = None,", "Where he is placed."),
+        ("at", "Sequence[float] | None = None,", "Where he is placed, `[x, y]` in millimetres; `None` for beside the CinC."),
     ],
     "EndOrder": [
     ],
@@ -447,7 +447,7 @@ HUZZAH_EVENTS: Fields = {
         ("max", "int", "The most."),
     ],
     "UnitPlaced": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
     ],
     "PlacementEnded": [
         ("side", "SideName", "The side."),
@@ -458,8 +458,8 @@ HUZZAH_EVENTS: Fields = {
     "OfficersToPlace": [
     ],
     "OfficerPlaced": [
-        ("officer", "int", "The officer (index in the scenario)."),
-        ("at", "Point", "Where."),
+        ("officer", "str", "The officer."),
+        ("at", "Point", "Where, in millimetres."),
     ],
     "TurnStarted": [
         ("turn", "int", "The turn."),
@@ -492,130 +492,130 @@ HUZZAH_EVENTS: Fields = {
         ("to", "int", "Its new factor."),
     ],
     "FireDeclared": [
-        ("unit", "int", "The firing unit."),
-        ("target", "int", "Its target."),
-        ("range", "int", "The range (centre of the firer to the centre of the target's closest visible face)."),
+        ("unit", "str", "The firing unit."),
+        ("target", "str", "Its target."),
+        ("range_mm", "float", "The range (centre of the firer to the centre of the target's closest visible face), in millimetres."),
         ("short", "bool", "Under half range."),
         ("bases", "list[int] | None", "The bases that fire, when fewer than the unit's (page 12)."),
     ],
     "FireHeld": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
     ],
     "QualityDetermined": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("rolls", "list[Dice]", "Every roll, in order (a Huzzah! is re-rolled)."),
-        ("quality", "str", "The quality."),
-        ("gained", "list[Literal[\"grognards\", \"disciplined\"]]", "Abilities the Huzzah! results gave."),
+        ("quality", "Quality", "The quality."),
+        ("gained", "list[Ability]", "Abilities the Huzzah! results gave."),
     ],
     "FireResolved": [
-        ("unit", "int", "The firing unit."),
-        ("target", "int", "The target."),
+        ("unit", "str", "The firing unit."),
+        ("target", "str", "The target."),
         ("bases", "int", "The bases that fired (those with a clear line of sight)."),
         ("test", "FactorTest", "The test against the Fire Factor."),
         ("hits", "int", "Hits: the margin, plus one on a Huzzah!."),
     ],
     "HitsApplied": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("hits", "int", "Hits from this phase's fire."),
     ],
     "BaseRemoved": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("rank", "int", "The rank it came from (0 = front)."),
-        ("kind", "str", "Its kind."),
+        ("kind", "BaseKind", "Its kind."),
         ("hits", "int", "The hits it took."),
-        ("shape", "Shape", "The unit's geometry afterwards."),
+        ("shape", "Shape", "The unit's geometry afterwards (lengths in millimetres)."),
     ],
     "AbilityLost": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("ability", "str", "`\"divisional artillery\"` or `\"skirmish (limited)\"`."),
     ],
     "RemovalDone": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("odd_hits", "int", "Hits left on it."),
     ],
     "UnitDestroyed": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
     ],
     "OfficerSave": [
-        ("officer", "int", "The officer."),
+        ("officer", "str", "The officer."),
         ("needs", "int", "12 minus the hits; he survives on a roll at most this."),
         ("dice", "Dice | None", "The dice (none when his charmed life made it succeed)."),
         ("survived", "bool", "He survived."),
         ("charmed", "bool", "A Huzzah!: his next saving throw succeeds too."),
     ],
     "OfficerKilled": [
-        ("officer", "int", "The officer."),
-        ("unit", "int", "The unit he was attached to."),
+        ("officer", "str", "The officer."),
+        ("unit", "str", "The unit he was attached to."),
     ],
     "MoraleTested": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("test", "FactorTest", "The test (clamped to 2..10)."),
     ],
     "AbilityGained": [
-        ("unit", "int", "The unit."),
-        ("ability", "Literal[\"grognards\", \"disciplined\"]", "The ability."),
+        ("unit", "str", "The unit."),
+        ("ability", "Ability", "The ability."),
     ],
     "QualityImproved": [
-        ("unit", "int", "The unit."),
-        ("to", "str", "The new quality."),
+        ("unit", "str", "The unit."),
+        ("to", "Quality", "The new quality."),
     ],
     "StatusChanged": [
-        ("unit", "int", "The unit."),
-        ("status", "Literal[\"formed\", \"disordered\", \"routing\"]", "The new status."),
+        ("unit", "str", "The unit."),
+        ("status", "Status", "The new status."),
         ("why", "str", "Why (the rule)."),
     ],
     "UnitMoved": [
-        ("unit", "int", "The unit."),
-        ("shape", "Shape", "Its geometry afterwards."),
-        ("sector", "Sector | None", "Its sector of dense terrain afterwards."),
-        ("distance", "int", "How far it moved."),
+        ("unit", "str", "The unit."),
+        ("shape", "Shape", "Its geometry afterwards (lengths in millimetres)."),
+        ("sector", "str | None", "Its sector of dense terrain afterwards, `\"<terrain id>/<n>\"`."),
+        ("distance_mm", "float", "How far it moved, in millimetres."),
         ("why", "str", "Why."),
     ],
     "ExtraHit": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("why", "str", "Why."),
     ],
     "PassedThrough": [
-        ("unit", "int", "The unit passed through."),
-        ("by", "int", "The unit that passed."),
+        ("unit", "str", "The unit passed through."),
+        ("by", "str", "The unit that passed."),
     ],
     "ToRoutTable": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
     ],
     "UnitCaptured": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
     ],
     "TargetResolved": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
     ],
     "OddHitsRemoved": [
-        ("units", "list[int]", "The units that had them."),
+        ("units", "list[str]", "The units that had them."),
     ],
     "TurnEnded": [
         ("turn", "int", "The turn."),
     ],
     "OrderGiven": [
-        ("officer", "int", "The officer."),
-        ("group", "dict[str, int]", "The group ordered."),
-        ("order", "Literal[\"advance\", \"retire\", \"deploy\", \"manoeuvre\"]", "The order."),
-        ("units", "list[int]", "The group's units that act on it."),
+        ("officer", "str", "The officer."),
+        ("group", "Group", "The group ordered, by id: `{\"unit\": id}`, `{\"division\": id}` or `{\"corps\": id}`."),
+        ("order", "OrderKind", "The order."),
+        ("units", "list[str]", "The group's units that act on it."),
         ("test", "FactorTest | None", "The roll (clamped to 2..10); `None` for an automatic order."),
         ("automatic", "bool", "The automatic second order of a Huzzah! (page 18)."),
         ("huzzah", "bool", "The roll was a Huzzah!: one more order to this group succeeds automatically."),
-        ("rate", "int", "The group's move (its slowest unit's), in tenths of a millimetre."),
+        ("rate_mm", "float", "The group's move (its slowest unit's), in millimetres."),
     ],
     "OrdersEnded": [
         ("side", "SideName", "The side."),
         ("why", "str", "Why."),
     ],
     "Acted": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
     ],
     "OrderDone": [
     ],
     "Charged": [
-        ("unit", "int", "The charger."),
-        ("target", "int", "The unit charged."),
+        ("unit", "str", "The charger."),
+        ("target", "str", "The unit charged."),
         ("face", "Literal[\"front\", \"right\", \"rear\", \"left\"]", "The face charged."),
     ],
     "ImpulsiveCharges": [
@@ -623,77 +623,164 @@ HUZZAH_EVENTS: Fields = {
         ("charges", "list[UnitPair]", "The charges made: (charger, target)."),
     ],
     "UnitDeployed": [
-        ("unit", "int", "The unit."),
-        ("shape", "Shape", "Its geometry afterwards."),
+        ("unit", "str", "The unit."),
+        ("shape", "Shape", "Its geometry afterwards (lengths in millimetres)."),
         ("column", "bool", "It is in road column."),
     ],
     "WaverTested": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("test", "FactorTest", "The test (clamped to 2..10)."),
     ],
     "OfficerMoved": [
-        ("officer", "int", "The officer."),
-        ("at", "Point", "Where he is now."),
-        ("attached", "int | None", "The unit he is attached to now."),
+        ("officer", "str", "The officer."),
+        ("at", "Point", "Where he is now, in millimetres."),
+        ("attached", "str | None", "The unit he is attached to now."),
         ("why", "str", "Why."),
     ],
     "OfficerCaptured": [
-        ("officer", "int", "The officer."),
-        ("by", "int", "The unit that took him."),
+        ("officer", "str", "The officer."),
+        ("by", "str", "The unit that took him."),
     ],
     "MeleeResolved": [
-        ("a", "int", "Side A's unit."),
-        ("b", "int", "Side B's unit."),
+        ("a", "str", "Side A's unit."),
+        ("b", "str", "Side B's unit."),
         ("winner", "SideName | None", "The winner's side, `None` for a draw."),
-        ("hits", "list[int]", "Hits on side A's unit and on side B's."),
-        ("tests", "list[FactorTest] | None", "The stand-in's tests (side A's, side B's)."),
+        ("hits", "tuple[int, int]", "Hits on side A's unit and on side B's."),
+        ("tests", "tuple[FactorTest, FactorTest] | None", "The stand-in's tests (side A's, side B's)."),
         ("stand_in", "bool", "Decided by the stand-in rules."),
     ],
     "RallyDecided": [
-        ("unit", "int", "The unit."),
-        ("to", "Literal[\"formed\", \"disordered\", \"routing\"]", "Its status."),
+        ("unit", "str", "The unit."),
+        ("to", "Status", "Its status."),
         ("test", "FactorTest | None", "The stand-in's morale test, if one was taken."),
         ("stand_in", "bool", "Decided by the stand-in rules."),
     ],
     "SkirmishersDeployed": [
-        ("unit", "int", "The unit."),
+        ("unit", "str", "The unit."),
         ("bases", "int", "How many bases."),
-        ("shape", "Shape | None", "The unit's geometry afterwards; `None` if every base went."),
+        ("shape", "Shape | None", "The unit's geometry afterwards (lengths in millimetres); `None` if every base went."),
         ("line", "int", "The army's bases in the skirmish line now."),
     ],
     "OfficerRemoved": [
-        ("officer", "int", "The officer."),
+        ("officer", "str", "The officer."),
         ("why", "str", "Why."),
     ],
     "BatteryJoined": [
-        ("unit", "int", "The reserve artillery that joined."),
-        ("battery", "int", "The battery it joined."),
+        ("unit", "str", "The reserve artillery that joined."),
+        ("battery", "str", "The battery it joined."),
         ("left", "bool", "At the battery's left end (else its right)."),
-        ("shape", "Shape", "The battery's geometry afterwards."),
-        ("quality", "str | None", "The battery's quality afterwards (`None`: neither was rolled yet)."),
+        ("shape", "Shape", "The battery's geometry afterwards (lengths in millimetres)."),
+        ("quality", "Quality | None", "The battery's quality afterwards (`None`: neither was rolled yet)."),
         ("grognards", "bool", "The battery keeps Grognards (both had it)."),
         ("disciplined", "bool", "The battery keeps Disciplined (both had it)."),
     ],
     "Engaged": [
-        ("a", "int", "Side A's unit."),
-        ("b", "int", "Side B's unit."),
+        ("a", "str", "Side A's unit."),
+        ("b", "str", "Side B's unit."),
         ("why", "str", "Why."),
     ],
     "LinesPassed": [
-        ("unit", "int", "The unit ordered."),
-        ("with_", "int", "The unit it exchanged places with."),
+        ("unit", "str", "The unit ordered."),
+        ("with_", "str", "The unit it exchanged places with."),
     ],
     "OfficerAppointed": [
-        ("officer", "int", "The officer replaced (his successor takes his place and index)."),
+        ("officer", "str", "The officer replaced (his successor takes his place and id)."),
         ("quality", "Literal[\"excellent\", \"skilful\", \"average\", \"poor\", \"abysmal\"]", "The new officer's quality."),
         ("inspirational", "bool", "He is inspirational."),
-        ("at", "Point", "Where he is placed."),
+        ("at", "Point", "Where he is placed, in millimetres."),
         ("stand_in", "bool", "Given by the stand-in rules."),
     ],
     "Awaiting": [
-        ("decision", "dict[str, Any]", "The decision."),
+        ("decision", "Pending", "The decision."),
     ],
     "GameEnded": [
         ("outcome", "Outcome", "The outcome."),
+    ],
+}
+
+HUZZAH_PENDING: Fields = {
+    "PlaceUnits": [
+        ("side", "SideName", "The placing side."),
+        ("min", "int", "The fewest units this roll requires (less those placed)."),
+        ("max", "int", "The most it allows."),
+        ("placed", "int", "Placed so far on this roll."),
+    ],
+    "PlaceOfficer": [
+        ("side", "SideName", "The side placing."),
+    ],
+    "DeclareFire": [
+        ("side", "SideName", "The phasing side."),
+        ("units", "list[str]", "The units still to declare."),
+    ],
+    "RemoveBase": [
+        ("side", "SideName", "The owner."),
+        ("unit", "str", "The unit."),
+        ("hits", "int", "Hits on it."),
+    ],
+    "FireAtCharger": [
+        ("side", "SideName", "The firing side (not the phasing side)."),
+        ("unit", "str", "The charged unit."),
+        ("chargers", "list[str]", "Its chargers."),
+    ],
+    "Orders": [
+        ("side", "SideName", "The phasing side."),
+    ],
+    "Act": [
+        ("side", "SideName", "The phasing side."),
+        ("order", "OrderKind", "The order."),
+        ("units", "list[str]", "The units that may still act."),
+    ],
+    "Melee": [
+        ("side", "SideName", "The phasing side (who enters the agreed or umpired outcome)."),
+        ("a", "str", "Side A's unit."),
+        ("b", "str", "Side B's unit."),
+    ],
+    "Rally": [
+        ("side", "SideName", "The phasing side."),
+        ("units", "list[str]", "Disordered or routing units still to decide."),
+    ],
+    "MoveOfficers": [
+        ("side", "SideName", "The phasing side."),
+    ],
+    "GameOver": [
+        ("winner", "SideName | None", "The winner, `None` for a draw."),
+    ],
+}
+
+HUZZAH_VALUES: Fields = {
+    "Point": [
+        ("x", "float", "Along side A's edge, from its left end (millimetres)."),
+        ("y", "float", "Away from side A's edge, towards side B (millimetres)."),
+    ],
+    "Shape": [
+        ("anchor", "Point", "The centre of the front edge of the front rank (millimetres)."),
+        ("facing", "int", "Where the unit looks: whole degrees clockwise from +y (0 faces side B)."),
+        ("ranks", "list[int]", "Bases per rank, front rank first."),
+        ("base_mm", "float", "The side of every (square) base (JSON `base_mm`, millimetres)."),
+        ("square", "bool", "The unit is in square: every face is a front."),
+    ],
+    "FactorTest": [
+        ("base", "int", "The unmodified factor."),
+        ("modifiers", "list[Modifier]", "The modifiers applied."),
+        ("factor", "int", "The modified factor, clamped to 2..10 where the rule says so."),
+        ("dice", "Dice", "The dice."),
+        ("passed", "bool", "Passed: a total at most the factor, never 11 or 12, always on a Huzzah!."),
+    ],
+    "Modifier": [
+        ("why", "str", "The rule's wording, shortened."),
+        ("by", "int", "The change."),
+    ],
+    "Phase": [
+        ("phase", "PhaseName", "The phase: one of `setup`, `skirmisher_superiority`, `artillery_effectiveness`, `firing`, `orders`, `fire_at_chargers`, `combat`, `move_officers`, `rally`, `turn_ends`."),
+        ("side", "SideName | None", "The phasing player. (`fire_at_chargers`: The player whose units fire (the non-phasing player).)"),
+    ],
+    "Outcome": [
+        ("winner", "SideName | None", "The winner, `None` for a draw."),
+        ("reason", "str", "Why."),
+    ],
+    "Group": [
+        ("unit", "str | None", "A unit, by its id."),
+        ("division", "str | None", "A division, by its id."),
+        ("corps", "str | None", "A corps, by its id."),
     ],
 }

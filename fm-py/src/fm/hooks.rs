@@ -351,14 +351,17 @@ impl PySystem for FmSystem {
         let sc = fm_match(m)?.scenario_arc();
         Some(Bound::new(py, PyScenario { sc }).map(Bound::into_any))
     }
+    fn has_turns(&self) -> bool {
+        true
+    }
     fn turn(&self, m: &dyn DynMatch) -> Option<u16> {
         Some(fm_match(m)?.state().turn)
     }
     fn phase(&self, m: &dyn DynMatch) -> Option<String> {
         Some(queries::phase(fm_match(m)?))
     }
-    fn active(&self, m: &dyn DynMatch) -> Option<String> {
-        Some(fm_match(m)?.state().active.to_string())
+    fn active(&self, m: &dyn DynMatch) -> Option<Option<String>> {
+        Some(Some(fm_match(m)?.state().active.to_string()))
     }
     fn legal_commands_for<'py>(
         &self,

@@ -2,11 +2,12 @@
 //! `fm.huzzah.events.FireResolved`, ...), in a Rust module of their own (an event and
 //! a command may share a name one day).
 
+use super::values::TYPED;
 use super::{field, strict_text};
 use crate::args::side_from_py;
 use crate::convert::to_json_value;
 use crate::errors::protocol_error;
-use crate::typed::{attr_names, cached, hash_of, repr_of};
+use crate::typed::{attr_names, cached_typed, hash_of, plain_dict, repr_of};
 use fm_core::huzzah::event::Event;
 use fm_core::huzzah::Huzzah;
 use fm_core::Game;
@@ -17,8 +18,9 @@ use pyo3::PyClassInitializer;
 use std::sync::OnceLock;
 
 /// Something that happened in a Huzzah! battle (base class of the classes in
-/// `fm.huzzah.events`). Attributes are the event's JSON fields: units and officers by
-/// their index in the scenario, lengths and positions in tenths of a millimetre.
+/// `fm.huzzah.events`). Attributes are the event's JSON fields, the values inside typed
+/// (a point, a shape, a test: `fm.huzzah.events.Point`, ...; pairs as tuples): units and
+/// officers by their scenario ids, lengths and positions in millimetres.
 #[pyclass(module = "fm.huzzah.events", name = "Event", subclass, frozen)]
 pub struct PyHzEvent {
     pub ev: Event,
@@ -42,13 +44,13 @@ impl PyHzEvent {
     /// The event's `type` (`"fire_resolved"`, ...).
     #[getter]
     fn r#type<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let d = cached(py, &self.cache, &self.ev)?;
+        let d = cached_typed(py, &self.cache, &self.ev, &TYPED)?;
         d.get_item("type")?
             .ok_or_else(|| PyAttributeError::new_err("type"))
     }
 
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        let d = cached(py, &self.cache, &self.ev)?;
+        let d = cached_typed(py, &self.cache, &self.ev, &TYPED)?;
         field(py, &d, "type", event_optional(&self.ev), "Event", name)
     }
 
@@ -61,7 +63,7 @@ impl PyHzEvent {
 
     /// The JSON form, as a new dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        cached(py, &self.cache, &self.ev)?.copy()
+        plain_dict(py, &self.ev)
     }
 
     /// The JSON form, as text.
@@ -71,7 +73,7 @@ impl PyHzEvent {
 
     /// The names of the fields the JSON form holds.
     fn fields(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        attr_names(&cached(py, &self.cache, &self.ev)?, "type")
+        attr_names(&cached_typed(py, &self.cache, &self.ev, &TYPED)?, "type")
     }
 
     /// This event as `side` (`"a"` or `"b"`, or `0` or `1`) may see it (Huzzah! hides
@@ -88,7 +90,7 @@ impl PyHzEvent {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        repr_of(&cached(py, &self.cache, &self.ev)?, "type")
+        repr_of(&cached_typed(py, &self.cache, &self.ev, &TYPED)?, "type")
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -205,7 +207,7 @@ event_classes! {
     Engaged [] "`engaged`: units engaged in dense terrain without touching (pages 19, 22).";
     LinesPassed [] "`lines_passed`: `unit` and `with` exchanged places in a passage of lines (page 22).";
     OfficerAppointed [] "`officer_appointed`: the CinC's successor to `officer` (page 16), with his `quality`; `stand_in` when the stand-in gave it.";
-    Awaiting [] "`awaiting`: the engine waits for `decision` (the pending decision's JSON form).";
+    Awaiting [] "`awaiting`: the engine waits for `decision` (a typed `fm.huzzah.Pending`).";
     GameEnded [] "`game_ended`: the battle is over (`outcome`).";
 }
 

@@ -4,7 +4,7 @@
 
 use super::commands::{command_from_py, command_obj, PyHzCommand};
 use super::events::events_list;
-use super::records::{log_list, PyHzPending};
+use super::records::{log_list, pending_obj};
 use super::{picture, HzMatch};
 use crate::errors::rule_error;
 use crate::system::{Play, PySystem, Records, SvgArgs};
@@ -71,6 +71,19 @@ impl PySystem for HuzzahSystem {
         "fm.huzzah"
     }
 
+    fn has_turns(&self) -> bool {
+        true
+    }
+    fn turn(&self, m: &dyn DynMatch) -> Option<u16> {
+        Some(hz_match(m)?.state().turn)
+    }
+    fn phase(&self, m: &dyn DynMatch) -> Option<String> {
+        Some(hz_match(m)?.state().phase.name().to_string())
+    }
+    fn active(&self, m: &dyn DynMatch) -> Option<Option<String>> {
+        Some(hz_match(m)?.state().phase.phasing().map(|s| s.to_string()))
+    }
+
     fn command_json(&self, obj: &Bound<'_, PyAny>) -> Option<serde_json::Value> {
         let c = obj.cast::<PyHzCommand>().ok()?;
         Some(serde_json::to_value(&c.get().cmd).expect("a command serializes"))
@@ -81,8 +94,7 @@ impl PySystem for HuzzahSystem {
         py: Python<'py>,
         m: &dyn DynMatch,
     ) -> Option<PyResult<Bound<'py, PyAny>>> {
-        let m = hz_match(m)?;
-        Some(Bound::new(py, PyHzPending::new(m.pending())).map(Bound::into_any))
+        Some(pending_obj(py, &hz_match(m)?.pending()))
     }
     fn legal_commands<'py>(
         &self,

@@ -7,8 +7,9 @@
 //!
 //! Each object wraps the fm-core value (`fm_core::huzzah::command::Command`,
 //! `event::Event`, `state::Pending`); attributes are its JSON fields (computed on first
-//! access and cached), `to_dict()` is its JSON form, `repr` is readable, and equality
-//! and hashing are the Rust values'.
+//! access and cached; in events and decisions the values inside are typed objects too,
+//! `values.rs`: a point, a shape, a test, the decision of an `awaiting`), `to_dict()` is
+//! its JSON form, `repr` is readable, and equality and hashing are the Rust values'.
 //!
 //! One Python class per variant, named by the variant (`Command::Fire` →
 //! `fm.huzzah.Fire`, JSON `"fire"`), so `isinstance` works. A variant these bindings have
@@ -25,6 +26,7 @@ mod events;
 mod hooks;
 mod picture;
 mod records;
+mod values;
 
 pub use hooks::SYSTEM;
 
@@ -121,7 +123,8 @@ pub fn _variant_tags<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
 }
 
 /// The `fm._fm.huzzah` module (re-exported by the pure-Python `fm.huzzah`), with its
-/// `events` submodule.
+/// `events` (events and the values inside them) and `pending` (one class a kind of
+/// decision) submodules.
 fn module<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyModule>> {
     let m = PyModule::new(py, "huzzah")?;
     commands::add_command_classes(&m)?;
@@ -130,7 +133,11 @@ fn module<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyModule>> {
     m.add_function(wrap_pyfunction!(_variant_tags, &m)?)?;
     let ev = PyModule::new(py, "events")?;
     events::add_event_classes(&ev)?;
+    values::add_value_classes(&ev)?;
     m.add("events", ev)?;
+    let pending = PyModule::new(py, "pending")?;
+    records::add_pending_classes(&pending)?;
+    m.add("pending", pending)?;
     Ok(m)
 }
 
@@ -140,5 +147,6 @@ pub fn add_to(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::_hz_command_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(events::_hz_event_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(records::_hz_pending_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(values::_hz_value_from_json, m)?)?;
     Ok(())
 }

@@ -1,25 +1,28 @@
-//! Huzzah!'s pending decision (`fm.huzzah.Pending`) and log entries
-//! (`fm.huzzah.LogEntry`).
+//! Huzzah!'s pending decision (`fm.huzzah.Pending`, one subclass per kind in
+//! `fm.huzzah.pending`) and log entries (`fm.huzzah.LogEntry`).
 
 use super::commands::command_obj;
 use super::events::events_list;
+use super::values::TYPED;
 use super::{field, strict_text, HzMatch};
 use crate::convert::to_py;
 use crate::errors::protocol_error;
-use crate::typed::{attr_names, cached, hash_of, pending_repr};
+use crate::typed::{attr_names, cached_typed, hash_of, pending_repr, plain_dict};
 use fm_core::huzzah::state::Pending;
 use fm_core::huzzah::Huzzah;
 use fm_core::LogEntryOf;
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::PyClassInitializer;
 use std::sync::OnceLock;
 
-/// The decision a Huzzah! battle waits for: `kind` (`"place_units"`, `"place_officer"`,
+/// The decision a Huzzah! battle waits for (base class of the classes in
+/// `fm.huzzah.pending`, one a kind): `kind` (`"place_units"`, `"place_officer"`,
 /// `"declare_fire"`, `"fire_at_charger"`, `"remove_base"`, `"orders"`, `"act"`,
 /// `"melee"`, `"rally"`, `"move_officers"`, `"game_over"`), `side`, and the kind's other
-/// fields as attributes (units by index in the scenario).
-#[pyclass(module = "fm.huzzah", name = "Pending", frozen)]
+/// fields as attributes (units by their scenario ids).
+#[pyclass(module = "fm.huzzah", name = "Pending", subclass, frozen)]
 pub struct PyHzPending {
     pub p: Pending,
     cache: OnceLock<Py<PyDict>>,
@@ -39,7 +42,7 @@ impl PyHzPending {
     /// The kind of decision.
     #[getter]
     fn kind<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let d = cached(py, &self.cache, &self.p)?;
+        let d = cached_typed(py, &self.cache, &self.p, &TYPED)?;
         d.get_item("kind")?
             .ok_or_else(|| PyAttributeError::new_err("kind"))
     }
@@ -51,22 +54,34 @@ impl PyHzPending {
     }
 
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        let d = cached(py, &self.cache, &self.p)?;
+        let d = cached_typed(py, &self.cache, &self.p, &TYPED)?;
         field(py, &d, "kind", &[], "Pending", name)
+    }
+
+    /// A field by attribute name: what the subclasses' read-only properties (the
+    /// documented fields, `fm/_fields.py`) read.
+    #[pyo3(name = "_field")]
+    fn field_attr<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.__getattr__(py, name)
     }
 
     /// The JSON form, as a new dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        cached(py, &self.cache, &self.p)?.copy()
+        plain_dict(py, &self.p)
+    }
+
+    /// The JSON form, as text.
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.p).expect("a pending decision serializes")
     }
 
     /// The names of the kind's fields (`kind` left out).
     fn fields(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        attr_names(&cached(py, &self.cache, &self.p)?, "kind")
+        attr_names(&cached_typed(py, &self.cache, &self.p, &TYPED)?, "kind")
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        pending_repr(&cached(py, &self.cache, &self.p)?)
+        pending_repr(&cached_typed(py, &self.cache, &self.p, &TYPED)?)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -82,9 +97,49 @@ impl PyHzPending {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let f = py.import("fm._fm")?.getattr("_hz_pending_from_json")?;
-        let json = serde_json::to_string(&self.p).expect("a pending decision serializes");
-        PyTuple::new(py, [f, PyTuple::new(py, [json])?.into_any()])
+        PyTuple::new(py, [f, PyTuple::new(py, [self.to_json()])?.into_any()])
     }
+}
+
+/// One class per `Pending` variant, in `fm.huzzah.pending`: `Variant "doc";`, named by
+/// the variant (its `kind` in snake case). No constructor: decisions come from the
+/// engine, or `_hz_pending_from_json`.
+macro_rules! pending_classes {
+    ($( $v:ident $doc:literal; )*) => {
+        $(
+            #[doc = $doc]
+            #[pyclass(module = "fm.huzzah.pending", extends = PyHzPending, frozen)]
+            pub struct $v;
+        )*
+
+        /// A typed pending decision.
+        pub fn pending_obj<'py>(py: Python<'py>, p: &Pending) -> PyResult<Bound<'py, PyAny>> {
+            let base = PyClassInitializer::from(PyHzPending::new(p.clone()));
+            Ok(match p {
+                $( Pending::$v { .. } => Bound::new(py, base.add_subclass($v))?.into_any(), )*
+            })
+        }
+
+        /// Adds the pending classes to a module.
+        pub fn add_pending_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_class::<$v>()?; )*
+            Ok(())
+        }
+    };
+}
+
+pending_classes! {
+    PlaceUnits "`place_units`: `side` places from `min` to `max` units on this placement roll, `placed` so far (page 7).";
+    PlaceOfficer "`place_officer`: `side` places an officer (page 8).";
+    DeclareFire "`declare_fire`: `side` declares a target, or holds fire, for each of `units` (page 11).";
+    RemoveBase "`remove_base`: `side` chooses which base `unit` loses to its `hits` (page 12).";
+    FireAtCharger "`fire_at_charger`: `unit`, charged by several `chargers`, chooses the one it fires at (page 13).";
+    Orders "`orders`: the phasing `side` gives an order or ends the phase (pages 16-18).";
+    Act "`act`: `units` act on the successful `order`, one at a time (pages 19-22).";
+    Melee "`melee`: the melee of `a` (side A's) and `b` (side B's) to resolve, the rules being missing.";
+    Rally "`rally`: which of `units` rally, the rules being missing.";
+    MoveOfficers "`move_officers`: `side` moves its officers, the rules being missing (bar the 60 cm move).";
+    GameOver "`game_over`: the battle is over; `winner` (`None`: a draw).";
 }
 
 /// One applied Huzzah! command, its events and the state hash after them. Immutable (a
@@ -163,8 +218,8 @@ pub fn log_list<'py>(py: Python<'py>, m: &HzMatch) -> PyResult<Bound<'py, PyList
 }
 
 #[pyfunction]
-pub fn _hz_pending_from_json(json: &str) -> PyResult<PyHzPending> {
+pub fn _hz_pending_from_json<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyAny>> {
     let p: Pending = serde_json::from_value(strict_text(json, "pending JSON")?)
         .map_err(|e| protocol_error(format!("invalid pending JSON: {e}")))?;
-    Ok(PyHzPending::new(p))
+    pending_obj(py, &p)
 }

@@ -17,7 +17,7 @@ mod search;
 
 use crate::args::{count_arg, seed_arg, side_from_py};
 use crate::convert::{to_json_value, to_py, type_name};
-use crate::errors::{fm_only, match_error, protocol_error, rule_error};
+use crate::errors::{fm_only, match_error, protocol_error, rule_error, systems_only};
 use crate::source::{default_source, source_from_py};
 use crate::system::{self, OddsArgs, Play, PySystem, Records, StateOf, SvgArgs};
 use actions::{action_arg, factored_error, mask_of};
@@ -52,9 +52,10 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 /// the system's JSON form for another; commands may always be given as dicts or JSON
 /// text.
 ///
-/// Fire & Movement and Huzzah!: `svg()`, `_repr_svg_()`. Fire & Movement only
-/// (`fm.UnsupportedError` for another system): `scenario` (an `fm.Scenario`), `turn`,
-/// `phase`, `active`, `legal_commands_for()`, `explain()`, `reachable()`, `odds()`.
+/// Fire & Movement and Huzzah!: `turn`, `phase`, `active`, `svg()`, `_repr_svg_()`, the
+/// learning observation (`observation_spec`, `observation()`, `observation_bytes()`).
+/// Fire & Movement only (`fm.UnsupportedError` for another system): `scenario` (an
+/// `fm.Scenario`), `legal_commands_for()`, `explain()`, `reachable()`, `odds()`.
 #[pyclass(module = "fm", name = "Match")]
 pub struct PyMatch {
     pub m: Box<dyn DynMatch>,
@@ -84,6 +85,16 @@ impl PyMatch {
     /// system lacks.
     fn lacks(&self, what: &str) -> PyErr {
         fm_only(what, self.m.system())
+    }
+
+    /// The `fm.UnsupportedError` of `Match.turn`, `phase` or `active` (`what`) for a
+    /// system without turns and phases.
+    fn lacks_turns(&self, what: &str) -> PyErr {
+        systems_only(
+            what,
+            &system::feature_of(|s| s.has_turns()),
+            self.m.system(),
+        )
     }
 
     /// Plays a command, an action index or a chance outcome: typed events where the
@@ -177,28 +188,30 @@ impl PyMatch {
         }
     }
 
-    /// Game turn (1-based; Fire & Movement only).
+    /// The game turn (1-based; Huzzah!: 0 during the set-up).
     #[getter]
     fn turn(&self) -> PyResult<u16> {
         self.sys
             .turn(&*self.m)
-            .ok_or_else(|| self.lacks("Match.turn"))
+            .ok_or_else(|| self.lacks_turns("Match.turn"))
     }
 
-    /// Current phase (`"movement"`, ...; Fire & Movement only).
+    /// The current phase's name (Fire & Movement: `"movement"`, ...; Huzzah!:
+    /// `"firing"`, `"orders"`, ..., `"setup"` before turn 1).
     #[getter]
     fn phase(&self) -> PyResult<String> {
         self.sys
             .phase(&*self.m)
-            .ok_or_else(|| self.lacks("Match.phase"))
+            .ok_or_else(|| self.lacks_turns("Match.phase"))
     }
 
-    /// The phasing side (`"a"` or `"b"`; Fire & Movement only).
+    /// The phasing side (`"a"` or `"b"`); `None` in a phase of both sides (Huzzah!'s
+    /// set-up, skirmisher superiority, artillery effectiveness and turn end).
     #[getter]
-    fn active(&self) -> PyResult<String> {
+    fn active(&self) -> PyResult<Option<String>> {
         self.sys
             .active(&*self.m)
-            .ok_or_else(|| self.lacks("Match.active"))
+            .ok_or_else(|| self.lacks_turns("Match.active"))
     }
 
     /// The side whose decision it is, `None` once the game is over.

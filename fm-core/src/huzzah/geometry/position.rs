@@ -1,16 +1,89 @@
-//! Lengths, points and facings on the table: [`Len`] in whole tenths of a millimetre,
-//! [`Point`] with x along side A's edge and y away from it, [`Facing`] in whole degrees
-//! clockwise from +y.
+//! Lengths, points and facings on the table: [`Len`] in whole tenths of a millimetre
+//! (millimetres in JSON), [`Point`] with x along side A's edge and y away from it,
+//! [`Facing`] in whole degrees clockwise from +y.
 
-use serde::{Deserialize, Serialize};
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// A length on the table, in tenths of a millimetre (1 cm = 100).
-#[derive(
-    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+/// A length on the table, in tenths of a millimetre (1 cm = 100): the engine's exact
+/// unit, so that the same commands give the same positions on every platform.
+///
+/// JSON writes it in **millimetres**, the unit of scenario files and commands: a whole
+/// number of millimetres as an integer (`Len(500)` is `50`), any other length with one
+/// decimal (`Len(503)` is `50.3`). Reading accepts an integer or a number with at most
+/// one decimal, so every length written reads back exactly; a finer or non-finite value
+/// is refused (0.1 mm is the engine's resolution, and rounding would make a save's
+/// replay differ from its play).
+///
+/// ```
+/// use fm_core::huzzah::geometry::Len;
+/// assert_eq!(serde_json::to_string(&Len(503)).unwrap(), "50.3");
+/// assert_eq!(serde_json::to_string(&Len(-500)).unwrap(), "-50");
+/// assert_eq!(serde_json::from_str::<Len>("50.3").unwrap(), Len(503));
+/// assert_eq!(serde_json::from_str::<Len>("50").unwrap(), Len(500));
+/// assert!(serde_json::from_str::<Len>("50.25").is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Len(pub i64);
+
+/// Tenths of a millimetre as an `f64` are exact, and their shortest decimal form has at
+/// most one decimal, below this magnitude (2^52 / 10, with room to spare); beyond it a
+/// length is written as whole millimetres, truncated (no engine length comes near it).
+const EXACT_TENTHS: i64 = 1 << 48;
+
+impl Serialize for Len {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v % 10 == 0 || v.unsigned_abs() >= EXACT_TENTHS as u64 {
+            s.serialize_i64(v / 10)
+        } else {
+            s.serialize_f64(v as f64 / 10.0)
+        }
+    }
+}
+
+impl Len {
+    /// A length read from millimetres given as a float: exact to the tenth, or an error
+    /// that names the value.
+    fn from_mm_f64(mm: f64) -> Result<Len, String> {
+        if !mm.is_finite() {
+            return Err(format!("{mm} is not a length in millimetres"));
+        }
+        let tenths = mm * 10.0;
+        let whole = tenths.round();
+        // The float's own error in `mm * 10`, never a tenth's worth of it.
+        let tolerance = 1e-6_f64.max(tenths.abs() * 1e-15);
+        if (tenths - whole).abs() > tolerance {
+            return Err(format!(
+                "{mm} mm has more than one decimal (lengths are in millimetres, to 0.1 mm)"
+            ));
+        }
+        // Saturating, as whole millimetres saturate: the rules refuse such a length.
+        Ok(Len(whole.clamp(i64::MIN as f64, i64::MAX as f64) as i64))
+    }
+}
+
+impl<'de> Deserialize<'de> for Len {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Len, D::Error> {
+        struct Mm;
+        impl de::Visitor<'_> for Mm {
+            type Value = Len;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a length in millimetres (a number with at most one decimal)")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Len, E> {
+                Ok(Len(v.saturating_mul(10)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Len, E> {
+                Ok(Len(i64::try_from(v).unwrap_or(i64::MAX).saturating_mul(10)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Len, E> {
+                Len::from_mm_f64(v).map_err(E::custom)
+            }
+        }
+        d.deserialize_any(Mm)
+    }
+}
 
 impl Len {
     /// Zero.
@@ -22,6 +95,10 @@ impl Len {
     /// `n` millimetres.
     pub const fn mm(n: i64) -> Len {
         Len(n * 10)
+    }
+    /// The length in millimetres, as JSON writes it (for messages: `50.3`, `50`).
+    pub fn as_mm(self) -> f64 {
+        self.0 as f64 / 10.0
     }
 }
 
@@ -41,12 +118,12 @@ impl fmt::Display for Len {
     }
 }
 
-/// A point on the table.
+/// A point on the table. JSON: `{"x": 870, "y": 92.5}`, in millimetres.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 pub struct Point {
-    /// Along side A's edge.
+    /// Along side A's edge, from its left end (millimetres).
     pub x: Len,
-    /// Away from side A's edge.
+    /// Away from side A's edge, towards side B (millimetres).
     pub y: Len,
 }
 

@@ -36,15 +36,19 @@ impl Face {
 /// `ranks` holds the number of bases in each rank, front first; each rank is centred on
 /// the unit's axis behind the `anchor` (the centre of the front edge of rank 0). A unit
 /// in `square` keeps the same footprint but has only fronts (p.22) and cannot move.
+///
+/// JSON: `{"anchor": {"x": 900, "y": 300}, "facing": 0, "ranks": [4], "base_mm": 40,
+/// "square": false}`, lengths in millimetres.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, Hash)]
 pub struct Shape {
-    /// The centre of the front edge of the front rank.
+    /// The centre of the front edge of the front rank (millimetres).
     pub anchor: Point,
-    /// Where the unit looks.
+    /// Where the unit looks: whole degrees clockwise from +y (0 faces side B).
     pub facing: Facing,
     /// Bases per rank, front rank first.
     pub ranks: Vec<u8>,
-    /// The side of every (square) base.
+    /// The side of every (square) base (JSON `base_mm`, millimetres).
+    #[serde(rename = "base_mm")]
     pub base: Len,
     /// The unit is in square: every face is a front.
     pub square: bool,

@@ -1,7 +1,9 @@
 """Huzzah! Glorious Empires, typed: one command class per command ``type`` of the
 system's JSON form, all subclasses of :class:`Command`; the pending decision
-(:class:`Pending`) and log entries (:class:`LogEntry`); the event classes are in
-:mod:`fm.huzzah.events`.
+(:class:`Pending`, one subclass a kind in :mod:`fm.huzzah.pending`) and log entries
+(:class:`LogEntry`); the event classes, and the values inside events, are in
+:mod:`fm.huzzah.events`. Everything names units and officers by their scenario ids and
+gives lengths in millimetres.
 
 A match of a Huzzah! scenario (``fm.Match("huzzah-encounter")``) returns these from
 ``legal_commands()``, ``apply()``, ``pending``, ``log`` and the other generic methods,
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from fm import _field_docs, _fields
 from fm._fm import huzzah as _hz
-from fm.huzzah import events
+from fm.huzzah import events, pending
 from fm.huzzah.events import Event
 
 Command = _hz.Command
@@ -63,6 +65,7 @@ __all__ = [
     "LogEntry",
     "Pending",
     "events",
+    "pending",
     "PlaceUnit",
     "EndPlacement",
     "PlaceOfficer",

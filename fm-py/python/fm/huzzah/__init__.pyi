@@ -1,10 +1,13 @@
 """Type stubs of fm.huzzah: Huzzah! Glorious Empires commands (one class per command
-type), the pending decision and log entries. Constructors take the JSON fields as
-keyword arguments; lengths in commands are whole millimetres, as in scenario files."""
+type), the pending decision (one subclass a kind in :mod:`fm.huzzah.pending`) and log
+entries. Constructors take the JSON fields as keyword arguments; units and officers are
+named by their scenario ids, lengths are millimetres (a whole number, or one decimal:
+the engine's resolution is 0.1 mm)."""
 
 from typing import Any, Iterator, Literal, Mapping, Sequence, TypeAlias
 
 from fm.huzzah import events as events
+from fm.huzzah import pending as pending
 from fm.huzzah.events import Event as Event
 
 SideName: TypeAlias = Literal["a", "b"]
@@ -61,8 +64,8 @@ class PlaceOfficer(Command):
     scenario or default position) (page 8)."""
 
     officer: str
-    at: list[int] | None
-    def __init__(self, *, officer: str, at: Sequence[int] | None = None) -> None: ...
+    at: list[float] | None
+    def __init__(self, *, officer: str, at: Sequence[float] | None = None) -> None: ...
 
 class Fire(Command):
     """``fire``: declare a unit's target; ``bases``: fire with only these (indices rank
@@ -103,9 +106,9 @@ class Advance(Command):
     drifts ``drift_mm`` to its right (negative: left), at most 50 (page 19)."""
 
     unit: str
-    distance_mm: int
-    drift_mm: int
-    def __init__(self, *, unit: str, distance_mm: int, drift_mm: int = 0) -> None: ...
+    distance_mm: float
+    drift_mm: float
+    def __init__(self, *, unit: str, distance_mm: float, drift_mm: float = 0) -> None: ...
 
 class Charge(Command):
     """``charge``: a unit of an advance order charges ``target``; ``offset_mm``: where
@@ -113,8 +116,8 @@ class Charge(Command):
 
     unit: str
     target: str
-    offset_mm: int | None
-    def __init__(self, *, unit: str, target: str, offset_mm: int | None = None) -> None: ...
+    offset_mm: float | None
+    def __init__(self, *, unit: str, target: str, offset_mm: float | None = None) -> None: ...
 
 class Deploy(Command):
     """``deploy``: a unit of a deploy order changes ``formation`` to ``ranks``; base
@@ -139,8 +142,8 @@ class Retire(Command):
     """``retire``: a unit of the order retires ``distance_mm`` straight back (page 20)."""
 
     unit: str
-    distance_mm: int
-    def __init__(self, *, unit: str, distance_mm: int) -> None: ...
+    distance_mm: float
+    def __init__(self, *, unit: str, distance_mm: float) -> None: ...
 
 class MeleeResult(Command):
     """``melee_result``: a melee's outcome (the rules are missing): the ``winner``
@@ -152,7 +155,7 @@ class MeleeResult(Command):
     winner: SideName | None
     hits_a: int
     hits_b: int
-    loser_falls_back_mm: int
+    loser_falls_back_mm: float
     loser_routs: bool
     def __init__(
         self,
@@ -162,7 +165,7 @@ class MeleeResult(Command):
         winner: SideName | None = None,
         hits_a: int,
         hits_b: int,
-        loser_falls_back_mm: int = 0,
+        loser_falls_back_mm: float = 0,
         loser_routs: bool = False,
     ) -> None: ...
 
@@ -179,10 +182,10 @@ class MoveOfficer(Command):
     and may ``attach`` to a unit he ends touching."""
 
     officer: str
-    at: list[int]
+    at: list[float]
     attach: str | None
     def __init__(
-        self, *, officer: str, at: Sequence[int], attach: str | None = None
+        self, *, officer: str, at: Sequence[float], attach: str | None = None
     ) -> None: ...
 
 Direction: TypeAlias = Literal["ahead", "back", "left", "right"]
@@ -212,9 +215,9 @@ class EnterSector(Command):
 
     unit: str
     sector: str
-    at: list[int] | None
+    at: list[float] | None
     def __init__(
-        self, *, unit: str, sector: str, at: Sequence[int] | None = None
+        self, *, unit: str, sector: str, at: Sequence[float] | None = None
     ) -> None: ...
 
 class LeaveSector(Command):
@@ -248,9 +251,9 @@ class Manoeuvre(Command):
     the written limits apply (and a stand-in distance limit under ``stand_in``)."""
 
     unit: str
-    anchor: list[int]
+    anchor: list[float]
     facing: int
-    def __init__(self, *, unit: str, anchor: Sequence[int], facing: int) -> None: ...
+    def __init__(self, *, unit: str, anchor: Sequence[float], facing: int) -> None: ...
 
 class Appoint(Command):
     """``appoint``: the CinC appoints a successor to ``officer``, a corps or division
@@ -261,14 +264,14 @@ class Appoint(Command):
     officer: str
     quality: OfficerQuality | None
     inspirational: bool
-    at: list[int] | None
+    at: list[float] | None
     def __init__(
         self,
         *,
         officer: str,
         quality: OfficerQuality | None = None,
         inspirational: bool = False,
-        at: Sequence[int] | None = None,
+        at: Sequence[float] | None = None,
     ) -> None: ...
 
 class EndOrder(Command):
@@ -282,17 +285,17 @@ class EndPhase(Command):
     def __init__(self) -> None: ...
 
 class Pending:
-    """The decision a Huzzah! battle waits for. Other attributes by kind: ``min``,
-    ``max`` and ``placed`` (``"place_units"``), ``units`` (``"declare_fire"``,
-    ``"rally"``; ``"act"`` with ``order``), ``unit`` and ``hits`` (``"remove_base"``),
-    ``unit`` and ``chargers`` (``"fire_at_charger"``), ``a`` and ``b`` (``"melee"``),
-    ``winner`` (``"game_over"``); units by their index in the scenario."""
+    """The decision a Huzzah! battle waits for: one of the classes of
+    :mod:`fm.huzzah.pending`, a kind each, whose attributes are typed (``min``, ``max``
+    and ``placed`` of ``PlaceUnits``, ``units`` of ``DeclareFire``, ...; units by their
+    scenario ids)."""
 
     @property
     def kind(self) -> str: ...
     @property
     def side(self) -> SideName | None: ...
     def to_dict(self) -> JsonDict: ...
+    def to_json(self) -> str: ...
     def fields(self) -> list[str]: ...
     def __getattr__(self, name: str) -> Any: ...
     def __eq__(self, other: object) -> bool: ...
@@ -319,6 +322,7 @@ __all__ = [
     "LogEntry",
     "Pending",
     "events",
+    "pending",
     "PlaceUnit",
     "EndPlacement",
     "PlaceOfficer",

@@ -1,79 +1,39 @@
 """Huzzah! event classes: one per event ``type`` of the system's JSON form, all
 subclasses of :class:`Event`. A huzzah match's ``apply()`` returns them; use
 ``isinstance`` or ``e.type``. Attributes are the JSON fields: units and officers by their
-index in the scenario (side A's first), lengths and positions in tenths of a millimetre.
-An event these bindings have no class for yet comes back as the base class."""
+scenario ids, lengths and positions in millimetres; the values inside are typed
+(:class:`Point`, :class:`Shape`, :class:`FactorTest` and its :class:`Modifier`,
+:class:`Phase`, :class:`Group`, :class:`Outcome`, subclasses of :class:`Value`; pairs
+and dice as tuples; an ``awaiting`` event's decision a :class:`fm.huzzah.Pending`). An
+event these bindings have no class for yet comes back as the base class.
+
+>>> import fm.huzzah.events as hev
+>>> p = hev.Point(x=90, y=30.5)
+>>> p
+Point(x=90, y=30.5)
+>>> p.to_dict()
+{'x': 90, 'y': 30.5}
+"""
 
 from __future__ import annotations
-
-from typing import Literal, NotRequired, TypedDict
 
 from fm import _field_docs, _fields
 from fm._fm import huzzah as _hz
 
 
-class Point(TypedDict):
-    """A point on the table, in tenths of a millimetre: ``x`` along side A's edge, ``y``
-    away from it."""
-
-    x: int
-    y: int
-
-
-class Shape(TypedDict):
-    """A unit's geometry: the ``anchor`` (centre of the front edge of the front rank),
-    ``facing`` (degrees clockwise from +y), bases per rank (front first), the ``base``
-    side (tenths of a millimetre) and whether it is in ``square``."""
-
-    anchor: Point
-    facing: int
-    ranks: list[int]
-    base: int
-    square: bool
-
-
-class Modifier(TypedDict):
-    """One term of a modified factor: the rule's wording and the change."""
-
-    why: str
-    by: int
-
-
-class FactorTest(TypedDict):
-    """A roll against a factor: the unmodified ``base``, the ``modifiers``, the
-    ``factor`` used (clamped where the rule clamps it), the ``dice`` and the result."""
-
-    base: int
-    modifiers: list[Modifier]
-    factor: int
-    dice: list[int]
-    passed: bool
-
-
-class Phase(TypedDict):
-    """A phase: ``{"phase": "firing", "side": "a"}``; ``side`` only for the phases of
-    one player."""
-
-    phase: str
-    side: NotRequired[Literal["a", "b"]]
-
-
-class Sector(TypedDict):
-    """A sector of dense terrain: the piece's index and the sector's index in it."""
-
-    terrain: int
-    sector: int
-
-
-class Outcome(TypedDict):
-    """How the battle ended."""
-
-    winner: Literal["a", "b"] | None
-    reason: str
-
 _ev = _hz.events
 # Each class's fields as documented properties (help(), inspect, Jupyter).
 _fields.install(_ev, _field_docs.HUZZAH_EVENTS)
+_fields.install(_ev, _field_docs.HUZZAH_VALUES)
+
+Value = _ev.Value
+Point = _ev.Point
+Shape = _ev.Shape
+FactorTest = _ev.FactorTest
+Modifier = _ev.Modifier
+Phase = _ev.Phase
+Group = _ev.Group
+Outcome = _ev.Outcome
 
 Event = _ev.Event
 RolledOff = _ev.RolledOff
@@ -138,12 +98,13 @@ GameEnded = _ev.GameEnded
 
 __all__ = [
     "Event",
+    "Value",
     "FactorTest",
+    "Group",
     "Modifier",
     "Outcome",
     "Phase",
     "Point",
-    "Sector",
     "Shape",
     "RolledOff",
     "FirstDecided",

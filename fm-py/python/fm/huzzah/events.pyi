@@ -1,40 +1,88 @@
-"""Type stubs of fm.huzzah.events: one class per Huzzah! event type. Units and officers
-are their indices in the scenario (side A's first); lengths and positions are tenths of
-a millimetre."""
+"""Type stubs of fm.huzzah.events: one class per Huzzah! event type, and the typed values
+inside events (:class:`Point`, :class:`Shape`, :class:`FactorTest`, :class:`Modifier`,
+:class:`Phase`, :class:`Group`, :class:`Outcome`). Units and officers are named by their
+scenario ids; lengths and positions are millimetres (a whole number, or one decimal)."""
 
-from typing import Any, Literal, NotRequired, SupportsIndex, TypeAlias, TypedDict
+from typing import Any, Literal, SupportsIndex, TypeAlias
+
+from fm.huzzah import Pending
 
 SideName: TypeAlias = Literal["a", "b"]
-Dice: TypeAlias = list[int]
-"""Two dice as rolled: ``[3, 5]``."""
-UnitPair: TypeAlias = list[int]
-"""Two unit indices: ``[side A's, side B's]`` (or ``[charger, target]``)."""
+Dice: TypeAlias = tuple[int, int]
+"""Two dice as rolled: ``(3, 5)`` (JSON ``[3, 5]``)."""
+UnitPair: TypeAlias = tuple[str, str]
+"""Two units' ids: ``(side A's, side B's)`` (or ``(charger, target)``)."""
+Status: TypeAlias = Literal["formed", "disordered", "routing"]
+Quality: TypeAlias = Literal["veteran", "experienced", "trained", "green", "raw", "unreliable"]
+Ability: TypeAlias = Literal["grognards", "disciplined"]
+BaseKind: TypeAlias = Literal[
+    "infantry",
+    "irregular_infantry",
+    "battle_cavalry",
+    "other_cavalry",
+    "divisional_artillery",
+    "foot_artillery",
+    "horse_artillery",
+    "heavy_artillery",
+]
+PhaseName: TypeAlias = Literal[
+    "setup",
+    "skirmisher_superiority",
+    "artillery_effectiveness",
+    "firing",
+    "orders",
+    "fire_at_chargers",
+    "combat",
+    "move_officers",
+    "rally",
+    "turn_ends",
+]
+OrderKind: TypeAlias = Literal["advance", "retire", "deploy", "manoeuvre"]
 
-class Point(TypedDict):
-    """A point on the table, in tenths of a millimetre: ``x`` along side A's edge, ``y``
-    away from it."""
+class Value:
+    """A value inside a Huzzah! event or pending decision (base class of :class:`Point`,
+    :class:`Shape`, :class:`FactorTest`, :class:`Modifier`, :class:`Phase`,
+    :class:`Group` and :class:`Outcome`). Attributes are the JSON fields, typed in turn;
+    ``to_dict()`` is the JSON form; values are equal when their fields are, and hashable.
+    A constructor takes the JSON fields as keyword arguments."""
 
-    x: int
-    y: int
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    def fields(self) -> list[str]: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
-class Shape(TypedDict):
-    """A unit's geometry: the ``anchor`` (centre of the front edge of the front rank),
-    ``facing`` (degrees clockwise from +y), bases per rank (front first), the ``base``
-    side (tenths of a millimetre) and whether it is in ``square``."""
+class Point(Value):
+    """A point on the table, in millimetres: ``x`` along side A's edge, ``y`` away from
+    it (JSON ``{"x": 900, "y": 30.5}``)."""
+
+    x: float
+    y: float
+    def __init__(self, *, x: float, y: float) -> None: ...
+
+class Shape(Value):
+    """A unit's geometry: its ``anchor`` (the centre of the front edge of the front rank),
+    ``facing`` (degrees clockwise from +y), bases per rank (front first), the side of a
+    base in millimetres and whether it is in ``square``."""
 
     anchor: Point
     facing: int
     ranks: list[int]
-    base: int
+    base_mm: float
     square: bool
+    def __init__(
+        self, *, anchor: Point, facing: int, ranks: list[int], base_mm: float, square: bool
+    ) -> None: ...
 
-class Modifier(TypedDict):
+class Modifier(Value):
     """One term of a modified factor: the rule's wording and the change."""
 
     why: str
     by: int
+    def __init__(self, *, why: str, by: int) -> None: ...
 
-class FactorTest(TypedDict):
+class FactorTest(Value):
     """A roll against a factor: the unmodified ``base``, the ``modifiers``, the
     ``factor`` used (clamped where the rule clamps it), the ``dice`` and the result."""
 
@@ -43,29 +91,40 @@ class FactorTest(TypedDict):
     factor: int
     dice: Dice
     passed: bool
+    def __init__(
+        self, *, base: int, modifiers: list[Modifier], factor: int, dice: Dice, passed: bool
+    ) -> None: ...
 
-class Phase(TypedDict):
-    """A phase: ``{"phase": "firing", "side": "a"}``; ``side`` only for the phases of
-    one player."""
+class Phase(Value):
+    """A phase: its name (``phase``) and, for the phases of one player, its ``side``
+    (``None`` for the others)."""
 
-    phase: str
-    side: NotRequired[SideName]
+    phase: PhaseName
+    side: SideName | None
+    def __init__(self, *, phase: PhaseName, side: SideName | None = None) -> None: ...
 
-class Sector(TypedDict):
-    """A sector of dense terrain: the piece's index and the sector's index in it."""
+class Group(Value):
+    """The group an order names, by id: exactly one of ``unit``, ``division`` and
+    ``corps`` is set (JSON ``{"division": "fr-div"}``)."""
 
-    terrain: int
-    sector: int
+    unit: str | None
+    division: str | None
+    corps: str | None
+    def __init__(
+        self, *, unit: str | None = None, division: str | None = None, corps: str | None = None
+    ) -> None: ...
 
-class Outcome(TypedDict):
+class Outcome(Value):
     """How the battle ended."""
 
     winner: SideName | None
     reason: str
+    def __init__(self, *, winner: SideName | None, reason: str) -> None: ...
 
 class Event:
-    """Something that happened in a Huzzah! battle. Attributes are the JSON fields (an
-    optional field the JSON leaves out reads ``None``); ``to_dict()`` is the JSON form."""
+    """Something that happened in a Huzzah! battle. Attributes are the JSON fields, the
+    values inside typed (an optional field the JSON leaves out reads ``None``);
+    ``to_dict()`` is the JSON form."""
 
     @staticmethod
     def from_dict(data: dict[str, Any] | str) -> Event: ...
@@ -95,7 +154,7 @@ class PlacementRolled(Event):
     max: int
 
 class UnitPlaced(Event):
-    unit: int
+    unit: str
 
 class PlacementEnded(Event):
     side: SideName
@@ -107,7 +166,7 @@ class OfficersToPlace(Event):
     pass
 
 class OfficerPlaced(Event):
-    officer: int
+    officer: str
     at: Point
 
 class TurnStarted(Event):
@@ -141,133 +200,132 @@ class ArtilleryFactorReduced(Event):
     to: int
 
 class FireDeclared(Event):
-    unit: int
-    target: int
-    range: int
+    unit: str
+    target: str
+    range_mm: float
     short: bool
     bases: list[int] | None
     """The bases that fire when fewer than the unit's (page 12); ``None`` when all do."""
 
 class FireHeld(Event):
-    unit: int
+    unit: str
 
 class QualityDetermined(Event):
-    unit: int
+    unit: str
     rolls: list[Dice]
-    quality: str
-    gained: list[Literal["grognards", "disciplined"]]
+    quality: Quality
+    gained: list[Ability]
 
 class FireResolved(Event):
-    unit: int
-    target: int
+    unit: str
+    target: str
     bases: int
     test: FactorTest
     hits: int
 
 class HitsApplied(Event):
-    unit: int
+    unit: str
     hits: int
 
 class BaseRemoved(Event):
-    unit: int
+    unit: str
     rank: int
-    kind: str
+    kind: BaseKind
     hits: int
     shape: Shape
 
 class AbilityLost(Event):
-    unit: int
+    unit: str
     ability: str
 
 class RemovalDone(Event):
-    unit: int
+    unit: str
     odd_hits: int
 
 class UnitDestroyed(Event):
-    unit: int
+    unit: str
 
 class OfficerSave(Event):
-    officer: int
+    officer: str
     needs: int
     dice: Dice | None
     survived: bool
     charmed: bool
 
 class OfficerKilled(Event):
-    officer: int
-    unit: int
+    officer: str
+    unit: str
 
 class MoraleTested(Event):
-    unit: int
+    unit: str
     test: FactorTest
 
 class AbilityGained(Event):
-    unit: int
-    ability: Literal["grognards", "disciplined"]
+    unit: str
+    ability: Ability
 
 class QualityImproved(Event):
-    unit: int
-    to: str
+    unit: str
+    to: Quality
 
 class StatusChanged(Event):
-    unit: int
-    status: Literal["formed", "disordered", "routing"]
+    unit: str
+    status: Status
     why: str
 
 class UnitMoved(Event):
-    unit: int
+    unit: str
     shape: Shape
-    sector: Sector | None
-    distance: int
+    sector: str | None
+    distance_mm: float
     why: str
 
 class ExtraHit(Event):
-    unit: int
+    unit: str
     why: str
 
 class PassedThrough(Event):
-    unit: int
-    by: int
+    unit: str
+    by: str
 
 class ToRoutTable(Event):
-    unit: int
+    unit: str
 
 class UnitCaptured(Event):
-    unit: int
+    unit: str
 
 class TargetResolved(Event):
-    unit: int
+    unit: str
 
 class OddHitsRemoved(Event):
-    units: list[int]
+    units: list[str]
 
 class TurnEnded(Event):
     turn: int
 
 class OrderGiven(Event):
-    officer: int
-    group: dict[str, int]
-    """``{"unit": i}``, ``{"division": i}`` or ``{"corps": i}``."""
-    order: Literal["advance", "retire", "deploy", "manoeuvre"]
-    units: list[int]
+    officer: str
+    group: Group
+    order: OrderKind
+    units: list[str]
     test: FactorTest | None
     automatic: bool
     huzzah: bool
-    rate: int
+    rate_mm: float
 
 class OrdersEnded(Event):
     side: SideName
     why: str
 
 class Acted(Event):
-    unit: int
+    unit: str
 
 class OrderDone(Event):
     pass
 
 class Charged(Event):
-    unit: int
-    target: int
+    unit: str
+    target: str
     face: Literal["front", "right", "rear", "left"]
 
 class ImpulsiveCharges(Event):
@@ -275,91 +333,92 @@ class ImpulsiveCharges(Event):
     charges: list[UnitPair]
 
 class UnitDeployed(Event):
-    unit: int
+    unit: str
     shape: Shape
     column: bool
 
 class WaverTested(Event):
-    unit: int
+    unit: str
     test: FactorTest
 
 class OfficerMoved(Event):
-    officer: int
+    officer: str
     at: Point
-    attached: int | None
+    attached: str | None
     why: str
 
 class OfficerCaptured(Event):
-    officer: int
-    by: int
+    officer: str
+    by: str
 
 class MeleeResolved(Event):
-    a: int
-    b: int
+    a: str
+    b: str
     winner: SideName | None
-    hits: list[int]
+    hits: tuple[int, int]
     """Hits on side A's unit and on side B's."""
-    tests: list[FactorTest] | None
+    tests: tuple[FactorTest, FactorTest] | None
     stand_in: bool
 
 class RallyDecided(Event):
-    unit: int
-    to: Literal["formed", "disordered", "routing"]
+    unit: str
+    to: Status
     test: FactorTest | None
     stand_in: bool
 
 class SkirmishersDeployed(Event):
-    unit: int
+    unit: str
     bases: int
     shape: Shape | None
     """The unit afterwards; ``None`` when every base went into the skirmish line."""
     line: int
 
 class OfficerRemoved(Event):
-    officer: int
+    officer: str
     why: str
 
 class BatteryJoined(Event):
-    unit: int
-    battery: int
+    unit: str
+    battery: str
     left: bool
     shape: Shape
-    quality: str | None
+    quality: Quality | None
     grognards: bool
     disciplined: bool
 
 class Engaged(Event):
-    a: int
-    b: int
+    a: str
+    b: str
     why: str
 
 class LinesPassed(Event):
-    unit: int
-    with_: int
+    unit: str
+    with_: str
     """The JSON field ``with`` (a Python keyword)."""
 
 class OfficerAppointed(Event):
-    officer: int
+    officer: str
     quality: Literal["excellent", "skilful", "average", "poor", "abysmal"]
     inspirational: bool
     at: Point
     stand_in: bool
 
 class Awaiting(Event):
-    decision: dict[str, Any]
-    """The pending decision's JSON form (``Match.pending`` gives it typed)."""
+    decision: Pending
+    """The decision, typed (a class of :mod:`fm.huzzah.pending`)."""
 
 class GameEnded(Event):
     outcome: Outcome
 
 __all__ = [
     "Event",
+    "Value",
     "FactorTest",
+    "Group",
     "Modifier",
     "Outcome",
     "Phase",
     "Point",
-    "Sector",
     "Shape",
     "RolledOff",
     "FirstDecided",
