@@ -718,3 +718,77 @@ fn protocol_doc_observation_spec_is_system_demos() {
         json!(spec)
     );
 }
+
+/// docs/learning.md's "The Huzzah! observation" is the layout `huzzah::observation`
+/// gives: each scenario's row of its size table (planes, the features' terms, the
+/// whole), the global block's count in its prose, and every channel and feature field
+/// named there (a feature by its last part: `phase:setup` as `setup`, `own:unit0:x` as
+/// `x`).
+#[test]
+fn learning_doc_gives_the_huzzah_observation_layout() {
+    use fm_core::huzzah::observation::Layout;
+    use fm_core::huzzah::Huzzah;
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/learning.md"))
+        .unwrap();
+    let at = doc
+        .find("### The Huzzah! observation")
+        .expect("the Huzzah! section");
+    let section = &doc[at..];
+    let section = &section[..section[4..].find("\n## ").map_or(section.len(), |e| e + 4)];
+    // Numbers as the doc writes them: thousands with commas.
+    let n = |x: usize| {
+        let s = x.to_string();
+        let mut out = String::new();
+        for (i, ch) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        out
+    };
+    for name in ["huzzah-firefight", "huzzah-encounter"] {
+        let m = GameMatch::<Huzzah>::new_builtin(name, 1).unwrap();
+        let l = Layout::new(m.scenario());
+        let spec = fm_core::huzzah::observation::spec(m.scenario());
+        assert_eq!(spec.size(), l.size());
+        let [c, r, w] = spec.shape;
+        let objectives = if l.objectives == 0 {
+            "0".to_string()
+        } else {
+            format!("{}·6", l.objectives)
+        };
+        let row = format!(
+            "| {name} | {c} × {r} × {w} = {} | {} + 2·{}·64 + 2·{}·17 + {objectives} = {} | {} |",
+            n(l.plane_size()),
+            l.globals,
+            l.unit_slots,
+            l.officer_slots,
+            n(l.feature_size()),
+            n(l.size()),
+        );
+        assert!(
+            section.contains(&row),
+            "docs/learning.md lacks the row\n{row}"
+        );
+    }
+    let globals = Layout::new(
+        GameMatch::<Huzzah>::new_builtin("huzzah-firefight", 1)
+            .unwrap()
+            .scenario(),
+    )
+    .globals;
+    assert!(section.contains(&format!("The global block, {globals} values")));
+    let spec = fm_core::huzzah::observation::spec(
+        GameMatch::<Huzzah>::new_builtin("huzzah-encounter", 1)
+            .unwrap()
+            .scenario(),
+    );
+    for name in spec.channels.iter().chain(&spec.features) {
+        let last = name.rsplit(':').next().unwrap();
+        assert!(
+            section.contains(&format!("`{name}`")) || section.contains(&format!("`{last}`")),
+            "docs/learning.md does not name {name}"
+        );
+    }
+}

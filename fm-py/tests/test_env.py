@@ -774,7 +774,7 @@ def test_huzzah_observations_are_the_sides_views(name: str) -> None:
         assert features[f"pending:{d.match.pending_kind}"] == 1.0
         info = d.infos[agent]
         assert info["pending"] == d.match.pending_kind and info["to_move"] == agent
-        assert info["turn"] is None and info["phase"] is None
+        assert info["turn"] == d.match.turn and info["phase"] == d.match.phase
         state = d.state()
         assert state.shape == (2 * d.observation_size,) and d.state_space.contains(state)
         np.testing.assert_array_equal(state[: d.observation_size], f.observe("a"))

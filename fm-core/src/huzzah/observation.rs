@@ -719,6 +719,27 @@ struct Context<'a> {
     /// Each objective's holder alone, if any (docs/huzzah.md, "Objectives and
     /// victory").
     held: Vec<Option<Side>>,
+    /// Each unit: the target of a fire declaration this phase.
+    targeted: Vec<bool>,
+    /// Each officer: giving orders now.
+    ordering: Vec<bool>,
+    /// Each unit: an officer (not lost) is attached to it.
+    attached: Vec<bool>,
+}
+
+/// A flag for each of `n` entries, set at the indices given. Marked through a guarded
+/// store rather than compared (`Option<UnitIx> == Some(u)`): optimized code compares an
+/// index option's payload before its tag, and on a `None` whose payload was never
+/// written (a cloned state's) valgrind's memcheck reports the branch as reading
+/// uninitialised memory (the C tests run under memcheck).
+fn marks(n: usize, at: impl IntoIterator<Item = usize>) -> Vec<bool> {
+    let mut v = vec![false; n];
+    for i in at {
+        if let Some(x) = v.get_mut(i) {
+            *x = true;
+        }
+    }
+    v
 }
 
 fn encode_features(sc: &Scenario, v: &State, me: Side, l: &Layout, frame: &Frame) -> Vec<f32> {
@@ -754,6 +775,21 @@ fn encode_features(sc: &Scenario, v: &State, me: Side, l: &Layout, frame: &Frame
                 }
             })
             .collect(),
+        targeted: marks(
+            v.units.len(),
+            v.firing
+                .declarations
+                .iter()
+                .filter_map(|d| d.target.map(UnitIx::index)),
+        ),
+        ordering: marks(v.officers.len(), v.orders.officer.map(OfficerIx::index)),
+        attached: marks(
+            v.units.len(),
+            v.officers
+                .iter()
+                .filter(|o| !o.lost)
+                .filter_map(|o| o.attached.map(UnitIx::index)),
+        ),
     };
     let mut f = Vec::with_capacity(l.feature_size());
     globals(&cx, &mut f);
@@ -987,10 +1023,10 @@ fn unit_slot(cx: &Context<'_>, ix: UnitIx) -> [f32; UNIT_FIELDS.len()] {
         flag(cx.in_contact.get(ix.index()).copied().unwrap_or(false)),
         flag(in_pair(&v.in_combat)),
         flag(in_pair(&v.sector_engaged)),
-        flag(v.attached_officer(ix).is_some()),
+        flag(cx.attached.get(ix.index()).copied().unwrap_or(false)),
         flag(v.orders.ordered.iter().any(|(u, _)| *u == ix)),
         flag(declarations.iter().any(|d| d.unit == ix)),
-        flag(declarations.iter().any(|d| d.target == Some(ix))),
+        flag(cx.targeted.get(ix.index()).copied().unwrap_or(false)),
         flag(named(&cx.pending)),
         def.fire_range().map_or(0.0, |r| frac(r.0 as f64, cx.scale)),
     ]
@@ -1023,7 +1059,7 @@ fn officer_slot(cx: &Context<'_>, ix: OfficerIx) -> [f32; OFFICER_FIELDS.len()] 
         flag(v.officer_inspirational(sc, ix.index())),
         flag(o.charmed),
         flag(o.appointed.is_some()),
-        flag(v.orders.officer == Some(ix)),
+        flag(cx.ordering.get(ix.index()).copied().unwrap_or(false)),
         flag(v.orders.done.contains(&ix)),
         flag(v.officers_moved.contains(&i)),
     ]

@@ -279,12 +279,6 @@ class _Common:
         """The number of command indices (the parallel environment's wait action is
         one more)."""
         self._n_actions = self._n_commands + (1 if wait_action else 0)
-        # Turn and phase in the infos, for a system whose matches give them.
-        try:
-            _ = probe.turn
-            self._has_turn = True
-        except fm.UnsupportedError:
-            self._has_turn = False
         self.match = None
         self.num_steps = 0
         # The last command applied, for the text rendering: (side, what it played,
@@ -355,12 +349,10 @@ class _Common:
         }
 
     def _info(self) -> Dict[str, Any]:
-        """Turn and phase (``None`` for a system whose matches give none, such as
-        Huzzah!, whose observation holds them), the pending decision's kind and the
-        side to move."""
+        """Turn and phase (Huzzah!: turn 0 and phase ``"setup"`` before turn 1), the
+        pending decision's kind and the side to move."""
         m = self._game()
-        turn, phase = (m.turn, m.phase) if self._has_turn else (None, None)
-        return {"turn": turn, "phase": phase, "pending": m.pending_kind, "to_move": m.to_move}
+        return {"turn": m.turn, "phase": m.phase, "pending": m.pending_kind, "to_move": m.to_move}
 
     def _action_spaces(self) -> Dict[str, spaces.Discrete]:
         """Each agent's :class:`LegalActions`, sampling from its mask now."""
@@ -616,12 +608,12 @@ class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
     """The PettingZoo parallel environment: every step both sides act, and only the
     deciding side's action counts.
 
-    F&M is sequential: one side decides at a time, sometimes many times in a row, so
+    Both systems are sequential: one side decides at a time, sometimes many times in a row, so
     PettingZoo's ``aec_to_parallel`` (which needs ``is_parallelizable``, every agent
     acting once per cycle) cannot convert :class:`FmEnv`. Here each step is one
     decision: the deciding side (``info["to_move"]``) plays one of its legal actions,
     and the other side's one legal action is the wait action
-    (``wait_action = scenario.action_space_size``, the last index of
+    (``wait_action = action_space_size``, the last index of
     ``Discrete(action_space_size + 1)``), which the deciding side may not play. An
     action dict may leave out the waiting side (it waits); the deciding side must
     act. Anything else is an illegal action, handled by ``illegal_action`` (under
