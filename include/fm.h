@@ -384,6 +384,27 @@ fm_status fm_match_new(const char *scenario,
                        fm_match **out_match);
 
 /**
+ * `fm_match_new` with the chance mode set from the start: `explicit` false is
+ * `fm_match_new`; true makes every draw a chance node (`fm_match_chance_outcomes`,
+ * `fm_match_chance_node_json`) from the opening on, so Huzzah!'s roll-off and
+ * placement rolls are chance nodes too and the match may start waiting for a chance
+ * outcome (`fm_match_apply_chance`) before any command.
+ *
+ * Ownership: `scenario` is borrowed for the call. On success `*out_match` is a new
+ * handle owned by the caller; free it with `fm_match_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_UNKNOWN_SCENARIO`.
+ *
+ * # Safety
+ * `scenario` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
+ * writing one pointer.
+ */
+fm_status fm_match_new_with_chance(const char *scenario,
+                                   uint64_t seed,
+                                   bool explicit_,
+                                   fm_match **out_match);
+
+/**
  * Starts a match of a scenario given as JSON (the scenario file format of fm-core)
  * with a seed.
  *
@@ -529,6 +550,23 @@ fm_status fm_match_set_chance_mode(fm_match *m,
  */
 fm_status fm_match_chance_outcomes(const fm_match *m,
                                    uint32_t *out_outcomes);
+
+/**
+ * The draw a command (or the opening) waits for, as JSON: `{"outcomes": n, "roll":
+ * {"roll": "fire", "dice": "2d6", "die": 1, "unit": …, "target": …}}`, the number of
+ * outcomes and what the draw is for; `null` when no draw is pending. Outcome `k` of a
+ * die is the face `k + 1`; a `"2d6"` roll is two draws, die 1 then die 2; a `"draw"`
+ * picks the `k`-th of `from` (docs/protocol.md, "Chance").
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle; `out_json` is NULL or valid for writing one pointer.
+ */
+fm_status fm_match_chance_node_json(const fm_match *m,
+                                    char **out_json);
 
 /**
  * Resolves the pending draw with `outcome` (below `fm_match_chance_outcomes`) and

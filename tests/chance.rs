@@ -116,7 +116,7 @@ fn a_pending_chance_node_refuses_everything_else_and_undo_takes_it_back() {
     assert_eq!(out.rule, "input");
     assert_eq!(
         m.chance_node(),
-        Some(node),
+        Some(node.clone()),
         "a refused outcome changes nothing"
     );
     assert_eq!(
@@ -234,4 +234,237 @@ fn huzzah_dice_are_chance_nodes_too_and_playouts_resolve_them() {
         }
     }
     panic!("no die rolled");
+}
+
+// ---------------------------------------------------------------- issue 30: named rolls
+
+type HzMatch = fm_core::GameMatch<fm_core::huzzah::Huzzah>;
+
+/// Plays `m` (explicit mode) for up to `commands` commands with random commands and
+/// outcomes, calling `check` with each completed command's events (as JSON) and the
+/// labels and outcomes of its nodes, in order.
+fn walk_labelled<G: fm_core::Game>(
+    m: &mut fm_core::GameMatch<G>,
+    seed: u64,
+    commands: usize,
+    mut check: impl FnMut(&[serde_json::Value], &[(fm_core::ChanceRoll, u32)]),
+) {
+    let (mut a, mut dice) = (agent(seed), agent(seed + 1));
+    let mut nodes = Vec::new();
+    let mut done = 0;
+    while done < commands && !m.is_over() {
+        if let Some(node) = m.chance_node() {
+            let roll = node.roll.expect("every draw names its roll");
+            let k = dice.next_u32() % node.outcomes;
+            nodes.push((roll, k));
+            let events = m.apply_chance(k).expect("an outcome in range");
+            if !events.is_empty() {
+                let ev: Vec<_> = events
+                    .iter()
+                    .map(|e| serde_json::to_value(e).unwrap())
+                    .collect();
+                check(&ev, &nodes);
+                nodes.clear();
+            }
+            continue;
+        }
+        assert!(nodes.is_empty(), "a command's nodes end with its events");
+        let c = m.random_command(&mut a).expect("a legal command");
+        let events = m.apply(&c).expect("a listed command");
+        if !events.is_empty() {
+            let ev: Vec<_> = events
+                .iter()
+                .map(|e| serde_json::to_value(e).unwrap())
+                .collect();
+            check(&ev, &[]);
+        }
+        done += 1;
+    }
+}
+
+/// Two draws per 2D6 roll, die 1 then die 2 of the same roll.
+fn check_dice(nodes: &[(fm_core::ChanceRoll, u32)]) {
+    let mut k = 0;
+    while k < nodes.len() {
+        let r = &nodes[k].0;
+        match r.dice.as_str() {
+            "2d6" => {
+                assert_eq!(r.die, 1, "{r:?}");
+                let second = &nodes[k + 1].0;
+                assert_eq!(second.die, 2);
+                assert_eq!((&second.roll, &second.about), (&r.roll, &r.about));
+                k += 2;
+            }
+            _ => {
+                assert_eq!(r.die, 1, "{r:?}");
+                k += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn explicit_from_the_start_makes_the_huzzah_opening_chance_nodes() {
+    let mut m =
+        HzMatch::new_builtin_with_chance("huzzah-encounter", 5, ChanceMode::Explicit).unwrap();
+    assert_eq!(m.chance_mode(), ChanceMode::Explicit);
+    assert!(m.opening_events().is_empty());
+    assert!(m.legal_commands().is_empty());
+    let node = m.chance_node().expect("the roll-off waits");
+    let roll = node.roll.clone().unwrap();
+    assert_eq!(
+        (roll.roll.as_str(), roll.dice.as_str(), roll.die),
+        ("roll_off", "2d6", 1)
+    );
+    assert_eq!(roll.about["side"], "a");
+    assert_eq!(node.outcomes, 6);
+    assert!(!m.undo(), "an opening waiting is no command to take back");
+    assert_eq!(m.chance_node(), Some(node));
+    // A save of the waiting opening loads waiting at the same draw.
+    m.apply_chance(2).unwrap();
+    let save = m.save();
+    assert!(
+        save.contains("\"chance_pending\":{\"outcomes\":[2]}"),
+        "{save}"
+    );
+    let back = HzMatch::load(&save).unwrap();
+    assert_eq!(back.chance_node(), m.chance_node());
+    assert_eq!(back.save(), save);
+    assert_eq!(m.chance_node().unwrap().roll.unwrap().die, 2);
+    // Resolve the roll-off and the placement rolls (ties roll again).
+    let mut outcomes = vec![2];
+    let mut dice = agent(6);
+    let mut labels = vec![roll];
+    while let Some(node) = m.chance_node() {
+        labels.push(node.roll.unwrap());
+        let k = dice.next_u32() % node.outcomes;
+        outcomes.push(k);
+        let events = m.apply_chance(k).unwrap().to_vec();
+        if m.chance_node().is_none() {
+            assert_eq!(
+                events,
+                m.opening_events(),
+                "the last outcome gives the opening"
+            );
+        }
+    }
+    let opening: Vec<_> = m
+        .opening_events()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    assert_eq!(opening[0]["type"], "rolled_off");
+    let face = |k: usize| outcomes[k] + 1;
+    assert_eq!(opening[0]["a"], serde_json::json!([face(0), face(1)]));
+    assert_eq!(opening[0]["b"], serde_json::json!([face(2), face(3)]));
+    assert_eq!(labels[2].about["side"], "b");
+    // Every roll of the opening is a roll-off or a placement roll, named with its side.
+    let placements = opening
+        .iter()
+        .filter(|e| e["type"] == "placement_rolled")
+        .count();
+    let named = labels.iter().filter(|l| l.roll == "placement").count();
+    assert_eq!(named, 2 * placements);
+    assert!(labels
+        .iter()
+        .all(|l| l.roll == "roll_off" || l.roll == "placement"));
+    check_dice(&labels.iter().map(|l| (l.clone(), 0)).collect::<Vec<_>>());
+    // The generator drew nothing; the save records the opening's outcomes.
+    assert_eq!(m.rng_state(), fm_core::RngState::of_seed(5));
+    let save = m.save();
+    assert!(save.contains("\"opening_chance\""));
+    let back = HzMatch::load(&save).unwrap();
+    assert_eq!(back.state(), m.state());
+    assert_eq!(back.save(), save);
+    // Outcomes that do not fit the opening's draws are refused: out of range, one too
+    // many, or none.
+    let edit = |f: &dyn Fn(&mut Vec<serde_json::Value>)| {
+        let mut v: serde_json::Value = serde_json::from_str(&save).unwrap();
+        f(v["opening_chance"].as_array_mut().unwrap());
+        v.to_string()
+    };
+    assert!(HzMatch::load(&edit(&|o| o[0] = 6.into())).is_err());
+    assert!(HzMatch::load(&edit(&|o| o.push(0.into()))).is_err());
+    assert!(HzMatch::load(&edit(&|o| o.clear())).is_err());
+    // Sampled from the start is `new`.
+    let s = HzMatch::new_builtin_with_chance("huzzah-encounter", 5, ChanceMode::Sampled).unwrap();
+    assert_eq!(
+        s.save(),
+        HzMatch::new_builtin("huzzah-encounter", 5).unwrap().save()
+    );
+}
+
+#[test]
+fn every_huzzah_node_names_its_roll_and_fire_names_firer_and_target() {
+    let mut m =
+        HzMatch::new_builtin_with_chance("huzzah-encounter", 11, ChanceMode::Explicit).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut fires = 0;
+    walk_labelled(&mut m, 12, 400, |events, nodes| {
+        check_dice(nodes);
+        for (r, _) in nodes {
+            seen.insert(r.roll.clone());
+        }
+        for e in events {
+            if e["type"] == "fire_resolved" {
+                fires += 1;
+                assert!(
+                    nodes.iter().any(|(r, _)| r.roll.starts_with("fire")
+                        && r.about["unit"] == e["unit"]
+                        && r.about["target"] == e["target"]),
+                    "a fire roll names {e}: {nodes:?}"
+                );
+            }
+        }
+        // The last two outcomes of a fire roll are its dice.
+        let last_fire = events.iter().rev().find(|e| e["type"] == "fire_resolved");
+        if let (Some(e), Some(n)) = (last_fire, nodes.len().checked_sub(2)) {
+            if nodes[n].0.roll.starts_with("fire") && nodes[n].0.about["unit"] == e["unit"] {
+                let dice = serde_json::json!([nodes[n].1 + 1, nodes[n + 1].1 + 1]);
+                assert_eq!(e["test"]["dice"], dice);
+            }
+        }
+    });
+    assert!(fires > 0, "the walk fired");
+    assert!(seen.contains("fire"), "{seen:?}");
+    assert!(
+        seen.contains("quality") && seen.contains("order"),
+        "{seen:?}"
+    );
+    let save = m.save();
+    assert_eq!(HzMatch::load(&save).unwrap().save(), save);
+}
+
+#[test]
+fn fm_combat_die_is_named_with_the_attack() {
+    let mut m = Match::new_builtin("system-demo", 3).unwrap();
+    m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    let mut combats = 0;
+    walk_labelled(&mut m, 4, 400, |events, nodes| {
+        check_dice(nodes);
+        for e in events.iter().filter(|e| e["type"] == "combat_resolved") {
+            combats += 1;
+            let want = if e["kind"] == "ground" {
+                "combat"
+            } else {
+                "bombardment"
+            };
+            let (r, k) = nodes
+                .iter()
+                .rev()
+                .find(|(r, _)| r.roll == want)
+                .unwrap_or_else(|| panic!("a {want} roll for {e}: {nodes:?}"));
+            assert_eq!(r.dice, "1d6");
+            assert!(r.about.contains_key("hex") && r.about.contains_key("defenders"));
+            assert_eq!(e["die"], k + 1, "outcome k is face k + 1");
+        }
+        for (r, _) in nodes {
+            assert!(
+                ["combat", "bombardment", "marker_draw", "marker_allotment"]
+                    .contains(&r.roll.as_str()),
+                "{r:?}"
+            );
+        }
+    });
+    assert!(combats > 0, "the walk fought");
 }

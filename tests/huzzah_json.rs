@@ -278,13 +278,14 @@ fn the_fold_resolves_ids_and_ignores_an_unknown_one() {
 }
 
 #[test]
-fn a_command_for_another_decision_is_refused_in_json_forms() {
+fn a_command_for_another_decision_is_refused_in_words() {
     let mut m = GameMatch::<Huzzah>::new_builtin("huzzah-firefight", 0).unwrap();
     let e = m.apply(&Command::EndPhase).unwrap_err();
-    assert_eq!(e.rule, "p7");
+    // The decision in words, with the commands that answer it, under its page.
+    assert_eq!(e.rule, "p8");
     assert_eq!(
         e.message,
-        r#"{"type":"end_phase"} does not answer the pending decision {"kind":"place_officer","side":"b"}"#
+        "end_phase does not answer the decision now: side b places an officer (place_officer)"
     );
     let far = Command::PlaceOfficer {
         officer: "br-cinc".into(),

@@ -746,13 +746,28 @@ fn rule_p17_routing_units_and_reserve_artillery_that_fired_are_left_out() {
     s.unit_mut(a2).fired = true;
     let g = GroupRef::Division(div(&sc, "a-div"));
     assert_eq!(movement::group_units(&sc, &s, A_D1, g), vec![a3]);
+    let e = refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Retire));
     assert_eq!(
-        refused(&sc, &s, order("a-d1", u_arg("a1"), OrderKind::Retire)).rule,
-        "p17"
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p17",
+            "a1 is routing, and routing units cannot be given orders"
+        )
     );
+    const BATTERY: &str = "a2 is reserve artillery that fired this turn: grand batteries and single bases of reserve artillery cannot move if they fire";
+    let e = refused(&sc, &s, order("a-d1", u_arg("a2"), OrderKind::Advance));
+    assert_eq!((e.rule.as_str(), e.message.as_str()), ("p17", BATTERY));
+    // Ordered with its division, the battery is left out, and moving it is refused
+    // with the same reason.
+    ordered(&sc, &mut s, d_arg("a-div"), OrderKind::Advance);
+    let e = refused(&sc, &s, advance_cmd("a2", 50, 0));
+    assert_eq!((e.rule.as_str(), e.message.as_str()), ("p17", BATTERY));
+    // a3 acts, and the order is done: what waits now is the next order.
+    play(&sc, &mut s, advance_cmd("a3", 50, 0), &[]);
+    let e = refused(&sc, &s, advance_cmd("a3", 50, 0));
     assert_eq!(
-        refused(&sc, &s, order("a-d1", u_arg("a2"), OrderKind::Advance)).rule,
-        "p17"
+        (e.rule.as_str(), e.message.as_str()),
+        ("p16", "advance does not answer the decision now: side a gives orders (order, appoint) or ends its Orders phase (end_phase)")
     );
 }
 
@@ -1145,9 +1160,10 @@ fn rule_p20_a_charge_straight_ahead_into_the_front_squares_up_flush() {
         ]
     );
     // A charger acts on no more orders.
+    let e = refused(&sc, &s, order("a-cinc", u_arg("a1"), OrderKind::Advance));
     assert_eq!(
-        refused(&sc, &s, order("a-cinc", u_arg("a1"), OrderKind::Advance)).rule,
-        "p17"
+        (e.rule.as_str(), e.message.as_str()),
+        ("p19", "a1 charged this turn: it is in contact with the enemy, and no order breaks contact (pages 19-22)")
     );
 }
 
@@ -1319,6 +1335,127 @@ fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other() {
             },
         ]
     );
+}
+
+#[test]
+fn rule_p13_units_in_combat_as_the_turn_began_do_not_fire_at_each_other_in_the_firing_phase() {
+    // Page 13: "Units that begin the turn in combat cannot fire at each other", in any
+    // phase of that turn (ruling R-HZ-13b): a1 and b1 touch as turn 1 begins, so a1,
+    // with nothing else in range, has no fire to declare in its Firing phase, and a
+    // declaration at b1 is refused under page 13.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (s, ev) = begin(&sc, &QUIET);
+    assert!(ev.contains(&Event::InCombat {
+        pairs: vec![(sc.unit_id(a1), sc.unit_id(b1))]
+    }));
+    assert!(fm_core::huzzah::firing::targets(&sc, &s, a1).is_empty());
+    assert!(fm_core::huzzah::firing::targets(&sc, &s, b1).is_empty());
+    assert_eq!(s.pending, Pending::Orders { side: Side::A });
+    let mut firing = s.clone();
+    firing.pending = Pending::DeclareFire {
+        side: Side::A,
+        units: sc.unit_ids(&[a1]),
+    };
+    let e = refused(&sc, &firing, fire_cmd("a1", "b1"));
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p13",
+            "a1 and b1 began the turn in combat, and units that begin the turn in combat cannot fire at each other"
+        )
+    );
+}
+
+#[test]
+fn rule_p13_a_pair_that_parted_still_may_not_fire_at_each_other_that_turn() {
+    // The pair of the turn's start holds for the whole turn, even once the units no
+    // longer touch: b1 steps back 4 cm (set directly), still in a1's arc and range.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 560]));
+    let (a1, b1) = (ix(&sc, "a1"), ix(&sc, "b1"));
+    let (mut s, _) = begin(&sc, &QUIET);
+    s.unit_mut(b1).shape = shape(600, 600, 180, &[2]);
+    assert!(fm_core::huzzah::firing::targets(&sc, &s, a1).is_empty());
+    // Without the turn's pair, the same table offers b1 at short range.
+    s.in_combat.clear();
+    let t = fm_core::huzzah::firing::targets(&sc, &s, a1);
+    assert_eq!(t.iter().map(|c| c.target).collect::<Vec<_>>(), vec![b1]);
+    assert!(t[0].short);
+}
+
+#[test]
+fn rule_p13_a_charged_unit_may_not_hold_its_fire() {
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let a1 = ix(&sc, "a1");
+    let mut s = orders_phase(&sc);
+    ordered(&sc, &mut s, u_arg("a1"), OrderKind::Advance);
+    play(&sc, &mut s, charge_cmd("a1", "b1", None), &[]);
+    // A second charger makes the fire a decision (page 13: one of them, the firer's
+    // choice); set directly.
+    let mut p = s.clone();
+    p.pending = Pending::FireAtCharger {
+        side: Side::B,
+        unit: sc.unit_id(ix(&sc, "b1")),
+        chargers: sc.unit_ids(&[a1]),
+    };
+    let e = refused(&sc, &p, hold_cmd("b1"));
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p13",
+            "b1 is charged and must fire at a charger: an infantry or artillery unit that is charged cannot choose not to fire"
+        )
+    );
+    let e = refused(&sc, &p, Command::EndPhase);
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p13",
+            "end_phase does not answer the decision now: b1, charged by a1, fires at one of them (fire; it cannot choose not to fire)"
+        )
+    );
+}
+
+#[test]
+fn rule_p18_fire_at_chargers_is_not_fire_at_the_enemy() {
+    // Page 18: "A unit has fired at the enemy if it fired during the Firing phase". b1's
+    // fire at the charger a1 fails; it has fired (page 17: a battery so placed could not
+    // move), but its orders carry no "fired at the enemy".
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let b1 = ix(&sc, "b1");
+    let (s, _) = charged(&sc, &[6, 6, 6, 5]);
+    assert!(s.unit(b1).fired);
+    assert!(!s.unit(b1).fired_at_enemy);
+    let o = odds_of(&sc, &s, OfficerIx(B_D1), &["b1"], OrderKind::Retire, 0);
+    assert!(
+        !o.modifiers
+            .contains(&md("a unit ordered fired at the enemy", -1)),
+        "{:?}",
+        o.modifiers
+    );
+}
+
+#[test]
+fn rule_p18_a_unit_that_fired_in_the_firing_phase_and_missed_fired_at_the_enemy() {
+    // "… whether or not it inflicted hits": a1's fire in its Firing phase fails (6-6),
+    // and ordering it takes the -1.
+    let sc = close_pair(line("a1", Side::A, 2, [600, 400]));
+    let a1 = ix(&sc, "a1");
+    let (mut s, _) = begin(&sc, &QUIET);
+    assert_eq!(
+        s.pending,
+        Pending::DeclareFire {
+            side: Side::A,
+            units: sc.unit_ids(&[a1])
+        }
+    );
+    play(&sc, &mut s, fire_cmd("a1", "b1"), &[6, 6]);
+    assert_eq!(s.pending, Pending::Orders { side: Side::A });
+    assert!(s.unit(a1).fired && s.unit(a1).fired_at_enemy);
+    let o = odds_of(&sc, &s, A_D1, &["a1"], OrderKind::Retire, 0);
+    assert!(o
+        .modifiers
+        .contains(&md("a unit ordered fired at the enemy", -1)));
 }
 
 // ------------------------------------------------------------------------- missing rules
@@ -1578,7 +1715,7 @@ fn rule_p17_fired_disordered_and_dense_terrain() {
     let a1 = ix(&sc, "a1");
     // Its fire and disorder are set directly (nothing is in range to fire at).
     let mut s = orders_phase(&sc);
-    s.unit_mut(a1).fired = true;
+    s.unit_mut(a1).fired_at_enemy = true;
     s.unit_mut(a1).status = Status::Disordered;
     let want = vec![
         md("a unit ordered fired at the enemy", -1),

@@ -1043,16 +1043,52 @@ fn rule_p11_cavalry_road_columns_routers_and_chargers_are_not_offered() {
             units: vec![uid("a-inf")]
         }
     );
-    for (u, t) in [
-        ("a-cav", "b2"),
-        ("a-col", "b3"),
-        ("a-rout", "b4"),
-        ("a-chg", "b5"),
+    // Each refusal names its own rule and page, in words.
+    for (u, t, page, why) in [
+        (
+            "a-cav",
+            "b2",
+            "p11",
+            "a-cav is cavalry, and cavalry units cannot fire",
+        ),
+        (
+            "a-col",
+            "b3",
+            "p12",
+            "a-col is in road column, and units in road column cannot fire",
+        ),
+        (
+            "a-rout",
+            "b4",
+            "p11",
+            "a-rout is routing, and routers cannot fire",
+        ),
+        (
+            "a-chg",
+            "b5",
+            "p11",
+            "a-chg charged this turn, and chargers cannot fire",
+        ),
     ] {
-        assert_eq!(refused(&sc, &s, fire_cmd(u, t)).rule, "p11", "{u}");
-        assert_eq!(refused(&sc, &s, hold_cmd(u)).rule, "p11", "{u}");
+        for cmd in [fire_cmd(u, t), hold_cmd(u)] {
+            let e = refused(&sc, &s, cmd);
+            assert_eq!((e.rule.as_str(), e.message.as_str()), (page, why), "{u}");
+        }
         assert!(!firing::may_fire(&sc, &s, ix(&sc, u)), "{u}");
     }
+    let e = refused(&sc, &s, fire_cmd("b1", "a-inf"));
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        ("p11", "b1 is side b's, and side a's units fire now")
+    );
+    let e = refused(&sc, &s, Command::EndPhase);
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        (
+            "p11",
+            "end_phase does not answer the decision now: side a's units a-inf declare their fire (fire, or hold_fire)"
+        )
+    );
     assert_eq!(
         legal::legal_commands(&sc, &s),
         vec![fire_cmd("a-inf", "b1"), hold_cmd("a-inf")]
@@ -3335,11 +3371,7 @@ fn rule_invariant_refused_commands_change_nothing() {
 fn rule_invariant_command_index_round_trip() {
     for (sc, s) in random_states() {
         for c in legal::legal_commands(&sc, &s) {
-            // A fire with fewer bases has no index (legal.rs).
-            if matches!(c, Command::Fire { bases: Some(_), .. }) {
-                assert_eq!(legal::command_to_index(&sc, &s, &c), None);
-                continue;
-            }
+            // Every listed command, a fire with fewer bases too (issue 30).
             let i = legal::command_to_index(&sc, &s, &c).expect("an index");
             assert!(i < legal::action_space_size(&sc));
             assert_eq!(legal::index_to_command(&sc, &s, i), Some(c));
@@ -3392,4 +3424,31 @@ fn show_a_game() {
             }
         }
     }
+}
+
+#[test]
+fn rule_vic_a_result_names_the_sides_and_says_draw() {
+    // STAND-IN victory (R-HZ-vic): without `victory` terms, the side that lost fewer
+    // bases wins after the last turn; equal is a draw, said in words with both armies.
+    let sc = load(table(
+        vec![line("a1", Side::A, 2, [200, 300])],
+        vec![line("b1", Side::B, 2, [200, 900])],
+    ));
+    let (mut s, _) = begin(&sc, &QUIET);
+    assert_eq!(engine::end_of_battle(&sc, &s, true), None, "turn 1 of 3");
+    s.turn = 3;
+    let o = engine::end_of_battle(&sc, &s, true).unwrap();
+    assert_eq!(o.winner, None);
+    assert_eq!(
+        o.reason,
+        "stand-in victory terms after turn 3: a draw between First (a) and Second (b); \
+         bases lost First (a) 0, Second (b) 0 (destroyed, captured or on the Rout Table)"
+    );
+    s.unit_mut(ix(&sc, "b1")).at = fm_core::huzzah::state::Whereabouts::RoutTable;
+    let o = engine::end_of_battle(&sc, &s, true).unwrap();
+    assert_eq!(o.winner, Some(Side::A));
+    assert_eq!(
+        o.reason,
+        "stand-in victory: First (a) wins, Second (b) has no unit left on the table"
+    );
 }

@@ -7,6 +7,7 @@ mod common;
 #[path = "support/race.rs"]
 mod race;
 
+mod action_indices;
 mod architecture;
 mod chance;
 mod conformance;
@@ -17,6 +18,7 @@ mod huzzah_json;
 mod huzzah_orders;
 mod huzzah_play;
 mod huzzah_rules;
+mod huzzah_start;
 mod length;
 mod meuse_data;
 mod no_leak;

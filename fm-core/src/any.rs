@@ -114,6 +114,33 @@ pub fn new_match(scenario: &str, seed: u64) -> Result<Box<dyn DynMatch>, MatchEr
     }
 }
 
+/// [`new_match`] whose draws, from its opening on, are resolved as `mode` says: in
+/// [`ChanceMode::Explicit`](crate::ChanceMode::Explicit) the opening's draws (Huzzah!'s
+/// roll-off and placement rolls) are chance nodes too, so the match may start waiting
+/// for a chance outcome ([`GameMatch::new_with_chance`](crate::GameMatch::new_with_chance)).
+///
+/// ```
+/// use fm_core::ChanceMode;
+/// let m = fm_core::any::new_match_with_chance("huzzah-firefight", 1, ChanceMode::Explicit)
+///     .unwrap();
+/// let node = m.chance_node().unwrap();
+/// assert_eq!(node.roll.unwrap().roll, "roll_off");
+/// ```
+///
+/// # Errors
+/// As [`new_match`].
+pub fn new_match_with_chance(
+    scenario: &str,
+    seed: u64,
+    mode: crate::ChanceMode,
+) -> Result<Box<dyn DynMatch>, MatchError> {
+    let m = new_match(scenario, seed)?;
+    Ok(match mode {
+        crate::ChanceMode::Sampled => m,
+        crate::ChanceMode::Explicit => m.new_with_chance(mode),
+    })
+}
+
 /// The bound on the length of every game of a scenario (a built-in name or scenario
 /// JSON, as [`new_match`] takes it): [`DynMatch::max_game_length`] of a match of it.
 ///

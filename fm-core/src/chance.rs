@@ -10,29 +10,83 @@
 //!
 //! The script is installed for one `apply` on the calling thread ([`with_script`]) and
 //! removed when it returns (or unwinds).
+//!
+//! Each node names its roll ([`ChanceRoll`]): before its draws, the rules say what they
+//! are for ([`roll_for`]). The label is built only when a script is installed, so a
+//! sampled match (the default) pays one thread-local check per roll and nothing more.
+//!
+//! How an outcome maps to the dice: outcome `k` of a die (`"1d6"`, or either die of a
+//! `"2d6"`) is the face `k + 1`; a 2D6 roll is two draws, die 1 then die 2
+//! ([`ChanceRoll::die`]); a draw of one of `n` things (`"draw"`) picks the `k`-th in
+//! the order the label's `from` lists (what is left, in the listed order).
 
 use rand_core::RngCore;
 use std::cell::RefCell;
 
-/// A chance node: the next draw has `outcomes` equally likely outcomes `0..outcomes`.
+/// A chance node: the next draw has `outcomes` equally likely outcomes `0..outcomes`,
+/// and is a draw of the roll `roll` names.
 ///
 /// ```
 /// use fm_core::{ChanceMode, ChanceNode, Command, Match};
 /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
 /// m.set_chance_mode(ChanceMode::Explicit);
 /// assert_eq!(m.chance_node(), None);
-/// let _ = ChanceNode { outcomes: 6 }.probability();
+/// let _ = ChanceNode { outcomes: 6, roll: None }.probability();
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ChanceNode {
     /// How many outcomes the draw has (each as likely).
     pub outcomes: u32,
+    /// What the draw is for; absent only for a draw the rules did not name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<ChanceRoll>,
 }
 
 impl ChanceNode {
     /// The probability of each outcome.
-    pub fn probability(self) -> f64 {
+    pub fn probability(&self) -> f64 {
         1.0 / f64::from(self.outcomes.max(1))
+    }
+}
+
+/// What a draw is for (JSON: `{"roll": "fire", "dice": "2d6", "die": 1, "unit": "fr-1",
+/// "target": "br-2"}`): the roll's name, its dice, which of its draws this is, and
+/// what it concerns (units and officers by id, sides as `"a"`/`"b"`, hexes as F&M
+/// writes them).
+///
+/// Outcome `k` of a die is the face `k + 1`; a `"2d6"` roll is two draws, die 1 then
+/// die 2; a `"draw"` picks the `k`-th of the things `from` lists, in that order.
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ChanceRoll {
+    /// What the roll is for: `"roll_off"`, `"fire"`, `"combat"`, `"marker_draw"`, ...
+    pub roll: String,
+    /// The dice: `"1d6"`, `"2d6"` or `"draw"` (one of a list of things).
+    pub dice: String,
+    /// Which draw of the roll this is, from 1 (die 1 or 2 of a `"2d6"`; the n-th die of
+    /// a roll of several; the n-th draw of several).
+    pub die: u32,
+    /// What the roll concerns (`"unit"`, `"target"`, `"side"`, `"officer"`, `"hex"`,
+    /// `"from"`, ...).
+    #[serde(flatten)]
+    pub about: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ChanceRoll {
+    /// A roll named `roll` of `dice`, concerning nothing yet ([`ChanceRoll::with`]).
+    pub fn new(roll: &str, dice: &str) -> ChanceRoll {
+        ChanceRoll {
+            roll: roll.to_string(),
+            dice: dice.to_string(),
+            die: 1,
+            about: serde_json::Map::new(),
+        }
+    }
+
+    /// The roll, also concerning `key`: `value` (as JSON).
+    pub fn with(mut self, key: &str, value: impl serde::Serialize) -> ChanceRoll {
+        let v = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+        self.about.insert(key.to_string(), v);
+        self
     }
 }
 
@@ -53,8 +107,12 @@ pub enum ChanceMode {
 struct Script {
     given: Vec<u32>,
     used: usize,
-    /// The first draw past the script: its number of outcomes.
-    missing: Option<u32>,
+    /// The first draw past the script: its number of outcomes and its roll.
+    missing: Option<(u32, Option<ChanceRoll>)>,
+    /// The roll in progress ([`roll_for`]) and how many of its draws are left.
+    label: Option<(ChanceRoll, u32)>,
+    /// How many draws came past the script.
+    past: u32,
     /// A scripted outcome out of range: (draw index, outcome, outcomes).
     bad: Option<(usize, u32, u32)>,
 }
@@ -64,12 +122,12 @@ thread_local! {
 }
 
 /// What a scripted run of one command found.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub(crate) enum Scripted {
     /// Every draw came from the script, which was used up exactly.
     Complete,
-    /// The script ran out: the next draw has this many outcomes.
-    Needs(u32),
+    /// The script ran out: the next draw has this many outcomes, for this roll.
+    Needs(u32, Option<ChanceRoll>),
     /// The script has more outcomes than the command drew.
     Unused,
     /// Scripted outcome `1` of draw `0` is not below its number of outcomes `2`.
@@ -96,11 +154,27 @@ pub(crate) fn with_script<T>(given: &[u32], f: impl FnOnce() -> T) -> (T, Script
     drop(guard);
     let found = match (script.bad, script.missing) {
         (Some((k, o, n)), _) => Scripted::OutOfRange(k, o, n),
-        (None, Some(n)) => Scripted::Needs(n),
+        (None, Some((n, roll))) => Scripted::Needs(n, roll),
         (None, None) if script.used < script.given.len() => Scripted::Unused,
         (None, None) => Scripted::Complete,
     };
     (out, found)
+}
+
+/// Names the roll whose `draws` draws come next: the label `f` builds is what a
+/// chance node at any of them reports ([`ChanceNode::roll`], its `die` counting the
+/// draws from 1). `f` runs only when a script is installed (explicit chance mode), so
+/// a sampled run pays one thread-local check. The label lapses after `draws` draws,
+/// so that a draw the rules did not name is reported unnamed, not as a stale roll.
+pub(crate) fn roll_for(draws: u32, f: impl FnOnce() -> ChanceRoll) {
+    SCRIPT.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some(sc) = s.as_mut() {
+            if sc.missing.is_none() {
+                sc.label = Some((f(), draws));
+            }
+        }
+    });
 }
 
 /// A uniform index in `0..n` (n ≥ 1): the script's next outcome when one is installed,
@@ -110,6 +184,18 @@ pub(crate) fn roll_index(rng: &mut dyn RngCore, n: usize) -> usize {
     let scripted = SCRIPT.with(|s| {
         let mut s = s.borrow_mut();
         let sc = s.as_mut()?;
+        // This draw's roll: the label in progress, at its next die.
+        let roll = match sc.label.take() {
+            Some((mut r, left)) if left > 0 => {
+                let this = r.clone();
+                r.die += 1;
+                if left > 1 {
+                    sc.label = Some((r, left - 1));
+                }
+                Some(this)
+            }
+            _ => None,
+        };
         let k = sc.used;
         if let Some(&o) = sc.given.get(k) {
             sc.used += 1;
@@ -118,9 +204,12 @@ pub(crate) fn roll_index(rng: &mut dyn RngCore, n: usize) -> usize {
             }
             Some(o.min(n - 1))
         } else {
-            // Past the script: the rest of this run is discarded; draw anything.
-            sc.missing.get_or_insert(n);
-            Some(0)
+            // Past the script: the rest of this run is discarded; draw anything, but not
+            // always the same, so that a rule that rolls until the dice differ (a tied
+            // roll-off) ends.
+            sc.missing.get_or_insert((n, roll));
+            sc.past += 1;
+            Some(sc.past % n)
         }
     });
     match scripted {

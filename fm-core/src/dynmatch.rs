@@ -33,6 +33,10 @@ pub trait DynMatch: Send + Sync + 'static {
     /// # Errors
     /// As [`GameMatch::set_chance_mode`].
     fn set_chance_mode(&mut self, mode: crate::chance::ChanceMode) -> Result<(), RuleError>;
+    /// A new match of the same scenario and seed whose draws, from its opening on, are
+    /// resolved as `mode` says ([`GameMatch::new_with_chance`]): what
+    /// [`crate::any::new_match_with_chance`] opens.
+    fn new_with_chance(&self, mode: crate::chance::ChanceMode) -> Box<dyn DynMatch>;
     /// The draw a command waits for ([`GameMatch::chance_node`]).
     fn chance_node(&self) -> Option<crate::chance::ChanceNode>;
     /// Resolves it ([`GameMatch::apply_chance`]); returns the command's events once it
@@ -281,6 +285,13 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn set_chance_mode(&mut self, mode: crate::chance::ChanceMode) -> Result<(), RuleError> {
         GameMatch::set_chance_mode(self, mode)
+    }
+    fn new_with_chance(&self, mode: crate::chance::ChanceMode) -> Box<dyn DynMatch> {
+        Box::new(GameMatch::<G>::new_with_chance(
+            self.scenario_arc(),
+            GameMatch::seed(self),
+            mode,
+        ))
     }
     fn chance_node(&self) -> Option<crate::chance::ChanceNode> {
         GameMatch::chance_node(self)

@@ -88,6 +88,42 @@ pub unsafe extern "C" fn fm_match_new(
     })
 }
 
+/// `fm_match_new` with the chance mode set from the start: `explicit` false is
+/// `fm_match_new`; true makes every draw a chance node (`fm_match_chance_outcomes`,
+/// `fm_match_chance_node_json`) from the opening on, so Huzzah!'s roll-off and
+/// placement rolls are chance nodes too and the match may start waiting for a chance
+/// outcome (`fm_match_apply_chance`) before any command.
+///
+/// Ownership: `scenario` is borrowed for the call. On success `*out_match` is a new
+/// handle owned by the caller; free it with `fm_match_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_UTF8`, `FM_UNKNOWN_SCENARIO`.
+///
+/// # Safety
+/// `scenario` is NULL or a NUL-terminated string; `out_match` is NULL or valid for
+/// writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_new_with_chance(
+    scenario: *const c_char,
+    seed: u64,
+    explicit: bool,
+    out_match: *mut *mut fm_match,
+) -> fm_status {
+    crate::guard::run(|| {
+        // SAFETY: forwarded contract.
+        let name = unsafe { in_str(scenario, "scenario")? };
+        let out = out_ptr(out_match, "out_match")?;
+        let mut m = builtin_match(name, seed)?;
+        if explicit {
+            m = m.new_with_chance(fm_core::ChanceMode::Explicit);
+        }
+        let h = fm_match::into_handle(m);
+        // SAFETY: checked non-null; valid by contract.
+        unsafe { put(out, h) };
+        Ok(())
+    })
+}
+
 /// Starts a match of a scenario given as JSON (the scenario file format of fm-core)
 /// with a seed.
 ///
@@ -326,6 +362,33 @@ pub unsafe extern "C" fn fm_match_chance_outcomes(
         with_ref(m, |h| {
             let out = out_ptr(out_outcomes, "out_outcomes")?;
             put(out, h.game().chance_node().map_or(0, |n| n.outcomes));
+            Ok(())
+        })
+    }
+}
+
+/// The draw a command (or the opening) waits for, as JSON: `{"outcomes": n, "roll":
+/// {"roll": "fire", "dice": "2d6", "die": 1, "unit": …, "target": …}}`, the number of
+/// outcomes and what the draw is for; `null` when no draw is pending. Outcome `k` of a
+/// die is the face `k + 1`; a `"2d6"` roll is two draws, die 1 then die 2; a `"draw"`
+/// picks the `k`-th of `from` (docs/protocol.md, "Chance").
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle; `out_json` is NULL or valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_chance_node_json(
+    m: *const fm_match,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let out = out_ptr(out_json, "out_json")?;
+            put(out, give_json(&h.game().chance_node())?);
             Ok(())
         })
     }

@@ -565,6 +565,60 @@ fn explicit_chance_from_c() {
 }
 
 #[test]
+fn explicit_chance_from_construction_and_named_nodes_from_c() {
+    // SAFETY: the C API used as documented, single-threaded.
+    unsafe {
+        let name = CString::new("huzzah-encounter").unwrap();
+        let mut m = null_mut();
+        assert_eq!(fm_match_new_with_chance(name.as_ptr(), 5, true, &mut m), OK);
+        // The opening's roll-off waits before any command.
+        let mut n = 0u32;
+        assert_eq!(fm_match_chance_outcomes(m, &mut n), OK);
+        assert_eq!(n, 6);
+        let node: serde_json::Value =
+            serde_json::from_str(&json_of(m, fm_match_chance_node_json)).unwrap();
+        assert_eq!(node["outcomes"], 6);
+        assert_eq!(node["roll"]["roll"], "roll_off");
+        assert_eq!(node["roll"]["dice"], "2d6");
+        assert_eq!(node["roll"]["die"], 1);
+        assert_eq!(node["roll"]["side"], "a");
+        let mut opening = String::new();
+        while n > 0 {
+            let mut ev = null_mut();
+            assert_eq!(fm_match_apply_chance(m, n - 1, &mut ev), OK);
+            opening = take(ev);
+            assert_eq!(fm_match_chance_outcomes(m, &mut n), OK);
+        }
+        assert!(opening.contains("rolled_off"), "{opening}");
+        assert_eq!(json_of(m, fm_match_chance_node_json), "null");
+        let save = CString::new(json_of(m, fm_match_save)).unwrap();
+        let mut back = null_mut();
+        assert_eq!(fm_match_load(save.as_ptr(), &mut back), OK);
+        assert_eq!(hash(back), hash(m));
+        free(back);
+        free(m);
+        // Sampled: fm_match_new; errors as fm_match_new's.
+        let mut s = null_mut();
+        assert_eq!(fm_match_new_with_chance(name.as_ptr(), 5, false, &mut s), OK);
+        assert_eq!(json_of(s, fm_match_chance_node_json), "null");
+        free(s);
+        let bad = CString::new("no-such").unwrap();
+        assert_eq!(
+            fm_match_new_with_chance(bad.as_ptr(), 5, true, &mut s),
+            fm_status::FM_UNKNOWN_SCENARIO
+        );
+        assert_eq!(
+            fm_match_new_with_chance(name.as_ptr(), 5, true, null_mut()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+        assert_eq!(
+            fm_match_chance_node_json(null_mut(), null_mut()),
+            fm_status::FM_NULL_ARGUMENT
+        );
+    }
+}
+
+#[test]
 fn information_state_from_c() {
     let m = new_match(5);
     let info = |side: fm_side| {

@@ -127,6 +127,11 @@ pub(crate) fn resolve(ctx: &mut Ctx) {
         .sum();
     let diff = a - d;
     let (line, col) = crate::fm::combat::crt_reading(sc, &ctx.s, hi, None, diff, 0);
+    crate::chance::roll_for(1, || {
+        crate::chance::ChanceRoll::new("bombardment", "1d6")
+            .with("hex", c.hex)
+            .with("defenders", &c.defenders)
+    });
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
     let side = ctx.s.active;

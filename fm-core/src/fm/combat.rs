@@ -503,6 +503,12 @@ fn resolve_ground(ctx: &mut Ctx) {
         .collect();
     let shift = sc.rules().column_shift(sc, &ctx.s, c.hex);
     let (line, col) = crt_reading(sc, &ctx.s, hi, Some(&att_hexes), diff, shift);
+    crate::chance::roll_for(1, || {
+        crate::chance::ChanceRoll::new("combat", "1d6")
+            .with("hex", c.hex)
+            .with("attackers", &c.attackers)
+            .with("defenders", &c.defenders)
+    });
     let die = ctx.d6();
     let result = sc.crt.result(col, die);
     ctx.emit(Event::CombatResolved {

@@ -45,6 +45,11 @@ pub(crate) fn allot(ctx: &mut Ctx) {
             // Vimy Ridge 16.0: a short allotment is drawn at random, not lowest first.
             let mut drawn = Vec::with_capacity(n);
             for _ in 0..n {
+                crate::chance::roll_for(1, || {
+                    crate::chance::ChanceRoll::new("marker_allotment", "draw")
+                        .with("side", side)
+                        .with("from", &pool)
+                });
                 let k = ctx.roll_index(pool.len());
                 drawn.push(pool.remove(k));
             }
@@ -63,6 +68,11 @@ pub(crate) fn allot(ctx: &mut Ctx) {
 /// Draws one marker uniformly at random from `side`'s allotment.
 pub(crate) fn draw(ctx: &mut Ctx, side: Side) -> u8 {
     let avail = &ctx.s.support.get(side).available;
+    crate::chance::roll_for(1, || {
+        crate::chance::ChanceRoll::new("marker_draw", "draw")
+            .with("side", side)
+            .with("from", avail)
+    });
     let k = ctx.roll_index(avail.len());
     ctx.s.support.get(side).available[k]
 }

@@ -30,8 +30,9 @@ impl<G: Game> GameMatch<G> {
     }
 
     /// Sets how the match resolves draws from the next command on (the opening's
-    /// draws, made when the match was created, came from its seed). A save records
-    /// the mode and every outcome chosen.
+    /// draws, made when the match was created, came from its seed unless it was
+    /// created in explicit mode: [`GameMatch::new_with_chance`]). A save records the
+    /// mode and every outcome chosen.
     ///
     /// # Errors
     /// Rule `"chance"` while a chance outcome is pending.
@@ -69,9 +70,10 @@ impl<G: Game> GameMatch<G> {
     /// assert!(m.log().last().unwrap().chance.is_some());
     /// ```
     pub fn chance_node(&self) -> Option<ChanceNode> {
-        self.pending_chance
-            .as_ref()
-            .map(|p| ChanceNode { outcomes: p.next })
+        self.pending_chance.as_ref().map(|p| ChanceNode {
+            outcomes: p.next,
+            roll: p.roll.clone(),
+        })
     }
 
     /// Resolves the pending draw with `outcome` (in `0..n`, [`GameMatch::chance_node`]).
@@ -93,7 +95,18 @@ impl<G: Game> GameMatch<G> {
         let p = self.pending_chance.take().expect("checked");
         let mut outcomes = p.outcomes.clone();
         outcomes.push(outcome);
-        match self.apply_scripted(&p.command, outcomes) {
+        let Some(command) = &p.command else {
+            // The opening of a match created in explicit mode.
+            return match self.open_scripted(outcomes) {
+                Ok(()) if self.pending_chance.is_some() => Ok(&[]),
+                Ok(()) => Ok(&self.opening.events),
+                Err(e) => {
+                    self.pending_chance = Some(p);
+                    Err(e)
+                }
+            };
+        };
+        match self.apply_scripted(command, outcomes) {
             Ok(_) => Ok(self.last_events()),
             Err(e) => {
                 self.pending_chance = Some(p);
@@ -109,6 +122,36 @@ impl<G: Game> GameMatch<G> {
         self.log.last().map_or(&[], |l| &l.events)
     }
 
+    /// Draws the opening of a match with no log yet with `outcomes` for its draws:
+    /// opens it when they were all it drew (the generator untouched), or leaves it
+    /// waiting at its first draw past them.
+    pub(super) fn open_scripted(&mut self, outcomes: Vec<u32>) -> Result<(), RuleError> {
+        let mut rng = self.rng.clone();
+        let ((state, events), found) =
+            crate::chance::with_script(&outcomes, || G::new_game(&self.scenario, &mut rng));
+        match found {
+            crate::chance::Scripted::Needs(n, roll) => {
+                self.pending_chance = Some(PendingChance {
+                    command: None,
+                    outcomes,
+                    next: n,
+                    roll,
+                });
+            }
+            crate::chance::Scripted::Complete => {
+                self.opening = std::sync::Arc::new(super::matches::Opening {
+                    events,
+                    state: state.clone(),
+                    chance: (!outcomes.is_empty()).then_some(outcomes),
+                });
+                self.state = state;
+                self.memo = Default::default();
+            }
+            other => return Err(misfit(other)),
+        }
+        Ok(())
+    }
+
     /// Runs `cmd` with its draws taken from `outcomes`: logs it when they were all it
     /// drew, or leaves it pending at the first draw past them.
     pub(super) fn apply_scripted(
@@ -118,11 +161,12 @@ impl<G: Game> GameMatch<G> {
     ) -> Result<&[G::Event], RuleError> {
         let (events, state, found) = self.run_scripted(cmd, &outcomes)?;
         match found {
-            crate::chance::Scripted::Needs(n) => {
+            crate::chance::Scripted::Needs(n, roll) => {
                 self.pending_chance = Some(PendingChance {
-                    command: cmd.clone(),
+                    command: Some(cmd.clone()),
                     outcomes,
                     next: n,
+                    roll,
                 });
                 Ok(&[])
             }

@@ -52,18 +52,24 @@ pub(super) struct Determinization<G: Game> {
 }
 
 /// A command stopped at a draw (explicit chance mode): the outcomes chosen so far and
-/// the number of outcomes of the next draw.
+/// the number of outcomes of the next draw, and what that draw is for.
 #[derive(Clone)]
 pub(super) struct PendingChance<G: Game> {
-    pub(super) command: G::Command,
+    /// The command; `None` for the opening of a match created in explicit chance mode
+    /// ([`GameMatch::new_with_chance`]).
+    pub(super) command: Option<G::Command>,
     pub(super) outcomes: Vec<u32>,
     pub(super) next: u32,
+    pub(super) roll: Option<crate::chance::ChanceRoll>,
 }
 
 /// The opening events and the state they lead to (shared by clones).
 pub(super) struct Opening<G: Game> {
     pub(super) events: Vec<G::Event>,
     pub(super) state: G::State,
+    /// The outcomes chosen for the opening's draws, for a match created in explicit
+    /// chance mode whose opening drew (its generator then drew nothing).
+    pub(super) chance: Option<Vec<u32>>,
 }
 
 impl<G: Game> Clone for GameMatch<G> {
@@ -107,6 +113,7 @@ impl<G: Game> GameMatch<G> {
             opening: Arc::new(Opening {
                 events,
                 state: state.clone(),
+                chance: None,
             }),
             state,
             rng,
@@ -126,6 +133,81 @@ impl<G: Game> GameMatch<G> {
     /// Unknown scenario name.
     pub fn new_builtin(name: &str, seed: u64) -> Result<GameMatch<G>, MatchError> {
         Ok(GameMatch::new(cached_builtin::<G>(name)?.0, seed))
+    }
+
+    /// Starts a match of `scenario` with a seed, resolving draws as `mode` says from
+    /// the start: in [`ChanceMode::Explicit`] the opening's draws (Huzzah!'s roll-off
+    /// and placement rolls) are chance nodes too, so the match may start waiting for a
+    /// chance outcome ([`GameMatch::chance_node`]) before any command. The opening's
+    /// outcomes are then drawn by [`GameMatch::apply_chance`], not the generator.
+    /// [`ChanceMode::Sampled`] is [`GameMatch::new`].
+    ///
+    /// ```
+    /// use fm_core::{huzzah::Huzzah, ChanceMode, Game, GameMatch};
+    /// let sc = Huzzah::builtin_names()[0];
+    /// let mut m =
+    ///     GameMatch::<Huzzah>::new_builtin_with_chance(sc, 1, ChanceMode::Explicit).unwrap();
+    /// // Every scenario without a fixed first side opens with a roll-off.
+    /// while let Some(node) = m.chance_node() {
+    ///     assert!(node.roll.is_some());
+    ///     m.apply_chance(node.outcomes - 1).unwrap();
+    /// }
+    /// assert!(!m.opening_events().is_empty());
+    /// ```
+    pub fn new_with_chance(scenario: Arc<G::Scenario>, seed: u64, mode: ChanceMode) -> Self {
+        let mut m = match mode {
+            ChanceMode::Sampled => return GameMatch::new(scenario, seed),
+            ChanceMode::Explicit => GameMatch::with_scripted_opening(scenario, seed, Vec::new())
+                .expect("an empty script fits any opening"),
+        };
+        m.chance_mode = mode;
+        m
+    }
+
+    /// [`GameMatch::new_with_chance`] of a built-in scenario.
+    ///
+    /// # Errors
+    /// Unknown scenario name.
+    pub fn new_builtin_with_chance(
+        name: &str,
+        seed: u64,
+        mode: ChanceMode,
+    ) -> Result<GameMatch<G>, MatchError> {
+        Ok(GameMatch::new_with_chance(
+            cached_builtin::<G>(name)?.0,
+            seed,
+            mode,
+        ))
+    }
+
+    /// A match whose opening draws take `outcomes`: opened when they were all its
+    /// draws, or waiting at its first draw past them (in sampled mode; the caller sets
+    /// the mode).
+    pub(super) fn with_scripted_opening(
+        scenario: Arc<G::Scenario>,
+        seed: u64,
+        outcomes: Vec<u32>,
+    ) -> Result<GameMatch<G>, RuleError> {
+        let initial = G::initial(&scenario);
+        let mut m = GameMatch {
+            scenario,
+            opening: Arc::new(Opening {
+                events: Vec::new(),
+                state: initial.clone(),
+                chance: None,
+            }),
+            state: initial,
+            rng: crate::rng::rng_from_seed(seed),
+            seed,
+            resets: Vec::new(),
+            chance_mode: ChanceMode::Sampled,
+            pending_chance: None,
+            log: MatchLog::default(),
+            memo: Default::default(),
+            determinized: None,
+        };
+        m.open_scripted(outcomes)?;
+        Ok(m)
     }
 
     /// Applies a command, logging it. On error nothing changes.
@@ -299,8 +381,13 @@ impl<G: Game> GameMatch<G> {
     /// [`SNAPSHOT_EVERY`] commands) folded with the events after it, so an undo costs a
     /// state copy and at most `SNAPSHOT_EVERY - 1` folds, whatever the log's length.
     pub fn undo(&mut self) -> bool {
-        // A command waiting for a chance outcome is taken back first.
-        if self.pending_chance.take().is_some() {
+        // A command waiting for a chance outcome is taken back first; an opening
+        // waiting for one is no command, and stays.
+        if let Some(p) = &self.pending_chance {
+            if p.command.is_none() {
+                return false;
+            }
+            self.pending_chance = None;
             return true;
         }
         let Some(tip) = self.log.tip.take() else {
@@ -471,6 +558,7 @@ impl<G: Game> GameMatch<G> {
             opening: Arc::new(Opening {
                 events: Vec::new(),
                 state: state.clone(),
+                chance: None,
             }),
             state,
             rng,

@@ -80,6 +80,11 @@ pub struct SavedGame<G: Game> {
     /// outcomes chosen so far; absent when none waits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance_pending: Option<SavedChance<G>>,
+    /// For a match created in explicit chance mode
+    /// ([`GameMatch::new_with_chance`]) whose opening drew: the outcomes chosen for
+    /// the opening's draws (the generator drew none of them). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening_chance: Option<Vec<u32>>,
     /// For a match made by [`GameMatch::determinized`]: the match it was drawn from
     /// and the side; absent otherwise. The generator's `seed` is the determinization's
     /// seed, `opening_hash` the drawn state's hash, and the log the commands since.
@@ -117,8 +122,10 @@ fn is_sampled(m: &ChanceMode) -> bool {
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, bound = "")]
 pub struct SavedChance<G: Game> {
-    /// The command.
-    pub command: G::Command,
+    /// The command; absent for the opening of a match created in explicit chance mode
+    /// ([`GameMatch::new_with_chance`]), which waits before any command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<G::Command>,
     /// The outcomes chosen for its draws so far.
     pub outcomes: Vec<u32>,
 }
@@ -251,6 +258,7 @@ impl<G: Game> GameMatch<G> {
                 command: p.command.clone(),
                 outcomes: p.outcomes.clone(),
             }),
+            opening_chance: self.opening.chance.clone(),
             determinized: self.determinized.as_ref().map(|d| SavedDeterminized {
                 side: d.side,
                 source: Box::new(serde_json::from_str(&d.source.save()).expect("a save is JSON")),
@@ -405,10 +413,58 @@ impl<G: Game> GameMatch<G> {
             }
             last_at = Some(r.at);
         }
-        let mut m = match saved.determinized {
-            None => GameMatch::<G>::new(sc, saved.seed),
-            Some(d) => Self::load_determinized(d, &sc, saved.seed, format, depth)?,
-        };
+        // The opening: drawn by the generator, or with chosen outcomes (a match created
+        // in explicit chance mode), possibly still waiting for one.
+        let opening_pending = saved
+            .chance_pending
+            .as_ref()
+            .filter(|p| p.command.is_none())
+            .map(|p| p.outcomes.clone());
+        let opening_script =
+            match (saved.opening_chance, opening_pending) {
+                (Some(_), Some(_)) => return Err(MatchError::Json(
+                    "opening_chance: an opening still waiting for a chance outcome records its \
+                     outcomes in chance_pending"
+                        .into(),
+                )),
+                (Some(o), None) if o.is_empty() => {
+                    return Err(MatchError::Json(
+                        "opening_chance: an opening that drew nothing records no outcomes".into(),
+                    ))
+                }
+                (a, b) => a.or(b),
+            };
+        let pending_opening = saved
+            .chance_pending
+            .as_ref()
+            .is_some_and(|p| p.command.is_none());
+        if pending_opening && !saved.log.is_empty() {
+            return Err(MatchError::Json(
+                "chance_pending: only a match with no command yet waits for its opening".into(),
+            ));
+        }
+        let mut m =
+            match (saved.determinized, opening_script) {
+                (None, None) => GameMatch::<G>::new(sc, saved.seed),
+                (None, Some(o)) => GameMatch::<G>::with_scripted_opening(sc, saved.seed, o)
+                    .map_err(|err| MatchError::Diverged {
+                        index: None,
+                        message: format!("opening_chance: {err}"),
+                    })?,
+                (Some(_), Some(_)) => {
+                    return Err(MatchError::Json(
+                        "opening_chance: a determinized match's opening is drawn from its source"
+                            .into(),
+                    ))
+                }
+                (Some(d), None) => Self::load_determinized(d, &sc, saved.seed, format, depth)?,
+            };
+        if m.pending_chance.is_some() != pending_opening {
+            return Err(MatchError::Diverged {
+                index: None,
+                message: "the opening's recorded outcomes do not fit its draws".into(),
+            });
+        }
         let mut resets = saved.rng_resets.iter().peekable();
         // The hash the save was written with (the match's own log uses today's).
         let recorded_hash = |m: &GameMatch<G>| {
@@ -461,7 +517,11 @@ impl<G: Game> GameMatch<G> {
                     "chance_pending: only a match in explicit chance mode waits for one".into(),
                 ));
             }
-            m.apply_scripted(&p.command, p.outcomes)
+            let Some(command) = p.command else {
+                // The opening, already drawn up to its pending draw above.
+                return Ok(m);
+            };
+            m.apply_scripted(&command, p.outcomes)
                 .map_err(|err| MatchError::Diverged {
                     index: None,
                     message: format!("chance_pending: the command is refused on replay: {err}"),

@@ -29,10 +29,7 @@ pub fn chargers_of(sc: &Scenario, s: &State, u: UnitIx) -> Vec<UnitIx> {
             on_table(s, *c)
                 && s.unit(*c).charger
                 && geometry::in_contact(&s.unit(u).shape, &s.unit(*c).shape)
-                && !s
-                    .in_combat
-                    .iter()
-                    .any(|(a, b)| (*a == u && *b == *c) || (*a == *c && *b == u))
+                && !s.began_in_combat(u, *c)
         })
         .collect()
 }
@@ -126,6 +123,9 @@ pub(crate) fn step(ctx: &mut Ctx, side: Side) -> Step {
             let q = ensure_quality(ctx, u);
             let ranks = ctx.s.unit(u).shape.ranks.clone();
             let mods = morale_modifiers(sc, &ctx.s, u, &ranks);
+            crate::chance::roll_for(2, || {
+                crate::chance::ChanceRoll::new("morale", "2d6").with("unit", sc.unit_id(u))
+            });
             let test = ctx.test(q.morale_factor() as i8, mods, true);
             let (passed, huzzah) = (test.passed, test.dice.huzzah());
             ctx.emit(Event::MoraleTested {

@@ -311,6 +311,16 @@ pub enum Command {
     EndPhase,
 }
 
+impl Command {
+    /// Its `type`, as the JSON writes it (`"hold_fire"`): how a refusal names it.
+    pub fn name(&self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.get("type")?.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
 /// Which way a unit deploys out of dense terrain, facing kept.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

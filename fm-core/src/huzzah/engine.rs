@@ -27,6 +27,8 @@ pub(crate) struct Ctx<'a> {
     pub rng: &'a mut dyn RngCore,
 }
 
+use crate::chance::{roll_for, ChanceRoll};
+
 impl<'a> Ctx<'a> {
     pub(crate) fn emit(&mut self, e: Event) {
         self.s.apply_event(self.sc, &e);
@@ -91,7 +93,8 @@ pub(crate) fn m(why: &str, by: i8) -> Modifier {
 }
 
 /// Starts a battle: its state after the opening events (the roll-off, the first
-/// decision of the set-up), and those events.
+/// decision of the set-up; for a battle that starts mid-way, its first phase), and
+/// those events.
 ///
 /// ```
 /// use fm_core::huzzah::{engine, scenario::Scenario};
@@ -108,6 +111,14 @@ pub fn new_game(sc: &Scenario, rng: &mut dyn RngCore) -> (State, Vec<Event>) {
         events: Vec::new(),
         rng,
     };
+    // A battle that starts mid-way (the scenario's `start`): its turn, or its phase,
+    // begins.
+    if let Some(start) = sc.start() {
+        match start.phase {
+            Phase::SkirmisherSuperiority => start_turn(&mut ctx, start.turn),
+            phase => ctx.emit(Event::PhaseStarted { phase }),
+        }
+    }
     advance(&mut ctx);
     (ctx.s, ctx.events)
 }
@@ -199,10 +210,7 @@ pub fn apply_with_state(
             let u = unit_ix(sc, unit)?;
             let t = unit_ix(sc, target)?;
             if !units.iter().any(|x| x.as_str() == unit) {
-                return refuse(
-                    "p11",
-                    format!("{unit} cannot fire now (it is not a unit of side {side} that can see an enemy and has not declared)"),
-                );
+                return Err(firing::why_not_declare(sc, state, *side, u));
             }
             if bases.as_ref().is_some_and(|b| b.len() > 64) {
                 return refuse("input", "at most 64 bases");
@@ -216,10 +224,10 @@ pub fn apply_with_state(
                 bases: bases.clone(),
             });
         }
-        (Pending::DeclareFire { units, .. }, Command::HoldFire { unit }) => {
+        (Pending::DeclareFire { side, units }, Command::HoldFire { unit }) => {
             let u = unit_ix(sc, unit)?;
             if !units.iter().any(|x| x.as_str() == unit) {
-                return refuse("p11", format!("{unit} has no fire to hold now"));
+                return Err(firing::why_not_declare(sc, state, *side, u));
             }
             ctx.emit(Event::FireHeld {
                 unit: sc.unit_id(u),
@@ -245,10 +253,11 @@ pub fn apply_with_state(
                 return refuse(
                     "p12",
                     format!(
-                        "{id} cannot lose a {kind:?} base from rank {rank} now (marker bases stay while others can go; the choices: {})",
+                        "{id} cannot lose a {} base from rank {rank} now (marker bases stay while others can go; the choices: {})",
+                        kind.name(),
                         cands
                             .iter()
-                            .map(|c| format!("{:?} from rank {}", c.kind, c.rank))
+                            .map(|c| format!("{} from rank {}", c.kind.name(), c.rank))
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
@@ -504,16 +513,17 @@ pub fn apply_with_state(
             let next = next_phase(state.phase, state.player1.unwrap_or(*side));
             ctx.emit(Event::PhaseStarted { phase: next });
         }
-        (p, c) => {
-            // Both in their JSON forms: ids and millimetres, as the player wrote them.
-            let json = |v: serde_json::Result<String>| v.unwrap_or_default();
+        (Pending::FireAtCharger { unit, .. }, Command::HoldFire { .. }) => {
             return refuse(
-                "p7",
-                format!(
-                    "{} does not answer the pending decision {}",
-                    json(serde_json::to_string(c)),
-                    json(serde_json::to_string(p))
-                ),
+                "p13",
+                format!("{unit} is charged and must fire at a charger: an infantry or artillery unit that is charged cannot choose not to fire"),
+            );
+        }
+        (p, c) => {
+            let (page, waits) = p.describe();
+            return refuse(
+                page,
+                format!("{} does not answer the decision now: {waits}", c.name()),
             );
         }
     }
@@ -728,6 +738,8 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
     if s.phase == Phase::Setup {
         return None;
     }
+    // Each army by its name and side, so that a result reads without the scenario.
+    let name = |side: Side| format!("{} ({side})", sc.side(side).name);
     let on_table = |side: Side| {
         sc.unit_ixs(side)
             .any(|u| s.unit(u).at == Whereabouts::Table)
@@ -736,7 +748,11 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
         (false, false) => {
             return Some(Outcome {
                 winner: None,
-                reason: "stand-in victory: neither army has a unit on the table".into(),
+                reason: format!(
+                    "stand-in victory terms: a draw, neither {} nor {} has a unit on the table",
+                    name(Side::A),
+                    name(Side::B)
+                ),
             })
         }
         (true, false) | (false, true) => {
@@ -744,8 +760,9 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
             return Some(Outcome {
                 winner: Some(w),
                 reason: format!(
-                    "stand-in victory: side {} has no unit left on the table",
-                    w.other()
+                    "stand-in victory: {} wins, {} has no unit left on the table",
+                    name(w),
+                    name(w.other())
                 ),
             });
         }
@@ -754,6 +771,27 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
     if !last_turn_ended || s.turn < sc.turns() {
         return None;
     }
+    // The result in words: who won (or a draw, naming both) and the tallies.
+    let verdict = |winner: Option<Side>, what: &str, a: u32, b: u32, why: &str| {
+        let tally = format!(
+            "{what} {} {a}, {} {b} ({why})",
+            name(Side::A),
+            name(Side::B)
+        );
+        match winner {
+            Some(w) => format!(
+                "stand-in victory after turn {}: {} wins; {tally}",
+                s.turn,
+                name(w)
+            ),
+            None => format!(
+                "stand-in victory terms after turn {}: a draw between {} and {}; {tally}",
+                s.turn,
+                name(Side::A),
+                name(Side::B)
+            ),
+        }
+    };
     if let Some(v) = sc.victory() {
         let score = |side: Side| {
             let held: u32 = if v.objective_points {
@@ -778,13 +816,10 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
         };
         return Some(Outcome {
             winner,
-            reason: format!(
-                "stand-in victory after turn {}: points a {a}, b {b} (objectives held, enemy bases lost)",
-                s.turn
-            ),
+            reason: verdict(winner, "points", a, b, "objectives held, enemy bases lost"),
         });
     }
-    let lost = |side: Side| bases_lost(sc, s, side);
+    let lost = |side: Side| bases_lost(sc, s, side) as u32;
     let (a, b) = (lost(Side::A), lost(Side::B));
     let winner = match a.cmp(&b) {
         std::cmp::Ordering::Less => Some(Side::A),
@@ -793,9 +828,12 @@ pub fn end_of_battle(sc: &Scenario, s: &State, last_turn_ended: bool) -> Option<
     };
     Some(Outcome {
         winner,
-        reason: format!(
-            "stand-in victory after turn {}: bases lost a {a}, b {b} (destroyed, captured or on the Rout Table)",
-            s.turn
+        reason: verdict(
+            winner,
+            "bases lost",
+            a,
+            b,
+            "destroyed, captured or on the Rout Table",
         ),
     })
 }
@@ -853,7 +891,14 @@ fn setup_step(ctx: &mut Ctx) -> Option<Pending> {
                 by: "scenario".into(),
             }),
             None => loop {
-                let (a, b) = (ctx.roll(), ctx.roll());
+                roll_for(2, || {
+                    ChanceRoll::new("roll_off", "2d6").with("side", Side::A)
+                });
+                let a = ctx.roll();
+                roll_for(2, || {
+                    ChanceRoll::new("roll_off", "2d6").with("side", Side::B)
+                });
+                let b = ctx.roll();
                 // Page 7: for an alternate set-up the highest roll places first; for a
                 // placed one, "roll the dice to determine who goes first (lowest wins)".
                 let first = match a.total().cmp(&b.total()) {
@@ -927,6 +972,7 @@ fn setup_step(ctx: &mut Ctx) -> Option<Pending> {
                 if left(&ctx.s, side) == 0 {
                     side = side.other();
                 }
+                roll_for(2, || ChanceRoll::new("placement", "2d6").with("side", side));
                 let dice = ctx.roll();
                 let n = left(&ctx.s, side).min(255) as u8;
                 ctx.emit(Event::PlacementRolled {

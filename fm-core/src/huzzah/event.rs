@@ -699,6 +699,9 @@ impl State {
                 let (unit, target) = (ux(unit)?, ux(target)?);
                 self.firing.resolving = true;
                 self.unit_mut(unit).fired = true;
+                if matches!(self.phase, Phase::Firing { .. }) {
+                    self.unit_mut(unit).fired_at_enemy = true;
+                }
                 if matches!(self.phase, Phase::FireAtChargers { .. }) && !test.passed {
                     self.firing.failed.push(unit);
                 }
@@ -850,6 +853,7 @@ impl State {
             Event::TurnEnded { .. } => {
                 for u in &mut self.units {
                     u.fired = false;
+                    u.fired_at_enemy = false;
                     u.charger = false;
                     u.lost_this_turn = 0;
                 }

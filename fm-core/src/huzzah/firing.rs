@@ -53,6 +53,72 @@ pub fn may_fire(sc: &Scenario, s: &State, u: UnitIx) -> bool {
         && weapon_range(sc, s, u).is_some()
 }
 
+/// Why `u` may not fire at all, by the rule it breaks (`None` if it may): pages 11-12,
+/// "Chargers, routers, and cavalry units cannot fire", "Units in road column cannot
+/// fire".
+pub fn why_not_fire(sc: &Scenario, s: &State, u: UnitIx) -> Option<RuleError> {
+    let st = s.unit(u);
+    let id = &sc.unit(u).id;
+    let (page, why) = if !on_table(s, u) {
+        ("p11", format!("{id} is not on the table"))
+    } else if sc.unit(u).arm == Arm::Cavalry {
+        (
+            "p11",
+            format!("{id} is cavalry, and cavalry units cannot fire"),
+        )
+    } else if st.status == Status::Routing {
+        ("p11", format!("{id} is routing, and routers cannot fire"))
+    } else if st.charger {
+        (
+            "p11",
+            format!("{id} charged this turn, and chargers cannot fire"),
+        )
+    } else if st.column {
+        (
+            "p12",
+            format!("{id} is in road column, and units in road column cannot fire"),
+        )
+    } else {
+        return None;
+    };
+    Some(RuleError::new(page, why))
+}
+
+/// Why `u` is not among the units of `side` that declare fire now (page 11: "Any of
+/// the phasing army's units or grand batteries that can see an enemy unit can fire at
+/// it"): the first reason that applies, in words.
+pub fn why_not_declare(sc: &Scenario, s: &State, side: Side, u: UnitIx) -> RuleError {
+    let id = &sc.unit(u).id;
+    if sc.unit(u).side != side {
+        return RuleError::new(
+            "p11",
+            format!(
+                "{id} is side {}'s, and side {side}'s units fire now",
+                sc.unit(u).side
+            ),
+        );
+    }
+    if s.firing.declarations.iter().any(|d| d.unit == u) {
+        return RuleError::new(
+            "p11",
+            format!("{id} has already declared its fire this phase"),
+        );
+    }
+    if let Some(e) = why_not_fire(sc, s, u) {
+        return e;
+    }
+    if let Some(t) = sc
+        .unit_ixs(side.other())
+        .find(|t| on_table(s, *t) && s.began_in_combat(u, *t))
+    {
+        return began_in_combat(id, &sc.unit(t).id);
+    }
+    RuleError::new(
+        "p11",
+        format!("{id} has no target: no enemy unit is in its arc of fire and range, unblocked by another unit, and in a base's line of sight"),
+    )
+}
+
 /// A possible target, as the rules measure it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TargetChoice {
@@ -168,7 +234,9 @@ pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) ->
     let f = &s.unit(firer).shape;
     let mut out = Vec::new();
     for t in sc.unit_ixs(side.other()) {
-        if !on_table(s, t) {
+        // Page 13: units that began the turn in combat do not fire at each other, in
+        // this turn's Firing phases as in its Fire at Chargers (ruling R-HZ-13b).
+        if !on_table(s, t) || s.began_in_combat(firer, t) {
             continue;
         }
         let ts = &s.unit(t).shape;
@@ -229,6 +297,9 @@ pub fn check_target(
         return Ok(*c);
     }
     let (fid, tid) = (&sc.unit(firer).id, &sc.unit(target).id);
+    if s.began_in_combat(firer, target) {
+        return Err(began_in_combat(fid, tid));
+    }
     let why = if sc.unit(target).side == sc.unit(firer).side {
         format!("{tid} is a friendly unit")
     } else if !on_table(s, target) {
@@ -250,6 +321,16 @@ pub fn check_target(
         }
     };
     Err(RuleError::new("p11", why))
+}
+
+/// The page-13 refusal of fire between two units that began the turn in combat.
+fn began_in_combat(fid: &impl std::fmt::Display, tid: &impl std::fmt::Display) -> RuleError {
+    RuleError::new(
+        "p13",
+        format!(
+            "{fid} and {tid} began the turn in combat, and units that begin the turn in combat cannot fire at each other"
+        ),
+    )
 }
 
 /// Checks a firing group: distinct bases of the unit, fewer than all of them.
@@ -304,6 +385,9 @@ pub fn check_target_with(
     }
     check_group(s, firer, g)?;
     let (fid, tid) = (&sc.unit(firer).id, &sc.unit(target).id);
+    if s.began_in_combat(firer, target) {
+        return Err(began_in_combat(fid, tid));
+    }
     let Some(c) = candidates_with(sc, s, firer, group)
         .into_iter()
         .find(|c| c.target == target)
@@ -504,7 +588,15 @@ pub(crate) fn ensure_quality(ctx: &mut Ctx, u: UnitIx) -> Quality {
     let st = ctx.s.unit(u);
     let (g, d) = (st.grognards, st.disciplined);
     let rng = &mut *ctx.rng;
+    let mut attempt = 0u32;
     let mut roll = || {
+        // A Huzzah! on the first roll is rolled again (page 4): attempt 2.
+        attempt += 1;
+        crate::chance::roll_for(2, || {
+            crate::chance::ChanceRoll::new("quality", "2d6")
+                .with("unit", sc.unit_id(u))
+                .with("attempt", attempt)
+        });
         let a = crate::huzzah::engine::d6(rng);
         let b = crate::huzzah::engine::d6(rng);
         (a, b)
@@ -581,6 +673,12 @@ pub(crate) fn roll_fire(ctx: &mut Ctx, f: UnitIx, t: UnitIx, group: Group, at_sh
         mods.push(m("target at short range", 1));
     }
     let bases = seeing_bases_with(sc, &ctx.s, f, t, group).len() as u8;
+    crate::chance::roll_for(2, || {
+        let name = if at_short { "fire_at_chargers" } else { "fire" };
+        crate::chance::ChanceRoll::new(name, "2d6")
+            .with("unit", sc.unit_id(f))
+            .with("target", sc.unit_id(t))
+    });
     let test = ctx.test(base, mods, true);
     let hits = hits_of(
         test.factor,

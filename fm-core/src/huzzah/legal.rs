@@ -1,11 +1,45 @@
 //! The legal commands of the pending decision, and their stable integer encoding (for
 //! search and learning: a flat action space whose size depends only on the scenario).
 //!
-//! Two kinds of legal command have no index: an officer placed at a position of the
-//! player's choosing (the table is continuous: the listing offers each officer at his
-//! default position, which has one), and a fire with fewer bases (page 12: the listing
-//! offers each contiguous run of the front rank that brings a target into range or
-//! close range that the whole unit does not reach so).
+//! Every command [`legal_commands`] lists has an action index, and the index stands
+//! for exactly that command: [`index_to_command`] of [`command_to_index`] of a listed
+//! command gives it back, and [`crate::game::Game::legal_indices_memo`]'s indices decode
+//! to exactly the listed commands. Commands `apply` accepts beyond the finite menu of
+//! the continuous table (an officer placed or moved to a chosen point, a fire with
+//! bases that are not one run of the front rank, an advance of another length, a
+//! charge with an offset, any other melee outcome) have none.
+//!
+//! With `N` units, `O` officers, `D` divisions and `C` corps (each in scenario order,
+//! side A's first), `G = N + D + C` groups, `K` = 8 base kinds ([`KINDS`]) and `B` the
+//! most bases a unit can ever have ([`most_bases`]: its own, or for reserve artillery
+//! every reserve artillery base of its side, which may join it in a grand battery),
+//! the blocks follow each other in this order:
+//!
+//! | block | size | command |
+//! |---|---|---|
+//! | place | `N` | `place_unit` of unit `u` |
+//! | end placement | 1 | `end_placement` |
+//! | officer | `O` | `place_officer` of officer `o` at his default position |
+//! | fire | `N·N` | `fire` of unit `u` at unit `t`, the whole unit: `u·N + t` |
+//! | hold | `N` | `hold_fire` of unit `u` |
+//! | remove | `N·B·K` | `remove_base` of unit `u`, rank `r`, kind `k`: `(u·B + r)·K + k` |
+//! | end phase | 1 | `end_phase` |
+//! | order | `O·G·4` | `order` by officer `o` to group `g` (units, then divisions, then corps) of kind `k` ([`KINDS_OF_ORDER`]): `(o·G + g)·4 + k` |
+//! | act | `N·15` | unit `u`'s act menu slot ([`ACT_SLOTS`]) |
+//! | end order | 1 | `end_order` |
+//! | charge | `N·N` | `charge` of unit `u` at unit `t`, no offset: `u·N + t` |
+//! | melee | 5 | the pending melee's menu slot ([`MELEE_SLOTS`]) |
+//! | rally | `2N` | `rally` of unit `u`: `2u` rallies, `2u + 1` does not |
+//! | deploy | `N·18` | unit `u`'s deploy menu slot ([`DEPLOY_SLOTS`]) |
+//! | appoint | `O` | `appoint` in place of officer `o` ([`appoint_command`]) |
+//! | fire with bases | `N·N·B(B+1)/2` | `fire` of unit `u` at unit `t` with the bases `s..e` (`0 ≤ s < e ≤ B`, numbered rank by rank from the front): `(u·N + t)·B(B+1)/2 + e(e−1)/2 + s` |
+//!
+//! The last block holds every fire with fewer bases the menu offers (page 12: a run of
+//! the front rank, which has at most `B` bases). It, and the act, melee and deploy
+//! blocks, are menus read in the state ([`group_options`], [`act_command`],
+//! [`deploy_command`]): their indices stand for a command only while the menu offers
+//! it, so an index the listing does not hold is refused or means nothing. Every other
+//! index stands for one command whatever the state.
 
 use crate::huzzah::command::Direction;
 use crate::huzzah::command::{Command, GroupArg};
@@ -19,13 +53,10 @@ use crate::huzzah::geometry::Len;
 use crate::huzzah::manoeuvre::{check_manoeuvre, turned_in_place};
 use crate::huzzah::movement::{check_advance, check_retire, first_met, orderable, plan_charge};
 use crate::huzzah::orders::OrderKind;
-use crate::huzzah::scenario::{BaseKind, Scenario, UnitIx};
+use crate::huzzah::scenario::{Arm, BaseKind, Scenario, UnitIx};
 use crate::huzzah::state::GroupRef;
 use crate::huzzah::state::{Pending, State, Whereabouts};
 use crate::ids::{Side, UnitId};
-
-/// The most ranks a unit can have (its most bases).
-pub const MAX_RANKS: usize = 24;
 
 /// The base kinds in encoding order.
 pub const KINDS: [BaseKind; 8] = [
@@ -325,18 +356,82 @@ fn group_arg(sc: &Scenario, g: GroupRef) -> GroupArg {
     }
 }
 
-const KINDS_OF_ORDER: [OrderKind; 4] = [
+/// The kinds of order in encoding order.
+pub const KINDS_OF_ORDER: [OrderKind; 4] = [
     OrderKind::Advance,
     OrderKind::Retire,
     OrderKind::Deploy,
     OrderKind::Manoeuvre,
 ];
 
+/// The most bases a unit of the scenario can ever have, which bounds its ranks and its
+/// front rank: its own bases, or for reserve artillery every reserve artillery base of
+/// its side (page 22: batteries join a grand battery, which only grows). At least 1.
+pub fn most_bases(sc: &Scenario) -> usize {
+    let artillery = |side: Side| -> usize {
+        sc.units_of(side)
+            .iter()
+            .filter(|u| u.arm == Arm::Artillery)
+            .map(|u| u.bases.len())
+            .sum()
+    };
+    sc.units()
+        .iter()
+        .map(|u| match u.arm {
+            Arm::Artillery => artillery(u.side),
+            _ => u.bases.len(),
+        })
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// The number of runs `s..e` (`0 ≤ s < e ≤ b`) of `b` bases.
+fn runs(b: usize) -> usize {
+    b * (b + 1) / 2
+}
+
+/// A run's slot: by its end `e`, then its start `s` (`e(e−1)/2 + s`).
+fn run_slot(s: usize, e: usize) -> usize {
+    e * (e - 1) / 2 + s
+}
+
+/// The run `(s, e)` of a slot ([`run_slot`]'s inverse).
+fn slot_run(k: usize) -> (usize, usize) {
+    let mut e = 1;
+    while run_slot(0, e + 1) <= k {
+        e += 1;
+    }
+    (k - run_slot(0, e), e)
+}
+
+/// Whether the menu offers unit `u` the fire at `t` with the bases `g` now (page 12,
+/// [`group_options`]): the fire-with-bases block is a menu, like the act and deploy
+/// slots, whose indices stand for a command only while it is offered.
+fn offered_group_fire(sc: &Scenario, s: &State, u: UnitIx, t: UnitIx, g: &[u8]) -> bool {
+    matches!(&s.pending, Pending::DeclareFire { units, .. }
+        if units.iter().any(|x| sc.unit_ix_of(x) == Some(u)))
+        && group_options(sc, s, u)
+            .iter()
+            .any(|(x, run)| *x == t && run.as_slice() == g)
+}
+
+/// The run `s..e` a firing group names, if it is one: consecutive ascending bases.
+fn as_run(g: &[u8]) -> Option<(usize, usize)> {
+    let s = usize::from(*g.first()?);
+    g.iter()
+        .enumerate()
+        .all(|(i, b)| usize::from(*b) == s + i)
+        .then_some((s, s + g.len()))
+}
+
 struct Blocks {
     n: usize,
     o: usize,
     d: usize,
     c: usize,
+    /// [`most_bases`].
+    b: usize,
 }
 
 impl Blocks {
@@ -346,6 +441,7 @@ impl Blocks {
             o: sc.officers().len(),
             d: sc.divisions().len(),
             c: sc.corps_list().len(),
+            b: most_bases(sc),
         }
     }
     fn place(&self) -> usize {
@@ -367,7 +463,7 @@ impl Blocks {
         self.hold() + self.n
     }
     fn end_phase(&self) -> usize {
-        self.remove() + self.n * MAX_RANKS * KINDS.len()
+        self.remove() + self.n * self.b * KINDS.len()
     }
     fn groups(&self) -> usize {
         self.n + self.d + self.c
@@ -396,18 +492,23 @@ impl Blocks {
     fn appoint(&self) -> usize {
         self.deploy() + self.n * DEPLOY_SLOTS
     }
-    fn size(&self) -> usize {
+    fn group_fire(&self) -> usize {
         self.appoint() + self.o
+    }
+    fn size(&self) -> usize {
+        self.group_fire() + self.n * self.n * runs(self.b)
     }
 }
 
-/// The size of the action space.
+/// The size of the action space (the table of the module's documentation).
 pub fn action_space_size(sc: &Scenario) -> usize {
     Blocks::of(sc).size()
 }
 
-/// The stable index of a command (`None` for an officer placed at a chosen position,
-/// or an unknown id).
+/// The stable index of a command: `Some` for every command [`legal_commands`] lists,
+/// `None` for a command beyond the menu (an officer placed at a chosen position, a fire
+/// with bases the menu does not offer now, a charge with an offset, an act or deploy
+/// command that is no slot of its menu now) or naming an unknown id.
 pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> {
     let b = Blocks::of(sc);
     let u = |id: &str| sc.unit_index(id).map(|u| u.0 as usize);
@@ -423,14 +524,25 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
             target,
             bases: None,
         } => b.fire() + u(unit)? * b.n + u(target)?,
-        Command::Fire { .. } => return None,
+        Command::Fire {
+            unit,
+            target,
+            bases: Some(g),
+        } => {
+            let (start, end) = as_run(g)?;
+            let (ux, tx) = (sc.unit_index(unit)?, sc.unit_index(target)?);
+            if end > b.b || !offered_group_fire(sc, s, ux, tx, g) {
+                return None;
+            }
+            b.group_fire() + (ux.index() * b.n + tx.index()) * runs(b.b) + run_slot(start, end)
+        }
         Command::HoldFire { unit } => b.hold() + u(unit)?,
         Command::RemoveBase { unit, rank, kind } => {
             let k = KINDS.iter().position(|x| x == kind)?;
-            if *rank as usize >= MAX_RANKS {
+            if *rank as usize >= b.b {
                 return None;
             }
-            b.remove() + (u(unit)? * MAX_RANKS + *rank as usize) * KINDS.len() + k
+            b.remove() + (u(unit)? * b.b + *rank as usize) * KINDS.len() + k
         }
         Command::EndPhase => b.end_phase(),
         Command::Order {
@@ -494,7 +606,8 @@ pub fn command_to_index(sc: &Scenario, s: &State, c: &Command) -> Option<usize> 
     })
 }
 
-/// The command an index stands for (whether or not it is legal now).
+/// The command an index stands for now: whether or not it is legal for a plain index,
+/// only when its menu offers it for a menu slot (act, melee, deploy, fire with bases).
 pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
     let b = Blocks::of(sc);
     let id = |k: usize| sc.units().get(k).map(|u| u.id.to_string());
@@ -526,8 +639,8 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
         let kind = KINDS[k % KINDS.len()];
         let rest = k / KINDS.len();
         Command::RemoveBase {
-            unit: id(rest / MAX_RANKS)?,
-            rank: (rest % MAX_RANKS) as u8,
+            unit: id(rest / b.b)?,
+            rank: (rest % b.b) as u8,
             kind,
         }
     } else if i == b.end_phase() {
@@ -575,8 +688,21 @@ pub fn index_to_command(sc: &Scenario, s: &State, i: usize) -> Option<Command> {
     } else if i < b.appoint() {
         let k = i - b.deploy();
         return deploy_command(sc, s, UnitIx((k / DEPLOY_SLOTS) as u16), k % DEPLOY_SLOTS);
-    } else {
+    } else if i < b.group_fire() {
         appoint_command(sc, i - b.appoint())
+    } else {
+        let k = i - b.group_fire();
+        let (pair, (start, end)) = (k / runs(b.b), slot_run(k % runs(b.b)));
+        let (ux, tx) = (UnitIx((pair / b.n) as u16), UnitIx((pair % b.n) as u16));
+        let g: Vec<u8> = (start as u8..end as u8).collect();
+        if !offered_group_fire(sc, s, ux, tx, &g) {
+            return None;
+        }
+        Command::Fire {
+            unit: id(ux.index())?,
+            target: id(tx.index())?,
+            bases: Some(g),
+        }
     })
 }
 

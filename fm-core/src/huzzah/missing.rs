@@ -146,6 +146,13 @@ pub(crate) fn stand_in_melee(ctx: &mut Ctx, a: UnitIx, b: UnitIx) {
         if st.charger {
             mods.push(m("stand-in: charging", 1));
         }
+        let sc = ctx.sc;
+        crate::chance::roll_for(2, || {
+            let other = if u == a { b } else { a };
+            crate::chance::ChanceRoll::new("melee_stand_in", "2d6")
+                .with("unit", sc.unit_id(u))
+                .with("against", sc.unit_id(other))
+        });
         tests.push(ctx.test(q.morale_factor() as i8, mods, true));
     }
     let margin = |t: &Test| {
@@ -255,6 +262,11 @@ pub(crate) fn rally_step(ctx: &mut Ctx, side: Side) -> Option<Pending> {
                 let q = ensure_quality(ctx, u);
                 let ranks = ctx.s.unit(u).shape.ranks.clone();
                 let mods = crate::huzzah::morale::morale_modifiers(ctx.sc, &ctx.s, u, &ranks);
+                let sc = ctx.sc;
+                crate::chance::roll_for(2, || {
+                    crate::chance::ChanceRoll::new("rally_stand_in", "2d6")
+                        .with("unit", sc.unit_id(u))
+                });
                 let test = ctx.test(q.morale_factor() as i8, mods, true);
                 let to = if test.passed {
                     rallied(ctx.s.unit(u).status)

@@ -138,6 +138,10 @@ pub(crate) fn after_fire(ctx: &mut Ctx, t: &Target) {
     }
     let q = ensure_quality(ctx, u);
     let mods = morale_modifiers(ctx.sc, &ctx.s, u, &t.ranks_before);
+    let sc = ctx.sc;
+    crate::chance::roll_for(2, || {
+        crate::chance::ChanceRoll::new("morale", "2d6").with("unit", sc.unit_id(u))
+    });
     let test = ctx.test(q.morale_factor() as i8, mods, true);
     let (passed, huzzah) = (test.passed, test.dice.huzzah());
     ctx.emit(Event::MoraleTested {
@@ -457,6 +461,12 @@ pub(crate) fn officer_save(ctx: &mut Ctx, u: UnitIx, hits: u8) {
         });
         return;
     }
+    let sc = ctx.sc;
+    crate::chance::roll_for(2, || {
+        crate::chance::ChanceRoll::new("officer_saving_throw", "2d6")
+            .with("officer", sc.officer_id(OfficerIx(o as u16)))
+            .with("unit", sc.unit_id(u))
+    });
     let dice = ctx.roll();
     let survived = crate::huzzah::engine::passes(needs, dice);
     ctx.emit(Event::OfficerSave {

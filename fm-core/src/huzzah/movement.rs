@@ -25,6 +25,74 @@ use crate::ids::Side;
 /// The drift allowed at the end of an advance (page 19).
 pub const DRIFT: Len = Len::cm(5);
 
+/// Every unit of a group, whatever its state.
+fn members(sc: &Scenario, g: GroupRef) -> Vec<UnitIx> {
+    match g {
+        GroupRef::Unit(u) => vec![u],
+        GroupRef::Division(d) => sc.division(d).units.clone(),
+        GroupRef::Corps(c) => sc
+            .corps(c)
+            .divisions
+            .iter()
+            .flat_map(|d| sc.division(*d).units.clone())
+            .collect(),
+    }
+}
+
+/// Why [`group_units`] leaves `u` out of an order by `officer`, in words and by the
+/// rule; `None` if it is in.
+fn why_left_out(sc: &Scenario, s: &State, officer: OfficerIx, u: UnitIx) -> Option<RuleError> {
+    let id = &sc.unit(u).id;
+    let st = s.unit(u);
+    let (page, why) = if !on_table(s, u) {
+        ("p17", format!("{id} is not on the table"))
+    } else if st.status == Status::Routing {
+        (
+            "p17",
+            format!("{id} is routing, and routing units cannot be given orders"),
+        )
+    } else if sc.unit(u).arm == crate::huzzah::scenario::Arm::Artillery && st.fired {
+        (
+            "p17",
+            format!("{id} is reserve artillery that fired this turn: grand batteries and single bases of reserve artillery cannot move if they fire"),
+        )
+    } else if st.charger {
+        (
+            "p19",
+            format!("{id} charged this turn: it is in contact with the enemy, and no order breaks contact (pages 19-22)"),
+        )
+    } else if s.attached_officer(u).is_some_and(|x| x != officer.index()) {
+        (
+            "p17",
+            format!("{id} has another officer attached and acts only on his orders"),
+        )
+    } else if s
+        .orders
+        .ordered
+        .iter()
+        .any(|(x, o)| *x == u && *o != officer)
+    {
+        (
+            "p16",
+            format!("{id} was ordered by another officer this turn"),
+        )
+    } else {
+        return None;
+    };
+    Some(RuleError::new(page, why))
+}
+
+/// Why `u` may not act on the order in hand: not in its group, left out of it, or done.
+fn why_not_acting(sc: &Scenario, s: &State, active: &ActiveOrder, u: UnitIx) -> RuleError {
+    let id = &sc.unit(u).id;
+    if !members(sc, active.group).contains(&u) {
+        let officer = &sc.officer(active.officer).id;
+        return RuleError::new("p17", format!("{id} is not in the group {officer} ordered"));
+    }
+    why_left_out(sc, s, active.officer, u)
+        .unwrap_or_else(|| RuleError::new("p19", format!("{id} has already acted on this order")))
+}
+
 /// The units of a group, as an order to it would move them: on the table, not routing,
 /// without another officer attached, not ordered by another officer this turn.
 pub fn group_units(sc: &Scenario, s: &State, officer: OfficerIx, g: GroupRef) -> Vec<UnitIx> {
@@ -34,17 +102,8 @@ pub fn group_units(sc: &Scenario, s: &State, officer: OfficerIx, g: GroupRef) ->
         (Some(o), Some((x, _))) if o == officer => Some(x),
         _ => None,
     };
-    let all: Vec<UnitIx> = match g {
-        GroupRef::Unit(u) => vec![u],
-        GroupRef::Division(d) => sc.division(d).units.clone(),
-        GroupRef::Corps(c) => sc
-            .corps(c)
-            .divisions
-            .iter()
-            .flat_map(|d| sc.division(*d).units.clone())
-            .collect(),
-    };
-    all.into_iter()
+    members(sc, g)
+        .into_iter()
         .filter(|u| {
             on_table(s, *u)
                 && s.unit(*u).status != Status::Routing
@@ -186,10 +245,24 @@ pub(crate) fn give(
     }
     let units = group_units(sc, &ctx.s, officer, g);
     if units.is_empty() {
-        return refuse(
-            "p17",
-            "no unit of that group can act on an order (routing, off the table, another officer attached or already ordered by another officer)",
-        );
+        // The reason of each unit, so that the player sees which rule keeps it out.
+        let whys: Vec<RuleError> = members(sc, g)
+            .into_iter()
+            .filter_map(|u| why_left_out(sc, &ctx.s, officer, u))
+            .collect();
+        return Err(match &whys[..] {
+            [one] => one.clone(),
+            _ => RuleError::new(
+                "p17",
+                format!(
+                    "no unit of that group can act on an order: {}",
+                    whys.iter()
+                        .map(|e| format!("{} ({})", e.message, e.rule))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            ),
+        });
     }
     let rate = group_rate(sc, &ctx.s, &units);
     let free = ctx.s.orders.free
@@ -201,6 +274,12 @@ pub(crate) fn give(
         let n = successive(&ctx.s, officer, g);
         let mods = command_modifiers(sc, &ctx.s, officer, &units, kind, n);
         let cf = ctx.s.officer_quality(sc, officer.index()).command_factor();
+        crate::chance::roll_for(2, || {
+            crate::chance::ChanceRoll::new("order", "2d6")
+                .with("officer", sc.officer_id(officer))
+                .with("group", sc.group_arg(g))
+                .with("order", kind)
+        });
         let t = ctx.test(cf as i8, mods, true);
         let p = t.passed;
         (Some(t), p)
@@ -278,14 +357,14 @@ pub(crate) fn on_order<'a>(
     if active.kind != kind {
         return refuse(
             "p18",
-            format!("{id} was ordered to {:?}: it can only do that", active.kind),
+            format!(
+                "{id} was ordered to {}: it can only do that",
+                active.kind.name()
+            ),
         );
     }
     if !active.units.contains(&u) {
-        return refuse(
-            page,
-            format!("{id} is not a unit of this order still to act"),
-        );
+        return Err(why_not_acting(sc, s, active, u));
     }
     Ok(active)
 }
@@ -624,6 +703,10 @@ pub fn waver_modifiers(sc: &Scenario, s: &State, u: UnitIx) -> Vec<Modifier> {
 pub(crate) fn waver(ctx: &mut Ctx, u: UnitIx) {
     let q = crate::huzzah::firing::ensure_quality(ctx, u);
     let mods = waver_modifiers(ctx.sc, &ctx.s, u);
+    let sc = ctx.sc;
+    crate::chance::roll_for(2, || {
+        crate::chance::ChanceRoll::new("waver", "2d6").with("unit", sc.unit_id(u))
+    });
     let test = ctx.test(q.morale_factor() as i8, mods, true);
     let (passed, huzzah) = (test.passed, test.dice.huzzah());
     ctx.emit(Event::WaverTested {

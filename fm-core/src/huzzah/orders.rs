@@ -31,6 +31,18 @@ pub enum OrderKind {
     Manoeuvre,
 }
 
+impl OrderKind {
+    /// Its name, as the JSON writes it (`"advance"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OrderKind::Advance => "advance",
+            OrderKind::Retire => "retire",
+            OrderKind::Deploy => "deploy",
+            OrderKind::Manoeuvre => "manoeuvre",
+        }
+    }
+}
+
 /// The most the positive modifiers of page 17 can add to an officer's Command Factor,
 /// all four at once: all units completely within the command radius, out of range of
 /// the enemy, an officer attached, an inspirational officer ordering an advance (+1
@@ -60,7 +72,8 @@ pub fn command_modifiers(
             -(successive.min(20) as i8),
         ));
     }
-    if units.iter().any(|u| s.unit(*u).fired) {
+    // Page 18: "fired during the Firing phase" (fire at chargers does not count).
+    if units.iter().any(|u| s.unit(*u).fired_at_enemy) {
         mods.push(m("a unit ordered fired at the enemy", -1));
     }
     if units

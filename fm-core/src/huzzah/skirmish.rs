@@ -46,6 +46,9 @@ pub(crate) fn superiority(ctx: &mut Ctx) {
     let mut results = Vec::new();
     for (side, mods) in order.into_iter().zip(mods) {
         let base = ctx.s.armies.get(side).skirmish_factor;
+        crate::chance::roll_for(2, || {
+            crate::chance::ChanceRoll::new("skirmish_superiority", "2d6").with("side", side)
+        });
         let test = ctx.test(base, mods, false);
         results.push((side, test.clone()));
         ctx.emit(Event::SkirmishTested { side, test });
@@ -111,6 +114,9 @@ pub(crate) fn artillery(ctx: &mut Ctx) {
     let mut huzzahs = Vec::new();
     for (side, mods) in order.into_iter().zip(mods) {
         let base = ctx.s.armies.get(side).artillery_factor;
+        crate::chance::roll_for(2, || {
+            crate::chance::ChanceRoll::new("artillery_effectiveness", "2d6").with("side", side)
+        });
         let test = ctx.test(base, mods, false);
         if test.dice.huzzah() {
             huzzahs.push(side);

@@ -198,8 +198,12 @@ pub struct UnitState {
     pub disciplined: bool,
     /// Still has the Skirmish (Limited) ability (its marker base not lost, page 12).
     pub skirmish_limited: bool,
-    /// Fired this turn: the puff of smoke (page 12).
+    /// Fired this turn, in any phase: reserve artillery that fired cannot move (page 17).
     pub fired: bool,
+    /// Fired during this turn's Firing phase, whether or not it hit: "fired at the enemy"
+    /// of the order modifier (page 18). Fire at chargers does not count (ruling R-HZ-18b).
+    #[serde(default)]
+    pub fired_at_enemy: bool,
     /// Advanced into contact this turn: a charger (page 20).
     pub charger: bool,
     /// Deployed in a sector of dense terrain.
@@ -497,6 +501,65 @@ pub enum Pending {
 }
 
 impl Pending {
+    /// The page that sets this decision and what it waits for, in words with the
+    /// commands that answer it: what a refusal of a command that does not answer it says.
+    ///
+    /// ```
+    /// use fm_core::huzzah::state::Pending;
+    /// use fm_core::Side;
+    /// let p = Pending::Orders { side: Side::A };
+    /// assert_eq!(p.describe(), ("p16", "side a gives orders (order, appoint) or ends its Orders phase (end_phase)".to_string()));
+    /// ```
+    pub fn describe(&self) -> (&'static str, String) {
+        let list = |us: &[UnitId]| us.iter().map(|u| u.as_str()).collect::<Vec<_>>().join(", ");
+        match self {
+            Pending::PlaceUnits { side, .. } => (
+                "p7",
+                format!("side {side} places its units (place_unit, or end_placement once the low die's count is placed)"),
+            ),
+            Pending::PlaceOfficer { side } => {
+                ("p8", format!("side {side} places an officer (place_officer)"))
+            }
+            Pending::DeclareFire { side, units } => (
+                "p11",
+                format!("side {side}'s units {} declare their fire (fire, or hold_fire)", list(units)),
+            ),
+            Pending::RemoveBase { unit, .. } => (
+                "p12",
+                format!("the owner of {unit} chooses the base it loses (remove_base)"),
+            ),
+            Pending::FireAtCharger { unit, chargers, .. } => (
+                "p13",
+                format!("{unit}, charged by {}, fires at one of them (fire; it cannot choose not to fire)", list(chargers)),
+            ),
+            Pending::Orders { side } => (
+                "p16",
+                format!("side {side} gives orders (order, appoint) or ends its Orders phase (end_phase)"),
+            ),
+            Pending::Act { side, order, units } => (
+                "p19",
+                format!(
+                    "side {side}'s {} order is acted on by its units {} (a command of that order for one of them, or end_order)",
+                    order.name(),
+                    list(units)
+                ),
+            ),
+            Pending::Melee { a, b, .. } => (
+                "p7",
+                format!("the melee of {a} and {b} is resolved (melee_result)"),
+            ),
+            Pending::Rally { side, units } => (
+                "p7",
+                format!("side {side} decides which of {} rally (rally, or end_phase)", list(units)),
+            ),
+            Pending::MoveOfficers { side } => (
+                "p7",
+                format!("side {side} moves its officers (move_officer, or end_phase)"),
+            ),
+            Pending::GameOver { .. } => ("p7", "nothing: the battle is over".to_string()),
+        }
+    }
+
     /// Whose decision it is (`None` once the battle is over).
     pub fn side(&self) -> Option<Side> {
         match self {
@@ -558,7 +621,7 @@ pub struct State {
     #[serde(default)]
     pub officers_moved: Vec<u16>,
     /// Pairs of enemy units in contact at the start of the turn (page 13: they do not
-    /// fire at each other as chargers).
+    /// fire at each other in any phase of the turn; ruling R-HZ-13b).
     pub in_combat: Vec<(UnitIx, UnitIx)>,
     /// Engagements in dense terrain (pages 19 and 22: a unit entering a sector next to
     /// an enemy-held one, or advancing on one, engages it without touching it): side
@@ -573,7 +636,8 @@ pub struct State {
 
 impl State {
     /// The state before the opening events: units at their scenario positions (or
-    /// unplaced, for an alternate set-up), officers unplaced.
+    /// unplaced, for an alternate set-up), officers unplaced; or, for a battle that
+    /// starts mid-way, as the scenario's `start` has it.
     pub fn initial(sc: &Scenario) -> State {
         let alternate = sc.alternate_setup();
         let units = sc
@@ -596,6 +660,7 @@ impl State {
                 disciplined: u.flags.disciplined,
                 skirmish_limited: u.is_skirmish_limited(),
                 fired: false,
+                fired_at_enemy: false,
                 charger: false,
                 sector: u.sector,
                 passed_through: false,
@@ -622,7 +687,7 @@ impl State {
             artillery_factor: sc.side(s).artillery_factor as i8,
             ..ArmyState::default()
         };
-        State {
+        let mut s = State {
             turn: 0,
             phase: Phase::Setup,
             player1: None,
@@ -641,7 +706,12 @@ impl State {
             officers_moved: Vec::new(),
             pending: Pending::GameOver { winner: None },
             outcome: None,
+        };
+        // A battle that starts mid-way (the scenario's `start`).
+        if let Some(start) = sc.start() {
+            start.place(sc, &mut s);
         }
+        s
     }
 
     /// A unit's state.
@@ -675,6 +745,14 @@ impl State {
         self.officers[o]
             .appointed
             .map_or(sc.officers()[o].inspirational, |a| a.inspirational)
+    }
+
+    /// Whether `a` and `b` were in combat (in contact) as the turn began: page 13, "Units
+    /// that begin the turn in combat cannot fire at each other".
+    pub fn began_in_combat(&self, a: UnitIx, b: UnitIx) -> bool {
+        self.in_combat
+            .iter()
+            .any(|(x, y)| (*x == a && *y == b) || (*x == b && *y == a))
     }
 
     /// The officer attached to a unit, if any.

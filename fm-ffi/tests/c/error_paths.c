@@ -178,6 +178,9 @@ static void null_arguments(void) {
     EXPECT_STATUS(fm_match_rng_state(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_set_rng_state(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_chance_outcomes(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_chance_node_json(m, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_new_with_chance(NULL, 1, true, &out), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_new_with_chance("no-such", 1, true, &out), FM_UNKNOWN_SCENARIO);
     EXPECT_STATUS(fm_match_apply_chance(m, 0, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_apply_chance(m, 0, &events), FM_ILLEGAL_COMMAND);
     read_last_error();

@@ -359,9 +359,17 @@ class Match:
     for another system): ``scenario`` (a :class:`Scenario`), ``legal_commands_for()``,
     ``explain()``, ``reachable()`` and ``odds()``."""
 
-    def __init__(self, scenario: ScenarioSource | None = None, seed: int = 0) -> None:
+    def __init__(
+        self,
+        scenario: ScenarioSource | None = None,
+        seed: int = 0,
+        chance_mode: str = "sampled",
+    ) -> None:
         """``scenario``: see :data:`ScenarioSource` (default ``"system-demo"``);
-        ``seed``: an int in 0..2**64-1 (``ValueError`` outside it)."""
+        ``seed``: an int in 0..2**64-1 (``ValueError`` outside it); ``chance_mode``:
+        ``"sampled"`` or ``"explicit"`` (``ValueError`` otherwise), from the opening on:
+        explicit makes the opening's draws (Huzzah!'s roll-off and placement rolls)
+        chance nodes too, so the match may start at one."""
     @property
     def system(self) -> str:
         """The rules system: ``"fm"`` or another of :func:`systems`."""
@@ -544,6 +552,11 @@ class Match:
     @property
     def is_chance_node(self) -> bool:
         """Whether a command waits for a chance outcome (explicit chance mode)."""
+    def chance_node(self) -> dict[str, Any] | None:
+        """The pending draw: ``{"outcomes": n, "roll": {"roll": "fire", "dice": "2d6",
+        "die": 1, "unit": ..., "target": ...}}``, or ``None``. Outcome ``k`` of a die is
+        the face ``k + 1``; a ``"2d6"`` roll is two draws, die 1 then die 2; a ``"draw"``
+        picks the ``k``-th of ``roll["from"]``."""
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending draw's outcomes and their probabilities (empty when none)."""
     def max_game_length(self) -> GameLength | None:

@@ -135,16 +135,27 @@ impl PyMatch {
     /// text, a dict (JSON naming its system in `"system"`; Fire & Movement when absent),
     /// or an `fm.Scenario`. `seed`: an int in 0..2**64-1 (`ValueError` outside it).
     #[new]
-    #[pyo3(signature = (scenario = None, seed = None), text_signature = "(scenario=None, seed=0)")]
-    fn new(scenario: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(
+        signature = (scenario = None, seed = None, chance_mode = "sampled"),
+        text_signature = "(scenario=None, seed=0, chance_mode='sampled')"
+    )]
+    fn new(
+        scenario: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        chance_mode: &str,
+    ) -> PyResult<Self> {
         let seed = seed_arg(seed, 0)?;
+        let mode = chance_mode_arg(chance_mode)?;
         let src = match scenario {
             Some(s) => source_from_py(s)?,
             None => default_source()?,
         };
-        Ok(PyMatch::new_boxed(
-            src.open(seed).map_err(|e| match_error(&e))?,
-        ))
+        let mut m = src.open(seed).map_err(|e| match_error(&e))?;
+        // Explicit from the start: the opening's draws are chance nodes too.
+        if mode == fm_core::ChanceMode::Explicit {
+            m = m.new_with_chance(mode);
+        }
+        Ok(PyMatch::new_boxed(m))
     }
 
     /// The rules system: `"fm"` (Fire & Movement) or another registered one
@@ -726,15 +737,7 @@ impl PyMatch {
     /// Sets `chance_mode` (`"sampled"` or `"explicit"`; `ValueError` otherwise;
     /// `fm.RuleError` while a chance outcome is pending).
     fn set_chance_mode(&mut self, mode: &str) -> PyResult<()> {
-        let mode = match mode {
-            "sampled" => fm_core::ChanceMode::Sampled,
-            "explicit" => fm_core::ChanceMode::Explicit,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "chance mode must be 'sampled' or 'explicit', not {other:?}"
-                )))
-            }
-        };
+        let mode = chance_mode_arg(mode)?;
         self.m.set_chance_mode(mode).map_err(|e| rule_error(&e))
     }
 
@@ -834,6 +837,21 @@ impl PyMatch {
     #[getter]
     fn is_chance_node(&self) -> bool {
         self.m.chance_node().is_some()
+    }
+
+    /// The pending draw, or `None`: a dict `{"outcomes": n, "roll": {"roll": "fire",
+    /// "dice": "2d6", "die": 1, "unit": ..., "target": ...}}`, its number of outcomes and
+    /// what it is for. Outcome `k` of a die is the face `k + 1`; a `"2d6"` roll is two
+    /// draws, die 1 then die 2; a `"draw"` picks the `k`-th of `roll["from"]`.
+    fn chance_node<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.m.chance_node() {
+            Some(node) => {
+                let v = serde_json::to_value(&node)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                to_py(py, &v).map(Some)
+            }
+            None => Ok(None),
+        }
     }
 
     /// The outcomes of the pending draw with their probabilities, `[(outcome, p), ...]`
@@ -1074,5 +1092,16 @@ impl PyMatch {
         self.sys
             .repr(&*self.m)
             .unwrap_or_else(|| generic::repr(&*self.m))
+    }
+}
+
+/// A chance mode by name (`"sampled"` or `"explicit"`; `ValueError` otherwise).
+fn chance_mode_arg(mode: &str) -> PyResult<fm_core::ChanceMode> {
+    match mode {
+        "sampled" => Ok(fm_core::ChanceMode::Sampled),
+        "explicit" => Ok(fm_core::ChanceMode::Explicit),
+        other => Err(PyValueError::new_err(format!(
+            "chance mode must be 'sampled' or 'explicit', not {other:?}"
+        ))),
     }
 }

@@ -304,7 +304,13 @@ fn fire_hex(ctx: &mut Ctx, hex: Hex, markers: u8, gas: bool) {
         return;
     }
     let mut hits = 0u8;
-    for _ in 0..markers {
+    for k in 0..markers {
+        crate::chance::roll_for(1, || {
+            crate::chance::ChanceRoll::new("artillery_fire", "1d6")
+                .with("hex", hex)
+                .with("marker", k + 1)
+                .with("defenders", &ids)
+        });
         let die = ctx.d6();
         let (modifier, hit) = match g {
             Game::Meuse(p) => {

@@ -815,6 +815,11 @@ fn add_markers(ctx: &mut Ctx, side: Side, n: u8) {
         if reserve.is_empty() {
             break;
         }
+        crate::chance::roll_for(1, || {
+            crate::chance::ChanceRoll::new("marker_reserve_draw", "draw")
+                .with("side", side)
+                .with("from", &reserve)
+        });
         let k = ctx.roll_index(reserve.len());
         drawn.push(reserve.remove(k));
     }
@@ -885,6 +890,10 @@ pub(crate) fn on_phase_start(ctx: &mut Ctx, side: Side, phase: Phase) {
                 .filter(|&i| matches!(ctx.s.units[i].loc, Location::Map(_)))
                 .collect();
             for i in waiting {
+                crate::chance::roll_for(1, || {
+                    crate::chance::ChanceRoll::new("activation", "1d6")
+                        .with("unit", ctx.s.units.id(i))
+                });
                 let die = ctx.d6();
                 let activated = die <= p.activation_roll_max;
                 let unit = ctx.s.units.id(i).clone();
@@ -925,6 +934,9 @@ fn reinforcement_roll(ctx: &mut Ctx, p: &Suez1916Params) {
     if next >= p.reinforcement_regiments.len() || !reinforcements_due(ctx.sc, &ctx.s) {
         return;
     }
+    crate::chance::roll_for(1, || {
+        crate::chance::ChanceRoll::new("reinforcement", "1d6").with("regiment", next + 1)
+    });
     let die = ctx.d6();
     let r = &p.reinforcement_regiments[next];
     let arrives = die <= p.reinforcement_roll_max;
@@ -1187,6 +1199,12 @@ pub(crate) fn place_markers(ctx: &mut Ctx, hex: Hex, markers: u8) -> Result<(), 
     }
     for _ in 0..markers {
         let pool = &ctx.s.ex.pool.get(side);
+        crate::chance::roll_for(1, || {
+            crate::chance::ChanceRoll::new("fire_support_draw", "draw")
+                .with("side", side)
+                .with("hex", hex)
+                .with("from", pool)
+        });
         let k = ctx.roll_index(pool.len());
         let value = ctx.s.ex.pool.get(side)[k];
         ctx.emit(Event::FireSupportPlaced {
@@ -1321,6 +1339,11 @@ fn bombard_hex(ctx: &mut Ctx, side: Side, hex: Hex, strength: i32) {
         }
         // 18.4: the markers' strength is the differential on the hex's terrain line.
         let (line, col) = crate::fm::combat::crt_reading(sc, &ctx.s, hi, None, strength, 0);
+        crate::chance::roll_for(1, || {
+            crate::chance::ChanceRoll::new("fire_support_attack", "1d6")
+                .with("hex", hex)
+                .with("unit", &unit)
+        });
         let die = ctx.d6();
         let result = sc.crt.result(col, die);
         let hit = matches!(

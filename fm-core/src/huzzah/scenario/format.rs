@@ -72,6 +72,10 @@ pub struct ScenarioData {
     /// The two armies, `{"a": …, "b": …}`.
     #[serde(deserialize_with = "strict_pair")]
     pub sides: SidePair<SideData>,
+    /// Where a battle that starts mid-way begins (turn, phase, and what the order of
+    /// battle cannot say); absent: at the set-up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<super::start::StartData>,
 }
 
 /// [`SidePair`] read refusing any key but `a` and `b`.

@@ -5,9 +5,10 @@
 
 use super::format::{MmPoint, ScenarioData, Setup, TableData};
 use super::model::{Battle, Terrain, TerrainIx, UnitDef};
+use super::start::Start;
 use super::validation::{err, json_name, nonempty};
 use crate::error::ScenarioError;
-use crate::huzzah::geometry::{min_distance, overlaps, Len, Point};
+use crate::huzzah::geometry::{min_distance, overlaps, Len, Point, Shape};
 use std::collections::BTreeMap;
 
 /// A point checked to be on the table, in mm.
@@ -237,6 +238,7 @@ pub(super) fn check_footprints(
     units: &[UnitDef],
     unit_paths: &[String],
     a_units: usize,
+    start: Option<&Start>,
 ) -> Result<(), ScenarioError> {
     let t = data.table;
     let base = Len::mm(i64::from(data.base_mm));
@@ -244,8 +246,17 @@ pub(super) fn check_footprints(
         Len::mm(i64::from(t.width_mm)),
         Len::mm(i64::from(t.depth_mm)),
     );
-    let shapes: Vec<_> = units.iter().map(|u| u.shape(base)).collect();
+    // A battle that starts mid-way: the units on the table then, in the ranks they have
+    // left.
+    let shapes: Vec<Option<Shape>> = units
+        .iter()
+        .map(|u| match start {
+            Some(st) => st.shape(u, base),
+            None => Some(u.shape(base)),
+        })
+        .collect();
     for (u, sh) in units.iter().zip(&shapes) {
+        let Some(sh) = sh else { continue };
         if let Some(p) = sh
             .footprint_corners()
             .into_iter()
@@ -265,7 +276,10 @@ pub(super) fn check_footprints(
     }
     for i in 0..units.len() {
         for j in 0..i {
-            if overlaps(&shapes[i], &shapes[j]) {
+            let (Some(a), Some(b)) = (&shapes[i], &shapes[j]) else {
+                continue;
+            };
+            if overlaps(a, b) {
                 return err(
                     format!("{}.position", unit_paths[i]),
                     format!(
@@ -280,7 +294,10 @@ pub(super) fn check_footprints(
         let min = battle.min_setup_distance();
         for ib in a_units..units.len() {
             for ia in 0..a_units {
-                let gap = min_distance(&shapes[ib], &shapes[ia]);
+                let (Some(b), Some(a)) = (&shapes[ib], &shapes[ia]) else {
+                    continue;
+                };
+                let gap = min_distance(b, a);
                 if gap < min {
                     return err(
                         format!("{}.position", unit_paths[ib]),

@@ -152,6 +152,14 @@ pub enum BaseKind {
 }
 
 impl BaseKind {
+    /// Its name, as the JSON writes it (`"foot_artillery"`).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
     /// Hits per base (page 2): infantry 3, irregular infantry 2, battle cavalry 3, other
     /// cavalry 2, (reserve) artillery 4, divisional artillery 3.
     pub const fn hits(self) -> u8 {

@@ -39,6 +39,7 @@
 //! | `validation.rs` | 2, 7-10, 16, 20 | [`validate`]: the checks in order, the movement table, objectives and victory, the command hierarchy |
 //! | `unit_checks.rs` | 3, 5-6, 9, 17, 20-22 | one unit's checks: composition, troop type, ranks and formation, traits, sector |
 //! | `geometry_checks.rs` | 7, 19, 22 | where things lie: points and polygons on the table, terrain sectors, the units' footprints and the set-up distance |
+//! | `start.rs` | 7-22 | a battle that starts mid-way: the `start` section ([`StartData`]), its checks and the [`Start`] it places in the initial state |
 //! | `builtin.rs` | — | the built-in scenarios: [`BUILTIN`], [`Scenario::builtin`], [`check_builtin_id`] |
 //! | `tests.rs` | — | tests of whole scenarios, read and validated |
 
@@ -49,6 +50,7 @@ mod kinds;
 mod limits;
 mod model;
 mod standin;
+mod start;
 #[cfg(test)]
 mod tests;
 mod unit_checks;
@@ -75,4 +77,8 @@ pub use model::{
     UnitDef, UnitFlags, UnitIx,
 };
 pub use standin::MissingRules;
+pub use start::{
+    ArmiesStartData, ArmyStart, ArmyStartData, OfficerStart, OfficerStartData, Start, StartData,
+    UnitStart, UnitStartData,
+};
 pub use validation::validate;

@@ -393,6 +393,7 @@ pub struct Scenario {
     pub(super) a_units: usize,
     /// Side A's officers are `officers[..a_officers]`.
     pub(super) a_officers: usize,
+    pub(super) start: Option<super::start::Start>,
 }
 
 impl Scenario {
@@ -584,6 +585,12 @@ impl Scenario {
     /// How the missing rules are answered.
     pub fn missing_rules(&self) -> MissingRules {
         self.data().missing_rules
+    }
+
+    /// Where a battle that starts mid-way begins (the scenario's `start`); `None`: at
+    /// the set-up.
+    pub fn start(&self) -> Option<&super::start::Start> {
+        self.start.as_ref()
     }
 
     /// The units are placed by the page 7 placement rolls.

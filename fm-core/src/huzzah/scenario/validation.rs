@@ -5,7 +5,7 @@
 //! the movement table (page 20), objectives and the stand-in victory (pages 7-8), the
 //! army factors (pages 9-10) and the command hierarchy of officers, corps and divisions
 //! (page 16); a unit's own checks are in `unit_checks.rs`, where things lie on the table
-//! in `geometry_checks.rs`.
+//! in `geometry_checks.rs`, a battle that starts mid-way in `start.rs`.
 
 use super::format::{BattleKind, MovementData, ScenarioData};
 use super::geometry_checks::{check_footprints, table_point, to_point, validate_terrain};
@@ -19,6 +19,7 @@ use super::model::{
     Battle, CommandGroup, CorpsDef, CorpsIx, DivisionDef, DivisionIx, MovementTable, Objective,
     OfficerDef, OfficerIx, Scenario, SectorRef, SideDef, TableSize, UnitDef, UnitIx,
 };
+use super::start::{check_state, validate_start, StartCtx};
 use super::unit_checks::{validate_unit, UnitCtx};
 use crate::error::ScenarioError;
 use crate::huzzah::geometry::Len;
@@ -712,7 +713,14 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
         }
     }
 
-    check_footprints(&data, battle, &units, &unit_paths, a_units)?;
+    let start = validate_start(&StartCtx {
+        data: &data,
+        units: &units,
+        unit_ids: &unit_ids,
+        officers: &officers,
+        officer_ids: &officer_ids,
+    })?;
+    check_footprints(&data, battle, &units, &unit_paths, a_units, start.as_ref())?;
 
     let side_def = |side: Side| {
         let sd = data.sides.get(side);
@@ -724,7 +732,7 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
         }
     };
     let sides = SidePair::new(side_def(Side::A), side_def(Side::B));
-    Ok(Scenario {
+    let sc = Scenario {
         table: TableSize {
             width: Len::mm(i64::from(t.width_mm)),
             depth: Len::mm(i64::from(t.depth_mm)),
@@ -748,6 +756,9 @@ pub fn validate(data: ScenarioData) -> Result<Scenario, ScenarioError> {
         officer_ids,
         a_units,
         a_officers,
+        start,
         data,
-    })
+    };
+    check_state(&sc)?;
+    Ok(sc)
 }
