@@ -721,12 +721,12 @@ fn protocol_doc_observation_spec_is_system_demos() {
 
 /// docs/learning.md's "The Huzzah! observation" is the layout `huzzah::observation`
 /// gives: each scenario's row of its size table (planes, the features' terms, the
-/// whole), the global block's count in its prose, and every channel and feature field
-/// named there (a feature by its last part: `phase:setup` as `setup`, `own:unit0:x` as
+/// whole), the sizes of the global block and of each slot in its prose, and every
+/// channel and feature field named there (a feature by its last part: `phase:setup` as `setup`, `own:unit0:x` as
 /// `x`).
 #[test]
 fn learning_doc_gives_the_huzzah_observation_layout() {
-    use fm_core::huzzah::observation::Layout;
+    use fm_core::huzzah::observation::{Layout, OBJECTIVE_FIELDS, OFFICER_FIELDS, UNIT_FIELDS};
     use fm_core::huzzah::Huzzah;
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/learning.md"))
         .unwrap();
@@ -756,14 +756,16 @@ fn learning_doc_gives_the_huzzah_observation_layout() {
         let objectives = if l.objectives == 0 {
             "0".to_string()
         } else {
-            format!("{}·6", l.objectives)
+            format!("{}·{}", l.objectives, OBJECTIVE_FIELDS.len())
         };
         let row = format!(
-            "| {name} | {c} × {r} × {w} = {} | {} + 2·{}·64 + 2·{}·17 + {objectives} = {} | {} |",
+            "| {name} | {c} × {r} × {w} = {} | {} + 2·{}·{} + 2·{}·{} + {objectives} = {} | {} |",
             n(l.plane_size()),
             l.globals,
             l.unit_slots,
+            UNIT_FIELDS.len(),
             l.officer_slots,
+            OFFICER_FIELDS.len(),
             n(l.feature_size()),
             n(l.size()),
         );
@@ -779,6 +781,24 @@ fn learning_doc_gives_the_huzzah_observation_layout() {
     )
     .globals;
     assert!(section.contains(&format!("The global block, {globals} values")));
+    // The slots' sizes in the prose, lines joined.
+    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (u, o, j) = (
+        UNIT_FIELDS.len(),
+        OFFICER_FIELDS.len(),
+        OBJECTIVE_FIELDS.len(),
+    );
+    for said in [
+        format!("then `enemy:unit0:…`, each {u} values"),
+        format!("`features[{globals} : {globals} + 2 * N * {u}]` reshapes to `(2 * N, {u})`"),
+        format!("the larger army's officer count, {o} values"),
+        format!("The objectives, in scenario order, {j} values"),
+    ] {
+        assert!(
+            flat.contains(&said),
+            "docs/learning.md does not say: {said}"
+        );
+    }
     let spec = fm_core::huzzah::observation::spec(
         GameMatch::<Huzzah>::new_builtin("huzzah-encounter", 1)
             .unwrap()

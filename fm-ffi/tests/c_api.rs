@@ -599,7 +599,10 @@ fn explicit_chance_from_construction_and_named_nodes_from_c() {
         free(m);
         // Sampled: fm_match_new; errors as fm_match_new's.
         let mut s = null_mut();
-        assert_eq!(fm_match_new_with_chance(name.as_ptr(), 5, false, &mut s), OK);
+        assert_eq!(
+            fm_match_new_with_chance(name.as_ptr(), 5, false, &mut s),
+            OK
+        );
         assert_eq!(json_of(s, fm_match_chance_node_json), "null");
         free(s);
         let bad = CString::new("no-such").unwrap();

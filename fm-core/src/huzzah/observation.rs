@@ -121,7 +121,7 @@ const ARMY: [&str; 14] = [
 ];
 
 /// One unit slot's fields, in order.
-pub const UNIT_FIELDS: [&str; 64] = [
+pub const UNIT_FIELDS: [&str; 65] = [
     "exists",
     "unplaced",
     "on_table",
@@ -173,6 +173,7 @@ pub const UNIT_FIELDS: [&str; 64] = [
     "grognards",
     "disciplined",
     "fired",
+    "fired_at_enemy",
     "charger",
     "removing",
     "passed_through",
@@ -1016,6 +1017,7 @@ fn unit_slot(cx: &Context<'_>, ix: UnitIx) -> [f32; UNIT_FIELDS.len()] {
         flag(u.grognards),
         flag(u.disciplined),
         flag(u.fired),
+        flag(u.fired_at_enemy),
         flag(u.charger),
         flag(u.removing),
         flag(u.passed_through),
@@ -1573,8 +1575,8 @@ mod tests {
         assert!((0..20).all(|r| (0..30).all(|c| cell(&sc, &a, "on_table", r, c) == 1.0)));
     }
 
-    /// Slots of a smaller army are empty (all zero), and a unit that left the table
-    /// keeps no position.
+    /// Slots of a smaller army are empty (all zero), a unit that left the table keeps
+    /// no position, and the two kinds of "fired" are apart.
     #[test]
     fn empty_slots_and_units_off_the_table() {
         let m = GameMatch::<Huzzah>::new_builtin("huzzah-firefight", 1).unwrap();
@@ -1602,5 +1604,13 @@ mod tests {
         assert_eq!(feature(sc, &a, "own:unit0:x"), 0.0);
         assert_eq!(feature(sc, &a, "own:units_on_table"), 0.75);
         assert!(feature(sc, &a, "own:bases_lost") > 0.0);
+        // Page 18's "fired at the enemy" (the Firing phase's fire) apart from page 17's
+        // "fired" (any phase's).
+        let mut s = m.state().clone();
+        s.units[1].fired_at_enemy = true;
+        let a = obs_of(sc, &s, Side::A);
+        assert_eq!(feature(sc, &a, "own:unit1:fired_at_enemy"), 1.0);
+        assert_eq!(feature(sc, &a, "own:unit1:fired"), 0.0);
+        assert_eq!(feature(sc, &a, "own:unit0:fired_at_enemy"), 0.0);
     }
 }

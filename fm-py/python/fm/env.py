@@ -51,7 +51,7 @@ decisions), so an agent may act several times in a row.
     kinds of terrain, objectives, own and enemy bases, fronts and officers); the
     features are the global block (turn, phase, pending decision, the armies'
     skirmish and artillery standing, ground and weather, losses and objectives held,
-    outcome), then one slot of 64 values for each unit (own army first, each side
+    outcome), then one slot of 65 values for each unit (own army first, each side
     as many slots as the larger army has units), one of 17 for each officer, and 6
     for each objective. Fire & Movement: ``"observation"``, board planes over the
     map's bounding box:
