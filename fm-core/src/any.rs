@@ -121,7 +121,7 @@ pub fn new_match(scenario: &str, seed: u64) -> Result<Box<dyn DynMatch>, MatchEr
 ///
 /// ```
 /// use fm_core::ChanceMode;
-/// let m = fm_core::any::new_match_with_chance("huzzah-firefight", 1, ChanceMode::Explicit)
+/// let m = fm_core::any::new_match_with_chance("huzzah-encounter", 1, ChanceMode::Explicit)
 ///     .unwrap();
 /// let node = m.chance_node().unwrap();
 /// assert_eq!(node.roll.unwrap().roll, "roll_off");

@@ -143,14 +143,20 @@ impl<G: Game> GameMatch<G> {
     /// [`ChanceMode::Sampled`] is [`GameMatch::new`].
     ///
     /// ```
-    /// use fm_core::{huzzah::Huzzah, ChanceMode, Game, GameMatch};
-    /// let sc = Huzzah::builtin_names()[0];
-    /// let mut m =
-    ///     GameMatch::<Huzzah>::new_builtin_with_chance(sc, 1, ChanceMode::Explicit).unwrap();
-    /// // Every scenario without a fixed first side opens with a roll-off.
+    /// use fm_core::{huzzah::Huzzah, ChanceMode, GameMatch};
+    /// let mut m = GameMatch::<Huzzah>::new_builtin_with_chance(
+    ///     "huzzah-encounter",
+    ///     1,
+    ///     ChanceMode::Explicit,
+    /// )
+    /// .unwrap();
+    /// // It opens with a roll-off (faces 1, 2, 3, 4, …: no tie for ever).
+    /// assert_eq!(m.chance_node().unwrap().roll.unwrap().roll, "roll_off");
+    /// let mut k = 0;
     /// while let Some(node) = m.chance_node() {
     ///     assert!(node.roll.is_some());
-    ///     m.apply_chance(node.outcomes - 1).unwrap();
+    ///     m.apply_chance(k % node.outcomes).unwrap();
+    ///     k += 1;
     /// }
     /// assert!(!m.opening_events().is_empty());
     /// ```
