@@ -615,8 +615,10 @@ fn phase_index(p: Phase) -> (usize, Option<Side>) {
     }
 }
 
-fn pending_index(p: &Pending) -> usize {
-    match p {
+/// The pending kind's one-hot slot; none before the battle opens (a match explicit
+/// from the start, its opening rolls waiting: no decision of either side).
+fn pending_index(p: &Pending) -> Option<usize> {
+    Some(match p {
         Pending::PlaceUnits { .. } => 0,
         Pending::PlaceOfficer { .. } => 1,
         Pending::DeclareFire { .. } => 2,
@@ -628,7 +630,8 @@ fn pending_index(p: &Pending) -> usize {
         Pending::Rally { .. } => 8,
         Pending::MoveOfficers { .. } => 9,
         Pending::GameOver { .. } => 10,
-    }
+        Pending::Opening => return None,
+    })
 }
 
 fn order_index(o: OrderKind) -> usize {
@@ -841,7 +844,9 @@ fn globals(cx: &Context<'_>, f: &mut Vec<f32>) {
     f.push(flag(v.player1 == Some(me)));
     f.push(flag(v.player1 == Some(me.other())));
     let mut pk = [0.0; PENDING.len()];
-    pk[pending_index(&v.pending)] = 1.0;
+    if let Some(i) = pending_index(&v.pending) {
+        pk[i] = 1.0;
+    }
     f.extend(pk);
     f.push(flag(v.pending.side() == Some(me)));
     f.push(flag(v.pending.side() == Some(me.other())));
