@@ -110,6 +110,26 @@ def test_chance_outcomes_sum_to_one_and_are_the_engines() -> None:
     assert state.match.log[-1] is not None
 
 
+def test_chance_outcomes_are_named_in_words() -> None:
+    _, state = _to_chance_node()
+    seen = set()
+    while state.is_chance_node():
+        node = state.match.chance_node()
+        assert node is not None
+        roll = node["roll"]
+        texts = [state.action_to_string(pyspiel.PlayerId.CHANCE, k) for k, _ in state.chance_outcomes()]
+        assert len(set(texts)) == len(texts), texts
+        if roll["dice"] == "draw":
+            assert texts[0].startswith(f"{roll['roll']} draw {roll['die']}"), texts
+            assert texts[1].endswith(f": #1 ({roll['from'][1]})"), texts
+        else:
+            assert texts[0].startswith(f"{roll['roll']} die {roll['die']} of {roll['dice']}"), texts
+            assert texts[0].endswith(": 1") and texts[-1].endswith(f": {len(texts)}"), texts
+        seen.add(roll["dice"])
+        state.apply_action(state.chance_outcomes()[-1][0])
+    assert seen
+
+
 def test_serialization_round_trips_a_pending_draw() -> None:
     game, state = _to_chance_node()
     text = pyspiel.serialize_game_and_state(game, state)

@@ -153,6 +153,27 @@ def _game_type(observation_tensor: bool) -> Any:
     )
 
 
+def _outcome_string(node: dict[str, Any] | None, outcome: int) -> str:
+    """A chance outcome in words: ``"combat die 1 of 1d6 (hex 0805): 4"`` (a die's
+    face is the outcome plus one), ``"marker_draw draw 1 (side a): #2 (1)"`` for the
+    third thing of a draw's list (a marker of 1), or ``"outcome k"`` for a draw the
+    rules do not name."""
+    roll = (node or {}).get("roll")
+    if not roll:
+        return f"outcome {outcome}"
+    about = ", ".join(
+        f"{k} {v}" for k, v in roll.items() if k not in ("roll", "dice", "die", "from")
+    )
+    about = f" ({about})" if about else ""
+    if roll.get("dice") == "draw":
+        # The outcome's number first: a list may hold equal things (two markers of 1),
+        # and OpenSpiel wants each outcome's string distinct.
+        listed = roll.get("from")
+        picked = listed[outcome] if isinstance(listed, list) and outcome < len(listed) else "?"
+        return f"{roll['roll']} draw {roll.get('die', 1)}{about}: #{outcome} ({picked})"
+    return f"{roll['roll']} die {roll.get('die', 1)} of {roll.get('dice')}{about}: {outcome + 1}"
+
+
 class FmGame(_Game):  # type: ignore[misc]
     """The OpenSpiel game of one scenario (see the module)."""
 
@@ -161,6 +182,9 @@ class FmGame(_Game):  # type: ignore[misc]
         p = {**_DEFAULTS, **(params or {})}
         self.scenario_name = str(p["scenario"])
         seed = int(p["seed"])
+        # The opening's draws (Huzzah!'s roll-off, page 7) come from the game's seed,
+        # so that every game starts from one initial state whose length the rules bound
+        # (a tied roll-off re-rolls without end); every later draw is a chance node.
         initial = fm.Match(self.scenario_name, seed=seed)
         initial.set_chance_mode("explicit")
         self.initial_match = initial
@@ -239,7 +263,7 @@ class FmState(_State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
-            return f"outcome {action}"
+            return _outcome_string(self._match.chance_node(), action)
         command = self._match.command_of(action)
         return f"action {action}" if command is None else str(command)
 
