@@ -1359,7 +1359,7 @@ fm_status fm_match_svg(const fm_match *m,
  *
  * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
  *
- * Errors: `FM_UNSUPPORTED` (a system without observations: Huzzah!),
+ * Errors: `FM_UNSUPPORTED` (a system without observations),
  * `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
  *
  * # Safety

@@ -310,6 +310,10 @@ fn explicit_from_the_start_makes_the_huzzah_opening_chance_nodes() {
     assert_eq!(m.chance_mode(), ChanceMode::Explicit);
     assert!(m.opening_events().is_empty());
     assert!(m.legal_commands().is_empty());
+    // Before the opening no side decides, and the battle is not over.
+    assert_eq!(m.pending(), fm_core::huzzah::state::Pending::Opening);
+    assert_eq!(fm_core::any::DynMatch::pending_kind(&m), "opening");
+    assert!(!m.is_over());
     let node = m.chance_node().expect("the roll-off waits");
     let roll = node.roll.clone().unwrap();
     assert_eq!(

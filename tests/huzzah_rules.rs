@@ -3301,6 +3301,7 @@ fn rule_invariant_every_legal_command_is_accepted() {
             Pending::Melee { .. } => "melee",
             Pending::Rally { .. } => "rally",
             Pending::MoveOfficers { .. } => "move officers",
+            Pending::Opening => "opening",
             Pending::GameOver { .. } => "game over",
         })
         .collect();

@@ -328,6 +328,7 @@ const HZ_PENDINGS: &[(&str, &str)] = &[
     ("Melee", "melee"),
     ("Rally", "rally"),
     ("MoveOfficers", "move_officers"),
+    ("Opening", "opening"),
     ("GameOver", "game_over"),
 ];
 
@@ -439,6 +440,7 @@ fn hz_pending_kind(p: &hz::state::Pending) -> &'static str {
         P::Melee { .. } => "melee",
         P::Rally { .. } => "rally",
         P::MoveOfficers { .. } => "move_officers",
+        P::Opening => "opening",
         P::GameOver { .. } => "game_over",
     }
 }

@@ -540,13 +540,34 @@ fn observations_fill_the_callers_buffer() {
         "{e}"
     );
     assert!(short.iter().all(|x| *x == 7.0), "nothing written");
-    let h = any::new_match("huzzah-encounter", 1).unwrap();
-    unsupported(h.observation_spec().unwrap_err(), "observation", "huzzah");
-    unsupported(
-        h.observation(Side::A, &mut [0.0; 4]).unwrap_err(),
-        "observation",
-        "huzzah",
+    // Huzzah!: its own layout (`huzzah::observation`), the same through the layer.
+    let mut h = any::new_match("huzzah-encounter", 1).unwrap();
+    play(h.as_mut(), 60, 1);
+    let hz = h
+        .as_any()
+        .downcast_ref::<GameMatch<fm_core::huzzah::Huzzah>>()
+        .unwrap();
+    let spec = h.observation_spec().unwrap();
+    assert_eq!(spec, fm_core::huzzah::observation::spec(hz.scenario()));
+    assert_eq!(
+        spec.size(),
+        fm_core::huzzah::observation::Layout::new(hz.scenario()).size()
     );
+    for side in Side::BOTH {
+        let mut want = vec![0f32; spec.size()];
+        fm_core::huzzah::observation::write(hz.scenario(), &hz.view(side), side, &mut want);
+        let mut out = vec![-1.0f32; spec.size() + 2];
+        assert_eq!(h.observation(side, &mut out).unwrap(), spec.size());
+        assert_eq!(&out[..spec.size()], &want[..]);
+        assert_eq!(&out[spec.size()..], &[-1.0; 2]);
+    }
+    let mut short = vec![7.0f32; spec.size() - 1];
+    let e = input(h.observation(Side::B, &mut short).unwrap_err());
+    assert!(
+        e.contains(&format!("observation has {}", spec.size())),
+        "{e}"
+    );
+    assert!(short.iter().all(|x| *x == 7.0), "nothing written");
     unsupported(
         race().observation_spec().unwrap_err(),
         "observation",
@@ -617,6 +638,49 @@ fn per_side_queries_leak_nothing() {
     );
 }
 
+/// Huzzah!'s per-side queries (its picture, its observation) are the same on a match
+/// drawn from the side's view and on one with other dice to come (the generator, which
+/// decides the qualities not yet rolled: no view holds it).
+#[test]
+fn huzzah_per_side_queries_leak_nothing() {
+    let mut checks = 0;
+    for (name, seed) in [("huzzah-encounter", 3), ("huzzah-firefight", 8)] {
+        let mut m = any::new_match(name, seed).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let n = m.observation_spec().unwrap().size();
+        for k in 0..400 {
+            if m.is_over() {
+                break;
+            }
+            if k % 25 == 0 {
+                for side in Side::BOTH {
+                    let ctx = format!("{name} #{k} as {side}");
+                    let mut want = vec![0f32; n];
+                    m.observation(side, &mut want).unwrap();
+                    let picture = m.svg(Some(side), &json!({})).unwrap();
+                    let d = m.determinized(side, rng.next_u64()).unwrap();
+                    let other_dice = m.clone_with_seed(rng.next_u64());
+                    for (what, o) in [("determinized", &d), ("other dice", &other_dice)] {
+                        let mut got = vec![0f32; n];
+                        o.observation(side, &mut got).unwrap();
+                        assert_eq!(got, want, "{ctx}: observation, {what}");
+                        assert_eq!(
+                            o.svg(Some(side), &json!({})).unwrap(),
+                            picture,
+                            "{ctx}: svg"
+                        );
+                    }
+                    checks += 1;
+                }
+            }
+            let idx = m.legal_indices();
+            let i = idx[(rng.next_u64() % idx.len() as u64) as usize];
+            m.apply_index(i).unwrap();
+        }
+    }
+    assert!(checks > 10, "{checks} checks");
+}
+
 /// docs/protocol.md's observation-spec example is system-demo's: its shape exactly, and
 /// each channel and feature it lists (abridged) in the spec, in the same order.
 #[test]
@@ -653,4 +717,98 @@ fn protocol_doc_observation_spec_is_system_demos() {
         "{}",
         json!(spec)
     );
+}
+
+/// docs/learning.md's "The Huzzah! observation" is the layout `huzzah::observation`
+/// gives: each scenario's row of its size table (planes, the features' terms, the
+/// whole), the sizes of the global block and of each slot in its prose, and every
+/// channel and feature field named there (a feature by its last part: `phase:setup` as `setup`, `own:unit0:x` as
+/// `x`).
+#[test]
+fn learning_doc_gives_the_huzzah_observation_layout() {
+    use fm_core::huzzah::observation::{Layout, OBJECTIVE_FIELDS, OFFICER_FIELDS, UNIT_FIELDS};
+    use fm_core::huzzah::Huzzah;
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/learning.md"))
+        .unwrap();
+    let at = doc
+        .find("### The Huzzah! observation")
+        .expect("the Huzzah! section");
+    let section = &doc[at..];
+    let section = &section[..section[4..].find("\n## ").map_or(section.len(), |e| e + 4)];
+    // Numbers as the doc writes them: thousands with commas.
+    let n = |x: usize| {
+        let s = x.to_string();
+        let mut out = String::new();
+        for (i, ch) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        out
+    };
+    for name in ["huzzah-firefight", "huzzah-encounter"] {
+        let m = GameMatch::<Huzzah>::new_builtin(name, 1).unwrap();
+        let l = Layout::new(m.scenario());
+        let spec = fm_core::huzzah::observation::spec(m.scenario());
+        assert_eq!(spec.size(), l.size());
+        let [c, r, w] = spec.shape;
+        let objectives = if l.objectives == 0 {
+            "0".to_string()
+        } else {
+            format!("{}·{}", l.objectives, OBJECTIVE_FIELDS.len())
+        };
+        let row = format!(
+            "| {name} | {c} × {r} × {w} = {} | {} + 2·{}·{} + 2·{}·{} + {objectives} = {} | {} |",
+            n(l.plane_size()),
+            l.globals,
+            l.unit_slots,
+            UNIT_FIELDS.len(),
+            l.officer_slots,
+            OFFICER_FIELDS.len(),
+            n(l.feature_size()),
+            n(l.size()),
+        );
+        assert!(
+            section.contains(&row),
+            "docs/learning.md lacks the row\n{row}"
+        );
+    }
+    let globals = Layout::new(
+        GameMatch::<Huzzah>::new_builtin("huzzah-firefight", 1)
+            .unwrap()
+            .scenario(),
+    )
+    .globals;
+    assert!(section.contains(&format!("The global block, {globals} values")));
+    // The slots' sizes in the prose, lines joined.
+    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (u, o, j) = (
+        UNIT_FIELDS.len(),
+        OFFICER_FIELDS.len(),
+        OBJECTIVE_FIELDS.len(),
+    );
+    for said in [
+        format!("then `enemy:unit0:…`, each {u} values"),
+        format!("`features[{globals} : {globals} + 2 * N * {u}]` reshapes to `(2 * N, {u})`"),
+        format!("the larger army's officer count, {o} values"),
+        format!("The objectives, in scenario order, {j} values"),
+    ] {
+        assert!(
+            flat.contains(&said),
+            "docs/learning.md does not say: {said}"
+        );
+    }
+    let spec = fm_core::huzzah::observation::spec(
+        GameMatch::<Huzzah>::new_builtin("huzzah-encounter", 1)
+            .unwrap()
+            .scenario(),
+    );
+    for name in spec.channels.iter().chain(&spec.features) {
+        let last = name.rsplit(':').next().unwrap();
+        assert!(
+            section.contains(&format!("`{name}`")) || section.contains(&format!("`{last}`")),
+            "docs/learning.md does not name {name}"
+        );
+    }
 }

@@ -225,6 +225,12 @@ pub trait DynMatch: Send + Sync + 'static {
     /// # Errors
     /// As [`Game::observation_spec`].
     fn observation_spec(&self) -> Result<crate::query::ObservationSpec, MatchError>;
+    /// The number of values of an observation ([`Game::observation_size`]: the spec's
+    /// size, without building the spec).
+    ///
+    /// # Errors
+    /// As [`Game::observation_spec`].
+    fn observation_size(&self) -> Result<usize, MatchError>;
     /// Writes `side`'s observation into the first [`crate::query::ObservationSpec::size`]
     /// values of `out` and returns that size ([`Game::observation`]); the rest of `out`
     /// is untouched.
@@ -467,8 +473,11 @@ impl<G: Game> DynMatch for GameMatch<G> {
     fn observation_spec(&self) -> Result<crate::query::ObservationSpec, MatchError> {
         G::observation_spec(self.scenario())
     }
+    fn observation_size(&self) -> Result<usize, MatchError> {
+        G::observation_size(self.scenario())
+    }
     fn observation(&self, side: Side, out: &mut [f32]) -> Result<usize, MatchError> {
-        let n = G::observation_spec(self.scenario())?.size();
+        let n = G::observation_size(self.scenario())?;
         let Some(dest) = out.get_mut(..n) else {
             return Err(MatchError::Input(format!(
                 "the buffer holds {} values; the observation has {n}",

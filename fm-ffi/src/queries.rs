@@ -317,7 +317,7 @@ pub unsafe extern "C" fn fm_match_svg(
 ///
 /// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
 ///
-/// Errors: `FM_UNSUPPORTED` (a system without observations: Huzzah!),
+/// Errors: `FM_UNSUPPORTED` (a system without observations),
 /// `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
 ///
 /// # Safety
@@ -359,11 +359,11 @@ pub unsafe extern "C" fn fm_match_observation_size(
     unsafe {
         with_ref(m, |h| {
             let out = out_ptr(out_size, "out_size")?;
-            let spec = h
+            let n = h
                 .game()
-                .observation_spec()
+                .observation_size()
                 .map_err(Fail::from_match_error)?;
-            put(out, spec.size());
+            put(out, n);
             Ok(())
         })
     }
@@ -403,9 +403,8 @@ pub unsafe extern "C" fn fm_match_observation(
             }
             let n = h
                 .game()
-                .observation_spec()
-                .map_err(Fail::from_match_error)?
-                .size();
+                .observation_size()
+                .map_err(Fail::from_match_error)?;
             put(len_out, n);
             if n > capacity {
                 return Err(Fail::new(

@@ -1436,7 +1436,7 @@ fn queries_answer_as_the_match_layer() {
 }
 
 /// A system that does not answer a query says so: FM_UNSUPPORTED, rule "unsupported",
-/// naming the query and the system; Huzzah! answers odds and pictures.
+/// naming the query and the system; Huzzah! answers odds, pictures and observations.
 #[test]
 fn huzzah_queries_and_unsupported_ones() {
     let m = new_named(c"huzzah-firefight", 2);
@@ -1448,23 +1448,25 @@ fn huzzah_queries_and_unsupported_ones() {
             last_error().0,
             "reachable is not supported by the \"huzzah\" rules system"
         );
+        // Huzzah!'s observation: its own layout, the values fm-core writes.
         let mut size = 0;
-        fails(
-            fm_match_observation_size(m, &mut size),
-            fm_status::FM_UNSUPPORTED,
-            "unsupported",
+        assert_eq!(fm_match_observation_size(m, &mut size), OK);
+        let r = fm_core::any::new_match("huzzah-firefight", 2).unwrap();
+        let spec = text_of(|o| fm_match_observation_spec(m, o)).1.unwrap();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&spec).unwrap(),
+            serde_json::to_value(r.observation_spec().unwrap()).unwrap()
         );
-        fails(
-            text_of(|o| fm_match_observation_spec(m, o)).0,
-            fm_status::FM_UNSUPPORTED,
-            "unsupported",
+        assert_eq!(size, r.observation_spec().unwrap().size());
+        let mut buf = vec![0f32; size];
+        let mut len = 0;
+        assert_eq!(
+            fm_match_observation(m, FM_SIDE_B, buf.as_mut_ptr(), size, &mut len),
+            OK
         );
-        let mut buf = [0f32; 4];
-        fails(
-            fm_match_observation(m, FM_SIDE_A, buf.as_mut_ptr(), 4, &mut size),
-            fm_status::FM_UNSUPPORTED,
-            "unsupported",
-        );
+        let mut want = vec![0f32; size];
+        r.observation(fm_core::Side::B, &mut want).unwrap();
+        assert_eq!((len, buf), (size, want));
         let mut name = std::ptr::null();
         assert_eq!(fm_status_name(16, &mut name), OK);
         assert_eq!(CStr::from_ptr(name).to_str().unwrap(), "FM_UNSUPPORTED");

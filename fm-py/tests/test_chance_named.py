@@ -20,6 +20,11 @@ def test_explicit_from_construction_makes_the_huzzah_roll_off_a_chance_node() ->
     assert node["roll"]["dice"] == "2d6"
     assert node["roll"]["die"] == 1
     assert node["roll"]["side"] == "a"
+    # Before the opening, no side decides and the battle is not over.
+    assert isinstance(m.pending, fm.huzzah.pending.Opening)
+    assert m.pending.kind == "opening"
+    assert not m.is_over and m.winner is None
+    assert m.legal_commands() == []
     # The roll-off re-rolls ties (page 7), so the outcomes vary: die faces 6, 5, 4, ...
     events: list[object] = []
     outcomes = iter(range(200))

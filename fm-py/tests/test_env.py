@@ -157,8 +157,23 @@ def test_match_observation_fills_a_numpy_buffer() -> None:
         m.observation("a", out=frozen)
     with pytest.raises(TypeError):
         m.observation(True, out=out)
-    with pytest.raises(fm.UnsupportedError):
-        fm.Match("huzzah-encounter").observation("a")
+    # The layout as the match layer gives it, for any system.
+    spec = m.observation_spec
+    assert spec["shape"] == [c, h, w] and spec["features"] == sc.feature_names
+    assert spec["channels"] == sc.observation_channels
+    # Huzzah!'s, through the same methods.
+    hz = fm.Match("huzzah-encounter", seed=1)
+    hspec = hz.observation_spec
+    hc, hh, hw = hspec["shape"]
+    n = hc * hh * hw + len(hspec["features"])
+    hout = np.full(n, -1.0, dtype=np.float32)
+    assert hz.observation("b", out=hout) is hout
+    planes, feats = hz.observation_bytes("b")
+    assert hout.tobytes() == planes + feats == hz.observation("b")
+    assert len(planes) == 4 * hc * hh * hw
+    assert hout.min() >= 0.0 and hout.max() <= 1.0
+    with pytest.raises(ValueError, match="observation_size"):
+        hz.observation("a", out=np.empty(n + 1, np.float32))
 
 
 def test_observations_hide_nothing_they_should_not() -> None:
@@ -264,8 +279,6 @@ def test_bad_options_are_clear_errors() -> None:
             make(illegal_reward=float("nan"))
         with pytest.raises(fm.ScenarioError):
             make(scenario="no-such-scenario")
-        with pytest.raises(fm.UnsupportedError):
-            make(scenario="huzzah-encounter")
     with pytest.raises(ValueError, match="side must be one of"):
         FmGymEnv(side="Blue")
     with pytest.raises(ValueError, match="opponent must be"):
@@ -659,6 +672,171 @@ def test_sb3_ppo_on_the_supersuit_vector_env() -> None:
     model.learn(total_timesteps=64)
     assert model.num_timesteps >= 64
 
+
+
+# ---------------------------------------------------------------------- Huzzah!
+
+HUZZAH = ["huzzah-firefight", "huzzah-encounter"]
+
+
+def _huzzah_max_cycles_module(name: str) -> Any:
+    # max_cycles_test counts a cycle as a round in which every agent acts once: its AEC
+    # half runs on the parallel environment through PettingZoo's parallel_to_aec (FmEnv
+    # follows the game, one side deciding many times in a row). Default options: the
+    # action spaces' bare sample() draws legal actions (LegalActions).
+    return types.SimpleNamespace(
+        parallel_env=lambda **kw: parallel_env(scenario=name, **kw),
+        env=lambda **kw: parallel_to_aec(parallel_env(scenario=name, **kw)),
+    )
+
+
+@pytest.mark.parametrize("name", HUZZAH)
+def test_huzzah_passes_the_pettingzoo_tests_with_default_options(name: str) -> None:
+    api_test(env(scenario=name), num_cycles=150)
+    api_test(env(scenario=name, observation="flat"), num_cycles=60)
+    parallel_api_test(parallel_env(scenario=name), num_cycles=150)
+    seed_test(lambda: env(scenario=name), num_cycles=60)
+    seed_test(lambda: env(scenario=name, observation="flat"), num_cycles=30)
+    parallel_seed_test(lambda: parallel_env(scenario=name), num_cycles=60)
+    max_cycles_test(_huzzah_max_cycles_module(name))
+
+
+def test_fire_and_movement_passes_them_with_default_options_too() -> None:
+    # The same tests on system-demo with default options (the F&M tests above give
+    # parallel_seed_test and max_cycles_test illegal_action="penalty"): they pass since
+    # the action spaces sample legal actions.
+    parallel_seed_test(lambda: parallel_env(scenario="system-demo"), num_cycles=100)
+    max_cycles_test(_huzzah_max_cycles_module("system-demo"))
+
+
+def test_bare_samples_are_legal_and_masked_samples_are_discretes() -> None:
+    p = parallel_env(scenario="huzzah-firefight")
+    space = p.action_space("a")
+    assert isinstance(space, spaces.Discrete) and space.n == p.wait_action + 1
+    space.seed(1)
+    assert 0 <= int(space.sample()) < space.n  # before reset: the whole space
+    _, infos = p.reset(seed=1)
+    decider = infos["a"]["to_move"]
+    other = "b" if decider == "a" else "a"
+    assert p.match is not None
+    legal = set(p.match.legal_actions())
+    for _ in range(20):
+        assert int(p.action_space(decider).sample()) in legal
+        assert int(p.action_space(other).sample()) == p.wait_action
+    # With a mask, Discrete's own sampling; copies and pickles are plain Discretes.
+    only = np.zeros(space.n, dtype=np.int8)
+    only[3] = 1
+    assert int(space.sample(only)) == 3
+    import copy
+    import pickle
+
+    for c in (copy.deepcopy(space), pickle.loads(pickle.dumps(space))):
+        assert type(c) is spaces.Discrete and c == space
+    a = env(scenario="huzzah-firefight")
+    a.reset(seed=2)
+    agent = a.agent_selection
+    assert int(a.action_space(agent).sample()) in set(a.unwrapped.match.legal_actions())
+
+
+@pytest.mark.parametrize("name", HUZZAH)
+def test_huzzah_observations_are_the_sides_views(name: str) -> None:
+    d = FmEnv(scenario=name)
+    f = FmEnv(scenario=name, observation="flat")
+    assert d.system == "huzzah" and d.scenario == name
+    m0 = fm.Match(name)
+    spec = m0.observation_spec
+    assert d.observation_shape == tuple(spec["shape"])
+    assert d.feature_names == spec["features"] and d.observation_channels == spec["channels"]
+    assert d.action_space_size == m0.action_space_size
+    c, h, w = d.observation_shape
+    assert d.observation_size == c * h * w + len(d.feature_names)
+    d.reset(seed=4)
+    f.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        agent = d.agent_selection
+        assert d.match is not None and f.match is not None
+        for side in ("a", "b"):
+            od, of = d.observe(side), f.observe(side)
+            assert isinstance(od, dict) and isinstance(of, np.ndarray)
+            assert od["observation"].shape == (c, h, w)
+            assert d.observation_space(side).contains(od)
+            assert f.observation_space(side).contains(of)
+            flat = np.frombuffer(d.match.observation(side), dtype="<f4")
+            np.testing.assert_array_equal(of, flat)
+            np.testing.assert_array_equal(
+                of, np.concatenate([od["observation"].ravel(), od["features"]])
+            )
+        mine = d.observe(agent)
+        assert isinstance(mine, dict)
+        features = dict(zip(d.feature_names, mine["features"]))
+        assert features["pending_is_own"] == 1.0
+        assert features[f"pending:{d.match.pending_kind}"] == 1.0
+        info = d.infos[agent]
+        assert info["pending"] == d.match.pending_kind and info["to_move"] == agent
+        assert info["turn"] == d.match.turn and info["phase"] == d.match.phase
+        state = d.state()
+        assert state.shape == (2 * d.observation_size,) and d.state_space.contains(state)
+        np.testing.assert_array_equal(state[: d.observation_size], f.observe("a"))
+        action = int(rng.choice(np.flatnonzero(d.action_mask(agent))))
+        d.step(action)
+        f.step(action)
+        if d.match.is_over:
+            break
+
+
+def test_huzzah_random_agents_play_a_whole_battle() -> None:
+    e = FmEnv(scenario="huzzah-firefight")
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    final: dict[str, float] = {}
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        assert isinstance(obs, dict)
+        if terminated or truncated:
+            final[agent] = reward
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert e.match is not None and e.match.is_over
+    assert set(final) == {"a", "b"} and sum(final.values()) == 0
+    assert steps == len(e.match.log)
+
+
+@pytest.mark.parametrize("name", HUZZAH)
+def test_huzzah_gymnasium_and_sb3_checkers(name: str) -> None:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*environment not having a spec")
+        gymnasium_check_env(FmGymEnv(scenario=name))
+        gymnasium_check_env(FmGymEnv(scenario=name, observation="dict", side="b"))
+    env_checker = _need("stable_baselines3.common.env_checker")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env_checker.check_env(gym_env(scenario=name))
+
+
+def test_huzzah_renders_its_table() -> None:
+    def is_table(res: Any) -> bool:
+        return bool(isinstance(res, np.ndarray) and res.shape[1] > 500 and res.std() > 20)
+
+    def is_svg(res: Any) -> bool:
+        return isinstance(res, str) and res.startswith("<svg")
+
+    def is_text(res: Any) -> bool:
+        return isinstance(res, str) and res.startswith("<fm.Match huzzah-firefight")
+
+    render_test(
+        lambda render_mode=None: env(scenario="huzzah-firefight", render_mode=render_mode),
+        custom_tests={"rgb_array": is_table, "svg": is_svg, "ansi": is_text},
+    )
+    e = FmEnv(scenario="huzzah-firefight", render_mode="rgb_array", render_side="b")
+    e.reset(seed=2)
+    rgb = e.render()
+    assert e.match is not None and isinstance(rgb, np.ndarray)
+    h, w, data = fm.svg_to_rgb(e.match.svg("b"))
+    assert rgb.shape == (h, w, 3) and rgb.tobytes() == bytes(data)
 
 
 def test_the_module_docstring_example_runs() -> None:

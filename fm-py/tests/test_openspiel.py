@@ -14,7 +14,8 @@ pyspiel: Any = pytest.importorskip("pyspiel")
 mcts: Any = pytest.importorskip("open_spiel.python.algorithms.mcts")
 ismcts: Any = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
-# Every built-in scenario of every system but the toy one of the Rust tests.
+# Every built-in scenario of every system but the toy one of the Rust tests (Huzzah!'s
+# two among them: random_sim_test with serialization and its observation tensors).
 SCENARIOS = [s for s in fm.scenarios() if s != "race-to-10"]
 
 
@@ -33,7 +34,7 @@ def test_registered_with_its_game_type() -> None:
     assert game.max_game_length() == bound.total
     assert game.get_parameters()["scenario"] == "system-demo"
     huzzah = fos.load_game("huzzah-encounter")
-    assert not huzzah.get_type().provides_observation_tensor
+    assert huzzah.get_type().provides_observation_tensor
     assert game.get_type().provides_observation_tensor
 
 
@@ -109,6 +110,26 @@ def test_chance_outcomes_sum_to_one_and_are_the_engines() -> None:
     assert state.match.log[-1] is not None
 
 
+def test_chance_outcomes_are_named_in_words() -> None:
+    _, state = _to_chance_node()
+    seen = set()
+    while state.is_chance_node():
+        node = state.match.chance_node()
+        assert node is not None
+        roll = node["roll"]
+        texts = [state.action_to_string(pyspiel.PlayerId.CHANCE, k) for k, _ in state.chance_outcomes()]
+        assert len(set(texts)) == len(texts), texts
+        if roll["dice"] == "draw":
+            assert texts[0].startswith(f"{roll['roll']} draw {roll['die']}"), texts
+            assert texts[1].endswith(f": #1 ({roll['from'][1]})"), texts
+        else:
+            assert texts[0].startswith(f"{roll['roll']} die {roll['die']} of {roll['dice']}"), texts
+            assert texts[0].endswith(": 1") and texts[-1].endswith(f": {len(texts)}"), texts
+        seen.add(roll["dice"])
+        state.apply_action(state.chance_outcomes()[-1][0])
+    assert seen
+
+
 def test_serialization_round_trips_a_pending_draw() -> None:
     game, state = _to_chance_node()
     text = pyspiel.serialize_game_and_state(game, state)
@@ -166,13 +187,46 @@ def test_information_state_tensor_is_the_observation_then_the_record() -> None:
     player = state.current_player()
     r = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert r.information_state_tensor(player) == state.information_state_tensor(player)
-    # Huzzah! has no observation tensor: the record alone.
-    huzzah = fos.load_game("huzzah-firefight")
-    assert huzzah.information_state_tensor_shape() == [
-        fm.information_state_tensor_size(huzzah.max_game_length())
-    ]
-    h = huzzah.new_initial_state()
-    assert len(h.information_state_tensor(0)) == huzzah.information_state_tensor_shape()[0]
+
+
+HUZZAH = ["huzzah-firefight", "huzzah-encounter"]
+
+
+@pytest.mark.parametrize("scenario", HUZZAH)
+def test_huzzah_tensors_are_its_observation_then_the_record(scenario: str) -> None:
+    game = fos.load_game(scenario, seed=2)
+    spec = fm.Match(scenario).observation_spec
+    c, h, w = spec["shape"]
+    n_obs = c * h * w + len(spec["features"])
+    n = n_obs + fm.information_state_tensor_size(game.max_game_length())
+    assert game.observation_tensor_shape() == [n_obs]
+    assert game.information_state_tensor_shape() == [n]
+    state = game.new_initial_state()
+    rng = __import__("random").Random(2)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        for p, side in ((0, "a"), (1, "b")):
+            obs = np.frombuffer(state.match.observation(side), dtype="<f4")
+            assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), obs)
+            t = np.asarray(state.information_state_tensor(p), dtype=np.float32)
+            assert t.shape == (n,) and np.array_equal(t[:n_obs], obs)
+            record = np.frombuffer(
+                state.match.information_state_tensor(side, game.max_game_length()), dtype="<f4"
+            )
+            assert np.array_equal(t[n_obs:], record)
+    # The observer's views: the table raster and the features.
+    observer = game.make_py_observer()
+    observer.set_from(state, 1)
+    assert observer.dict["board"].shape == (c, h, w)
+    assert observer.dict["features"].shape == (len(spec["features"]),)
+    assert observer.tensor.min() >= 0.0 and observer.tensor.max() <= 1.0
 
 
 def test_resample_keeps_the_players_information_state() -> None:

@@ -239,7 +239,6 @@ def _fm_only(m: fm.Match) -> list[tuple[str, Callable[[], object]]]:
         ("Match.odds", lambda: m.odds("0101")),
         ("Match.svg", lambda: m.svg()),
         ("Match._repr_svg_", lambda: m._repr_svg_()),
-        ("Match.observation_bytes", lambda: m.observation_bytes("a")),
         ("fm.Scenario", lambda: fm.Scenario("race-to-10")),
         ("fm.Scenario", lambda: fm.Scenario({"system": "race", "id": "r", "target": 3})),
     ]
@@ -265,6 +264,16 @@ def test_fire_and_movement_features_raise_unsupported_error() -> None:
     assert m.hash == race().hash and m.log == []
     e2 = pickle.loads(pickle.dumps(fm.UnsupportedError("Match.svg is ...", "race")))
     assert type(e2) is fm.UnsupportedError and e2.system == "race" and str(e2) == "Match.svg is ..."
+    # The observation is the match layer's query, which the toy system does not answer.
+    for f in (
+        lambda: m.observation_spec,
+        lambda: m.observation("a"),
+        lambda: m.observation_bytes("b"),
+    ):
+        with pytest.raises(fm.UnsupportedError) as info:
+            f()
+        assert info.value.system == "race"
+        assert "observation is not supported by the \"race\" rules system" in info.value.message
     from fm.env import FmEnv
 
     with pytest.raises(fm.UnsupportedError):

@@ -295,6 +295,16 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     fn observation_spec(_sc: &Self::Scenario) -> Result<crate::query::ObservationSpec, MatchError> {
         Err(crate::query::unsupported("observation", Self::NAME))
     }
+    /// The number of values of an observation: [`Game::observation_spec`]'s size,
+    /// which a system may give without naming every entry (the match asks it at every
+    /// observation).
+    ///
+    /// # Errors
+    /// [`MatchError::Unsupported`] (the default's, for a system without an
+    /// observation).
+    fn observation_size(sc: &Self::Scenario) -> Result<usize, MatchError> {
+        Ok(Self::observation_spec(sc)?.size())
+    }
     /// Writes `side`'s observation, computed from its view alone, into `out`, which
     /// holds exactly [`Game::observation_spec`]'s size (the match checks it).
     ///

@@ -157,6 +157,12 @@ pub fn apply_with_state(
     };
     match (&state.pending, cmd) {
         (Pending::GameOver { .. }, _) => return refuse("p7", "the battle is over"),
+        (Pending::Opening, _) => {
+            return refuse(
+                "p7",
+                "the battle has not opened: its opening rolls wait for their outcomes",
+            )
+        }
         (Pending::PlaceUnits { side, .. }, Command::PlaceUnit { unit }) => {
             let u = unit_ix(sc, unit)?;
             check_place_unit(sc, state, *side, u)?;

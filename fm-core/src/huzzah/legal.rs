@@ -77,7 +77,7 @@ pub fn legal_commands(sc: &Scenario, s: &State) -> Vec<Command> {
     let ixs =
         |ids: &[UnitId]| -> Vec<UnitIx> { ids.iter().filter_map(|i| sc.unit_ix_of(i)).collect() };
     match &s.pending {
-        Pending::GameOver { .. } => Vec::new(),
+        Pending::Opening | Pending::GameOver { .. } => Vec::new(),
         Pending::PlaceUnits {
             side,
             min,

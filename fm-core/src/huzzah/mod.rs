@@ -22,6 +22,7 @@
 //! | `missing` | — | melee, rally and officer moves (missing pages): decisions, or labelled stand-ins |
 //! | `render` | — | the SVG picture of the table |
 //! | `odds`, `orders` | 11-19 | exact fire, morale and order odds; the Command Factor and its modifiers |
+//! | `observation` | 2-22 | the learning observation: the table from one side's view as planes and slots |
 //! | `legal` | — | legal commands and the integer encoding |
 //! | `length` | 7-22 | the bound on a battle's length, term by term from the rules |
 //! | `ai` | 2, 4-5, 7-8, 11-22 | the built-in AI's evaluation (`Game::evaluate`; judgment, no rule): the victory terms as they stand, strength lost, nearness to the objectives |
@@ -45,6 +46,7 @@ pub mod missing;
 pub mod morale;
 pub mod movement;
 pub mod names;
+pub mod observation;
 pub mod odds;
 pub mod orders;
 pub mod quality;
@@ -193,5 +195,22 @@ impl crate::game::Game for Huzzah {
         request: &serde_json::Value,
     ) -> Result<serde_json::Value, crate::game::MatchError> {
         query::odds(sc, s, side, request)
+    }
+    fn observation_spec(
+        sc: &scenario::Scenario,
+    ) -> Result<crate::query::ObservationSpec, crate::game::MatchError> {
+        Ok(query::observation_spec(sc))
+    }
+    fn observation_size(sc: &scenario::Scenario) -> Result<usize, crate::game::MatchError> {
+        Ok(observation::Layout::new(sc).size())
+    }
+    fn observation(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        side: Side,
+        out: &mut [f32],
+    ) -> Result<(), crate::game::MatchError> {
+        query::observation(sc, s, side, out);
+        Ok(())
     }
 }

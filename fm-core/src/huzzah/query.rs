@@ -1,8 +1,8 @@
 //! Huzzah!'s answers to the match layer's queries (`crate::query`, reached through
-//! [`crate::Game`] by every binding): the table picture from JSON options and the exact
-//! odds of a fire or a morale test ([`super::odds`]). Huzzah! has no `reachable` (a
-//! unit moves on an open table, not between hexes) and no learning observation yet:
-//! those stay the trait's `Unsupported` defaults.
+//! [`crate::Game`] by every binding): the table picture from JSON options, the exact
+//! odds of a fire or a morale test ([`super::odds`]) and the learning observation
+//! ([`super::observation`]). Huzzah! has no `reachable` (a unit moves on an open
+//! table, not between hexes): that stays the trait's `Unsupported` default.
 
 use crate::error::RuleError;
 use crate::game::MatchError;
@@ -11,7 +11,7 @@ use crate::huzzah::render::RenderOptions;
 use crate::huzzah::scenario::{Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State};
 use crate::ids::Side;
-use crate::query::strict_from_value;
+use crate::query::{strict_from_value, ObservationSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -28,6 +28,7 @@ pub(crate) fn pending_kind(p: &Pending) -> &'static str {
         Pending::Melee { .. } => "melee",
         Pending::Rally { .. } => "rally",
         Pending::MoveOfficers { .. } => "move_officers",
+        Pending::Opening => "opening",
         Pending::GameOver { .. } => "game_over",
     }
 }
@@ -104,4 +105,15 @@ pub(crate) fn svg(
         ),
         None => render(sc, s, &opts),
     })
+}
+
+/// The observation's layout for a scenario ([`super::observation::spec`]).
+pub(crate) fn observation_spec(sc: &Scenario) -> ObservationSpec {
+    crate::huzzah::observation::spec(sc)
+}
+
+/// Writes `side`'s observation (planes, then features) into `out`, from its view alone.
+pub(crate) fn observation(sc: &Scenario, s: &State, side: Side, out: &mut [f32]) {
+    let v = <crate::huzzah::Huzzah as crate::game::Game>::view(sc, s, side);
+    crate::huzzah::observation::write(sc, &v, side, out);
 }

@@ -493,6 +493,10 @@ pub enum Pending {
         /// The phasing side.
         side: Side,
     },
+    /// The battle has not opened yet: the opening's rolls (page 7's roll-off for
+    /// Player 1 and the first placement roll) wait for their outcomes. Seen only in
+    /// explicit chance mode, before the last of them is given; no side decides.
+    Opening,
     /// The battle is over.
     GameOver {
         /// The winner, `None` for a draw.
@@ -556,11 +560,17 @@ impl Pending {
                 "p7",
                 format!("side {side} moves its officers (move_officer, or end_phase)"),
             ),
+            Pending::Opening => (
+                "p7",
+                "the opening's rolls (the roll-off for Player 1, the first placement roll): \
+                 chance outcomes (apply_chance)"
+                    .to_string(),
+            ),
             Pending::GameOver { .. } => ("p7", "nothing: the battle is over".to_string()),
         }
     }
 
-    /// Whose decision it is (`None` once the battle is over).
+    /// Whose decision it is (`None` once the battle is over, and before it opens).
     pub fn side(&self) -> Option<Side> {
         match self {
             Pending::PlaceUnits { side, .. }
@@ -573,7 +583,7 @@ impl Pending {
             | Pending::Melee { side, .. }
             | Pending::Rally { side, .. }
             | Pending::MoveOfficers { side } => Some(*side),
-            Pending::GameOver { .. } => None,
+            Pending::Opening | Pending::GameOver { .. } => None,
         }
     }
 }
@@ -704,7 +714,9 @@ impl State {
             combat_done: Vec::new(),
             done_in_phase: Vec::new(),
             officers_moved: Vec::new(),
-            pending: Pending::GameOver { winner: None },
+            // What the opening's events replace; seen only while they wait for their
+            // dice (explicit chance mode).
+            pending: Pending::Opening,
             outcome: None,
         };
         // A battle that starts mid-way (the scenario's `start`).

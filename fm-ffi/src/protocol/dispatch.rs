@@ -205,6 +205,11 @@ impl Core {
                 }
             }
             "think" => Ok(Done::Think(self.think(obj, seat)?)),
+            "chance" => reply(self.chance()?),
+            "apply_chance" => {
+                let (body, resolved) = self.apply_chance(obj)?;
+                changed(body, Change::Chance(resolved))
+            }
             "quit" => Ok(Done::Reply(Body::new().with("bye", &true)?, true, None)),
             _ => unreachable!("allowed_fields knows every cmd"),
         }

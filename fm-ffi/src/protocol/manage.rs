@@ -1,6 +1,7 @@
 //! Match management, the owner's requests: `new` (a built-in scenario, or one given as
 //! JSON), `load` and `save`. Starting or loading a match ends every seat of the last one.
 
+use super::chance::{chance_mode_field, with_chance};
 use super::dispatch::Core;
 use super::reply::{hash_hex, Body, ProtoError, Result};
 use super::requests::json_or_string;
@@ -9,8 +10,11 @@ use fm_core::json::parse_strict;
 use serde_json::{Map, Value};
 
 impl Core {
-    /// `new`: a match of a built-in scenario or of a scenario given as JSON.
+    /// `new`: a match of a built-in scenario or of a scenario given as JSON, its draws
+    /// made by its seeded generator or, with `"chance_mode":"explicit"`, each left to
+    /// the owner (`apply_chance`) from the opening on.
     pub(super) fn new_match(&mut self, obj: &Map<String, Value>) -> Result<Body> {
+        let mode = chance_mode_field(obj)?;
         let bad_seed = || ProtoError::protocol("\"seed\" must be an integer from 0 to 2^64-1");
         let seed = match obj.get("seed") {
             None => 0,
@@ -50,11 +54,16 @@ impl Core {
                 ))
             }
         };
+        let m = match mode {
+            fm_core::ChanceMode::Sampled => m,
+            fm_core::ChanceMode::Explicit => m.new_with_chance(mode),
+        };
         self.seats.clear();
         let body = Body::new()
             .with("events", &m.opening_events_json())?
             .with("pending", &m.pending_json())?
             .with("hash", &hash_hex(m.state_hash()))?;
+        let body = with_chance(body, &*m)?;
         self.game = Some(m);
         Ok(body)
     }
@@ -71,6 +80,7 @@ impl Core {
             .with("loaded", &m.log_len())?
             .with("pending", &m.pending_json())?
             .with("hash", &hash_hex(m.state_hash()))?;
+        let body = with_chance(body, &*m)?;
         self.game = Some(m);
         Ok(body)
     }

@@ -35,9 +35,11 @@
 //! - `play.rs` — play: apply, legal (in its compact forms), pending, undo.
 //! - `queries.rs` — queries: scenario, state, view, svg, reachable, odds, explain, export, log.
 //! - `manage.rs` — match management: new, load, save.
+//! - `chance.rs` — chance, the owner's: chance, apply_chance; the `chance` field of replies.
 //! - `think.rs` — the built-in AI: think, checked at once and run later as a [`ThinkJob`].
 //! - `notify.rs` — what a change tells the other clients: [`Change`], [`Core::notification`].
 
+mod chance;
 mod dispatch;
 mod manage;
 mod notify;
@@ -50,6 +52,7 @@ mod server;
 mod session;
 mod think;
 
+pub use chance::Resolved;
 pub use dispatch::{Core, Step};
 pub use notify::Change;
 pub use reply::Reply;

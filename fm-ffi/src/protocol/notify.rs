@@ -1,6 +1,7 @@
 //! Notifications: what a change one client made ([`Change`]) tells each other client
 //! that asked to hear of changes, as that client may know it ([`Core::notification`]).
 
+use super::chance::Resolved;
 use super::dispatch::Core;
 use super::reply::{hash_hex, Body, Result};
 use super::seats::Binding;
@@ -16,6 +17,9 @@ pub enum Change {
     New,
     /// A saved match was loaded (every seat of the previous one ended).
     Load,
+    /// The owner resolved a chance draw (explicit chance mode): with the command's
+    /// events when it was the command's last draw.
+    Chance(Resolved),
 }
 
 impl Change {
@@ -25,6 +29,7 @@ impl Change {
             Change::Undo => "undo",
             Change::New => "new",
             Change::Load => "load",
+            Change::Chance(_) => "chance",
         }
     }
 }
@@ -32,7 +37,8 @@ impl Change {
 impl Core {
     /// The line that tells a client bound as `binding` of a change another client
     /// made: `{"notify":{"change":…,"count":…,"pending":…,"hash":…}}`, with the
-    /// command's `events` after an `apply`, all as that client may know them (a
+    /// command's `events` after an `apply` (and after the `apply_chance` that
+    /// completed a command: `"change":"chance"`), all as that client may know them (a
     /// seat's redacted events and view hash). A seat that a `new` or `load` ended
     /// is told so (`"seat":"ended"`).
     pub fn notification(&self, binding: &Binding, change: Change) -> String {
@@ -60,8 +66,12 @@ impl Core {
                 Some(s) => b.with("hash", &hash_hex(g.view_hash(s)))?,
                 None => b.with("hash", &hash_hex(g.state_hash()))?,
             };
-            if change == Change::Apply {
-                b = b.with("events", &g.last_events_json(side))?;
+            if matches!(change, Change::Apply | Change::Chance(Resolved::Command)) {
+                // A command that waits for a draw is not logged yet: no events so far.
+                b = match g.chance_node() {
+                    Some(_) => b.with("events", &[(); 0])?,
+                    None => b.with("events", &g.last_events_json(side))?,
+                };
             }
             Ok(b)
         })();

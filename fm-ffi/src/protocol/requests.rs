@@ -13,12 +13,14 @@ use serde_json::{Map, Value};
 /// The requests, in the order the unknown-cmd error lists them.
 pub(super) const KNOWN: &str = "hello, scenarios, new, scenario, apply, legal, pending, \
                                 state, view, svg, reachable, odds, explain, seat, bind, \
-                                export, log, save, load, undo, think, quit";
+                                export, log, save, load, undo, think, chance, \
+                                apply_chance, quit";
 
 /// Fields each request may carry besides `cmd`, `id` and `seat`.
 pub(super) fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
     Some(match cmd {
-        "new" => &["scenario", "scenario_json", "seed"],
+        "new" => &["scenario", "scenario_json", "seed", "chance_mode"],
+        "apply_chance" => &["outcome"],
         "apply" => &["command", "index"],
         "legal" => &["form", "unit", "delta"],
         "view" => &["side", "delta"],
@@ -32,7 +34,7 @@ pub(super) fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
         "reachable" => &["unit"],
         "odds" => &["side", "proposal"],
         "explain" => &["command"],
-        "hello" | "scenarios" | "scenario" | "pending" | "save" | "undo" | "quit" => &[],
+        "hello" | "scenarios" | "scenario" | "pending" | "save" | "undo" | "chance" | "quit" => &[],
         _ => return None,
     })
 }

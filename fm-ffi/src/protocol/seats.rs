@@ -82,6 +82,10 @@ impl Core {
                 "state" => "see the full state",
                 "save" => "save (a save holds the seed and every hidden value)",
                 "undo" => "undo",
+                "chance" | "apply_chance" => {
+                    "see or resolve a chance draw (the referee rolls the dice, and a draw \
+                     may name what the side may not know)"
+                }
                 "seat" => "hand out seats",
                 "quit" => "stop the server",
                 _ => "",

@@ -140,7 +140,9 @@ static void queries() {
     fm::Match h = fm::Match::builtin("huzzah-encounter", 1);
     EXPECT(h.system() == "huzzah");
     EXPECT_ERROR(h.reachable("x"), FM_UNSUPPORTED, "unsupported");
-    EXPECT_ERROR(h.observation_size(), FM_UNSUPPORTED, "unsupported");
+    std::vector<float> hobs;
+    h.observation(fm::Side::B, hobs);
+    EXPECT(hobs.size() == h.observation_size() && hobs.size() > 1000);
     EXPECT(h.svg(fm::Side::None, R"({"scale":2,"labels":false})").compare(0, 4, "<svg") == 0);
     EXPECT_ERROR(h.odds(fm::Side::A, R"({"morale":{"unit":"nobody"}})"), FM_ILLEGAL_COMMAND,
                  "input");

@@ -353,10 +353,11 @@ class Match:
     form. Commands may always be given as dicts or JSON text too.
 
     Fire & Movement and Huzzah!: ``turn``, ``phase``, ``active``, ``svg()`` and
-    ``_repr_svg_()`` (each system its own options). Fire & Movement only
-    (:class:`UnsupportedError` for another system): ``scenario`` (a :class:`Scenario`),
-    ``legal_commands_for()``, ``explain()``, ``reachable()``, ``odds()`` and
-    ``observation_bytes()`` (so also ``fm.env``)."""
+    ``_repr_svg_()`` (each system its own options), the learning observation
+    (``observation_spec``, ``observation()``, ``observation_bytes()``: so also
+    ``fm.env`` and ``fm.openspiel``). Fire & Movement only (:class:`UnsupportedError`
+    for another system): ``scenario`` (a :class:`Scenario`), ``legal_commands_for()``,
+    ``explain()``, ``reachable()`` and ``odds()``."""
 
     def __init__(
         self,
@@ -398,6 +399,10 @@ class Match:
         set-up, skirmisher superiority, artillery effectiveness, turn end)."""
     @property
     def to_move(self) -> SideName | None: ...
+    @property
+    def pending_kind(self) -> str:
+        """The pending decision's ``kind`` as its JSON names it (``"phase"``,
+        ``"declare_fire"``, ``"game_over"``), without building the decision."""
     def legal_commands(self) -> list[Command]:
         """The legal commands in a stable order (Huzzah!: :class:`fm.huzzah.Command`
         objects; another system: dicts)."""
@@ -631,12 +636,20 @@ class Match:
         (:class:`RuleError` for a corner off the table; default the whole table)."""
     def _repr_svg_(self) -> str:
         """The picture with the default options (Jupyter shows it inline)."""
-    def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]: ...
+    @property
+    def observation_spec(self) -> dict[str, Any]:
+        """The observation's layout, fixed for the scenario: ``{"shape": [channels,
+        rows, columns], "channels": [...], "features": [...]}``; a flat observation is
+        the planes (C order) then the features. Fire & Movement and Huzzah!
+        (:class:`UnsupportedError` for another system)."""
+    def observation_bytes(self, side: SideArg) -> tuple[bytes, bytes]:
+        """``side``'s observation as little-endian float32 bytes: ``(planes,
+        features)``."""
     @overload
     def observation(self, side: SideArg, out: None = None) -> bytes: ...
     @overload
     def observation(self, side: SideArg, out: _WritableBuffer) -> _WritableBuffer:
-        """``side``'s observation as one flat float32 vector (board planes in C order,
-        then the features; ``scenario.observation_size`` values), from its view alone:
+        """``side``'s observation as one flat float32 vector (planes in C order, then
+        the features; :attr:`observation_spec`'s size), from its view alone:
         little-endian float32 bytes, or filled into ``out`` (a writable buffer of that
         many float32 items, such as a ``numpy.float32`` array) and returned."""

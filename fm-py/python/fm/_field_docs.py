@@ -742,6 +742,8 @@ HUZZAH_PENDING: Fields = {
     "MoveOfficers": [
         ("side", "SideName", "The phasing side."),
     ],
+    "Opening": [
+    ],
     "GameOver": [
         ("winner", "SideName | None", "The winner, `None` for a draw."),
     ],

@@ -1,6 +1,6 @@
-"""Reinforcement-learning environments over any Fire & Movement scenario, one agent per
-side (a scenario of another rules system raises ``fm.UnsupportedError``: the
-observations are Fire & Movement's):
+"""Reinforcement-learning environments over any scenario of a rules system with a
+learning observation (Fire & Movement, Huzzah!; another system raises
+``fm.UnsupportedError``), one agent per side:
 
 - :func:`env` / :class:`FmEnv`: the PettingZoo AEC environment, the game as it is
   played (only the side that decides acts, sometimes many times in a row);
@@ -22,21 +22,39 @@ observations are Fire & Movement's):
 ...         action = e.action_space(agent).sample(obs["action_mask"])
 ...     e.step(action)
 
-Agents are the sides, ``"a"`` and ``"b"`` (named in ``scenario.sides``); whose turn it
-is follows the game's pending decision (set-up, phases, support fire steps, losses,
-retreats, advances, Suez 1916 fire support placement), so an agent may act several
-times in a row.
+Agents are the sides, ``"a"`` and ``"b"``; whose turn it is follows the game's
+pending decision (Fire & Movement: set-up, phases, support fire steps, losses,
+retreats, advances, Suez 1916 fire support placement; Huzzah!: placement, fire
+declarations, base removals, orders and the units acting on them, the missing rules'
+decisions), so an agent may act several times in a row.
 
-- **Actions**: ``Discrete(scenario.action_space_size)``, the engine's stable integer
-  command encoding (docs/protocol.md, "Integer command encoding"): the same index means
-  the same command (kind, unit, hex) throughout a game. The parallel environment adds
-  one action, the wait action ``scenario.action_space_size`` (``FmParallelEnv.wait_action``).
+- **Actions**: ``Discrete(action_space_size)``, the engine's stable integer command
+  encoding (docs/protocol.md, "Integer command encoding"): the same index means the
+  same command throughout a game. The parallel environment adds one action, the wait
+  action ``action_space_size`` (``FmParallelEnv.wait_action``). The AEC and parallel
+  environments' action spaces sample among the agent's legal actions when
+  ``sample()`` is given no mask (:class:`LegalActions`), so that samplers that do not
+  read the mask (PettingZoo's ``parallel_seed_test`` and ``max_cycles_test``) play
+  legal games; a policy's own illegal action is still handled by ``illegal_action``.
 - **Observations**, computed from the agent's own view only (so the other side's
-  face-down support fire markers, secret allotments and pools stay hidden), in one of
-  two forms (``observation=``):
+  face-down support fire markers, secret allotments and pools stay hidden), laid out
+  by the match's ``observation_spec`` (the environment's ``observation_shape``,
+  ``observation_channels``, ``feature_names``, ``observation_size``), in one of two
+  forms (``observation=``):
 
-  - ``"dict"`` (the AEC and parallel default): ``"observation"``, float32 board planes
-    ``(channels, rows, columns)`` over the map's bounding box, values in [0, 1]:
+  - ``"dict"`` (the AEC and parallel default): ``"observation"``, the float32 planes
+    ``(channels, rows, columns)``; ``"features"``, a float32 vector; ``"action_mask"``,
+    int8, 1 for the legal actions of the agent (all zero for the agent not deciding;
+    in the parallel environment its one legal action is the wait action). Every value
+    lies in [0, 1]. Huzzah! (docs/learning.md, "The Huzzah! observation"): the planes
+    are a raster of the table seen from the agent's own edge (on the table, the six
+    kinds of terrain, objectives, own and enemy bases, fronts and officers); the
+    features are the global block (turn, phase, pending decision, the armies'
+    skirmish and artillery standing, ground and weather, losses and objectives held,
+    outcome), then one slot of 65 values for each unit (own army first, each side
+    as many slots as the larger army has units), one of 17 for each officer, and 6
+    for each objective. Fire & Movement: ``"observation"``, board planes over the
+    map's bounding box:
     on-map mask, terrain types, hexside features (north, north-east and south-east
     side of each hex), objectives and their control, set-up zone, entry hexes, and for
     own and enemy units: presence, attack, defense and movement of the current step
@@ -48,15 +66,12 @@ times in a row.
     1916) (``scenario.observation_channels`` names them); ``"features"``, a float32
     vector in [0, 1]: turn, phase, pending decision, support fire markers of both
     sides (the enemy's as the public multiset), the combat in progress, unit counts,
-    outcome, artillery markers and fire support pools (``scenario.feature_names``);
-    ``"action_mask"``, int8, 1 for the legal actions of the agent (all zero for the
-    agent not deciding; in the parallel environment its one legal action is the wait
-    action).
+    outcome, artillery markers and fire support pools (``scenario.feature_names``).
   - ``"flat"`` (the Gymnasium default): one float32 ``Box`` vector in [0, 1] of
-    ``scenario.observation_size`` values, the board planes (C order) then the
-    features, what SuperSuit's wrappers, Stable-Baselines3 and Tianshou take as they
-    are (the PettingZoo tutorials' wrappers, which read ``obs["observation"]`` of a
-    dict and drop the rest, would lose the features). The action mask is then
+    ``observation_size`` values, the planes (C order) then the features, what
+    SuperSuit's wrappers, Stable-Baselines3 and Tianshou take as they are (the
+    PettingZoo tutorials' wrappers, which read ``obs["observation"]`` of a dict and
+    drop the rest, would lose the features). The action mask is then
     ``info["action_mask"]`` (int8), and :meth:`FmEnv.action_mask`.
 
   Each observation is a new array (filled in place by ``Match.observation``), so
@@ -77,11 +92,12 @@ times in a row.
   towards ``max_cycles``). An action outside the action space is always an error.
 - **State**: ``state()`` / ``state_space`` (the referee's, for centralized critics):
   both sides' flat observations one after the other, side ``"a"``'s first, a float32
-  ``Box`` of ``2 * scenario.observation_size`` values. It holds what either side knows,
+  ``Box`` of ``2 * observation_size`` values. It holds what either side knows,
   so each side's hidden values (its own face-down markers, its secret allotment): never
   give it to a policy that plays one side.
 - **Rendering** (``render_mode=``): ``"ansi"``, a text summary (the match, the last
-  command and its events); ``"rgb_array"``, the board as an RGB ``uint8`` array
+  command and its events); ``"rgb_array"``, the board (Fire & Movement) or the table
+  (Huzzah!) as an RGB ``uint8`` array
   ``(height, width, 3)``, drawn from the engine's SVG by resvg in Rust
   (``fm.svg_to_rgb``; text with the system's fonts, ``fm.render_fonts()``);
   ``"svg"``, the SVG text; ``"human"``, the board shown after every step: in a Jupyter
@@ -133,6 +149,7 @@ __all__ = [
     "FmEnv",
     "FmGymEnv",
     "FmParallelEnv",
+    "LegalActions",
     "env",
     "gym_env",
     "parallel_env",
@@ -163,6 +180,35 @@ def _max_cycles_arg(max_cycles: Optional[int], max_steps: Optional[int]) -> Opti
 def _choice(name: str, value: Any, allowed: Any) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{name} must be one of {list(allowed)}, not {value!r}")
+
+
+class LegalActions(spaces.Discrete):
+    """The action space of an agent of the AEC or parallel environment: the
+    ``Discrete`` of every action index, whose ``sample()`` without a mask (nor
+    probabilities) draws among the agent's legal actions now (its own generator,
+    seeded by ``seed()``), and uniformly over the space before ``reset()``. With a
+    mask it is ``Discrete.sample``. It compares, copies and pickles as the plain
+    ``Discrete`` of its size.
+
+    PettingZoo's ``parallel_seed_test`` and ``max_cycles_test`` sample every agent's
+    action with a bare ``sample()``; in a game whose legal actions are a few among
+    thousands, that is an illegal action nearly every time."""
+
+    def __init__(self, n: int, legal: Callable[[], Optional[npt.NDArray[np.int8]]]) -> None:
+        super().__init__(n)
+        self._legal = legal
+
+    def sample(
+        self,
+        mask: Optional[npt.NDArray[np.int8]] = None,
+        probability: Any = None,
+    ) -> np.int64:
+        if mask is None and probability is None:
+            mask = self._legal()
+        return super().sample(mask=mask, probability=probability)
+
+    def __reduce__(self) -> Any:
+        return (spaces.Discrete, (int(self.n), int(self.start)))
 
 
 class _Common:
@@ -197,9 +243,18 @@ class _Common:
             raise TypeError(f"illegal_reward must be a number, not {type(illegal_reward).__name__}")
         if not np.isfinite(illegal_reward):
             raise ValueError(f"illegal_reward must be finite, not {illegal_reward}")
-        self.scenario: fm.Scenario = (
-            scenario if isinstance(scenario, fm.Scenario) else fm.Scenario(scenario)
-        )
+        # A match of the scenario, opened once: it validates the scenario, names its
+        # system and gives the observation's layout (fm.UnsupportedError for a system
+        # without one) and the action space.
+        probe = fm.Match(scenario)
+        spec = probe.observation_spec
+        self.system: str = probe.system
+        # Fire & Movement's scenario is validated once and shared by every match
+        # (fm.Scenario); another system's is opened from what was given.
+        self._source: Any = probe.scenario if self.system == "fm" else scenario
+        self.scenario: Any = self._source
+        """The scenario: an ``fm.Scenario`` for Fire & Movement, else as given (a
+        built-in name, a path, JSON text or a dict)."""
         self.observation_mode = observation
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -207,11 +262,22 @@ class _Common:
         self.render_mode = render_mode
         self.render_side = render_side
         self.render_path = render_path
-        self._shape = self.scenario.observation_shape
-        c, h, w = self._shape
+        c, h, w = (int(x) for x in spec["shape"])
+        self._shape = (c, h, w)
         self._board_size = c * h * w
-        self._obs_size = self.scenario.observation_size
-        self._n_commands = self.scenario.action_space_size
+        self.observation_shape: Tuple[int, int, int] = self._shape
+        """The planes' ``(channels, rows, columns)``."""
+        self.observation_channels: List[str] = list(spec["channels"])
+        """The planes' names."""
+        self.feature_names: List[str] = list(spec["features"])
+        """The features' names, in order."""
+        self._obs_size = self._board_size + len(self.feature_names)
+        self.observation_size: int = self._obs_size
+        """The length of a flat observation: the planes, then the features."""
+        self._n_commands = probe.action_space_size
+        self.action_space_size: int = self._n_commands
+        """The number of command indices (the parallel environment's wait action is
+        one more)."""
         self._n_actions = self._n_commands + (1 if wait_action else 0)
         self.match = None
         self.num_steps = 0
@@ -247,7 +313,7 @@ class _Common:
     def _new_match(self, match_seed: int, options: Optional[Dict[str, Any]]) -> fm.Match:
         if options and "match_seed" in options:
             match_seed = int(options["match_seed"])
-        self.match = fm.Match(self.scenario, seed=match_seed)
+        self.match = fm.Match(self._source, seed=match_seed)
         self.num_steps = 0
         self._last = None
         return self.match
@@ -283,8 +349,27 @@ class _Common:
         }
 
     def _info(self) -> Dict[str, Any]:
+        """Turn and phase (Huzzah!: turn 0 and phase ``"setup"`` before turn 1), the
+        pending decision's kind and the side to move."""
         m = self._game()
-        return {"turn": m.turn, "phase": m.phase, "pending": m.pending.kind, "to_move": m.to_move}
+        return {"turn": m.turn, "phase": m.phase, "pending": m.pending_kind, "to_move": m.to_move}
+
+    def _action_spaces(self) -> Dict[str, spaces.Discrete]:
+        """Each agent's :class:`LegalActions`, sampling from its mask now."""
+
+        def legal(agent: str) -> Callable[[], Optional[npt.NDArray[np.int8]]]:
+            def mask() -> Optional[npt.NDArray[np.int8]]:
+                if self.match is None:
+                    return None
+                return self._legal(agent, self._agent_live(agent))
+
+            return mask
+
+        return {a: LegalActions(self._n_actions, legal(a)) for a in SIDES}
+
+    def _agent_live(self, agent: str) -> bool:
+        """The agent is still in the game (each environment says how)."""
+        return True
 
     def _apply(self, agent: str, action: int) -> Optional[fm.RuleError]:
         """Applies ``agent``'s ``action``; the refusal under ``"lose"`` and
@@ -417,9 +502,7 @@ class FmEnv(_Common, AECEnv):  # type: ignore[misc]
         self.observation_spaces: Dict[str, spaces.Space[Any]] = {
             a: space for a in self.possible_agents
         }
-        self.action_spaces: Dict[str, spaces.Discrete] = {
-            a: spaces.Discrete(self._n_actions) for a in self.possible_agents
-        }
+        self.action_spaces: Dict[str, spaces.Discrete] = self._action_spaces()
         self._rng = np.random.default_rng(seed)
         self.rewards: Dict[str, float] = {}
         self._cumulative_rewards: Dict[str, float] = {}
@@ -453,6 +536,9 @@ class FmEnv(_Common, AECEnv):  # type: ignore[misc]
 
     def _live(self, agent: str) -> bool:
         return not self.terminations.get(agent, True) and not self.truncations.get(agent, True)
+
+    def _agent_live(self, agent: str) -> bool:
+        return self._live(agent)
 
     def _update_infos(self) -> None:
         info = self._info()
@@ -522,12 +608,12 @@ class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
     """The PettingZoo parallel environment: every step both sides act, and only the
     deciding side's action counts.
 
-    F&M is sequential: one side decides at a time, sometimes many times in a row, so
+    Both systems are sequential: one side decides at a time, sometimes many times in a row, so
     PettingZoo's ``aec_to_parallel`` (which needs ``is_parallelizable``, every agent
     acting once per cycle) cannot convert :class:`FmEnv`. Here each step is one
     decision: the deciding side (``info["to_move"]``) plays one of its legal actions,
     and the other side's one legal action is the wait action
-    (``wait_action = scenario.action_space_size``, the last index of
+    (``wait_action = action_space_size``, the last index of
     ``Discrete(action_space_size + 1)``), which the deciding side may not play. An
     action dict may leave out the waiting side (it waits); the deciding side must
     act. Anything else is an illegal action, handled by ``illegal_action`` (under
@@ -572,9 +658,7 @@ class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
         self.observation_spaces: Dict[str, spaces.Space[Any]] = {
             a: space for a in self.possible_agents
         }
-        self.action_spaces: Dict[str, spaces.Discrete] = {
-            a: spaces.Discrete(self._n_actions) for a in self.possible_agents
-        }
+        self.action_spaces: Dict[str, spaces.Discrete] = self._action_spaces()
         self._rng = np.random.default_rng(seed)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -582,6 +666,9 @@ class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
 
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
+
+    def _agent_live(self, agent: str) -> bool:
+        return agent in self.agents
 
     def _all(self) -> Tuple[Dict[str, Observation], Dict[str, Dict[str, Any]]]:
         info = self._info()
@@ -757,7 +844,15 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
                     else int(m.think(iterations=self.mcts_iterations, seed=seed)["index"])
                 )
                 if action is None:
-                    raise RuntimeError("the opponent has no legal action although the game is not over")
+                    # The random agent drew a legal command without an action index
+                    # (Huzzah!'s encoding does not yet number every one): a uniform
+                    # choice among the legal actions instead.
+                    legal = m.legal_actions()
+                    if not legal:
+                        raise RuntimeError(
+                            "the opponent has no legal action although the game is not over"
+                        )
+                    action = legal[int(self.np_random.integers(len(legal)))]
                 refused = self._apply(self.other, action)
                 if refused is not None:  # a legal action refused: a bug, never ignored
                     raise refused

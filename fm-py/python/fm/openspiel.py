@@ -18,11 +18,14 @@ is side ``"a"``, player 1 side ``"b"``; the match runs in explicit chance mode, 
 die roll and random draw of the engine is a chance node with its exact outcomes (each
 equally likely); the returns are +1, -1 (or 0 for a draw) at the end. A state's
 information state string is the match's ``information_state_string(side)``, its
-information state tensor the side's observation tensor (Fire & Movement) followed by
+information state tensor the side's observation tensor followed by
 ``information_state_tensor(side, max_game_length)`` (the record), its
-observation string the side's view (JSON), its observation tensor Fire & Movement's
-board planes and features (``Scenario.observation_shape``; Huzzah! has none, so its game
-type says ``provides_observation_tensor=False``). ``resample_from_infostate`` draws a
+observation string the side's view (JSON), its observation tensor the side's learning
+observation (:attr:`fm.Match.observation_spec`: Fire & Movement's board planes and
+features, Huzzah!'s table raster, global features and unit, officer and objective
+slots; docs/learning.md). A scenario of a system without an observation gives the
+record alone, and its game type says ``provides_observation_tensor=False``.
+``resample_from_infostate`` draws a
 state from the player's view alone (:meth:`fm.Match.determinized`), for OpenSpiel's
 ISMCTS; ``serialize`` goes through the match's save (the generator, the chance mode and
 a pending draw included).
@@ -150,6 +153,27 @@ def _game_type(observation_tensor: bool) -> Any:
     )
 
 
+def _outcome_string(node: dict[str, Any] | None, outcome: int) -> str:
+    """A chance outcome in words: ``"combat die 1 of 1d6 (hex 0805): 4"`` (a die's
+    face is the outcome plus one), ``"marker_draw draw 1 (side a): #2 (1)"`` for the
+    third thing of a draw's list (a marker of 1), or ``"outcome k"`` for a draw the
+    rules do not name."""
+    roll = (node or {}).get("roll")
+    if not roll:
+        return f"outcome {outcome}"
+    about = ", ".join(
+        f"{k} {v}" for k, v in roll.items() if k not in ("roll", "dice", "die", "from")
+    )
+    about = f" ({about})" if about else ""
+    if roll.get("dice") == "draw":
+        # The outcome's number first: a list may hold equal things (two markers of 1),
+        # and OpenSpiel wants each outcome's string distinct.
+        listed = roll.get("from")
+        picked = listed[outcome] if isinstance(listed, list) and outcome < len(listed) else "?"
+        return f"{roll['roll']} draw {roll.get('die', 1)}{about}: #{outcome} ({picked})"
+    return f"{roll['roll']} die {roll.get('die', 1)} of {roll.get('dice')}{about}: {outcome + 1}"
+
+
 class FmGame(_Game):  # type: ignore[misc]
     """The OpenSpiel game of one scenario (see the module)."""
 
@@ -158,10 +182,18 @@ class FmGame(_Game):  # type: ignore[misc]
         p = {**_DEFAULTS, **(params or {})}
         self.scenario_name = str(p["scenario"])
         seed = int(p["seed"])
+        # The opening's draws (Huzzah!'s roll-off, page 7) come from the game's seed,
+        # so that every game starts from one initial state whose length the rules bound
+        # (a tied roll-off re-rolls without end); every later draw is a chance node.
         initial = fm.Match(self.scenario_name, seed=seed)
         initial.set_chance_mode("explicit")
         self.initial_match = initial
-        self.is_fm = initial.system == "fm"
+        # The observation's layout, or None for a system without one.
+        self.observation_spec: dict[str, Any] | None
+        try:
+            self.observation_spec = initial.observation_spec
+        except fm.UnsupportedError:
+            self.observation_spec = None
         limit = int(p["max_game_length"])
         if limit < 0:
             raise ValueError(f"max_game_length must be 0 (the default) or more, not {limit}")
@@ -175,7 +207,7 @@ class FmGame(_Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=self.max_length,
         )
-        super().__init__(_game_type(self.is_fm), info, params or {})
+        super().__init__(_game_type(self.observation_spec is not None), info, params or {})
 
     def new_initial_state(self) -> FmState:
         """The opening: the match right after its set-up draws."""
@@ -231,7 +263,7 @@ class FmState(_State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
-            return f"outcome {action}"
+            return _outcome_string(self._match.chance_node(), action)
         command = self._match.command_of(action)
         return f"action {action}" if command is None else str(command)
 
@@ -275,13 +307,16 @@ class FmState(_State):  # type: ignore[misc]
 
 class _Observer:
     """OpenSpiel's observer: the information state (perfect recall) or the
-    observation (the side's view: JSON text, and for Fire & Movement its tensor).
+    observation (the side's view: JSON text, and its learning observation as the
+    tensor).
 
-    The information state tensor is the side's observation tensor (Fire & Movement;
-    Huzzah! has none) followed by :meth:`fm.Match.information_state_tensor` with room
-    for ``max_game_length`` commands (``"record"``): what the side sees now, then its
-    whole record, so two states give the same tensor exactly when they give the same
-    information state string."""
+    The information state tensor is the side's observation tensor (its planes,
+    ``"board"``: Fire & Movement's board, Huzzah!'s table raster; then its
+    ``"features"``; nothing for a system without an observation) followed by
+    :meth:`fm.Match.information_state_tensor` with room for ``max_game_length``
+    commands (``"record"``): what the side sees now, then its whole record, so two
+    states give the same tensor exactly when they give the same information state
+    string."""
 
     def __init__(self, game: FmGame, perfect_recall: bool) -> None:
         self._perfect_recall = perfect_recall
@@ -289,14 +324,15 @@ class _Observer:
         self._n_obs = 0
         self._max_commands = game.max_length
         n_record = fm.information_state_tensor_size(game.max_length) if perfect_recall else 0
-        if game.is_fm:
-            sc = game.initial_match.scenario
-            shape = sc.observation_shape
+        spec = game.observation_spec
+        shape: tuple[int, ...] = ()
+        if spec is not None:
+            shape = tuple(int(x) for x in spec["shape"])
             self._n_board = shape[0] * shape[1] * shape[2]
-            self._n_obs = self._n_board + len(sc.feature_names)
+            self._n_obs = self._n_board + len(spec["features"])
         self.tensor: Any = np.zeros(self._n_obs + n_record, np.float32)
         self.dict: dict[str, Any] = {}
-        if game.is_fm:
+        if spec is not None:
             self.dict["board"] = self.tensor[: self._n_board].reshape(shape)
             self.dict["features"] = self.tensor[self._n_board : self._n_obs]
         if perfect_recall:

@@ -139,6 +139,7 @@ pending_classes! {
     Melee "`melee`: the melee of `a` (side A's) and `b` (side B's) to resolve, the rules being missing.";
     Rally "`rally`: which of `units` rally, the rules being missing.";
     MoveOfficers "`move_officers`: `side` moves its officers, the rules being missing (bar the 60 cm move).";
+    Opening "`opening`: the battle has not opened; its opening rolls (page 7) wait for their chance outcomes (explicit chance mode only).";
     GameOver "`game_over`: the battle is over; `winner` (`None`: a draw).";
 }
 

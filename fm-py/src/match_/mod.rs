@@ -10,6 +10,7 @@
 mod actions;
 mod generic;
 mod infostate;
+mod observation;
 mod picture;
 mod saves;
 mod search;
@@ -41,7 +42,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 /// `apply_factored()`), `state`,
 /// `view()`, `hash`, `view_hash()`, `export()`, `is_over`, `winner`, `result`,
 /// `returns()`, `max_game_length()`, `log`, `opening_events`, `events()`, `playout()`,
-/// `clone()` (copy and pickle), `undo()`, `save()`, `load()`. Commands, events, the
+/// `clone()` (copy and pickle), `undo()`, `save()`, `load()`, `pending_kind`; the
+/// learning observation (`observation_spec`, `observation()`, `observation_bytes()`)
+/// of a system that has one (Fire & Movement and Huzzah!). Commands, events, the
 /// pending decision and log
 /// entries are typed for Fire & Movement (`fm.Move`, `fm.events.UnitMoved`,
 /// `fm.Pending`, `fm.LogEntry`) and Huzzah! (`fm.huzzah.Fire`,
@@ -49,10 +52,10 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 /// the system's JSON form for another; commands may always be given as dicts or JSON
 /// text.
 ///
-/// Fire & Movement and Huzzah!: `turn`, `phase`, `active`, `svg()`, `_repr_svg_()`.
+/// Fire & Movement and Huzzah!: `turn`, `phase`, `active`, `svg()`, `_repr_svg_()`, the
+/// learning observation (`observation_spec`, `observation()`, `observation_bytes()`).
 /// Fire & Movement only (`fm.UnsupportedError` for another system): `scenario` (an
-/// `fm.Scenario`), `legal_commands_for()`, `explain()`, `reachable()`, `odds()`,
-/// `observation_bytes()`.
+/// `fm.Scenario`), `legal_commands_for()`, `explain()`, `reachable()`, `odds()`.
 #[pyclass(module = "fm", name = "Match")]
 pub struct PyMatch {
     pub m: Box<dyn DynMatch>,
@@ -226,6 +229,14 @@ impl PyMatch {
     #[getter]
     fn to_move(&self) -> Option<String> {
         self.m.decider().map(|s| s.to_string())
+    }
+
+    /// The `kind` of the pending decision, as its JSON names it (Fire & Movement's
+    /// `"phase"`, Huzzah!'s `"declare_fire"`, any system's `"game_over"`): what to
+    /// dispatch on without building the pending decision.
+    #[getter]
+    fn pending_kind(&self) -> String {
+        self.m.pending_kind().into_owned()
     }
 
     /// Every legal command now, in the system's stable order: typed `fm.Command`s
@@ -1028,28 +1039,42 @@ impl PyMatch {
         picture::repr_svg(self.sys, &*self.m)
     }
 
+    /// The layout of the learning observation, fixed for the scenario: `{"shape":
+    /// [channels, rows, columns], "channels": [names], "features": [names]}` (the
+    /// planes, row-major, then the features: `channels * rows * columns +
+    /// len(features)` float32 values). Fire & Movement: board planes over the map;
+    /// Huzzah!: a raster of the table from the side's edge, then global features and
+    /// the unit, officer and objective slots (docs/learning.md). `fm.UnsupportedError`
+    /// for a system without an observation.
+    #[getter]
+    fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        observation::spec(py, &*self.m)
+    }
+
     /// The observation of `side` for learning agents, as raw little-endian float32
-    /// bytes: `(board, features)`, board shaped `scenario.observation_shape`. Computed
-    /// from `side`'s view, so it holds no hidden information. `fm.env` wraps this
-    /// (Fire & Movement only).
+    /// bytes: `(planes, features)`, the planes shaped `observation_spec["shape"]`.
+    /// Computed from `side`'s view, so it holds no hidden information.
+    /// `fm.UnsupportedError` for a system without an observation.
     fn observation_bytes<'py>(
         &self,
         py: Python<'py>,
         side: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-        self.sys
-            .observation_bytes(py, &*self.m, side)
-            .unwrap_or_else(|| Err(self.lacks("Match.observation_bytes")))
+        match self.sys.observation_bytes(py, &*self.m, side) {
+            Some(r) => r,
+            None => observation::observation_bytes(py, &*self.m, self.side(side)?),
+        }
     }
 
-    /// The observation of `side` as one flat float32 vector: the board planes
-    /// (`scenario.observation_shape`, C order) then the features
-    /// (`scenario.feature_names`), `scenario.observation_size` values in all, computed
-    /// from `side`'s view (so it holds no hidden information). Without `out`, little-
-    /// endian float32 `bytes`. With `out`, a writable buffer of that many float32 items
-    /// (a `numpy.float32` array, an `array.array("f")`): it is filled in place and
-    /// returned, with no bytes object. The GIL is released while it is computed. Fire &
-    /// Movement only; `fm.env` serves it.
+    /// The observation of `side` as one flat float32 vector: the planes (C order) then
+    /// the features (`observation_spec`; for Fire & Movement also
+    /// `scenario.observation_shape` and `scenario.feature_names`), computed from
+    /// `side`'s view (so it holds no hidden information). Without `out`, little-endian
+    /// float32 `bytes`. With `out`, a writable buffer of exactly that many float32
+    /// items (a `numpy.float32` array, an `array.array("f")`): it is filled in place
+    /// and returned, with no bytes object. The GIL is released while it is computed.
+    /// `fm.env` and `fm.openspiel` serve it; `fm.UnsupportedError` for a system without
+    /// an observation.
     #[pyo3(signature = (side, out = None))]
     fn observation<'py>(
         &self,
@@ -1057,9 +1082,10 @@ impl PyMatch {
         side: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.sys
-            .observation(py, &*self.m, side, out)
-            .unwrap_or_else(|| Err(self.lacks("Match.observation")))
+        if let Some(r) = self.sys.observation(py, &*self.m, side, out.clone()) {
+            return r;
+        }
+        observation::observation(py, &*self.m, self.side(side)?, out)
     }
 
     fn __repr__(&self) -> String {

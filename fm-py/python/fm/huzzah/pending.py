@@ -23,6 +23,7 @@ Act = _p.Act
 Melee = _p.Melee
 Rally = _p.Rally
 MoveOfficers = _p.MoveOfficers
+Opening = _p.Opening
 GameOver = _p.GameOver
 
 __all__ = [
@@ -37,5 +38,6 @@ __all__ = [
     "Melee",
     "Rally",
     "MoveOfficers",
+    "Opening",
     "GameOver",
 ]

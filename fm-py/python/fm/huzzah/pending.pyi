@@ -80,6 +80,10 @@ class MoveOfficers(Pending):
 
     side: SideName
 
+class Opening(Pending):
+    """``opening``: the battle has not opened; its opening rolls (page 7) wait for their
+    chance outcomes (explicit chance mode only); nothing is accepted."""
+
 class GameOver(Pending):
     """``game_over``: the battle is over; nothing is accepted."""
 
@@ -97,5 +101,6 @@ __all__ = [
     "Melee",
     "Rally",
     "MoveOfficers",
+    "Opening",
     "GameOver",
 ]

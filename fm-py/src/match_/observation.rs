@@ -1,0 +1,97 @@
+//! The learning observation of `fm.Match` for any rules system that has one (the match
+//! layer's `DynMatch::observation_spec` and `observation`: Fire & Movement's board
+//! planes and features, Huzzah!'s table raster and slots): its layout as a dict, and
+//! the values as bytes or written into a caller's float32 buffer. A system's bindings
+//! may answer the values themselves (`PySystem::observation`, Fire & Movement's); a
+//! system without an observation raises `fm.UnsupportedError`.
+
+use crate::convert::{to_py, type_name};
+use crate::errors::match_error;
+use fm_core::any::DynMatch;
+use fm_core::Side;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// `Match.observation_spec`: `{"shape": [channels, rows, columns], "channels": [...],
+/// "features": [...]}`, the layer's JSON form.
+pub fn spec<'py>(py: Python<'py>, m: &dyn DynMatch) -> PyResult<Bound<'py, PyAny>> {
+    let spec = m.observation_spec().map_err(|e| match_error(&e))?;
+    to_py(py, &spec)
+}
+
+/// `side`'s flat observation (planes, then features), computed without the GIL.
+fn flat(py: Python<'_>, m: &dyn DynMatch, side: Side) -> PyResult<Vec<f32>> {
+    let n = m.observation_size().map_err(|e| match_error(&e))?;
+    let mut out = vec![0f32; n];
+    py.detach(|| m.observation(side, &mut out))
+        .map_err(|e| match_error(&e))?;
+    Ok(out)
+}
+
+fn le_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+/// `Match.observation_bytes(side)`: `(planes, features)` as little-endian float32
+/// bytes.
+pub fn observation_bytes<'py>(
+    py: Python<'py>,
+    m: &dyn DynMatch,
+    side: Side,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let planes = m
+        .observation_spec()
+        .map_err(|e| match_error(&e))?
+        .shape
+        .iter()
+        .product::<usize>();
+    let v = flat(py, m, side)?;
+    let (a, b) = v.split_at(planes.min(v.len()));
+    Ok((
+        PyBytes::new(py, &le_bytes(a)),
+        PyBytes::new(py, &le_bytes(b)),
+    ))
+}
+
+/// `Match.observation(side, out)`: one flat float32 vector, as bytes or written into
+/// `out` (checked before the observation is computed).
+pub fn observation<'py>(
+    py: Python<'py>,
+    m: &dyn DynMatch,
+    side: Side,
+    out: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let out = out.filter(|o| !o.is_none());
+    let buf = out
+        .as_ref()
+        .map(|o| {
+            pyo3::buffer::PyBuffer::<f32>::get(o).map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "out must be a writable buffer of float32 (a numpy float32 array), not {}",
+                    type_name(o)
+                ))
+            })
+        })
+        .transpose()?;
+    if let Some(buf) = &buf {
+        let n = m.observation_size().map_err(|e| match_error(&e))?;
+        if buf.item_count() != n {
+            return Err(PyValueError::new_err(format!(
+                "out holds {} items; the observation has observation_size = {n}",
+                buf.item_count()
+            )));
+        }
+        if buf.readonly() {
+            return Err(PyValueError::new_err("out must be writable"));
+        }
+    }
+    let v = flat(py, m, side)?;
+    match (out, buf) {
+        (Some(out), Some(buf)) => {
+            buf.copy_from_slice(py, &v)?;
+            Ok(out)
+        }
+        _ => Ok(PyBytes::new(py, &le_bytes(&v)).into_any()),
+    }
+}
