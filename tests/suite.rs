@@ -14,6 +14,7 @@ mod conformance;
 mod conformance_any;
 mod determinized;
 mod factored;
+mod huzzah_ai;
 mod huzzah_json;
 mod huzzah_orders;
 mod huzzah_play;

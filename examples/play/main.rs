@@ -309,13 +309,22 @@ fn main() {
         if args.svg_every_turn {
             usage("--svg-every-turn draws Fire & Movement boards only");
         }
+        let agents = [args.agents[0] == Agent::Mcts, args.agents[1] == Agent::Mcts];
         huzzah::run(
             sc,
-            args.seed,
-            args.games,
-            args.json,
-            args.log.as_deref(),
-            args.svg.as_deref(),
+            &huzzah::Play {
+                seed: args.seed,
+                games: args.games,
+                json: args.json,
+                log: args.log.as_deref(),
+                svg: args.svg.as_deref(),
+                mcts: agents,
+                search: SearchConfig {
+                    iterations: args.iterations,
+                    ..args.search
+                },
+                think_ms: args.think_ms,
+            },
         );
         return;
     }

@@ -25,11 +25,13 @@
 //! | `observation` | 2-22 | the learning observation: the table from one side's view as planes and slots |
 //! | `legal` | — | legal commands and the integer encoding |
 //! | `length` | 7-22 | the bound on a battle's length, term by term from the rules |
+//! | `ai` | 2, 4-5, 7-8, 11-22 | the built-in AI's evaluation (`Game::evaluate`; judgment, no rule): the victory terms as they stand, strength lost, nearness to the objectives |
 //!
 //! [`Huzzah`] implements [`crate::Game`], so every binding reaches it through
 //! [`crate::any`]. Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in
 //! values), `docs/rulings.md` (Huzzah section).
 
+pub mod ai;
 pub mod chargers;
 pub mod command;
 pub mod deploy;
@@ -166,6 +168,11 @@ impl crate::game::Game for Huzzah {
         i: usize,
     ) -> Option<command::Command> {
         legal::index_to_command(sc, s, i)
+    }
+    /// The built-in AI's judgment ([`ai::evaluate`]): the victory terms as they
+    /// stand, the strength each side has lost and its nearness to the objectives.
+    fn evaluate(sc: &scenario::Scenario, s: &state::State, side: Side) -> f64 {
+        ai::evaluate(sc, s, side)
     }
     fn max_game_length(sc: &scenario::Scenario) -> Option<crate::query::GameLength> {
         Some(length::max_game_length(sc))
