@@ -7,13 +7,14 @@
 # the search iterations a decision got, how many searches the time budget cut short,
 # and under the table the budget and the machine's load average before and after.
 # A benchmark, not a test: nothing is asserted. The full run (40 games a row) takes
-# about two hours on 2 idle cores with the defaults; run it on a quiet machine, one
-# run at a time (JOBS=1), since the budget is wall-clock time.
+# about 80 minutes on 2 idle cores with the defaults and JOBS=1 (39 minutes with
+# JOBS=2, which the README's table used); run it on a quiet machine, since the budget
+# is wall-clock time.
 #
 #   ./scripts/strength_huzzah.sh                (from anywhere; the table on stdout)
 #   ./scripts/strength_huzzah.sh --smoke        (2 games a row: checks the script and the
 #                                                 agents work, measures nothing)
-#   GAMES=40 THINK_MS=800 ITERATIONS=2000 SEARCH='{"max_priors":100}' JOBS=1 \
+#   GAMES=40 THINK_MS=500 ITERATIONS=2000 SEARCH='{"max_priors":100}' JOBS=1 \
 #       ./scripts/strength_huzzah.sh
 #
 # The budget: a decision is searched until THINK_MS of wall-clock time have passed
@@ -47,7 +48,7 @@ if [ "$SMOKE" = 1 ]; then
 fi
 GAMES=${GAMES:-40}
 ITERATIONS=${ITERATIONS:-2000}
-THINK_MS=${THINK_MS:-800}
+THINK_MS=${THINK_MS:-500}
 SEARCH=${SEARCH:-'{"max_priors":100}'}
 SEED=${SEED:-1000}
 JOBS=${JOBS:-1}
