@@ -103,6 +103,29 @@ pub enum ChanceMode {
     Explicit,
 }
 
+impl ChanceMode {
+    /// The mode's name, as saves and the bindings write it: `"sampled"` or `"explicit"`.
+    ///
+    /// ```
+    /// use fm_core::ChanceMode;
+    /// assert_eq!(ChanceMode::from_name(ChanceMode::Explicit.name()), Some(ChanceMode::Explicit));
+    /// assert_eq!(ChanceMode::from_name("dice"), None);
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ChanceMode::Sampled => "sampled",
+            ChanceMode::Explicit => "explicit",
+        }
+    }
+
+    /// The mode of a name ([`ChanceMode::name`]), `None` for any other text.
+    pub fn from_name(name: &str) -> Option<ChanceMode> {
+        [ChanceMode::Sampled, ChanceMode::Explicit]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
 #[derive(Default)]
 struct Script {
     given: Vec<u32>,

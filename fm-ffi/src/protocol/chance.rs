@@ -28,11 +28,9 @@ pub enum Resolved {
 pub(super) fn chance_mode_field(obj: &Map<String, Value>) -> Result<ChanceMode> {
     match obj.get("chance_mode") {
         None => Ok(ChanceMode::Sampled),
-        Some(Value::String(s)) if s == "sampled" => Ok(ChanceMode::Sampled),
-        Some(Value::String(s)) if s == "explicit" => Ok(ChanceMode::Explicit),
-        Some(_) => Err(ProtoError::protocol(
-            "\"chance_mode\" must be \"sampled\" or \"explicit\"",
-        )),
+        Some(v) => v.as_str().and_then(ChanceMode::from_name).ok_or_else(|| {
+            ProtoError::protocol("\"chance_mode\" must be \"sampled\" or \"explicit\"")
+        }),
     }
 }
 
@@ -45,10 +43,13 @@ pub(super) fn with_chance(body: Body, g: &dyn DynMatch) -> Result<Body> {
     }
 }
 
-fn mode_name(mode: ChanceMode) -> &'static str {
-    match mode {
-        ChanceMode::Sampled => "sampled",
-        ChanceMode::Explicit => "explicit",
+/// The events of the last command as `side` knows them (all of them for the
+/// owner), or none while a command waits for a draw: it is not logged yet, and the
+/// log's last entry is the command before it.
+pub(super) fn settled_events(g: &dyn DynMatch, side: Option<fm_core::Side>) -> Value {
+    match g.chance_node() {
+        Some(_) => Value::Array(Vec::new()),
+        None => g.last_events_json(side),
     }
 }
 
@@ -57,7 +58,7 @@ impl Core {
     pub(super) fn chance(&self) -> Result<Body> {
         let g = self.current()?;
         Body::new()
-            .with("mode", mode_name(g.chance_mode()))?
+            .with("mode", g.chance_mode().name())?
             .with("chance", &g.chance_node())
     }
 

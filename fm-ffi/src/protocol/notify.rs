@@ -1,7 +1,7 @@
 //! Notifications: what a change one client made ([`Change`]) tells each other client
 //! that asked to hear of changes, as that client may know it ([`Core::notification`]).
 
-use super::chance::Resolved;
+use super::chance::{settled_events, Resolved};
 use super::dispatch::Core;
 use super::reply::{hash_hex, Body, Result};
 use super::seats::Binding;
@@ -67,11 +67,7 @@ impl Core {
                 None => b.with("hash", &hash_hex(g.state_hash()))?,
             };
             if matches!(change, Change::Apply | Change::Chance(Resolved::Command)) {
-                // A command that waits for a draw is not logged yet: no events so far.
-                b = match g.chance_node() {
-                    Some(_) => b.with("events", &[(); 0])?,
-                    None => b.with("events", &g.last_events_json(side))?,
-                };
+                b = b.with("events", &settled_events(g, side))?;
             }
             Ok(b)
         })();

@@ -1,7 +1,7 @@
 //! Play: `apply` (a command, or an action's index), `legal` in its compact forms,
 //! `pending` and `undo`. A seat applies and lists commands only on its own decision.
 
-use super::chance::with_chance;
+use super::chance::{settled_events, with_chance};
 use super::dispatch::Core;
 use super::reply::{hash_hex, no_match, Body, ProtoError, Result};
 use super::requests::{flag, parse_command};
@@ -49,14 +49,8 @@ impl Core {
         };
         let events = g.apply_json(&cmd)?;
         match seat {
-            // A command that waits for a draw is not logged yet: no events so far (the
-            // last entry of the log is the previous command's).
-            Some(side) if g.chance_node().is_some() => Body::new()
-                .with("events", &[(); 0])?
-                .with("pending", &g.pending_json())?
-                .with("hash", &hash_hex(g.view_hash(side))),
             Some(side) => Body::new()
-                .with("events", &g.last_events_json(Some(side)))?
+                .with("events", &settled_events(&**g, Some(side)))?
                 .with("pending", &g.pending_json())?
                 .with("hash", &hash_hex(g.view_hash(side))),
             None => with_chance(

@@ -728,10 +728,7 @@ impl PyMatch {
     /// `apply_chance` resolves).
     #[getter]
     fn chance_mode(&self) -> &'static str {
-        match self.m.chance_mode() {
-            fm_core::ChanceMode::Sampled => "sampled",
-            fm_core::ChanceMode::Explicit => "explicit",
-        }
+        self.m.chance_mode().name()
     }
 
     /// Sets `chance_mode` (`"sampled"` or `"explicit"`; `ValueError` otherwise;
@@ -1097,11 +1094,9 @@ impl PyMatch {
 
 /// A chance mode by name (`"sampled"` or `"explicit"`; `ValueError` otherwise).
 fn chance_mode_arg(mode: &str) -> PyResult<fm_core::ChanceMode> {
-    match mode {
-        "sampled" => Ok(fm_core::ChanceMode::Sampled),
-        "explicit" => Ok(fm_core::ChanceMode::Explicit),
-        other => Err(PyValueError::new_err(format!(
-            "chance mode must be 'sampled' or 'explicit', not {other:?}"
-        ))),
-    }
+    fm_core::ChanceMode::from_name(mode).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "chance mode must be 'sampled' or 'explicit', not {mode:?}"
+        ))
+    })
 }
