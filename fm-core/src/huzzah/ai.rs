@@ -15,8 +15,11 @@
 //!   Rout Table, page 15; bases in the skirmish line "do not count as lost points",
 //!   page 22), or, without victory terms, which side lost fewer bases. A routing unit's
 //!   bases count up to half lost: a router that does not rally runs to the Rout Table
-//!   (pages 14-15). Its weight grows as the last turn nears, and at the end it is all
-//!   that counts, so the evaluation agrees with the victory terms there.
+//!   (pages 14-15). The objectives held count in proportion to the battle's progress
+//!   (held in the first turn, an objective says little of who holds it after the
+//!   last, while a base lost stays lost). Its weight grows as the last turn nears, and
+//!   at the end it is all that counts, so the evaluation agrees with the victory terms
+//!   there.
 //! - **The material**: the strength each side has lost. A base counts its hits (page
 //!   2: infantry and battle cavalry 3, other cavalry and irregular infantry 2, reserve
 //!   artillery 4), less the hits it has taken that have not yet removed a base (page
@@ -28,6 +31,10 @@
 //!   from officers (pages 16-18). Fire declared but not yet rolled (page 11) counts a
 //!   part of what it is expected to do, and fire rolled but not yet applied its hits,
 //!   so that the search sees a declaration's worth before the whole phase is declared.
+//!   Half of **the fire each side stands under** ([`fire_threat`]) counts as lost
+//!   too: for each unit that may fire, the hits one test at its best target in arc and
+//!   range is expected to score (pages 11-12), so that a unit left under the enemy's
+//!   guns, out of reach of its own, is seen losing before its bases go.
 //! - **The presence**: where the scenario's victory scores objectives, how near each
 //!   side's nearest formed or disordered unit stands to each, weighted by its points
 //!   (an objective is held from within its radius, so the side that gets there first
@@ -43,7 +50,8 @@
 //!
 //! The pages it draws on: 2 (hits per base), 4-5 (expected and actual quality, the Unit
 //! Quality Table), 7-8 (the turn's fifteen phases; scenarios' objectives), 11-13
-//! (firing, hits and odd hits, fire declared before it is rolled), 13-15 (morale:
+//! (firing: who may fire, arcs, ranges, Fire Factors and their modifiers, hits and odd
+//! hits, fire declared before it is rolled), 13-15 (morale:
 //! disorder, routs, the Rout Table, officers lost), 16-20 (officers give the orders;
 //! the advance and the retire), 21 (the Morale Factors) and 22 (skirmish bases are not
 //! lost points); the victory terms are the scenario's or the stand-in of
@@ -63,8 +71,9 @@
 //! that the evaluation uses the mean of the row its expected quality gives, which both
 //! players know, never a roll still to come (the state holds none, and the evaluation
 //! reads no generator). It is a pure function of the scenario and the state, a few
-//! passes over the units and officers with no geometry beyond a point's distance to a
-//! base.
+//! passes over the units and officers; its only geometry beyond a point's distance to
+//! a base is the fire threat's arc and range, for pairs of units near enough to be in
+//! range.
 //!
 //! **Where it is used.** [`crate::huzzah::Huzzah`]'s `Game::evaluate` is this function,
 //! and [`crate::search::best_command`] scores its leaves and priors with
@@ -79,7 +88,7 @@ use crate::huzzah::geometry::{self, Len, Point};
 use crate::huzzah::movement;
 use crate::huzzah::orders::OrderKind;
 use crate::huzzah::quality::{ExpectedQuality, Quality};
-use crate::huzzah::scenario::{MissingRules, OfficerRank, Scenario, UnitIx};
+use crate::huzzah::scenario::{Cover, MissingRules, OfficerRank, Scenario, UnitIx};
 use crate::huzzah::state::{Pending, Phase, State, Status, TargetStage, Whereabouts};
 use crate::ids::Side;
 
@@ -92,6 +101,11 @@ const OUTLOOK_SCALE: f64 = 2.0;
 /// unit's fire (factor 6 on 2D6, page 11) scores 0.56 hits on average, and forces a
 /// morale test five times in twelve (page 12).
 const DECLARED_FIRE: f64 = 0.8;
+/// The share of the fire a side stands under ([`fire_threat`]) that the material term
+/// counts as lost already: one Firing phase's worth is not a loss yet (the target may
+/// move off, the firer may be ordered away), but a unit left under the enemy's guns
+/// without answering them loses bases every turn.
+const THREAT_SHARE: f64 = 0.5;
 /// The presence's share of the whole at the start (falling to nothing at the end).
 const PRESENCE_WEIGHT: f64 = 0.3;
 /// The distance over which an objective's pull halves, beyond its radius.
@@ -226,9 +240,10 @@ pub fn progress(sc: &Scenario, s: &State) -> f64 {
 pub fn terms(sc: &Scenario, s: &State) -> Terms {
     let t = progress(sc, s);
     let soon = imminent(sc, s);
+    let threat = fire_threat(sc, s);
     let lost = [
-        material_lost(sc, s, Side::A) + soon[0].hits,
-        material_lost(sc, s, Side::B) + soon[1].hits,
+        material_lost(sc, s, Side::A) + soon[0].hits + THREAT_SHARE * threat[0],
+        material_lost(sc, s, Side::B) + soon[1].hits + THREAT_SHARE * threat[1],
     ];
     Terms {
         outlook: ((outlook_points(sc, s, t) + victory_worth(sc, soon[1].bases - soon[0].bases))
@@ -251,9 +266,15 @@ fn victory_worth(sc: &Scenario, n: f64) -> f64 {
 /// Side A's lead in the victory terms if the battle ended now (in points; without
 /// victory terms, in bases lost), a routing unit's bases counted half lost at the start
 /// and less as the end nears (`progress`, as [`progress`]): at the end they are not
-/// lost, and the lead is exactly the stand-in victory's.
+/// lost, and the lead is exactly the stand-in victory's. The objectives held count in
+/// proportion to `progress`: a base lost stays lost, but an objective held in the
+/// first turn says little of who will hold it after the last (the stand-in victory
+/// scores it then), and counted in full it would send a unit to sit on it under the
+/// enemy's guns for the whole battle; the presence term draws the army towards the
+/// objectives meanwhile.
 pub fn outlook_points(sc: &Scenario, s: &State, progress: f64) -> f64 {
-    let routing_lost = 0.5 * (1.0 - progress.clamp(0.0, 1.0));
+    let progress = progress.clamp(0.0, 1.0);
+    let routing_lost = 0.5 * (1.0 - progress);
     let lost = |side: Side| {
         let routing: usize = sc
             .unit_ixs(side)
@@ -275,7 +296,7 @@ pub fn outlook_points(sc: &Scenario, s: &State, progress: f64) -> f64 {
                 f64::from(o.points) * (f64::from(u8::from(a && !b)) - f64::from(u8::from(b && !a)));
         }
     }
-    held + victory_worth(sc, lost_b - lost_a)
+    progress * held + victory_worth(sc, lost_b - lost_a)
 }
 
 /// [`holds`], the stand-in victory's test, asked only when some unit of the side
@@ -393,9 +414,8 @@ fn morale(sc: &Scenario, s: &State, u: UnitIx) -> f64 {
 /// The mean Morale Factor of a row of the Unit Quality Table, over 2D6.
 fn expected_morale(sc: &Scenario, e: ExpectedQuality) -> f64 {
     let row = sc.quality_table().row(e);
-    let ways = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
     row.iter()
-        .zip(ways)
+        .zip(DICE_WAYS)
         .map(|(q, w): (&Quality, f64)| w * f64::from(q.morale_factor()))
         .sum::<f64>()
         / 36.0
@@ -416,6 +436,114 @@ fn officer_worth(rank: OfficerRank) -> f64 {
         OfficerRank::Cinc => 6.0,
         OfficerRank::Corps | OfficerRank::Division => 3.0,
     }
+}
+
+/// The fire each side stands under (index 0 side A), in quality-weighted hits (the
+/// material's measure): for every unit of the other side that may fire (page 11: not
+/// cavalry, a charger, a router or in road column), what one fire test at its best
+/// target is expected to score (page 12: the margin of a passed test), over the enemy
+/// units in its arc and within its weapon's range (page 11), with the modifiers that
+/// need no line of sight (page 12: the firer disordered or in square, foul weather,
+/// short range, two front-rank bases, a target in cover or in square). Blocking and
+/// line of sight are left out: this is a judgment of where the guns point, not a
+/// declaration, and the search declares the real fire itself. Units that began the
+/// turn in combat with each other are not counted (page 13).
+///
+/// Why it is in the evaluation: a unit set on an objective within the enemy
+/// batteries' 60 cm and out of reach of its own guns loses a base a turn without a
+/// shot fired back, which the search alone, a few hundred playouts of a turn of
+/// fifteen phases, does not see coming.
+pub fn fire_threat(sc: &Scenario, s: &State) -> [f64; 2] {
+    let mut out = [0.0; 2];
+    let foul = sc.conditions_on(s.turn.max(1)).1.is_foul();
+    let mut cover: Vec<Option<Option<Cover>>> = vec![None; s.units.len()];
+    for f in (0..s.units.len()).map(|i| UnitIx(i as u16)) {
+        if !crate::huzzah::firing::may_fire(sc, s, f) {
+            continue;
+        }
+        let Some(range) = crate::huzzah::firing::weapon_range(sc, s, f) else {
+            continue;
+        };
+        let fs = s.unit(f);
+        let side = sc.unit(f).side;
+        let base_factor = fire_factor_expected(sc, s, f)
+            - f64::from(u8::from(fs.status == Status::Disordered))
+            - f64::from(u8::from(fs.shape.square))
+            - f64::from(u8::from(foul))
+            + f64::from(fs.shape.ranks.first().copied().unwrap_or(0) / 2);
+        let reach = fs.shape.width().0.max(fs.shape.depth().0) + range.0;
+        let mut best: f64 = 0.0;
+        for t in sc.unit_ixs(side.other()) {
+            let ts = s.unit(t);
+            if ts.at != Whereabouts::Table || s.began_in_combat(f, t) {
+                continue;
+            }
+            // Far beyond range whatever the footprints: skip the geometry.
+            let span = ts.shape.width().0 + ts.shape.depth().0;
+            if geometry::dist(fs.shape.centre(), ts.shape.centre()).0 > reach + span {
+                continue;
+            }
+            let Some(r) = geometry::fire_range(&fs.shape, &ts.shape) else {
+                continue;
+            };
+            if r > range || !geometry::in_arc(&fs.shape, &ts.shape) {
+                continue;
+            }
+            let cover =
+                *cover[t.0 as usize].get_or_insert_with(|| crate::huzzah::firing::cover(sc, s, t));
+            let factor = base_factor
+                + f64::from(u8::from(r.0 * 2 < range.0))
+                + f64::from(u8::from(ts.shape.square))
+                - match cover {
+                    Some(Cover::Soft) => 1.0,
+                    Some(Cover::Hard) => 2.0,
+                    _ => 0.0,
+                };
+            best = best.max(expected_hits(factor) * morale(sc, s, t) / 8.0);
+        }
+        out[usize::from(side == Side::A)] += best;
+    }
+    out
+}
+
+/// The Fire Factor a unit fires with (page 11): its own once its quality is rolled,
+/// else the mean over its row of the Unit Quality Table (page 5).
+fn fire_factor_expected(sc: &Scenario, s: &State, u: UnitIx) -> f64 {
+    let Some(arm) = sc.unit(u).arm.fire_arm() else {
+        return 0.0;
+    };
+    match s.unit(u).quality {
+        Some(q) => f64::from(q.fire_factor(arm)),
+        None => {
+            let e = crate::huzzah::quality::unit_expected(sc, s, u);
+            let row = sc.quality_table().row(e);
+            row.iter()
+                .zip(DICE_WAYS)
+                .map(|(q, w): (&Quality, f64)| w * f64::from(q.fire_factor(arm)))
+                .sum::<f64>()
+                / 36.0
+        }
+    }
+}
+
+/// The ways of each total of 2D6, from 2 to 12.
+const DICE_WAYS: [f64; 11] = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
+
+/// The hits one fire test at `factor` is expected to score on 2D6 (page 12: the margin
+/// of a passed test), interpolated between whole factors.
+fn expected_hits(factor: f64) -> f64 {
+    let at = |f: i32| -> f64 {
+        DICE_WAYS
+            .iter()
+            .enumerate()
+            .map(|(i, w)| w * f64::from((f - (i as i32 + 2)).max(0)))
+            .sum::<f64>()
+            / 36.0
+    };
+    let lo = factor.floor();
+    let frac = factor - lo;
+    let lo = lo as i32;
+    at(lo) * (1.0 - frac) + at(lo + 1) * frac
 }
 
 /// The strength `side` has lost, in quality-weighted hits (see the module's doc).
@@ -678,6 +806,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_unit_under_the_enemy_guns_is_worth_less_to_its_side() {
+        // An Austrian brigade 40 cm straight ahead of the French foot battery (page 11:
+        // 60 cm range, 45 degrees either side) and out of its own infantry's 20 cm: the
+        // battery's fire threatens it. With the battery in road column (page 11: it
+        // cannot fire) nothing else in the evaluation changes, so the difference is the
+        // threat alone.
+        let sc = scenario("huzzah-encounter");
+        let mut s = first_turn(&sc, 1);
+        let by_id = |id: &str| {
+            (0..s.units.len())
+                .map(|i| UnitIx(i as u16))
+                .find(|u| sc.unit(*u).id.to_string() == id)
+                .expect("a unit of the encounter")
+        };
+        let (battery, brigade) = (by_id("fr-battery"), by_id("au-2"));
+        let c = s.unit(battery).shape.centre();
+        let ranks = s.unit(brigade).shape.ranks.clone();
+        s.unit_mut(brigade).shape = geometry::Shape::new(
+            Point::new(c.x, Len(c.y.0 + 400)),
+            geometry::Facing(180),
+            ranks,
+            sc.base(),
+        );
+        let threat = fire_threat(&sc, &s);
+        assert!(threat[1] > 0.0, "{threat:?}");
+        let mut silenced = s.clone();
+        silenced.unit_mut(battery).column = true;
+        let quiet = fire_threat(&sc, &silenced);
+        assert!(quiet[1] < threat[1], "{quiet:?} {threat:?}");
+        assert_eq!(quiet[0], threat[0]);
+        assert!(evaluate(&sc, &s, Side::B) < evaluate(&sc, &silenced, Side::B));
+        // The battery's expected hits: a Trained-ish battery (factor about 7) with
+        // one front base, on a target in the open in foul weather: under one hit.
+        assert!(threat[1] - quiet[1] < 1.0, "{threat:?} {quiet:?}");
+    }
+
+    #[test]
+    fn expected_hits_are_the_mean_margin_of_2d6() {
+        // Page 12: hits are the margin of a passed test. Factor 6: (4·1 + 3·2 + 2·3 +
+        // 1·4) / 36; factor 2 or less never scores.
+        assert!((expected_hits(6.0) - 20.0 / 36.0).abs() < 1e-12);
+        assert!((expected_hits(7.0) - 35.0 / 36.0).abs() < 1e-12);
+        assert_eq!(expected_hits(2.0), 0.0);
+        assert!((expected_hits(6.5) - 27.5 / 36.0).abs() < 1e-12);
     }
 
     #[test]
