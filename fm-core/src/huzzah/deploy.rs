@@ -373,8 +373,11 @@ pub fn batteries_in_reach(sc: &Scenario, s: &State, u: UnitIx) -> Vec<UnitIx> {
                 && sc.unit(*b).division == def.division
                 && on_table(s, *b)
                 && s.unit(*b).status != Status::Routing
-                && geometry::min_distance(&s.unit(u).shape, &s.unit(*b).shape)
-                    <= rate(sc, s, u, false).min(rate(sc, s, *b, false))
+                && geometry::within(
+                    &s.unit(u).shape,
+                    &s.unit(*b).shape,
+                    rate(sc, s, u, false).min(rate(sc, s, *b, false)),
+                )
         })
         .collect()
 }

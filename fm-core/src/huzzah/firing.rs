@@ -232,6 +232,7 @@ pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) ->
     };
     let side = sc.unit(firer).side;
     let f = &s.unit(firer).shape;
+    let from = group_centre(f, group);
     let mut out = Vec::new();
     for t in sc.unit_ixs(side.other()) {
         // Page 13: units that began the turn in combat do not fire at each other, in
@@ -240,13 +241,16 @@ pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) ->
             continue;
         }
         let ts = &s.unit(t).shape;
-        if !geometry::in_arc(f, ts) {
+        // The range runs to a point of the target's footprint (a face's centre), so a
+        // target whose box is out of range is out of range: most of the table, ruled
+        // out before the exact range and the arc.
+        if box_gap2_from(from, ts) > i128::from(range.0) * i128::from(range.0) {
             continue;
         }
         let Some(r) = group_range(f, group, ts) else {
             continue;
         };
-        if r > range {
+        if r > range || !geometry::in_arc(f, ts) {
             continue;
         }
         let blocked = (0..s.units.len() as u16).map(UnitIx).any(|o| {
@@ -267,6 +271,17 @@ pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) ->
         });
     }
     out
+}
+
+/// The squared distance from `p` to the box round `shape`'s footprint
+/// ([`Shape::aabb`]): never more than the squared distance to any point of it.
+fn box_gap2_from(p: Point, shape: &Shape) -> i128 {
+    let [x0, y0, x1, y1] = shape.aabb();
+    let gap = |v: i64, lo: i64, hi: i64| {
+        i128::from(lo.saturating_sub(v).max(v.saturating_sub(hi)).max(0))
+    };
+    let (dx, dy) = (gap(p.x.0, x0, x1), gap(p.y.0, y0, y1));
+    dx * dx + dy * dy
 }
 
 /// The targets `firer` may choose (page 11: one at short range when there is one).

@@ -89,7 +89,7 @@ pub fn morale_modifiers(sc: &Scenario, s: &State, u: UnitIx, ranks_before: &[u8]
         f != u
             && on_table(s, f)
             && s.unit(f).status == Status::Routing
-            && geometry::min_distance(&st.shape, &s.unit(f).shape) <= Len::cm(20)
+            && geometry::within(&st.shape, &s.unit(f).shape, Len::cm(20))
     });
     if routing_friend {
         mods.push(m("friendly routing unit within 20cm", -1));

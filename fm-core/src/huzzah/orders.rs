@@ -138,7 +138,7 @@ pub fn command_modifiers(
     let out_of_range = units.iter().all(|u| {
         enemies
             .iter()
-            .all(|e| geometry::min_distance(&s.unit(*u).shape, &s.unit(*e).shape) > Len::cm(80))
+            .all(|e| !geometry::within(&s.unit(*u).shape, &s.unit(*e).shape, Len::cm(80)))
     });
     if !units.is_empty() && out_of_range {
         mods.push(m("out of range of the enemy", 1));

@@ -42,6 +42,27 @@ pub fn min_distance(a: &Shape, b: &Shape) -> Len {
     best.map_or(Len(i64::MAX), |d| len_of(isqrt(d)))
 }
 
+/// Whether the footprints are at most `d` apart: `min_distance(a, b) <= d`, answered
+/// without the bases' geometry when their boxes are farther apart than that (most
+/// pairs on a table: the rules ask it of every unit against every other).
+///
+/// ```
+/// use fm_core::huzzah::geometry::{within, Facing, Len, Point, Shape};
+/// let a = Shape::new(Point::cm(0, 0), Facing(0), vec![1], Len::cm(4));
+/// let b = Shape::new(Point::cm(0, 10), Facing(180), vec![1], Len::cm(4));
+/// assert!(within(&a, &b, Len::cm(10)));
+/// assert!(!within(&a, &b, Len(99)));
+/// ```
+pub fn within(a: &Shape, b: &Shape, d: Len) -> bool {
+    // The boxes' gap is never more than the footprints' least distance: at (d + 1)²
+    // or more, `min_distance` (whole millimetres, rounded down) is over d.
+    let far = i128::from(d.0.max(0)) + 1;
+    if box_gap2(a, b) >= far * far {
+        return false;
+    }
+    min_distance(a, b) <= d
+}
+
 /// How far two footprints may interpenetrate and still count as touching, not
 /// overlapping: 1 mm (absorbs the rounding of rotated positions).
 pub const CONTACT_TOLERANCE: Len = Len(10);
@@ -75,7 +96,7 @@ pub fn in_contact(a: &Shape, b: &Shape) -> bool {
     if box_gap2(a, b) > tol * tol {
         return false;
     }
-    min_distance(a, b) <= CONTACT_TOLERANCE && !overlaps(a, b)
+    within(a, b, CONTACT_TOLERANCE) && !overlaps(a, b)
 }
 
 /// The squared gap between the axis-aligned boxes round two footprints, each box

@@ -45,6 +45,17 @@ pub(super) fn dot(a: V, b: V) -> i128 {
 
 /// Twice the signed area of the triangle a, b, c: > 0 when c is left of a→b.
 pub(super) fn orient(a: V, b: V, c: V) -> i128 {
+    // Table coordinates are millimetres: under 2^30 the differences stay under 2^31
+    // and the products under 2^62, exact in `i64` (the saturating path never
+    // saturates there, so both give the same value).
+    const LIMIT: u128 = 1 << 30;
+    let small = |v: V| v.0.unsigned_abs() < LIMIT && v.1.unsigned_abs() < LIMIT;
+    if small(a) && small(b) && small(c) {
+        let (ax, ay) = (a.0 as i64, a.1 as i64);
+        let (ux, uy) = (b.0 as i64 - ax, b.1 as i64 - ay);
+        let (vx, vy) = (c.0 as i64 - ax, c.1 as i64 - ay);
+        return i128::from(ux * vy - uy * vx);
+    }
     cross(vsub(b, a), vsub(c, a))
 }
 
@@ -108,8 +119,12 @@ pub(super) fn floor_sq_point_seg(p: V, a: V, b: V) -> u128 {
     if t.unsigned_abs() >= l2 {
         return norm2(vsub(p, b));
     }
-    // Perpendicular foot inside the segment: |cross|² / |ab|².
+    // Perpendicular foot inside the segment: |cross|² / |ab|² (in `u64` where it
+    // fits: the same quotient, without a 128-bit division).
     let c = cross(ab, ap).unsigned_abs();
+    if c < 1 << 32 && l2 <= u128::from(u64::MAX) {
+        return u128::from((c as u64 * c as u64) / l2 as u64);
+    }
     c.saturating_mul(c) / l2
 }
 
@@ -365,6 +380,48 @@ pub(super) fn bbox_gap2(p: &[V], q: &[V]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_small_paths_agree_with_the_wide_ones() {
+        // `orient` and `floor_sq_point_seg` take `i64`/`u64` shortcuts for table-sized
+        // coordinates: the same values as the saturating `i128` arithmetic, here on
+        // coordinates of every size round the shortcut's limit (2^30).
+        let mut x = 12345u64;
+        let mut next = |bits: u32| -> i128 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = i128::from((x >> 11) % (1u64 << bits));
+            if x >> 63 == 1 {
+                -m
+            } else {
+                m
+            }
+        };
+        for k in 0..200_000 {
+            let bits = [8, 16, 29, 30, 31, 40][k % 6];
+            let mut p = || (next(bits), next(bits));
+            let (a, b, c) = (p(), p(), p());
+            assert_eq!(
+                orient(a, b, c),
+                cross(vsub(b, a), vsub(c, a)),
+                "{a:?} {b:?} {c:?}"
+            );
+            let wide = {
+                let (ab, ap) = (vsub(b, a), vsub(c, a));
+                let (l2, t) = (norm2(ab), dot(ap, ab));
+                if l2 == 0 || t <= 0 {
+                    norm2(ap)
+                } else if t.unsigned_abs() >= l2 {
+                    norm2(vsub(c, b))
+                } else {
+                    let cr = cross(ab, ap).unsigned_abs();
+                    cr.saturating_mul(cr) / l2
+                }
+            };
+            assert_eq!(floor_sq_point_seg(c, a, b), wide, "{a:?} {b:?} {c:?}");
+        }
+    }
 
     /// Reference for seg_enters_interior: split the segment at every parameter where it
     /// meets an edge line (exact rationals) and test the middle of each piece, at scale.

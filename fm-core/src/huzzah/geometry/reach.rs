@@ -3,7 +3,7 @@
 //! drift; page 20: squares cannot move), and the ground swept moving straight back
 //! (page 20: retire moves).
 
-use super::contact::{min_distance, CONTACT_TOLERANCE};
+use super::contact::{within, CONTACT_TOLERANCE};
 use super::exact::{clean, convex_meet, pv, vp};
 use super::polygon::Polygon;
 use super::position::{Len, Point};
@@ -32,7 +32,7 @@ pub fn all_within_radius(centre: Point, r: Len, s: &Shape) -> bool {
 /// assert!(could_reach(&mover, &enemy, Len::cm(20), Len::cm(5)));
 /// ```
 pub fn could_reach(mover: &Shape, target: &Shape, advance: Len, drift: Len) -> bool {
-    if min_distance(mover, target) <= CONTACT_TOLERANCE {
+    if within(mover, target, CONTACT_TOLERANCE) {
         return true;
     }
     let adv = if mover.square {

@@ -239,13 +239,30 @@ impl Shape {
 
     /// The axis-aligned box `[x_min, y_min, x_max, y_max]` round the footprint, widened
     /// by 2 units against the rounding of rotated corners: every base lies inside it.
+    ///
+    /// Worked out from the centre and the rotated half extents (one rotation, not
+    /// four): each corner is its exact point rounded by at most half a unit, and so is
+    /// the centre, so the half extents rounded up and widened by 2 hold every corner.
     pub fn aabb(&self) -> [i64; 4] {
-        let q = self.bounding_box().0;
-        let xs = q.map(|p| p.x.0);
-        let ys = q.map(|p| p.y.0);
-        let lo = |v: [i64; 4]| v.iter().copied().min().unwrap_or(0).saturating_sub(2);
-        let hi = |v: [i64; 4]| v.iter().copied().max().unwrap_or(0).saturating_add(2);
-        [lo(xs), lo(ys), hi(xs), hi(ys)]
+        let (s, c) = super::trig::sin_cos(self.facing);
+        let (s, c) = (i128::from(s.unsigned_abs()), i128::from(c.unsigned_abs()));
+        // Doubled width and depth in the unit's frame: half extents are w/2 and d/4.
+        let (w, d) = (self.w2(), self.d2());
+        let den = 4 * i128::from(super::trig::TRIG_ONE);
+        let half = |a: i128, b: i128| {
+            let n = (2 * w)
+                .saturating_mul(a)
+                .saturating_add(d.saturating_mul(b));
+            sat64(n.saturating_add(den - 1) / den).saturating_add(2)
+        };
+        let (hx, hy) = (half(c, s), half(s, c));
+        let o = self.centre();
+        [
+            o.x.0.saturating_sub(hx),
+            o.y.0.saturating_sub(hy),
+            o.x.0.saturating_add(hx),
+            o.y.0.saturating_add(hy),
+        ]
     }
 
     /// Every corner of every base, four per base in [`Shape::bases`] order.
@@ -269,6 +286,34 @@ mod tests {
     use super::*;
     use crate::huzzah::geometry::dist;
     use crate::huzzah::geometry::fixtures::{p, q, unit};
+
+    #[test]
+    fn the_box_holds_every_corner_at_every_facing() {
+        for facing in 0..360u16 {
+            for ranks in [vec![1], vec![4], vec![2, 2], vec![3, 1], vec![1, 1, 1, 1]] {
+                for (x, y, base) in [(0, 0, 400), (9001, -333, 400), (1234, 5678, 257)] {
+                    let s = Shape::new(
+                        Point::new(Len(x), Len(y)),
+                        Facing(facing),
+                        ranks.clone(),
+                        Len(base),
+                    );
+                    let [x0, y0, x1, y1] = s.aabb();
+                    for p in s.footprint_corners().into_iter().chain(s.bounding_box().0) {
+                        assert!(
+                            x0 <= p.x.0 && p.x.0 <= x1 && y0 <= p.y.0 && p.y.0 <= y1,
+                            "{facing} {ranks:?}: {p:?} outside {:?}",
+                            [x0, y0, x1, y1]
+                        );
+                    }
+                    // And not loose: within 3 units of the corners' own box.
+                    let q = s.bounding_box().0;
+                    let lo = q.iter().map(|p| p.x.0).min().unwrap();
+                    assert!(lo - x0 <= 3, "{facing} {ranks:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn two_by_two_at_facing_0() {

@@ -46,6 +46,23 @@ pub fn sin_cos(f: Facing) -> (i64, i64) {
 /// rounding).
 pub(super) fn local2(origin: Point, facing: Facing, r2: i128, f2: i128) -> Point {
     let (s, c) = sin_cos(facing);
+    // Every footprint on a table: offsets under 2^40 mm keep the products under 2^60,
+    // so `i64` and a shift give the very rounding of the exact path below, which the
+    // geometry's every query reaches through here (`Shape::bases`, its box, faces).
+    const LIMIT: u128 = 1 << 40;
+    if r2.unsigned_abs() < LIMIT && f2.unsigned_abs() < LIMIT {
+        let (r2, f2) = (r2 as i64, f2 as i64);
+        let dx = round_half_trig(r2 * c + f2 * s);
+        let dy = round_half_trig(f2 * c - r2 * s);
+        if let (Some(x), Some(y)) = (origin.x.0.checked_add(dx), origin.y.0.checked_add(dy)) {
+            return Point::new(Len(x), Len(y));
+        }
+    }
+    local2_exact(origin, (s, c), r2, f2)
+}
+
+/// [`local2`] in `i128` throughout, saturating: any offsets.
+fn local2_exact(origin: Point, (s, c): (i64, i64), r2: i128, f2: i128) -> Point {
     let (s, c) = (i128::from(s), i128::from(c));
     let den = 2 * i128::from(TRIG_ONE);
     let dx = round_div(
@@ -60,6 +77,19 @@ pub(super) fn local2(origin: Point, facing: Facing, r2: i128, f2: i128) -> Point
         Len(sat64(i128::from(origin.x.0).saturating_add(dx))),
         Len(sat64(i128::from(origin.y.0).saturating_add(dy))),
     )
+}
+
+/// `n / (2·TRIG_ONE)` rounded to nearest, ties away from zero: `round_div` by a power
+/// of two, for `|n| < 2^62`.
+fn round_half_trig(n: i64) -> i64 {
+    const SHIFT: u32 = TRIG_ONE.trailing_zeros() + 1;
+    const HALF: i64 = TRIG_ONE;
+    const _: () = assert!(TRIG_ONE.count_ones() == 1 && 2 * TRIG_ONE == 1 << SHIFT);
+    if n >= 0 {
+        (n + HALF) >> SHIFT
+    } else {
+        -((-n + HALF) >> SHIFT)
+    }
 }
 
 /// The table point `right` to the right of and `forward` ahead of `origin`, for a unit
@@ -100,6 +130,57 @@ mod tests {
     use super::*;
     use crate::huzzah::geometry::dist;
     use crate::huzzah::geometry::fixtures::{p, unit};
+
+    /// A fixed sequence of values (splitmix64), no generator dependency in a unit test.
+    fn values(seed: u64) -> impl Iterator<Item = u64> {
+        let mut x = seed;
+        std::iter::repeat_with(move || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        })
+    }
+
+    #[test]
+    fn the_fast_rotation_rounds_as_the_exact_one() {
+        // Offsets of every size the fast path takes, up to its limit, and beyond it;
+        // half-unit ties (offsets that are multiples of the table's 2^20) included.
+        let mut v = values(7);
+        let mut next = |bits: u32| {
+            let x = v.next().unwrap();
+            let m = (x >> 1) % (1u64 << bits);
+            if x & 1 == 1 {
+                -(m as i128)
+            } else {
+                m as i128
+            }
+        };
+        for k in 0..200_000 {
+            let bits = [12, 20, 30, 39, 40, 41, 50][k % 7];
+            let (r2, f2) = (next(bits), next(bits));
+            let (r2, f2) = if k % 11 == 0 {
+                (r2 << 20, f2 << 20)
+            } else {
+                (r2, f2)
+            };
+            let facing = Facing((next(9).unsigned_abs() % 360) as u16);
+            let origin = Point::new(Len(next(30) as i64), Len(next(30) as i64));
+            let sc = sin_cos(facing);
+            assert_eq!(
+                local2(origin, facing, r2, f2),
+                local2_exact(origin, sc, r2, f2),
+                "{origin:?} {facing:?} {r2} {f2}"
+            );
+        }
+        // Near the ends of i64, the sums fall back to the saturating path.
+        let far = Point::new(Len(i64::MAX - 3), Len(i64::MIN + 3));
+        assert_eq!(
+            local2(far, Facing(0), 1000, -1000),
+            local2_exact(far, sin_cos(Facing(0)), 1000, -1000)
+        );
+    }
 
     #[test]
     fn table_matches_f64_sine() {
