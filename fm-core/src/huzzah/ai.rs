@@ -471,16 +471,14 @@ pub fn fire_threat(sc: &Scenario, s: &State) -> [f64; 2] {
             - f64::from(u8::from(fs.shape.square))
             - f64::from(u8::from(foul))
             + f64::from(fs.shape.ranks.first().copied().unwrap_or(0) / 2);
-        let reach = fs.shape.width().0.max(fs.shape.depth().0) + range.0;
+        let from = fs.shape.centre();
         let mut best: f64 = 0.0;
         for t in sc.unit_ixs(side.other()) {
             let ts = s.unit(t);
             if ts.at != Whereabouts::Table || s.began_in_combat(f, t) {
                 continue;
             }
-            // Far beyond range whatever the footprints: skip the geometry.
-            let span = ts.shape.width().0 + ts.shape.depth().0;
-            if geometry::dist(fs.shape.centre(), ts.shape.centre()).0 > reach + span {
+            if crate::huzzah::firing::beyond_range(from, &ts.shape, range) {
                 continue;
             }
             let Some(r) = geometry::fire_range(&fs.shape, &ts.shape) else {

@@ -556,20 +556,14 @@ pub fn touches_sector(sc: &Scenario, sh: &Shape, sec: SectorRef) -> bool {
     // The footprint's box farther from the sector's corners' box than the tolerance
     // (by a whole unit: distances are rounded down): nothing of it can touch. Most
     // sectors of a table are ruled out so, before any base is rotated.
-    let [x0, y0, x1, y1] = sh.aabb();
     let pts = sc.sector(sec);
-    let (px0, px1) = pts.iter().fold((i64::MAX, i64::MIN), |(lo, hi), p| {
-        (lo.min(p.x.0), hi.max(p.x.0))
-    });
-    let (py0, py1) = pts.iter().fold((i64::MAX, i64::MIN), |(lo, hi), p| {
-        (lo.min(p.y.0), hi.max(p.y.0))
-    });
-    let gap = |lo1: i64, hi1: i64, lo2: i64, hi2: i64| {
-        i128::from(lo2.saturating_sub(hi1).max(lo1.saturating_sub(hi2)).max(0))
-    };
-    let (gx, gy) = (gap(x0, x1, px0, px1), gap(y0, y1, py0, py1));
-    let far = i128::from(geometry::CONTACT_TOLERANCE.0) + 1;
-    if !pts.is_empty() && gx * gx + gy * gy >= far * far {
+    if !pts.is_empty()
+        && geometry::boxes_beyond(
+            sh.aabb(),
+            geometry::points_box(pts),
+            geometry::CONTACT_TOLERANCE,
+        )
+    {
         return false;
     }
     let p = poly(sc, sec);

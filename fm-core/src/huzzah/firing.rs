@@ -241,10 +241,7 @@ pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) ->
             continue;
         }
         let ts = &s.unit(t).shape;
-        // The range runs to a point of the target's footprint (a face's centre), so a
-        // target whose box is out of range is out of range: most of the table, ruled
-        // out before the exact range and the arc.
-        if box_gap2_from(from, ts) > i128::from(range.0) * i128::from(range.0) {
+        if beyond_range(from, ts, range) {
             continue;
         }
         let Some(r) = group_range(f, group, ts) else {
@@ -273,15 +270,14 @@ pub fn candidates_with(sc: &Scenario, s: &State, firer: UnitIx, group: Group) ->
     out
 }
 
-/// The squared distance from `p` to the box round `shape`'s footprint
-/// ([`Shape::aabb`]): never more than the squared distance to any point of it.
-fn box_gap2_from(p: Point, shape: &Shape) -> i128 {
-    let [x0, y0, x1, y1] = shape.aabb();
-    let gap = |v: i64, lo: i64, hi: i64| {
-        i128::from(lo.saturating_sub(v).max(v.saturating_sub(hi)).max(0))
-    };
-    let (dx, dy) = (gap(p.x.0, x0, x1), gap(p.y.0, y0, y1));
-    dx * dx + dy * dy
+/// Whether `target` is surely out of a weapon's `range` from `from`, judged by the box
+/// round its footprint ([`Shape::aabb`]): the range runs to a point of the footprint
+/// (a face's centre, page 11, rounded down to whole units), so a target whose box is
+/// farther is out of range. Most of the table is ruled out so, before the exact range
+/// and the arc.
+pub(crate) fn beyond_range(from: Point, target: &Shape, range: Len) -> bool {
+    let p = [from.x.0, from.y.0, from.x.0, from.y.0];
+    geometry::boxes_beyond(p, target.aabb(), range)
 }
 
 /// The targets `firer` may choose (page 11: one at short range when there is one).

@@ -3,6 +3,7 @@
 //! [`CONTACT_TOLERANCE`].
 
 use super::exact::{bbox_gap2, convex_meet, floor_sq_seg_seg, len_of, penetrates};
+use super::polygon::boxes_beyond;
 use super::position::Len;
 use super::segment::isqrt;
 use super::shape::{quads_v, Shape};
@@ -54,10 +55,9 @@ pub fn min_distance(a: &Shape, b: &Shape) -> Len {
 /// assert!(!within(&a, &b, Len(99)));
 /// ```
 pub fn within(a: &Shape, b: &Shape, d: Len) -> bool {
-    // The boxes' gap is never more than the footprints' least distance: at (d + 1)²
-    // or more, `min_distance` (whole millimetres, rounded down) is over d.
-    let far = i128::from(d.0.max(0)) + 1;
-    if box_gap2(a, b) >= far * far {
+    // The boxes' gap is never more than the footprints' least distance, and
+    // `min_distance` is rounded down to whole units.
+    if boxes_beyond(a.aabb(), b.aabb(), d) {
         return false;
     }
     min_distance(a, b) <= d
@@ -104,13 +104,7 @@ pub fn in_contact(a: &Shape, b: &Shape) -> bool {
 /// squared least distance between the footprints, so a cheap way to rule contact and
 /// overlap out.
 fn box_gap2(a: &Shape, b: &Shape) -> i128 {
-    let (p, q) = (a.aabb(), b.aabb());
-    let gap = |lo1: i64, hi1: i64, lo2: i64, hi2: i64| {
-        i128::from(lo2.saturating_sub(hi1).max(lo1.saturating_sub(hi2)).max(0))
-    };
-    let dx = gap(p[0], p[2], q[0], q[2]);
-    let dy = gap(p[1], p[3], q[1], q[3]);
-    dx * dx + dy * dy
+    super::polygon::box_gap2(a.aabb(), b.aabb())
 }
 
 #[cfg(test)]

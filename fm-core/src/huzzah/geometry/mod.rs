@@ -108,7 +108,7 @@ pub use contact::{in_contact, min_distance, overlaps, within, CONTACT_TOLERANCE}
 pub use fire::{
     base_has_los, blocks, closest_visible_face, fire_range, in_arc, target_face, visible_faces,
 };
-pub use polygon::{box_union, boxes_meet, Polygon, Quad};
+pub use polygon::{box_gap2, box_union, boxes_beyond, boxes_meet, points_box, Polygon, Quad};
 pub use position::{Facing, Len, Point};
 pub use reach::{all_within_radius, could_reach, swept_back, within_one_move};
 pub use segment::{

@@ -5,7 +5,7 @@
 use super::exact::{
     area2_v, classify, clean, pv, round_div, seg_meets_interior, segs_meet, vp, Loc, V,
 };
-use super::position::Point;
+use super::position::{Len, Point};
 use super::segment::Seg;
 use serde::{Deserialize, Serialize};
 
@@ -62,10 +62,7 @@ impl Polygon {
 
     /// The axis-aligned box `[x_min, y_min, x_max, y_max]` round the vertices.
     pub fn aabb(&self) -> [i64; 4] {
-        self.0.iter().fold(
-            [i64::MAX, i64::MAX, i64::MIN, i64::MIN],
-            |[a, b, c, d], p| [a.min(p.x.0), b.min(p.y.0), c.max(p.x.0), d.max(p.y.0)],
-        )
+        points_box(&self.0)
     }
 
     /// The edges, vertex i to vertex i+1 (and the last back to the first).
@@ -170,6 +167,33 @@ impl Polygon {
 /// Two closed axis-aligned boxes (`[x_min, y_min, x_max, y_max]`) share a point.
 pub fn boxes_meet(a: [i64; 4], b: [i64; 4]) -> bool {
     a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+}
+
+/// The axis-aligned box `[x_min, y_min, x_max, y_max]` round some points (an empty
+/// box, min above max, for none).
+pub fn points_box(points: &[Point]) -> [i64; 4] {
+    points.iter().fold(
+        [i64::MAX, i64::MAX, i64::MIN, i64::MIN],
+        |[a, b, c, d], p| [a.min(p.x.0), b.min(p.y.0), c.max(p.x.0), d.max(p.y.0)],
+    )
+}
+
+/// The squared gap between two boxes (0 where they meet): never more than the squared
+/// distance between any point of one and any point of the other, so a cheap way to
+/// rule a distance out. A point is the box `[x, y, x, y]`.
+pub fn box_gap2(a: [i64; 4], b: [i64; 4]) -> i128 {
+    let gap = |lo1: i64, hi1: i64, lo2: i64, hi2: i64| {
+        i128::from(lo2.saturating_sub(hi1).max(lo1.saturating_sub(hi2)).max(0))
+    };
+    let (dx, dy) = (gap(a[0], a[2], b[0], b[2]), gap(a[1], a[3], b[1], b[3]));
+    dx * dx + dy * dy
+}
+
+/// Whether two boxes are more than `d` apart, by a whole unit (distances are rounded
+/// down to whole units): then nothing in one is within `d` of anything in the other.
+pub fn boxes_beyond(a: [i64; 4], b: [i64; 4], d: Len) -> bool {
+    let far = i128::from(d.0.max(0)) + 1;
+    box_gap2(a, b) >= far * far
 }
 
 /// The smallest box holding both.
