@@ -487,11 +487,7 @@ pub fn fire_threat(sc: &Scenario, s: &State) -> [f64; 2] {
         };
         let fs = s.unit(f);
         let side = sc.unit(f).side;
-        let base_factor = fire_factor_expected(sc, s, f)
-            - f64::from(u8::from(fs.status == Status::Disordered))
-            - f64::from(u8::from(fs.shape.square))
-            - f64::from(u8::from(foul))
-            + f64::from(fs.shape.ranks.first().copied().unwrap_or(0) / 2);
+        let base_factor = firer_factor(sc, s, f, foul);
         let from = fs.shape.centre();
         let mut best: f64 = 0.0;
         for t in sc.unit_ixs(side.other()) {
@@ -537,13 +533,20 @@ fn fire_at_charger(sc: &Scenario, s: &State, target: UnitIx, end: &geometry::Sha
         return 0.0;
     }
     let foul = sc.conditions_on(s.turn.max(1)).1.is_foul();
-    let factor = fire_factor_expected(sc, s, target)
-        - f64::from(u8::from(ts.status == Status::Disordered))
-        - f64::from(u8::from(ts.shape.square))
+    // Short range: +1 (page 12).
+    expected_hits(firer_factor(sc, s, target, foul) + 1.0)
+}
+
+/// A firer's Fire Factor with the page 12 modifiers that depend on it alone: disordered
+/// or in square −1, foul weather −1, +1 for every two front-rank bases (all taken to
+/// see the target).
+fn firer_factor(sc: &Scenario, s: &State, f: UnitIx, foul: bool) -> f64 {
+    let fs = s.unit(f);
+    fire_factor_expected(sc, s, f)
+        - f64::from(u8::from(fs.status == Status::Disordered))
+        - f64::from(u8::from(fs.shape.square))
         - f64::from(u8::from(foul))
-        + f64::from(ts.shape.ranks.first().copied().unwrap_or(0) / 2)
-        + 1.0;
-    expected_hits(factor)
+        + f64::from(fs.shape.ranks.first().copied().unwrap_or(0) / 2)
 }
 
 /// The Fire Factor a unit fires with (page 11): its own once its quality is rolled,
