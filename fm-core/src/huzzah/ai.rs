@@ -134,8 +134,8 @@ pub fn evaluate(sc: &Scenario, s: &State, side: Side) -> f64 {
         None => {
             let now = unfinished(sc, s);
             match order_in_hand(sc, s) {
-                Some((acting, moved)) => {
-                    let then = unfinished(sc, &moved);
+                Some((acting, moved, answered)) => {
+                    let then = unfinished_with(sc, &moved, answered);
                     if acting == Side::A {
                         now.max(then)
                     } else {
@@ -154,7 +154,12 @@ pub fn evaluate(sc: &Scenario, s: &State, side: Side) -> f64 {
 
 /// Side A's value of an unfinished battle: its terms weighed at its progress.
 fn unfinished(sc: &Scenario, s: &State) -> f64 {
-    (0.5 + 0.5 * terms(sc, s).combined(progress(sc, s))).clamp(0.0, 1.0)
+    unfinished_with(sc, s, [0.0; 2])
+}
+
+/// [`unfinished`] with `extra` quality-weighted hits lost by each side (index 0 side A).
+fn unfinished_with(sc: &Scenario, s: &State, extra: [f64; 2]) -> f64 {
+    (0.5 + 0.5 * terms_with(sc, s, extra).combined(progress(sc, s))).clamp(0.0, 1.0)
 }
 
 /// An advance or retire order passed and not yet carried out (pages 19-20): the side
@@ -167,7 +172,7 @@ fn unfinished(sc: &Scenario, s: &State) -> f64 {
 /// do, which is what ranks one order above another before its units have moved. Only
 /// the charge is planned by the rules (`movement::plan_charge_within`); the rest is a
 /// judgment, not a move.
-fn order_in_hand(sc: &Scenario, s: &State) -> Option<(Side, State)> {
+fn order_in_hand(sc: &Scenario, s: &State) -> Option<(Side, State, [f64; 2])> {
     let Pending::Act { side, order, units } = &s.pending else {
         return None;
     };
@@ -178,6 +183,7 @@ fn order_in_hand(sc: &Scenario, s: &State) -> Option<(Side, State)> {
         OrderKind::Deploy | OrderKind::Manoeuvre => return None,
     };
     let mut moved = s.clone();
+    let mut answered = [0.0; 2];
     for u in units.iter().filter_map(|id| sc.unit_ix_of(id)) {
         let st = s.unit(u);
         if st.at != Whereabouts::Table || st.shape.square {
@@ -186,15 +192,25 @@ fn order_in_hand(sc: &Scenario, s: &State) -> Option<(Side, State)> {
         let charge = match order {
             OrderKind::Advance => movement::first_met(sc, s, u, rate)
                 .into_iter()
-                .find_map(|t| movement::plan_charge_within(sc, s, u, t, None, rate).ok()),
+                .find_map(|t| {
+                    movement::plan_charge_within(sc, s, u, t, None, rate)
+                        .ok()
+                        .map(|p| (t, p))
+                }),
             _ => None,
         };
         moved.unit_mut(u).shape = match charge {
-            Some(plan) => plan.end,
+            Some((target, plan)) => {
+                // Page 13: the charged unit may fire at its charger first, at short
+                // range, before any melee.
+                let hits = fire_at_charger(sc, s, target, &plan.end) * morale(sc, s, u) / 8.0;
+                answered[usize::from(*side == Side::B)] += hits;
+                plan.end
+            }
             None => st.shape.translated(forward, Len::ZERO),
         };
     }
-    Some((*side, moved))
+    Some((*side, moved, answered))
 }
 
 /// The three terms of an unfinished battle, each in [−1, 1] for side A.
@@ -238,12 +254,17 @@ pub fn progress(sc: &Scenario, s: &State) -> f64 {
 
 /// The terms of a battle (finished or not).
 pub fn terms(sc: &Scenario, s: &State) -> Terms {
+    terms_with(sc, s, [0.0; 2])
+}
+
+/// [`terms`] with `extra` quality-weighted hits lost by each side (index 0 side A).
+fn terms_with(sc: &Scenario, s: &State, extra: [f64; 2]) -> Terms {
     let t = progress(sc, s);
     let soon = imminent(sc, s);
     let threat = fire_threat(sc, s);
     let lost = [
-        material_lost(sc, s, Side::A) + soon[0].hits + THREAT_SHARE * threat[0],
-        material_lost(sc, s, Side::B) + soon[1].hits + THREAT_SHARE * threat[1],
+        material_lost(sc, s, Side::A) + soon[0].hits + THREAT_SHARE * threat[0] + extra[0],
+        material_lost(sc, s, Side::B) + soon[1].hits + THREAT_SHARE * threat[1] + extra[1],
     ];
     Terms {
         outlook: ((outlook_points(sc, s, t) + victory_worth(sc, soon[1].bases - soon[0].bases))
@@ -466,11 +487,7 @@ pub fn fire_threat(sc: &Scenario, s: &State) -> [f64; 2] {
         };
         let fs = s.unit(f);
         let side = sc.unit(f).side;
-        let base_factor = fire_factor_expected(sc, s, f)
-            - f64::from(u8::from(fs.status == Status::Disordered))
-            - f64::from(u8::from(fs.shape.square))
-            - f64::from(u8::from(foul))
-            + f64::from(fs.shape.ranks.first().copied().unwrap_or(0) / 2);
+        let base_factor = firer_factor(sc, s, f, foul);
         let from = fs.shape.centre();
         let mut best: f64 = 0.0;
         for t in sc.unit_ixs(side.other()) {
@@ -502,6 +519,34 @@ pub fn fire_threat(sc: &Scenario, s: &State) -> [f64; 2] {
         out[usize::from(side == Side::A)] += best;
     }
     out
+}
+
+/// The hits `target` is expected to score firing at a charger that ends at `end`
+/// (page 13: fire at chargers, at short range), with the modifiers of
+/// [`fire_threat`]; 0 if it may not fire or the charger is outside its arc.
+fn fire_at_charger(sc: &Scenario, s: &State, target: UnitIx, end: &geometry::Shape) -> f64 {
+    if !crate::huzzah::firing::may_fire(sc, s, target) {
+        return 0.0;
+    }
+    let ts = s.unit(target);
+    if !geometry::in_arc(&ts.shape, end) {
+        return 0.0;
+    }
+    let foul = sc.conditions_on(s.turn.max(1)).1.is_foul();
+    // Short range: +1 (page 12).
+    expected_hits(firer_factor(sc, s, target, foul) + 1.0)
+}
+
+/// A firer's Fire Factor with the page 12 modifiers that depend on it alone: disordered
+/// or in square −1, foul weather −1, +1 for every two front-rank bases (all taken to
+/// see the target).
+fn firer_factor(sc: &Scenario, s: &State, f: UnitIx, foul: bool) -> f64 {
+    let fs = s.unit(f);
+    fire_factor_expected(sc, s, f)
+        - f64::from(u8::from(fs.status == Status::Disordered))
+        - f64::from(u8::from(fs.shape.square))
+        - f64::from(u8::from(foul))
+        + f64::from(fs.shape.ranks.first().copied().unwrap_or(0) / 2)
 }
 
 /// The Fire Factor a unit fires with (page 11): its own once its quality is rolled,
@@ -1066,7 +1111,7 @@ mod tests {
             })
             .find(|t| matches!(t.pending, Pending::Act { .. }))
             .expect("an order that passes");
-        let (side, moved) = order_in_hand(&sc, &acting).expect("an advance in hand");
+        let (side, moved, _) = order_in_hand(&sc, &acting).expect("an advance in hand");
         assert_eq!(side, Side::A);
         let (fr, br) = (
             sc.unit_index("fr-2").expect("fr-2"),
