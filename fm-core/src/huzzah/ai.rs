@@ -1111,7 +1111,7 @@ mod tests {
             })
             .find(|t| matches!(t.pending, Pending::Act { .. }))
             .expect("an order that passes");
-        let (side, moved, _) = order_in_hand(&sc, &acting).expect("an advance in hand");
+        let (side, moved, answered) = order_in_hand(&sc, &acting).expect("an advance in hand");
         assert_eq!(side, Side::A);
         let (fr, br) = (
             sc.unit_index("fr-2").expect("fr-2"),
@@ -1121,6 +1121,15 @@ mod tests {
             &moved.unit(fr).shape,
             &moved.unit(br).shape
         ));
+        // Page 13: br-2 faces its charger and fires at it first; only the charging side
+        // pays for that fire.
+        assert!(answered[0] > 0.0 && answered[1] == 0.0, "{answered:?}");
+        assert!(unfinished_with(&sc, &moved, answered) < unfinished(&sc, &moved));
+        // A charged unit that may not fire (here routing: "routers cannot fire", page 11) answers with nothing.
+        let mut routed = acting.clone();
+        routed.unit_mut(br).status = crate::huzzah::state::Status::Routing;
+        let (_, _, none) = order_in_hand(&sc, &routed).expect("an advance in hand");
+        assert_eq!(none, [0.0; 2]);
         // Side A fights that melee in its own Combat phase, deciding its outcome: the
         // order in hand is worth more than the table as it stands.
         assert!(evaluate(&sc, &acting, Side::A) > unfinished(&sc, &acting));
