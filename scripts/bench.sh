@@ -10,6 +10,13 @@
 #                                   (benches/python/bench_vs_openspiel.py, in the venv
 #                                   FM_VENV, .venv by default, with the fm wheel:
 #                                   ./scripts/test_py.sh builds it) and add its rows
+#   ./scripts/bench.sh --rows       the performance issue's rows (benches/costs.rs) beside
+#                                   a random chess game in OpenSpiel's C++, interleaved,
+#                                   CPU time, min and median of ROUNDS (7) rounds
+#                                   (benches/python/rows_vs_chess.py; pyspiel from FM_VENV,
+#                                   .venv by default, else no anchor); nothing else runs
+#   ./scripts/bench.sh --scaling    Huzzah!'s cost curves (generated battles, 5-40 a side);
+#                                   --scaling --big adds 200 a side and its save's load
 #   ./scripts/bench.sh -- legal/    pass the rest to criterion (a filter)
 #
 # The medians are measurements, not checks: nothing here fails on a slow figure. Other
@@ -19,6 +26,9 @@ cd "$(dirname "$0")/.."
 QUICK=0
 RUN=1
 PYTHON_ROWS=0
+ROWS=0
+SCALING=0
+BIG=0
 ARGS=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -26,13 +36,34 @@ while [ $# -gt 0 ]; do
         --table) RUN=0 ;;
         --python) PYTHON_ROWS=1 ;;
         --) shift; ARGS=("$@"); break ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --rows) ROWS=1 ;;
+        --scaling) SCALING=1 ;;
+        --big) BIG=1 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
 
 TARGET=${CARGO_TARGET_DIR:-target}
+if [ "$ROWS" = 1 ] || [ "$SCALING" = 1 ]; then
+    COSTS=$(cargo bench -p fm-core --bench costs --no-run --message-format=json |
+        python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "costs" and m.get("executable"):
+        print(m["executable"])')
+    if [ "$SCALING" = 1 ]; then
+        if [ "$BIG" = 1 ]; then "$COSTS" --scaling --big; else "$COSTS" --scaling; fi
+    fi
+    if [ "$ROWS" = 1 ]; then
+        VENV=${FM_VENV:-.venv}
+        PY=python3
+        if [ -x "$VENV/bin/python" ]; then PY="$VENV/bin/python"; fi
+        "$PY" benches/python/rows_vs_chess.py "$COSTS" --rounds "${ROUNDS:-7}" ${ARGS[@]+"${ARGS[@]}"}
+    fi
+    exit 0
+fi
 if [ "$RUN" = 1 ]; then
     if [ "$QUICK" = 1 ]; then export FM_BENCH_QUICK=1; fi
     # criterion's own report goes to stderr, so stdout is the table alone

@@ -34,6 +34,7 @@ echo "== benchmarks (one quick pass each; timings are in docs/performance.md, no
 # bench profile (release's settings) then reuses.
 cargo bench -p fm-core -p fm-ffi --bench engine -- --test
 cargo bench -p fm-core -p fm-ffi --bench memory
+cargo bench -p fm-core -p fm-ffi --bench costs -- --test
 echo "== C ABI"
 ./scripts/test_ffi.sh
 echo "== Python"

@@ -135,6 +135,7 @@ echo "== example: random agents through the PettingZoo environment"
 echo "== benchmark script, smoke pass (the timings: scripts/bench.sh --python)"
 "$PY" benches/python/bench_vs_openspiel.py --smoke > /dev/null
 "$PY" benches/python/bench_env.py --smoke > /dev/null
+FM_VENV="$VENV" ./scripts/bench.sh --rows -- --smoke > /dev/null
 
 echo "== pytest"
 cd fm-py

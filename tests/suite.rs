@@ -15,6 +15,7 @@ mod conformance_any;
 mod determinized;
 mod factored;
 mod huzzah_ai;
+mod huzzah_golden;
 mod huzzah_json;
 mod huzzah_orders;
 mod huzzah_play;

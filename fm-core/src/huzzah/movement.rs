@@ -327,10 +327,23 @@ pub(crate) fn enemies_on_table(sc: &Scenario, s: &State, u: UnitIx) -> Vec<UnitI
 }
 
 pub(crate) fn touches_any(s: &State, sh: &Shape, others: &[UnitIx]) -> Option<UnitIx> {
-    others.iter().copied().find(|e| {
-        let es = &s.unit(*e).shape;
-        geometry::in_contact(sh, es) || geometry::overlaps(sh, es)
-    })
+    let b = sh.aabb();
+    others
+        .iter()
+        .copied()
+        .find(|e| geometry::touches_boxed(sh, b, &s.unit(*e).shape))
+}
+
+/// Those of `others` whose footprints come within [`geometry::CONTACT_TOLERANCE`] of
+/// the box `b` (in their order): the only ones a shape inside `b` may touch.
+fn near_box(s: &State, b: [i64; 4], others: &[UnitIx]) -> Vec<UnitIx> {
+    others
+        .iter()
+        .copied()
+        .filter(|e| {
+            !geometry::boxes_beyond(b, s.unit(*e).shape.aabb(), geometry::CONTACT_TOLERANCE)
+        })
+        .collect()
 }
 
 pub(crate) fn dense_polygons(sc: &Scenario) -> Vec<Polygon> {
@@ -434,6 +447,14 @@ pub fn check_advance(
         return refuse("p19", format!("{id} would leave the table"));
     }
     let sweep = geometry::swept_back(&straight, d);
+    // Every position on the way lies in the box round the start and the two ends (the
+    // drifts lie between the straight end and the drifted one): enemies beyond it can
+    // be neither swept into nor reached.
+    let sweep_box = geometry::box_union(
+        geometry::box_union(s.unit(u).shape.aabb(), straight.aabb()),
+        end.aabb(),
+    );
+    let enemies = near_box(s, sweep_box, &enemies);
     let hits_enemy = |sh: &Shape| touches_any(s, sh, &enemies);
     let swept_into = enemies.iter().find(|e| {
         s.unit(**e)
@@ -456,11 +477,6 @@ pub fn check_advance(
     // passes through it.
     let dense = dense_polygons(sc);
     let column = s.unit(u).column;
-    // Every position on the way lies in the box round the start and the two ends.
-    let sweep_box = geometry::box_union(
-        geometry::box_union(s.unit(u).shape.aabb(), straight.aabb()),
-        end.aabb(),
-    );
     for p in &dense {
         if !geometry::boxes_meet(sweep_box, p.aabb()) {
             continue;
@@ -807,9 +823,14 @@ fn real_face(target: &Shape, seg: geometry::Seg) -> geometry::Face {
 
 /// The contact distance of `sh` moving straight ahead into `target`, up to `max`.
 fn contact_distance(sh: &Shape, target: &Shape, max: Len) -> Option<Len> {
+    // Every position on the way lies in the box round the start and the end: a target
+    // beyond it is never met, whatever the steps.
+    let way = geometry::box_union(sh.aabb(), sh.translated(max, Len::ZERO).aabb());
+    if geometry::boxes_beyond(way, target.aabb(), geometry::CONTACT_TOLERANCE) {
+        return None;
+    }
     crate::huzzah::morale::first_distance(max, |x| {
-        let m = sh.translated(x, Len::ZERO);
-        geometry::in_contact(&m, target) || geometry::overlaps(&m, target)
+        geometry::touches(&sh.translated(x, Len::ZERO), target)
     })
 }
 

@@ -777,13 +777,66 @@ impl State {
     /// A platform-independent hash of the whole state (FNV-1a over its canonical
     /// JSON).
     pub fn hash(&self) -> u64 {
-        fnv(&serde_json::to_vec(self).unwrap_or_default())
+        // The JSON is fed to the hash as it is written, never held: the same bytes, so
+        // the same hash, without building a buffer of the whole state per command.
+        let mut h = Fnv(FNV_OFFSET);
+        match serde_json::to_writer(&mut h, self) {
+            Ok(()) => h.0,
+            // `to_vec` gave an empty buffer on error: the hash of no bytes. A state
+            // always serializes (no map has non-string keys), so this is never reached.
+            Err(_) => FNV_OFFSET,
+        }
     }
 }
 
-/// FNV-1a, 64 bits.
-pub(crate) fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
-    })
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a as an `io::Write` sink.
+struct Fnv(u64);
+
+impl std::io::Write for Fnv {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 = bytes.iter().fold(self.0, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+        });
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::huzzah::Huzzah;
+
+    /// FNV-1a, 64 bits, over a whole buffer: what `State::hash` was before it streamed.
+    fn fnv(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(FNV_OFFSET, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+        })
+    }
+
+    #[test]
+    fn the_streamed_hash_is_fnv_of_the_json() {
+        for name in ["huzzah-firefight", "huzzah-encounter"] {
+            let sc = Huzzah::builtin(name).expect("built-in scenario");
+            let mut rng = crate::rng::rng_from_seed(3);
+            let (mut s, _) = Huzzah::new_game(&sc, &mut rng);
+            for _ in 0..120 {
+                let json = serde_json::to_vec(&s).expect("a state serializes");
+                assert_eq!(s.hash(), fnv(&json), "{name}");
+                let cmds = Huzzah::legal_commands(&sc, &s);
+                if cmds.is_empty() {
+                    break;
+                }
+                let c = &cmds[crate::dynmatch::uniform_index(&mut rng, cmds.len())];
+                s = Huzzah::apply_with_state(&sc, &s, c, &mut rng)
+                    .expect("a listed command is legal")
+                    .1;
+            }
+        }
+    }
 }

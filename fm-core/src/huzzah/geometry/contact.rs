@@ -99,6 +99,31 @@ pub fn in_contact(a: &Shape, b: &Shape) -> bool {
     within(a, b, CONTACT_TOLERANCE) && !overlaps(a, b)
 }
 
+/// The footprints touch or overlap: `in_contact(a, b) || overlaps(a, b)`, which is
+/// `within(a, b, CONTACT_TOLERANCE)` (an overlap is a distance of 0), so one test
+/// with one box each.
+///
+/// ```
+/// use fm_core::huzzah::geometry::{in_contact, overlaps, touches, Facing, Len, Point, Shape};
+/// let a = Shape::new(Point::cm(0, 0), Facing(0), vec![1], Len::cm(4));
+/// let face_to_face = Shape::new(Point::cm(0, 0), Facing(180), vec![1], Len::cm(4));
+/// let on_top = a.translated(Len::cm(-1), Len::ZERO);
+/// let apart = a.translated(Len::cm(-5), Len::ZERO);
+/// for b in [&face_to_face, &on_top, &apart] {
+///     assert_eq!(touches(&a, b), in_contact(&a, b) || overlaps(&a, b));
+/// }
+/// assert!(!touches(&a, &apart));
+/// ```
+pub fn touches(a: &Shape, b: &Shape) -> bool {
+    within(a, b, CONTACT_TOLERANCE)
+}
+
+/// [`touches`] with `a`'s box already worked out (`a.aabb()`), for one shape tested
+/// against many.
+pub(crate) fn touches_boxed(a: &Shape, a_box: [i64; 4], b: &Shape) -> bool {
+    !boxes_beyond(a_box, b.aabb(), CONTACT_TOLERANCE) && min_distance(a, b) <= CONTACT_TOLERANCE
+}
+
 /// The squared gap between the axis-aligned boxes round two footprints, each box
 /// widened by 2 units against the rounding of rotated corners: never more than the
 /// squared least distance between the footprints, so a cheap way to rule contact and
@@ -164,5 +189,29 @@ mod tests {
         assert!(overlaps(&a, &deep));
         // Corner to corner diagonal touch: contact.
         assert!(in_contact(&a, &unit(400, 400, 0, &[1], 400)));
+    }
+
+    #[test]
+    fn touching_is_contact_or_overlap() {
+        // Round a 4-base line: every facing in 15° steps, at gaps from deep overlap to
+        // just beyond the tolerance, along both axes and the diagonal.
+        let a = unit(0, 0, 30, &[2, 2], 400);
+        let mut seen = [0usize; 3];
+        for facing in (0..360).step_by(15) {
+            for k in -12..=12 {
+                for (dx, dy) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+                    for reach in [600, 780, 800, 810, 820, 1200] {
+                        let b = unit(dx * (reach + k), dy * (reach + k), facing, &[3], 400);
+                        let want = in_contact(&a, &b) || overlaps(&a, &b);
+                        assert_eq!(touches(&a, &b), want, "{facing} {k} {dx},{dy} {reach}");
+                        assert_eq!(touches_boxed(&a, a.aabb(), &b), want);
+                        seen[usize::from(in_contact(&a, &b))
+                            + 2 * usize::from(overlaps(&a, &b))] += 1;
+                    }
+                }
+            }
+        }
+        // Each case met: apart, in contact, overlapping.
+        assert!(seen.iter().all(|n| *n > 0), "{seen:?}");
     }
 }

@@ -104,7 +104,8 @@ mod shape;
 mod tests;
 mod trig;
 
-pub use contact::{in_contact, min_distance, overlaps, within, CONTACT_TOLERANCE};
+pub(crate) use contact::touches_boxed;
+pub use contact::{in_contact, min_distance, overlaps, touches, within, CONTACT_TOLERANCE};
 pub use fire::{
     base_has_los, blocks, closest_visible_face, fire_range, in_arc, target_face, visible_faces,
 };

@@ -245,17 +245,19 @@ impl Shape {
     /// the centre, so the half extents rounded up and widened by 2 hold every corner.
     pub fn aabb(&self) -> [i64; 4] {
         let (s, c) = super::trig::sin_cos(self.facing);
-        let (s, c) = (i128::from(s.unsigned_abs()), i128::from(c.unsigned_abs()));
         // Doubled width and depth in the unit's frame: half extents are w/2 and d/4.
         let (w, d) = (self.w2(), self.d2());
-        let den = 4 * i128::from(super::trig::TRIG_ONE);
-        let half = |a: i128, b: i128| {
-            let n = (2 * w)
-                .saturating_mul(a)
-                .saturating_add(d.saturating_mul(b));
-            sat64(n.saturating_add(den - 1) / den).saturating_add(2)
+        // Every unit on a table (under 2^30 units, 100 km): the products stay under
+        // 2^52, so `i64` gives the very quotient of the `i128` path.
+        let (hx, hy) = if w < 1 << 30 && d < 1 << 30 {
+            let (s, c) = (s.abs(), c.abs());
+            let (w, d) = (w as i64, d as i64);
+            let den = 4 * super::trig::TRIG_ONE;
+            let half = |a: i64, b: i64| (2 * w * a + d * b + den - 1) / den + 2;
+            (half(c, s), half(s, c))
+        } else {
+            self.half_extents_wide((s, c), w, d)
         };
-        let (hx, hy) = (half(c, s), half(s, c));
         let o = self.centre();
         [
             o.x.0.saturating_sub(hx),
@@ -263,6 +265,19 @@ impl Shape {
             o.x.0.saturating_add(hx),
             o.y.0.saturating_add(hy),
         ]
+    }
+
+    /// [`Shape::aabb`]'s half extents (widened by 2) in `i128`, saturating: any size.
+    fn half_extents_wide(&self, (s, c): (i64, i64), w: i128, d: i128) -> (i64, i64) {
+        let (s, c) = (i128::from(s.unsigned_abs()), i128::from(c.unsigned_abs()));
+        let den = 4 * i128::from(super::trig::TRIG_ONE);
+        let half = |a: i128, b: i128| {
+            let n = (2 * w)
+                .saturating_mul(a)
+                .saturating_add(d.saturating_mul(b));
+            sat64(n.saturating_add(den - 1) / den).saturating_add(2)
+        };
+        (half(c, s), half(s, c))
     }
 
     /// Every corner of every base, four per base in [`Shape::bases`] order.
@@ -310,6 +325,35 @@ mod tests {
                     let q = s.bounding_box().0;
                     let lo = q.iter().map(|p| p.x.0).min().unwrap();
                     assert!(lo - x0 <= 3, "{facing} {ranks:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_small_box_path_agrees_with_the_wide_one() {
+        for facing in 0..360u16 {
+            for ranks in [
+                vec![1],
+                vec![4],
+                vec![2, 2],
+                vec![3, 1],
+                vec![24],
+                vec![1; 24],
+            ] {
+                for base in [1, 257, 400, 1000, 40_000] {
+                    let s = Shape::new(Point::cm(3, -7), Facing(facing), ranks.clone(), Len(base));
+                    let (sn, cs) = super::super::trig::sin_cos(s.facing);
+                    let (w, d) = (s.w2(), s.d2());
+                    assert!(w < 1 << 30 && d < 1 << 30);
+                    let [x0, y0, x1, y1] = s.aabb();
+                    let o = s.centre();
+                    let (hx, hy) = s.half_extents_wide((sn, cs), w, d);
+                    assert_eq!(
+                        [x0, y0, x1, y1],
+                        [o.x.0 - hx, o.y.0 - hy, o.x.0 + hx, o.y.0 + hy],
+                        "{facing} {ranks:?} {base}"
+                    );
                 }
             }
         }
