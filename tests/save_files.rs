@@ -65,12 +65,12 @@ fn as_old_format(m: &Match, format: u32) -> Value {
 }
 
 #[test]
-fn a_save_round_trips_in_format_4_with_its_seed_check() {
+fn a_save_round_trips_in_format_5_with_its_seed_check() {
     let m = demo(3, 12);
     let text = m.save();
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["format"], SAVE_FORMAT);
-    assert_eq!(SAVE_FORMAT, 4);
+    assert_eq!(SAVE_FORMAT, 5);
     let check = v["seed_check"].as_str().unwrap();
     assert_eq!(check.len(), 16);
     // The check is the first output of the generator the seed gives.
@@ -89,9 +89,9 @@ fn only_the_current_format_loads() {
     for f in [
         json!(0),
         json!(2.5),
-        json!(5),
+        json!(6),
         json!(99),
-        json!("4"),
+        json!("5"),
         json!(null),
         json!(-2),
     ] {
@@ -424,7 +424,7 @@ fn old_saves_with_the_scenario_embedded_still_load() {
             assert_eq!(back.state(), m.state());
             // The loaded match's own log records today's hashes.
             assert_eq!(back.log(), m.log());
-            // Saved again, it is format 4 and names the built-in.
+            // Saved again, it is today's format and names the built-in.
             assert_eq!(back.save(), m.save());
         }
     }
@@ -453,4 +453,52 @@ fn rule_save_format_4_checks_word_hashes_and_formats_2_and_3_legacy_ones() {
             .save(),
         m.save()
     );
+}
+
+/// Save format 5 records Huzzah!'s state hashes by words; a format-4 save of a battle
+/// (its hashes FNV-1a over the state's JSON, `State::json_hash`) still loads, checked
+/// with those, and saves again as format 5; relabelled, either is refused at the
+/// opening. Fire & Movement's hashes are the same in formats 4 and 5.
+#[test]
+fn rule_save_format_5_checks_huzzah_word_hashes_and_format_4_json_ones() {
+    use fm_core::huzzah::Huzzah;
+    let new = || GameMatch::<Huzzah>::new_builtin("huzzah-firefight", 4).unwrap();
+    let mut m = new();
+    let mut rng = rng_from_seed(11);
+    for _ in 0..40 {
+        let c = m
+            .random_command(&mut rng)
+            .expect("a battle of more than 40 commands");
+        m.apply(&c).unwrap();
+    }
+    let v: Value = serde_json::from_str(&m.save()).unwrap();
+    assert_eq!(v["format"], 5);
+    let hex = |h: u64| json!(format!("{h:016x}"));
+    let mut old = v.clone();
+    old["format"] = json!(4);
+    let mut again = new();
+    old["opening_hash"] = hex(again.state().json_hash());
+    for (k, e) in m.log().iter().enumerate() {
+        again.apply(&e.command).unwrap();
+        old["log"][k]["hash"] = hex(again.state().json_hash());
+    }
+    assert_ne!(old["log"][3]["hash"], v["log"][3]["hash"]);
+    let back = GameMatch::<Huzzah>::load(&old.to_string()).unwrap();
+    assert_eq!(back.state(), m.state());
+    assert_eq!(back.save(), m.save());
+    let refused = |save: &Value| match GameMatch::<Huzzah>::load(&save.to_string()) {
+        Ok(_) => panic!("loaded, but should be refused"),
+        Err(e) => e.to_string(),
+    };
+    let mut new_as_4 = v.clone();
+    new_as_4["format"] = json!(4);
+    assert!(refused(&new_as_4).contains("opening state differs"));
+    let mut old_as_5 = old.clone();
+    old_as_5["format"] = json!(5);
+    assert!(refused(&old_as_5).contains("opening state differs"));
+    // A Fire & Movement save relabelled format 4 loads as it is.
+    let f = demo(5, 10);
+    let mut as_4 = save_value(&f);
+    as_4["format"] = json!(4);
+    assert_eq!(Match::load(&as_4.to_string()).unwrap().save(), f.save());
 }

@@ -156,9 +156,9 @@ pub unsafe extern "C" fn fm_match_from_json(
 }
 
 /// Loads a match saved with `fm_match_save`, replaying every command and checking
-/// each recorded event and state hash. The save must be exactly what `fm_match_save`
-/// writes (save format 3 or 2, no unknown or duplicate key, at most 4 MiB and 50,000
-/// commands: docs/protocol.md, "Save files").
+/// each recorded event and state hash. The save must be what `fm_match_save` writes
+/// (save format 5, or an older one from 2 to 4; no unknown or duplicate key, at most
+/// 4 MiB and 50,000 commands: docs/protocol.md, "Save files").
 ///
 /// Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new
 /// handle owned by the caller; free it with `fm_match_free`.

@@ -19,10 +19,13 @@
 //! - `save.rs`: the save format ([`SavedGame`], [`SAVE_FORMAT`] and the limits),
 //!   built-in scenarios by id and [`scenario_hash`], writing a save and loading one
 //!   (verified by replay).
+//! - `hash.rs`: `WordHasher`, the word-at-a-time hash the systems' state hashes
+//!   are built on.
 //! - `record.rs`: what one side may know of a match: [`SideRecordOf`] (play by e-mail,
 //!   a player's client), information states, view hashes.
 
 mod chance_play;
+pub(crate) mod hash;
 mod log;
 mod matches;
 mod record;

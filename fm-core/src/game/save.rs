@@ -12,14 +12,16 @@ use crate::rng::RngReset;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The save format [`GameMatch::save`] writes. Format 4 records Fire & Movement state
-/// hashes by words (`State::hash`; formats 2 and 3 recorded `State::legacy_hash`,
-/// which loading them still checks). Format 3 lets a save name a built-in
+/// The save format [`GameMatch::save`] writes. Format 5 records Huzzah! state hashes
+/// by words (`huzzah::state::State::hash`; formats 2 to 4 recorded its `json_hash`,
+/// which loading them still checks). Format 4 records Fire & Movement state hashes by
+/// words (`State::hash`; formats 2 and 3 recorded `State::legacy_hash`, which loading
+/// them still checks), and brought determinized saves. Format 3 lets a save name a built-in
 /// scenario ([`SavedScenario::Builtin`], guarded by [`SavedGame::scenario_hash`])
 /// instead of embedding its data; [`GameMatch::load`] also reads format 2 (the
 /// scenario always embedded). Format 2 added [`SavedGame::seed_check`]; format 1 saves
 /// (which lack it) are refused with a message saying how to recover them.
-pub const SAVE_FORMAT: u32 = 4;
+pub const SAVE_FORMAT: u32 = 5;
 
 /// The oldest save format [`GameMatch::load`] reads.
 const OLDEST_SAVE_FORMAT: u32 = 2;
@@ -546,9 +548,10 @@ impl<G: Game> GameMatch<G> {
         format: u32,
         depth: usize,
     ) -> Result<GameMatch<G>, MatchError> {
-        if format != SAVE_FORMAT {
+        // Format 4 brought determinized saves.
+        if format < 4 {
             return Err(MatchError::Json(format!(
-                "determinized: only a format {SAVE_FORMAT} save is determinized"
+                "determinized: a format {format} save is never determinized (format 4 on)"
             )));
         }
         if depth + 1 > MAX_DETERMINIZED_DEPTH {

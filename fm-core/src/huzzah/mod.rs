@@ -152,6 +152,13 @@ impl crate::game::Game for Huzzah {
     fn state_hash(s: &state::State) -> u64 {
         s.hash()
     }
+    fn state_hash_in_format(s: &state::State, format: u32) -> u64 {
+        if format <= 4 {
+            s.json_hash()
+        } else {
+            s.hash()
+        }
+    }
     fn action_space_size(sc: &scenario::Scenario) -> usize {
         legal::action_space_size(sc)
     }

@@ -774,11 +774,19 @@ impl State {
             .position(|o| !o.lost && o.attached == Some(u))
     }
 
-    /// A platform-independent hash of the whole state (FNV-1a over its canonical
-    /// JSON).
+    /// A platform-independent hash of the whole state: every value its `Hash` writes,
+    /// folded a word at a time (the hash of save format 5 on; about ten times faster
+    /// than [`State::json_hash`], which formats 2-4 recorded).
     pub fn hash(&self) -> u64 {
-        // The JSON is fed to the hash as it is written, never held: the same bytes, so
-        // the same hash, without building a buffer of the whole state per command.
+        let mut h = crate::game::hash::WordHasher::new();
+        std::hash::Hash::hash(self, &mut h);
+        std::hash::Hasher::finish(&h)
+    }
+
+    /// The state hash of save formats 2 to 4: FNV-1a over the state's canonical JSON.
+    /// Loading such a save verifies its recorded hashes with it.
+    pub fn json_hash(&self) -> u64 {
+        // The JSON is fed to the hash as it is written, never held.
         let mut h = Fnv(FNV_OFFSET);
         match serde_json::to_writer(&mut h, self) {
             Ok(()) => h.0,
@@ -820,14 +828,14 @@ mod tests {
     }
 
     #[test]
-    fn the_streamed_hash_is_fnv_of_the_json() {
+    fn the_json_hash_is_fnv_of_the_json() {
         for name in ["huzzah-firefight", "huzzah-encounter"] {
             let sc = Huzzah::builtin(name).expect("built-in scenario");
             let mut rng = crate::rng::rng_from_seed(3);
             let (mut s, _) = Huzzah::new_game(&sc, &mut rng);
             for _ in 0..120 {
                 let json = serde_json::to_vec(&s).expect("a state serializes");
-                assert_eq!(s.hash(), fnv(&json), "{name}");
+                assert_eq!(s.json_hash(), fnv(&json), "{name}");
                 let cmds = Huzzah::legal_commands(&sc, &s);
                 if cmds.is_empty() {
                     break;

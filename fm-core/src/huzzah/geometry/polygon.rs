@@ -65,6 +65,13 @@ impl Polygon {
         points_box(&self.0)
     }
 
+    /// `p` lies in the closed box round the vertices: outside it, `p` is outside the
+    /// polygon, and so is anything whose own box misses it (the tests below start here:
+    /// most terrain is far from most units).
+    fn box_holds(&self, p: Point) -> bool {
+        boxes_meet(self.aabb(), [p.x.0, p.y.0, p.x.0, p.y.0])
+    }
+
     /// The edges, vertex i to vertex i+1 (and the last back to the first).
     pub fn edges(&self) -> Vec<Seg> {
         let n = self.0.len();
@@ -91,16 +98,19 @@ impl Polygon {
     /// assert!(l.contains(Point::cm(2, 3))); // on the boundary
     /// ```
     pub fn contains(&self, p: Point) -> bool {
-        classify(&self.cleaned(), pv(p)) != Loc::Outside
+        self.box_holds(p) && classify(&self.cleaned(), pv(p)) != Loc::Outside
     }
 
     /// `p` lies strictly inside the polygon (not on its boundary).
     pub fn contains_interior(&self, p: Point) -> bool {
-        classify(&self.cleaned(), pv(p)) == Loc::Inside
+        self.box_holds(p) && classify(&self.cleaned(), pv(p)) == Loc::Inside
     }
 
     /// The closed segment crosses, enters, touches or lies in the closed polygon.
     pub fn intersects_seg(&self, s: Seg) -> bool {
+        if !boxes_meet(self.aabb(), points_box(&[s.a, s.b])) {
+            return false;
+        }
         let poly = self.cleaned();
         let (a, b) = (pv(s.a), pv(s.b));
         if classify(&poly, a) != Loc::Outside || classify(&poly, b) != Loc::Outside {
@@ -113,12 +123,18 @@ impl Polygon {
     /// Some point of the segment lies strictly inside the polygon: it passes through the
     /// interior, not merely along or touching the boundary (exact).
     pub fn seg_enters_interior(&self, s: Seg) -> bool {
+        if !boxes_meet(self.aabb(), points_box(&[s.a, s.b])) {
+            return false;
+        }
         let poly = self.cleaned();
         seg_meets_interior(&poly, area2_v(&poly).signum(), pv(s.a), pv(s.b))
     }
 
     /// The base and the polygon share a point (closed sets: touching counts).
     pub fn intersects_quad(&self, q: &Quad) -> bool {
+        if !boxes_meet(self.aabb(), points_box(&q.0)) {
+            return false;
+        }
         let poly = self.cleaned();
         let qv = q.v();
         if qv.iter().any(|&c| classify(&poly, c) != Loc::Outside)
@@ -133,6 +149,9 @@ impl Polygon {
 
     /// The interiors of the base and the polygon intersect (touching does not count).
     pub fn interior_meets_quad(&self, q: &Quad) -> bool {
+        if !boxes_meet(self.aabb(), points_box(&q.0)) {
+            return false;
+        }
         let poly = self.cleaned();
         let op = area2_v(&poly).signum();
         let qv = clean(q.v());
