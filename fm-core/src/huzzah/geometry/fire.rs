@@ -7,7 +7,7 @@ use super::exact::{
     area2_v, clean, convex_meet, cross, dot, hull, len_of, norm2, orient, perp, proj, pv,
     seg_meets_interior, vsub, V,
 };
-use super::polygon::Polygon;
+use super::polygon::{boxes_meet, points_box, Polygon};
 use super::position::{Len, Point};
 use super::segment::{isqrt, nearest_point_on_seg, Seg};
 use super::shape::{quads_v, Face, Shape};
@@ -161,6 +161,10 @@ pub fn blocks(firer: &Shape, target: &Shape, other: &Shape) -> bool {
         return false;
     };
     let front = firer.face(Face::Front);
+    // The lane lies in its four corners' box: a unit whose box misses it cannot block.
+    if !boxes_meet(points_box(&[front.a, front.b, face.a, face.b]), other.aabb()) {
+        return false;
+    }
     let lane = hull(vec![pv(front.a), pv(front.b), pv(face.a), pv(face.b)]);
     if lane.len() < 3 {
         return false;
@@ -241,10 +245,12 @@ pub fn base_has_los(
             regions.push(q.v().to_vec());
         }
     }
-    for s in blockers {
+    // Only what comes within the line's box can touch the line (most of the table).
+    let line_box = points_box(&[m, n]);
+    for s in blockers.iter().filter(|s| boxes_meet(line_box, s.aabb())) {
         regions.extend(s.bases().iter().map(|q| q.v().to_vec()));
     }
-    for p in dense {
+    for p in dense.iter().filter(|p| boxes_meet(line_box, p.aabb())) {
         regions.push(p.cleaned());
     }
     clear_line(pv(m), pv(n), &regions)

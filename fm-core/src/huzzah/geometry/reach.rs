@@ -5,7 +5,7 @@
 
 use super::contact::{within, CONTACT_TOLERANCE};
 use super::exact::{clean, convex_meet, pv, vp};
-use super::polygon::Polygon;
+use super::polygon::{boxes_meet, points_box, Polygon};
 use super::position::{Len, Point};
 use super::segment::dist;
 use super::shape::{quads_v, Shape};
@@ -45,12 +45,18 @@ pub fn could_reach(mover: &Shape, target: &Shape, advance: Len, drift: Len) -> b
     }
     let h = mover.front_n() * mover.b() + 2 * i128::from(drift.0.max(0));
     let f = 2 * adv;
-    let region = [
-        pv(mover.at(-h, f)),
-        pv(mover.at(h, f)),
-        pv(mover.at(h, 0)),
-        pv(mover.at(-h, 0)),
+    let corners = [
+        mover.at(-h, f),
+        mover.at(h, f),
+        mover.at(h, 0),
+        mover.at(-h, 0),
     ];
+    // The region lies in its corners' box and the target in its own: apart, they
+    // cannot meet (most pairs on a table; the Orders phase asks it of every pair).
+    if !boxes_meet(points_box(&corners), target.aabb()) {
+        return false;
+    }
+    let region = corners.map(pv);
     quads_v(target)
         .iter()
         .any(|q| convex_meet(&region, q, false))
