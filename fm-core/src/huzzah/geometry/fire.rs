@@ -162,7 +162,10 @@ pub fn blocks(firer: &Shape, target: &Shape, other: &Shape) -> bool {
     };
     let front = firer.face(Face::Front);
     // The lane lies in its four corners' box: a unit whose box misses it cannot block.
-    if !boxes_meet(points_box(&[front.a, front.b, face.a, face.b]), other.aabb()) {
+    if !boxes_meet(
+        points_box(&[front.a, front.b, face.a, face.b]),
+        other.aabb(),
+    ) {
         return false;
     }
     let lane = hull(vec![pv(front.a), pv(front.b), pv(face.a), pv(face.b)]);
