@@ -22,8 +22,10 @@ Operations, on the same kind of position for each game:
   with ``random.Random(1000)``), from the start to the end.
 
 Positions: fm's is the first Movement Phase of the seeded random game (system-demo:
-after set-up; meuse-argonne: before any move); chess's is after 20 random plies
-(seed 0), a middle-game position with about 30 legal moves.
+after set-up; meuse-argonne: before any move), and for Huzzah!'s huzzah-encounter the
+first decision of its seeded random game that lists an order (``apply_action`` times
+the first order listed); chess's is after 20 random plies (seed 0), a middle-game
+position with about 30 legal moves.
 
 Method: the measurements are taken in rounds, and in each round every (game,
 operation) pair is measured in turn, so a slow spell of the machine hits every row
@@ -50,6 +52,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import fm
 
 FM_SCENARIOS = ("system-demo", "meuse-argonne")
+# Huzzah!: positions and the action timed as `HuzzahSubject` says.
+HUZZAH_SCENARIO = "huzzah-encounter"
 OPS = (
     "apply_action",
     "legal_actions",
@@ -163,6 +167,33 @@ class FmSubject(Subject):
             m.apply_action(a)
             n += 1
         return n
+
+
+class HuzzahSubject(FmSubject):
+    """Huzzah!'s huzzah-encounter at the first decision of the seeded random game that
+    lists an order (the Orders phase); the action timed is the first order listed."""
+
+    def __init__(self, scenario: str) -> None:
+        self.name = scenario
+        m = fm.Match(scenario, seed=1)
+        rng = random.Random(1000)
+        while not any(c.type == "order" for c in m.legal_commands()):
+            m.apply_action(rng.choice(m.legal_actions()))
+            if m.is_over:
+                raise RuntimeError(f"{scenario}: no order listed")
+        self.m = m
+        order = next(c for c in m.legal_commands() if c.type == "order")
+        action = m.action_of(order)
+        assert action is not None
+        self.action = action
+        self.actions = len(m.legal_actions())
+        try:
+            import numpy as np
+
+            self.mask = np.zeros(m.action_space_size, dtype=np.uint8)
+        except ImportError:
+            self.mask = None
+        self.seed = 0
 
 
 class ChessSubject(Subject):
@@ -307,7 +338,9 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=300, help="calls per row per round (300)")
     ap.add_argument("--quick", action="store_true", help="3 rounds of 100 calls")
     ap.add_argument(
-        "--smoke", action="store_true", help="1 round of 3 calls, system-demo's game only"
+        "--smoke",
+        action="store_true",
+        help="1 round of 3 calls, system-demo's and huzzah-encounter's games only",
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
@@ -317,8 +350,9 @@ def main() -> int:
     if args.smoke:
         rounds, reps = 1, 3
     subjects: List[Subject] = [FmSubject(n) for n in FM_SCENARIOS]
+    subjects.append(HuzzahSubject(HUZZAH_SCENARIO))
     if args.smoke:
-        subjects = subjects[:1]
+        subjects = subjects[:1] + subjects[-1:]
     try:
         import pyspiel  # type: ignore[import-not-found]
 
