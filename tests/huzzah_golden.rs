@@ -11,6 +11,7 @@
 //!
 //! and commit the new file, saying in the commit which rule changed.
 
+use crate::conformance::fnv1a64;
 use fm_core::huzzah::Huzzah;
 use fm_core::{rng_from_seed, GameMatch};
 use serde::{Deserialize, Serialize};
@@ -35,12 +36,6 @@ struct Golden {
     event_log_fnv1a64: String,
     /// `State::hash` at the end, 16 hex digits.
     final_state_hash: String,
-}
-
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 fn play(scenario: &str, seed: u64) -> Golden {

@@ -463,8 +463,9 @@ pub fn check_advance(
             .iter()
             .any(|q| sweep.intersects_quad(q))
     });
+    // The last drift step (k = 10) is `end` itself.
     let drift_into = (0..=10).find_map(|k| hits_enemy(&advanced(s, u, d, Len(drift.0 * k / 10))));
-    if let Some(e) = swept_into.copied().or(drift_into).or(hits_enemy(&end)) {
+    if let Some(e) = swept_into.copied().or(drift_into) {
         return refuse(
             "p20",
             format!(
