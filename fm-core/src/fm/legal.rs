@@ -243,6 +243,13 @@ pub(crate) trait MoveSource {
             _ => None,
         }));
     }
+    /// How many [`MoveSource::normal_ends`] has (what the random agent counts for
+    /// every unit at every command).
+    fn normal_count(&mut self, sc: &Scenario, i: usize) -> usize {
+        let mut ends = Vec::new();
+        self.normal_ends(sc, i, &mut ends);
+        ends.len()
+    }
     /// Whether [`MoveSource::normal_ends`] has any (the factored listing's heads,
     /// `fm::factored`): a source may answer without the unit's whole search.
     fn has_normal_end(&mut self, sc: &Scenario, i: usize) -> bool {
@@ -527,13 +534,24 @@ fn visit_attack_sets(
     let Some(hi) = sc.hex_index(h) else {
         return ControlFlow::Continue(());
     };
+    // The stacks of the six neighbours, in one pass over the units (in unit order, as
+    // `units_at` gives them).
+    let around = sc.hexes[hi as usize].neighbors;
+    let around_hex = around.map(|n| (n != crate::fm::scenario::NO_HEX).then(|| sc.hex_at(n)));
+    let mut stacks: [Vec<usize>; 6] = Default::default();
+    for (i, u) in s.units.iter().enumerate() {
+        let Location::Map(at) = u.loc else { continue };
+        if let Some(d) = around_hex.iter().position(|&x| x == Some(at)) {
+            stacks[d].push(i);
+        }
+    }
     let mut groups: Vec<Vec<UnitId>> = Vec::new();
     for d in 0..6 {
-        let n = sc.hexes[hi as usize].neighbors[d];
+        let n = around[d];
         if n == crate::fm::scenario::NO_HEX {
             continue;
         }
-        let here = s.units_at(sc.hex_at(n));
+        let here = &stacks[d];
         if here.is_empty()
             || here
                 .iter()
@@ -666,9 +684,14 @@ pub(crate) fn nth_movement_command(
     let mut ends = Vec::new();
     let mut counts = Vec::with_capacity(s.units.len());
     for i in 0..s.units.len() {
-        ends.clear();
-        unit_ends(sc, s, src, i, &mut ends);
-        counts.push(ends.len());
+        let extra = sc.rules().extra_moves(sc, s, i);
+        counts.push(if extra.is_empty() {
+            src.normal_count(sc, i)
+        } else {
+            ends.clear();
+            unit_ends(sc, s, src, i, &mut ends);
+            ends.len()
+        });
     }
     let n = 1 + extras + counts.iter().sum::<usize>();
     let mut k = pick(n);
@@ -685,9 +708,14 @@ pub(crate) fn nth_movement_command(
     k -= extras;
     for (i, &c) in counts.iter().enumerate() {
         if k < c {
-            let mut out = Vec::new();
-            unit_moves(sc, s, src, i, &mut out);
-            return out.swap_remove(k);
+            // Only the move drawn gets its path built.
+            ends.clear();
+            unit_ends(sc, s, src, i, &mut ends);
+            let path = unit_move_to(sc, s, src, i, ends[k]).expect("a listed move end");
+            return Command::Move {
+                unit: s.units.id(i).clone(),
+                path,
+            };
         }
         k -= c;
     }

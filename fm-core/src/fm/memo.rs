@@ -25,7 +25,7 @@ use crate::fm::hex::Hex;
 use crate::fm::legal::{legal_commands_from, one_step_end, MoveSource};
 use crate::fm::movement::{entry_hexes, may_stack, movable, with_search, Board};
 use crate::fm::scenario::Scenario;
-use crate::fm::state::{Location, State};
+use crate::fm::state::{ExclusiveState, Location, Shared, State};
 use crate::ids::Side;
 use rand_core::RngCore;
 use std::sync::Arc;
@@ -36,10 +36,18 @@ use std::sync::Arc;
 pub struct ListingMemo {
     board: Option<BoardKey>,
     units: Vec<Option<Arc<Searched>>>,
+    /// Per unit: how many of its kept search's hexes it may end on, or [`NO_COUNT`].
+    counts: Vec<u32>,
+    /// Each unit's location at the last listing: the hexes whose occupants changed
+    /// since are those of the units whose location differs.
+    locs: Vec<Location>,
 }
 
+/// A move-end count not known.
+const NO_COUNT: u32 = u32::MAX;
+
 /// The inputs every search of a listing shares.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct BoardKey {
     side: Side,
     /// Per unit in scenario order: the hex index of each enemy unit on the map, or
@@ -47,16 +55,33 @@ struct BoardKey {
     enemy: Vec<u16>,
     /// The active side's enemy zones of control.
     ezoc: Vec<bool>,
+    /// The exclusive rules' bookkeeping the zones of control were made with (Meuse
+    /// Argonne 14.2 reads the breached works).
+    ex: Shared<ExclusiveState>,
 }
 
 /// One unit's inputs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct UnitKey {
     loc: Location,
     steps: u8,
     rules: Option<MovementRules>,
     /// The entry hexes of a reinforcement (empty on the map).
     entry: Vec<u16>,
+}
+
+impl PartialEq for UnitKey {
+    fn eq(&self, o: &UnitKey) -> bool {
+        // The entry hexes are compared only when there are some: a slice comparison
+        // calls `memcmp` even when empty, and glibc's AVX-512 `memcmp` then loads from
+        // the empty vector's dangling pointer under a mask, a microcode assist that
+        // took 11% of a random Meuse Argonne game.
+        self.loc == o.loc
+            && self.steps == o.steps
+            && self.rules == o.rules
+            && self.entry.len() == o.entry.len()
+            && (self.entry.is_empty() || self.entry == o.entry)
+    }
 }
 
 /// One unit's search: the hexes reached, in hex order without the start, and for
@@ -113,15 +138,45 @@ impl<'a> Listing<'a> {
                 _ => u16::MAX,
             })
             .collect();
+        let n = s.units.len();
+        // The zones of control read the enemy units' hexes, the exclusive rules'
+        // bookkeeping and, in a game whose ZOC needs them (Vimy Ridge 14.2), who holds
+        // each hex: when none of these changed, they are the memo's.
+        let same_zoc = memo.board.as_ref().is_some_and(|k| {
+            k.side == side
+                && k.enemy == enemy
+                && k.ex == s.ex
+                && (!sc.rules().zoc_needs_holders()
+                    || memo.locs.iter().eq(s.units.iter().map(|u| &u.loc)))
+        });
+        if same_zoc && memo.units.len() == n && memo.locs.len() == n {
+            let k = memo.board.as_ref().expect("compared above");
+            board.set_ezoc(side, k.ezoc.clone());
+            memo.forget_counts_on_changed_hexes(sc, s);
+            return Listing { sc, s, board, memo };
+        }
         let key = BoardKey {
             side,
             enemy,
             ezoc: board.ezoc(sc, s, side).to_vec(),
+            ex: s.ex.clone(),
         };
-        if memo.board.as_ref() != Some(&key) || memo.units.len() != s.units.len() {
-            memo.board = Some(key);
+        // The searches hold while the enemy units and zones of control are the same
+        // (the bookkeeping itself is not a search input).
+        let same = memo
+            .board
+            .as_ref()
+            .is_some_and(|k| k.side == key.side && k.enemy == key.enemy && k.ezoc == key.ezoc);
+        memo.board = Some(key);
+        if !same || memo.units.len() != n || memo.locs.len() != n {
             memo.units.clear();
-            memo.units.resize(s.units.len(), None);
+            memo.units.resize(n, None);
+            memo.counts.clear();
+            memo.counts.resize(n, NO_COUNT);
+            memo.locs.clear();
+            memo.locs.extend(s.units.iter().map(|u| u.loc));
+        } else {
+            memo.forget_counts_on_changed_hexes(sc, s);
         }
         Listing { sc, s, board, memo }
     }
@@ -150,6 +205,7 @@ impl<'a> Listing<'a> {
             Arc::new(Searched { key, hexes, prev })
         })?;
         self.memo.units[i] = Some(found.clone());
+        self.memo.counts[i] = NO_COUNT;
         Some(found)
     }
 
@@ -201,6 +257,14 @@ impl MoveSource for Listing<'_> {
             ends.extend(x.hexes.iter().copied().filter(|&v| self.endable(i, v)));
         }
     }
+    fn normal_count(&mut self, _: &Scenario, i: usize) -> usize {
+        let Some(x) = self.searched(i) else { return 0 };
+        if self.memo.counts[i] == NO_COUNT {
+            let n = x.hexes.iter().filter(|&&v| self.endable(i, v)).count();
+            self.memo.counts[i] = n as u32;
+        }
+        self.memo.counts[i] as usize
+    }
     fn normal_move_to(&mut self, sc: &Scenario, i: usize, h: u16) -> Option<Vec<Hex>> {
         let x = self.searched(i)?;
         let k = x.hexes.binary_search(&h).ok()?;
@@ -222,6 +286,34 @@ impl MoveSource for Listing<'_> {
 }
 
 impl ListingMemo {
+    /// Forgets the move-end counts that the units moved since the last listing may
+    /// have changed: those of the searches reaching a hex a unit left or entered.
+    /// Where a unit may end its move depends on who stands on the hex alone (5.3, and
+    /// every game's `may_stack`: Meuse Argonne 13.2, Suez 1916 17.1 read the units on
+    /// the hex), so a count whose hexes kept their occupants holds.
+    fn forget_counts_on_changed_hexes(&mut self, sc: &Scenario, s: &State) {
+        let mut changed: Vec<u16> = Vec::new();
+        for (was, u) in self.locs.iter_mut().zip(s.units.iter()) {
+            if *was != u.loc {
+                for loc in [*was, u.loc] {
+                    if let Location::Map(h) = loc {
+                        changed.extend(sc.hex_index(h));
+                    }
+                }
+                *was = u.loc;
+            }
+        }
+        if changed.is_empty() {
+            return;
+        }
+        for (count, x) in self.counts.iter_mut().zip(&self.units) {
+            let Some(x) = x else { continue };
+            if *count != NO_COUNT && changed.iter().any(|h| x.hexes.binary_search(h).is_ok()) {
+                *count = NO_COUNT;
+            }
+        }
+    }
+
     /// [`crate::legal_commands`], reusing the searches that still hold.
     pub fn legal_commands(&mut self, sc: &Scenario, s: &State) -> Vec<Command> {
         legal_commands_from(sc, s, || Listing::new(sc, s, self))

@@ -189,6 +189,12 @@ impl Board {
         self.ezoc[side.index()].get_or_init(|| ezoc_map_with(sc, s, side, &self.occ))
     }
 
+    /// Gives the enemy zones of control for units of `side`, made before for the same
+    /// units and bookkeeping (the listing memo keeps them).
+    pub(crate) fn set_ezoc(&self, side: Side, ezoc: Vec<bool>) {
+        let _ = self.ezoc[side.index()].set(ezoc);
+    }
+
     /// Whether hex `h` holds a unit.
     pub(crate) fn occupied(&self, h: u16) -> bool {
         self.occ[h as usize] != u16::MAX
