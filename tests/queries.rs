@@ -532,7 +532,20 @@ fn observations_fill_the_callers_buffer() {
         assert_eq!(m.observation(side, &mut out).unwrap(), spec.size());
         assert_eq!(&out[..spec.size()], &want[..]);
         assert_eq!(&out[spec.size()..], &[-1.0; 3]);
+        // The map planes (copied from the scenario's): plane 0 marks every hex once.
+        let plane = meta.rows * meta.cols;
+        let on_map = out[..plane].iter().filter(|x| **x == 1.0).count();
+        assert_eq!(on_map, fm.scenario().hexes.len());
     }
+    // The same buffer again, after more commands: every value is the new state's.
+    let mut out = vec![0.5f32; spec.size()];
+    m.observation(Side::A, &mut out).unwrap();
+    play(m.as_mut(), 40, 4);
+    let fm = m.as_any().downcast_ref::<fm_core::Match>().unwrap();
+    let (mut want, feats) = fm_core::observation::encode(fm.scenario(), &fm.view(Side::A));
+    want.extend_from_slice(&feats);
+    m.observation(Side::A, &mut out).unwrap();
+    assert_eq!(out, want);
     let mut short = vec![7.0f32; spec.size() - 1];
     let e = input(m.observation(Side::A, &mut short).unwrap_err());
     assert!(

@@ -314,6 +314,9 @@ impl Game for Fm {
     ) -> Result<crate::query::ObservationSpec, crate::game::MatchError> {
         Ok(query::observation_spec(sc))
     }
+    fn observation_size(sc: &scenario::Scenario) -> Result<usize, crate::game::MatchError> {
+        Ok(observation::Static::of(sc).size())
+    }
     fn observation(
         sc: &scenario::Scenario,
         s: &state::State,

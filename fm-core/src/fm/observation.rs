@@ -222,41 +222,92 @@ fn frac(a: f32, b: f32) -> f32 {
     }
 }
 
+/// What every observation of a scenario shares: its layout, and its first planes
+/// (the map, terrain, hexsides and objectives, through `control`'s first channel),
+/// which no state changes. Made once per scenario ([`Static::of`]): an observation
+/// copies them and writes only the planes a state sets.
+#[derive(Debug)]
+pub(crate) struct Static {
+    pub(crate) meta: Meta,
+    /// The planes before channel `meta.control`.
+    map: Vec<f32>,
+    /// The feature vector's length.
+    pub(crate) features: usize,
+}
+
+impl Static {
+    /// The scenario's, made on first use.
+    pub(crate) fn of(sc: &Scenario) -> &Static {
+        sc.observation.get_or_init(|| {
+            let m = Meta::new(sc);
+            let plane = m.rows * m.cols;
+            let mut map = vec![0f32; m.control * plane];
+            let at = |h: crate::fm::hex::Hex| -> usize {
+                (h.row as usize - m.rmin) * m.cols + (h.col as usize - m.cmin)
+            };
+            let mut set = |ch: usize, h: crate::fm::hex::Hex| map[ch * plane + at(h)] = 1.0;
+            for hi in &sc.hexes {
+                set(0, hi.hex);
+                for k in 0..sc.data.terrain.hex.len() {
+                    if hi.terrain & (1 << k) != 0 {
+                        set(m.terrain + k, hi.hex);
+                    }
+                }
+                for k in 0..sc.data.terrain.hexside.len() {
+                    for d in 0..3 {
+                        if hi.sides[d] & (1 << k) != 0 {
+                            set(m.hexside + 3 * k + d, hi.hex);
+                        }
+                    }
+                }
+            }
+            for h in &sc.objective_hexes() {
+                set(m.objective, *h);
+            }
+            std::sync::Arc::new(Static {
+                meta: m,
+                map,
+                features: feature_names().len(),
+            })
+        })
+    }
+
+    /// The observation's length: planes, then features.
+    pub(crate) fn size(&self) -> usize {
+        self.meta.channels * self.meta.rows * self.meta.cols + self.features
+    }
+}
+
 /// Board planes (`channels × rows × cols`, row-major) and the feature vector, from the
 /// view alone (its exclusive-rule bookkeeping `ex` is public: Suez 1916 pools and
 /// face-down values are removed from it).
 pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
+    let st = Static::of(sc);
+    let mut out = vec![0f32; st.size()];
+    encode_into(sc, v, &mut out);
+    let features = out.split_off(st.size() - st.features);
+    (out, features)
+}
+
+/// [`encode`] written into `out` (planes, then features), whose length is the
+/// observation's ([`Static::size`]): the map planes copied, the others cleared and
+/// then set, nothing allocated for the planes.
+pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
     let me = v.side;
     let ex = &v.ex;
-    let m = Meta::new(sc);
+    let st = Static::of(sc);
+    let m = &st.meta;
     let plane = m.rows * m.cols;
-    let mut board = vec![0f32; m.channels * plane];
+    let (board, features) = out.split_at_mut(m.channels * plane);
+    board[..st.map.len()].copy_from_slice(&st.map);
+    board[st.map.len()..].fill(0.0);
     let at = |h: crate::fm::hex::Hex| -> usize {
         (h.row as usize - m.rmin) * m.cols + (h.col as usize - m.cmin)
     };
-    let set = |board: &mut Vec<f32>, ch: usize, h: crate::fm::hex::Hex, x: f32| {
+    let set = |board: &mut [f32], ch: usize, h: crate::fm::hex::Hex, x: f32| {
         board[ch * plane + at(h)] = x;
     };
-    // Map.
-    let objectives = sc.objective_hexes();
-    for hi in &sc.hexes {
-        set(&mut board, 0, hi.hex, 1.0);
-        for k in 0..sc.data.terrain.hex.len() {
-            if hi.terrain & (1 << k) != 0 {
-                set(&mut board, m.terrain + k, hi.hex, 1.0);
-            }
-        }
-        for k in 0..sc.data.terrain.hexside.len() {
-            for d in 0..3 {
-                if hi.sides[d] & (1 << k) != 0 {
-                    set(&mut board, m.hexside + 3 * k + d, hi.hex, 1.0);
-                }
-            }
-        }
-    }
-    for h in &objectives {
-        set(&mut board, m.objective, *h, 1.0);
-    }
+    let mut board = board;
     for (h, side) in &v.control {
         if sc.hex_index(*h).is_some() {
             let ch = if *side == me {
@@ -563,6 +614,6 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
             None => 0.0,
         });
     }
-    debug_assert_eq!(f.len(), feature_names().len());
-    (board, f)
+    debug_assert_eq!(f.len(), st.features);
+    features.copy_from_slice(&f);
 }

@@ -88,7 +88,5 @@ pub(crate) fn observation_spec(sc: &Scenario) -> ObservationSpec {
 /// Writes `side`'s observation (board planes, then features) into `out`, whose length
 /// is the spec's size.
 pub(crate) fn observation(sc: &Scenario, s: &State, side: Side, out: &mut [f32]) {
-    let (board, features) = crate::fm::observation::encode(sc, &view(sc, s, side));
-    out[..board.len()].copy_from_slice(&board);
-    out[board.len()..].copy_from_slice(&features);
+    crate::fm::observation::encode_into(sc, &view(sc, s, side), out);
 }

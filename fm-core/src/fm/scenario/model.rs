@@ -140,6 +140,9 @@ pub struct Scenario {
     pub(super) unit_zone: Vec<u64>,
     /// What each hex sees, filled on first use (`los::SightCache`).
     pub(crate) sight: crate::fm::los::SightCache,
+    /// The observation's layout and its map planes, made on first use
+    /// (`observation::Static`).
+    pub(crate) observation: std::sync::OnceLock<std::sync::Arc<crate::fm::observation::Static>>,
     pub(super) grid: Vec<u16>,
     pub(super) objectives: Vec<Hex>,
     /// The exclusive rules `data.rules` selects (the system rules by default).

@@ -616,6 +616,7 @@ impl Scenario {
             hex_zones: Vec::new(),
             unit_zone: Vec::new(),
             sight: Default::default(),
+            observation: Default::default(),
         };
         let bits = |f: &dyn Fn(usize) -> bool, n: usize| {
             (0..n).filter(|i| f(*i)).fold(0u64, |m, i| m | 1 << i)
