@@ -115,6 +115,7 @@ impl Layout {
 
     /// The six neighbours in a fixed order (north, north-east, south-east, south,
     /// south-west, north-west); entries outside 00-99 are `None`.
+    #[inline]
     pub fn neighbors(self, h: Hex) -> [Option<Hex>; 6] {
         let c = h.col as i32;
         let r = h.row as i32;
@@ -140,6 +141,7 @@ impl Layout {
     }
 
     /// Whether two hexes share a hexside.
+    #[inline]
     pub fn adjacent(self, a: Hex, b: Hex) -> bool {
         self.neighbors(a).contains(&Some(b))
     }

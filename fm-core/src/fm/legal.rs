@@ -427,16 +427,37 @@ pub(crate) fn movement_commands(
 /// the moves straight from the searches, with no path built.
 pub(crate) fn movement_indices(sc: &Scenario, s: &State, src: &mut impl MoveSource) -> Vec<usize> {
     let h = sc.hexes.len();
-    let mut v = vec![0];
-    sc.rules().phase_command_indices(sc, s, &mut v);
+    let mut head = vec![0];
+    sc.rules().phase_command_indices(sc, s, &mut head);
+    head.sort_unstable();
+    head.dedup();
+    // A unit's move indices lie above the previous unit's and, its ends sorted,
+    // ascend: only the phase commands' few need sorting, then a merge.
+    let mut moves = Vec::new();
     let mut ends = Vec::new();
     for u in 0..s.units.len() {
         ends.clear();
         unit_ends(sc, s, src, u, &mut ends);
-        v.extend(ends.iter().map(|&e| 3 + u * h + e as usize));
+        if !ends.windows(2).all(|w| w[0] <= w[1]) {
+            ends.sort_unstable();
+        }
+        moves.extend(ends.iter().map(|&e| 3 + u * h + e as usize));
     }
-    v.sort_unstable();
-    v.dedup();
+    let mut v = Vec::with_capacity(head.len() + moves.len());
+    let (mut a, mut b) = (head.into_iter().peekable(), moves.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&x), Some(&y)) if x <= y => a.next(),
+            (_, Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, None) => break,
+        };
+        if let Some(x) = next {
+            if v.last() != Some(&x) {
+                v.push(x);
+            }
+        }
+    }
     v
 }
 

@@ -9,9 +9,12 @@
 //! steps (its movement allowance) and the game's movement rules for it (Suez 1916 13.3,
 //! 14.1, 15.1, 19.0). The memo keeps the first three per listing and drops every
 //! search when any of them changed; each unit's search is kept with its own inputs and
-//! redone when they differ. Whether a unit may move at all (5.2, 5.5, 8.5, the games'
-//! refusals), which reached hexes it may end on (5.3, stacking) and the Suez rail moves
-//! (16.0) are decided afresh at every listing, as the from-scratch listing does.
+//! redone when they differ. Which reached hexes a unit may end on (5.3, stacking) is
+//! kept with its search until a unit enters or leaves one of them, since it depends on
+//! who stands there alone; the zones of control are kept while the enemy units and the
+//! exclusive rules' bookkeeping are unchanged. Whether a unit may move at all (5.2,
+//! 5.5, 8.5, the games' refusals) and the Suez rail moves (16.0) are decided afresh at
+//! every listing, as the from-scratch listing does.
 //!
 //! The memo changes no result: `tests/properties.rs` compares the memo's listing, its
 //! indices and its random draw with the from-scratch ones after every command of random
@@ -36,15 +39,15 @@ use std::sync::Arc;
 pub struct ListingMemo {
     board: Option<BoardKey>,
     units: Vec<Option<Arc<Searched>>>,
-    /// Per unit: how many of its kept search's hexes it may end on, or [`NO_COUNT`].
+    /// Per unit: the hexes of its kept search it may end its move on, if known.
+    ends: Vec<Option<Arc<[u16]>>>,
+    /// Per unit: how many those hexes are, if known ([`NO_COUNT`] if not): the random
+    /// agent counts every unit's moves at every command, and needs no list.
     counts: Vec<u32>,
     /// Each unit's location at the last listing: the hexes whose occupants changed
     /// since are those of the units whose location differs.
     locs: Vec<Location>,
 }
-
-/// A move-end count not known.
-const NO_COUNT: u32 = u32::MAX;
 
 /// The inputs every search of a listing shares.
 #[derive(Clone, Debug)]
@@ -83,6 +86,9 @@ impl PartialEq for UnitKey {
             && (self.entry.is_empty() || self.entry == o.entry)
     }
 }
+
+/// A move-end count not known.
+const NO_COUNT: u32 = u32::MAX;
 
 /// One unit's search: the hexes reached, in hex order without the start, and for
 /// each the position (in `hexes`) of the hex before it on the cheapest path, or
@@ -152,7 +158,7 @@ impl<'a> Listing<'a> {
         if same_zoc && memo.units.len() == n && memo.locs.len() == n {
             let k = memo.board.as_ref().expect("compared above");
             board.set_ezoc(side, k.ezoc.clone());
-            memo.forget_counts_on_changed_hexes(sc, s);
+            memo.forget_ends_on_changed_hexes(sc, s);
             return Listing { sc, s, board, memo };
         }
         let key = BoardKey {
@@ -171,12 +177,14 @@ impl<'a> Listing<'a> {
         if !same || memo.units.len() != n || memo.locs.len() != n {
             memo.units.clear();
             memo.units.resize(n, None);
+            memo.ends.clear();
+            memo.ends.resize(n, None);
             memo.counts.clear();
             memo.counts.resize(n, NO_COUNT);
             memo.locs.clear();
             memo.locs.extend(s.units.iter().map(|u| u.loc));
         } else {
-            memo.forget_counts_on_changed_hexes(sc, s);
+            memo.forget_ends_on_changed_hexes(sc, s);
         }
         Listing { sc, s, board, memo }
     }
@@ -205,6 +213,7 @@ impl<'a> Listing<'a> {
             Arc::new(Searched { key, hexes, prev })
         })?;
         self.memo.units[i] = Some(found.clone());
+        self.memo.ends[i] = None;
         self.memo.counts[i] = NO_COUNT;
         Some(found)
     }
@@ -232,6 +241,23 @@ impl<'a> Listing<'a> {
             .cloned()
     }
 
+    /// The hexes unit `i` may end its move on, in hex order: kept, or found from its
+    /// search now; `None` if it may not move.
+    fn ends(&mut self, i: usize) -> Option<Arc<[u16]>> {
+        let x = self.searched(i)?;
+        if let Some(e) = &self.memo.ends[i] {
+            return Some(e.clone());
+        }
+        let e: Arc<[u16]> = x
+            .hexes
+            .iter()
+            .copied()
+            .filter(|&v| self.endable(i, v))
+            .collect();
+        self.memo.ends[i] = Some(e.clone());
+        Some(e)
+    }
+
     /// Whether unit `i` may end its move on reached hex `v` (5.3).
     fn endable(&self, i: usize, v: u16) -> bool {
         !self.board.occupied(v) || may_stack(self.sc, self.s, i, self.sc.hex_at(v))
@@ -253,14 +279,17 @@ impl MoveSource for Listing<'_> {
         }
     }
     fn normal_ends(&mut self, _: &Scenario, i: usize, ends: &mut Vec<u16>) {
-        if let Some(x) = self.searched(i) {
-            ends.extend(x.hexes.iter().copied().filter(|&v| self.endable(i, v)));
+        if let Some(e) = self.ends(i) {
+            ends.extend_from_slice(&e);
         }
     }
     fn normal_count(&mut self, _: &Scenario, i: usize) -> usize {
         let Some(x) = self.searched(i) else { return 0 };
         if self.memo.counts[i] == NO_COUNT {
-            let n = x.hexes.iter().filter(|&&v| self.endable(i, v)).count();
+            let n = match &self.memo.ends[i] {
+                Some(e) => e.len(),
+                None => x.hexes.iter().filter(|&&v| self.endable(i, v)).count(),
+            };
             self.memo.counts[i] = n as u32;
         }
         self.memo.counts[i] as usize
@@ -286,12 +315,12 @@ impl MoveSource for Listing<'_> {
 }
 
 impl ListingMemo {
-    /// Forgets the move-end counts that the units moved since the last listing may
-    /// have changed: those of the searches reaching a hex a unit left or entered.
+    /// Forgets the move ends that the units moved since the last listing may have
+    /// changed: those of the searches reaching a hex a unit left or entered.
     /// Where a unit may end its move depends on who stands on the hex alone (5.3, and
     /// every game's `may_stack`: Meuse Argonne 13.2, Suez 1916 17.1 read the units on
-    /// the hex), so a count whose hexes kept their occupants holds.
-    fn forget_counts_on_changed_hexes(&mut self, sc: &Scenario, s: &State) {
+    /// the hex), so a unit's ends whose hexes kept their occupants hold.
+    fn forget_ends_on_changed_hexes(&mut self, sc: &Scenario, s: &State) {
         let mut changed: Vec<u16> = Vec::new();
         for (was, u) in self.locs.iter_mut().zip(s.units.iter()) {
             if *was != u.loc {
@@ -306,9 +335,12 @@ impl ListingMemo {
         if changed.is_empty() {
             return;
         }
-        for (count, x) in self.counts.iter_mut().zip(&self.units) {
+        for ((ends, count), x) in self.ends.iter_mut().zip(&mut self.counts).zip(&self.units) {
             let Some(x) = x else { continue };
-            if *count != NO_COUNT && changed.iter().any(|h| x.hexes.binary_search(h).is_ok()) {
+            if (ends.is_some() || *count != NO_COUNT)
+                && changed.iter().any(|h| x.hexes.binary_search(h).is_ok())
+            {
+                *ends = None;
                 *count = NO_COUNT;
             }
         }

@@ -307,7 +307,6 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
     let set = |board: &mut [f32], ch: usize, h: crate::fm::hex::Hex, x: f32| {
         board[ch * plane + at(h)] = x;
     };
-    let mut board = board;
     for (h, side) in &v.control {
         if sc.hex_index(*h).is_some() {
             let ch = if *side == me {
@@ -315,7 +314,7 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
             } else {
                 m.control + 1
             };
-            set(&mut board, ch, *h, 1.0);
+            set(board, ch, *h, 1.0);
         }
     }
     // Set-up zones and entry hexes of the viewer's units.
@@ -328,7 +327,7 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
                 }
                 if let StartData::Zone(z) = &d.start {
                     for hi in sc.zones.get(z).into_iter().flatten() {
-                        set(&mut board, m.setup_zone, sc.hex_at(*hi), 1.0);
+                        set(board, m.setup_zone, sc.hex_at(*hi), 1.0);
                     }
                 }
             }
@@ -340,7 +339,7 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
             if let StartData::Reinforcement { entry, .. } = &d.start {
                 for h in entry {
                     if sc.hex_index(*h).is_some() {
-                        set(&mut board, m.entry, *h, 1.0);
+                        set(board, m.entry, *h, 1.0);
                     }
                 }
             }
@@ -393,12 +392,12 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
             f32::from(u8::from(u.defended)),
         ];
         for (k, x) in planes.iter().enumerate() {
-            set(&mut board, base + k, h, *x);
+            set(board, base + k, h, *x);
         }
     }
     for (h, n) in &v.bombarded {
         if sc.hex_index(*h).is_some() {
-            set(&mut board, m.bombarded, *h, frac(*n as f32, 2.0));
+            set(board, m.bombarded, *h, frac(*n as f32, 2.0));
         }
     }
     let unit_hex = |id: &crate::ids::UnitId| -> Option<crate::fm::hex::Hex> {
@@ -407,21 +406,21 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
     };
     if let Some(c) = &v.combat {
         if sc.hex_index(c.hex).is_some() {
-            set(&mut board, m.combat, c.hex, 1.0);
+            set(board, m.combat, c.hex, 1.0);
         }
         for a in &c.attackers {
             if let Some(h) = unit_hex(a) {
-                set(&mut board, m.combat + 1, h, 1.0);
+                set(board, m.combat + 1, h, 1.0);
             }
         }
         for d in &c.defenders {
             if let Some(h) = unit_hex(d) {
-                set(&mut board, m.combat + 2, h, 1.0);
+                set(board, m.combat + 2, h, 1.0);
             }
         }
         for h in &c.retreat_path {
             if sc.hex_index(*h).is_some() {
-                set(&mut board, m.pending + 1, *h, 1.0);
+                set(board, m.pending + 1, *h, 1.0);
             }
         }
     }
@@ -434,33 +433,28 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
         };
     for u in &pend_units {
         if let Some(h) = unit_hex(u) {
-            set(&mut board, m.pending, h, 1.0);
+            set(board, m.pending, h, 1.0);
         }
     }
     for h in &pend_path {
         if sc.hex_index(*h).is_some() {
-            set(&mut board, m.pending + 1, *h, 1.0);
+            set(board, m.pending + 1, *h, 1.0);
         }
     }
 
     for h in &ex.breached {
         if sc.hex_index(*h).is_some() {
-            set(&mut board, m.exclusive, *h, 1.0);
+            set(board, m.exclusive, *h, 1.0);
         }
     }
     for h in &ex.aircraft {
         if sc.hex_index(*h).is_some() {
-            set(&mut board, m.exclusive + 1, *h, 1.0);
+            set(board, m.exclusive + 1, *h, 1.0);
         }
     }
     for p in &ex.artillery_plan {
         if sc.hex_index(p.hex).is_some() {
-            set(
-                &mut board,
-                m.exclusive + 2,
-                p.hex,
-                frac(p.markers as f32, 2.0),
-            );
+            set(board, m.exclusive + 2, p.hex, frac(p.markers as f32, 2.0));
         }
     }
     // Suez 1916: markers placed on each hex (two at most per side and hex, 18.1).
@@ -476,12 +470,12 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
             } else {
                 m.exclusive + 4
             };
-            set(&mut board, ch, h, frac(n, 2.0));
+            set(board, ch, h, frac(n, 2.0));
         }
     }
     for a in &ex.announced {
         if sc.hex_index(a.hex).is_some() {
-            set(&mut board, m.exclusive + 5, a.hex, 1.0);
+            set(board, m.exclusive + 5, a.hex, 1.0);
         }
     }
     for (ch, h) in [
@@ -489,12 +483,12 @@ pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
         (m.exclusive + 7, ex.air_observe),
     ] {
         if let Some(h) = h.filter(|h| sc.hex_index(*h).is_some()) {
-            set(&mut board, ch, h, 1.0);
+            set(board, ch, h, 1.0);
         }
     }
     for u in &ex.inactive {
         if let Some(h) = unit_hex(u) {
-            set(&mut board, m.exclusive + 8, h, 1.0);
+            set(board, m.exclusive + 8, h, 1.0);
         }
     }
 
