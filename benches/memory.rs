@@ -1,6 +1,7 @@
-//! Memory of a finished match, through the public API: the heap a `Match` holds once
-//! its seeded random Meuse Argonne game is over (the game of `benches/engine.rs`: match
-//! seed 1, agent seed 1000), per command of its log, and the size of its save.
+//! Memory of a finished match, through the public API: the heap a match holds once its
+//! seeded random game is over (Meuse Argonne and huzzah-encounter, the games of
+//! `benches/costs.rs`: match seed 1, agent seed 1000), per command of its log, and the
+//! size of its save.
 //!
 //! ```text
 //! cargo bench --bench memory             # prints the figures (a second)
@@ -12,7 +13,7 @@
 //! the game, with the scenario (shared by every match of it, and cached per process)
 //! loaded before counting starts. Nothing here asserts a figure.
 
-use fm_core::{rng_from_seed, Match};
+use fm_core::{rng_from_seed, Fm, Game, GameMatch};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
 
@@ -45,11 +46,33 @@ static ALLOC: Counting = Counting;
 
 fn main() {
     // `cargo bench` passes `--bench`; the test suite's `-- --test` just runs it too.
-    let name = "meuse-argonne";
+    let m = held_by::<Fm>("meuse-argonne");
+    let events: usize = m.log().iter().map(|e| e.events.len()).sum();
+    let n = m.log().len();
+    println!(
+        "  {events} events ({:.1} per command); inline sizes: Event {} B, Command {} B, LogEntry {} B, State {} B",
+        events as f64 / n as f64,
+        std::mem::size_of::<fm_core::Event>(),
+        std::mem::size_of::<fm_core::Command>(),
+        std::mem::size_of::<fm_core::LogEntry>(),
+        std::mem::size_of::<fm_core::State>(),
+    );
+    let h = held_by::<fm_core::huzzah::Huzzah>("huzzah-encounter");
+    let events: usize = h.log().iter().map(|e| e.events.len()).sum();
+    let n = h.log().len();
+    println!(
+        "  {events} events ({:.1} per command)",
+        events as f64 / n as f64
+    );
+}
+
+/// Plays the seeded random game of built-in `name` (match seed 1, agent seed 1000) and
+/// prints the heap the finished match holds and its save's size, per command.
+fn held_by<G: Game>(name: &str) -> GameMatch<G> {
     // The built-in scenario, cached per process, before counting.
-    drop(Match::new_builtin(name, 1).expect("built-in scenario"));
+    drop(GameMatch::<G>::new_builtin(name, 1).expect("built-in scenario"));
     let before = LIVE.load(Ordering::Relaxed);
-    let mut m = Match::new_builtin(name, 1).expect("built-in scenario");
+    let mut m = GameMatch::<G>::new_builtin(name, 1).expect("built-in scenario");
     let mut rng = rng_from_seed(1000);
     while let Some(c) = m.random_command(&mut rng) {
         m.apply(&c).expect("a legal command");
@@ -68,13 +91,5 @@ fn main() {
         save.len() as f64 / 1024.0,
         save.len() as f64 / n as f64
     );
-    let events: usize = m.log().iter().map(|e| e.events.len()).sum();
-    println!(
-        "  {events} events ({:.1} per command); inline sizes: Event {} B, Command {} B, LogEntry {} B, State {} B",
-        events as f64 / n as f64,
-        std::mem::size_of::<fm_core::Event>(),
-        std::mem::size_of::<fm_core::Command>(),
-        std::mem::size_of::<fm_core::LogEntry>(),
-        std::mem::size_of::<fm_core::State>(),
-    );
+    m
 }

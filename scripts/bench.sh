@@ -47,7 +47,9 @@ done
 
 TARGET=${CARGO_TARGET_DIR:-target}
 if [ "$ROWS" = 1 ] || [ "$SCALING" = 1 ]; then
-    COSTS=$(cargo bench -p fm-core --bench costs --no-run --message-format=json |
+    # The same packages as scripts/test.sh builds the bench with: one build of fm-core
+    # serves both (feature unification differs with fm-ffi in the set).
+    COSTS=$(cargo bench -p fm-core -p fm-ffi --bench costs --no-run --message-format=json |
         python3 -c 'import json,sys
 for line in sys.stdin:
     m = json.loads(line)
