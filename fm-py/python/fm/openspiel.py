@@ -248,7 +248,8 @@ class FmState(_State):  # type: ignore[misc]
         return 0 if self._match.to_move == "a" else 1
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self._match.legal_actions())
+        # Already ascending, as OpenSpiel wants them (`Match.legal_actions`).
+        return self._match.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending draw's outcomes, each ``1/n``."""

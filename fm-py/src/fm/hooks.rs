@@ -403,15 +403,6 @@ impl PySystem for FmSystem {
     ) -> Option<PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>> {
         Some(queries::observation_bytes(py, fm_match(m)?, side))
     }
-    fn observation<'py>(
-        &self,
-        py: Python<'py>,
-        m: &dyn DynMatch,
-        side: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyAny>>,
-    ) -> Option<PyResult<Bound<'py, PyAny>>> {
-        Some(queries::observation(py, fm_match(m)?, side, out))
-    }
 
     fn random_game(
         &self,

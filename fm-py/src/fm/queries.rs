@@ -6,11 +6,10 @@
 use super::commands::{command_obj, fm_command};
 use super::{markers_arg, side_names};
 use crate::args::{opt_str_list, side_from_py};
-use crate::convert::{to_py, type_name};
+use crate::convert::to_py;
 use crate::errors::{protocol_error, rule_error};
 use crate::system::OddsArgs;
 use fm_core::{Scenario, UnitId};
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
@@ -121,49 +120,4 @@ pub fn observation_bytes<'py>(
         (bytes(&board), bytes(&feats))
     });
     Ok((PyBytes::new(py, &board), PyBytes::new(py, &feats)))
-}
-
-/// `Match.observation(side, out)`: one flat float32 vector, as bytes or written into
-/// `out`.
-pub fn observation<'py>(
-    py: Python<'py>,
-    m: &fm_core::Match,
-    side: &Bound<'py, PyAny>,
-    out: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let s = side_from_py(Some(side_names(m.scenario())), side)?;
-    // The buffer is checked before the observation is computed.
-    let out = out.filter(|o| !o.is_none());
-    let buf = out
-        .as_ref()
-        .map(|o| {
-            pyo3::buffer::PyBuffer::<f32>::get(o).map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "out must be a writable buffer of float32 (a numpy float32 array), not {}",
-                    type_name(o)
-                ))
-            })
-        })
-        .transpose()?;
-    let flat = py.detach(|| {
-        let (mut board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
-        board.extend_from_slice(&feats);
-        board
-    });
-    let (Some(out), Some(buf)) = (out, buf) else {
-        let bytes: Vec<u8> = flat.iter().flat_map(|f| f.to_le_bytes()).collect();
-        return Ok(PyBytes::new(py, &bytes).into_any());
-    };
-    if buf.item_count() != flat.len() {
-        return Err(PyValueError::new_err(format!(
-            "out holds {} items; the observation has scenario.observation_size = {}",
-            buf.item_count(),
-            flat.len()
-        )));
-    }
-    if buf.readonly() {
-        return Err(PyValueError::new_err("out must be writable"));
-    }
-    buf.copy_from_slice(py, &flat)?;
-    Ok(out)
 }

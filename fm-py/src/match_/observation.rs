@@ -1,9 +1,10 @@
 //! The learning observation of `fm.Match` for any rules system that has one (the match
 //! layer's `DynMatch::observation_spec` and `observation`: Fire & Movement's board
 //! planes and features, Huzzah!'s table raster and slots): its layout as a dict, and
-//! the values as bytes or written into a caller's float32 buffer. A system's bindings
-//! may answer the values themselves (`PySystem::observation`, Fire & Movement's); a
-//! system without an observation raises `fm.UnsupportedError`.
+//! the values as bytes or written into a caller's float32 buffer (in place when it is
+//! C-contiguous and aligned, else through a vector). A system's bindings may answer
+//! the values themselves (`PySystem::observation`; both built-in systems use this
+//! module's); a system without an observation raises `fm.UnsupportedError`.
 
 use crate::convert::{to_py, type_name};
 use crate::errors::match_error;
@@ -86,6 +87,27 @@ pub fn observation<'py>(
             return Err(PyValueError::new_err("out must be writable"));
         }
     }
+    if let (Some(out), Some(buf)) = (&out, &buf) {
+        let ptr = buf.buf_ptr() as *mut f32;
+        if buf.is_c_contiguous() && ptr.is_aligned() {
+            // Written in place: no vector of the observation's size to fill and copy.
+            let dst = Dest(ptr, buf.item_count());
+            py.detach(move || {
+                // The whole `Dest` moves in (a field alone would be captured apart).
+                let whole = dst;
+                let Dest(ptr, n) = whole;
+                // SAFETY: `buf` holds the exporter's buffer (and `out`) alive and
+                // unmoved until it is dropped after this call; it was checked writable,
+                // C-contiguous, of `n` float32 items, and `ptr` aligned for f32. Another
+                // Python thread writing the same array meanwhile would race with this
+                // write as with any native code that releases the GIL (numpy's own).
+                let dst = unsafe { std::slice::from_raw_parts_mut(ptr, n) };
+                m.observation(side, dst)
+            })
+            .map_err(|e| match_error(&e))?;
+            return Ok(out.clone());
+        }
+    }
     let v = flat(py, m, side)?;
     match (out, buf) {
         (Some(out), Some(buf)) => {
@@ -95,3 +117,11 @@ pub fn observation<'py>(
         _ => Ok(PyBytes::new(py, &le_bytes(&v)).into_any()),
     }
 }
+
+/// A caller's float32 buffer, handed to the computation that runs without the GIL.
+#[derive(Clone, Copy)]
+struct Dest(*mut f32, usize);
+
+// SAFETY: the pointer is only dereferenced inside the `detach` call of `observation`,
+// while the `PyBuffer` that owns the export lives on the calling thread's stack.
+unsafe impl Send for Dest {}
