@@ -305,8 +305,10 @@ impl PySystem for FmSystem {
         let m = fm_match(m)?;
         Some(match of {
             StateOf::Full => to_py(py, m.state()),
-            StateOf::View(s) => to_py(py, &m.view(s)),
-            StateOf::Export(s) => to_py(py, &m.export(s)),
+            // The view and the export are made without the GIL; the conversion to
+            // Python objects needs it.
+            StateOf::View(s) => to_py(py, &py.detach(|| m.view(s))),
+            StateOf::Export(s) => to_py(py, &py.detach(|| m.export(s))),
         })
     }
     fn result<'py>(

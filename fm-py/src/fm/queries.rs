@@ -56,8 +56,9 @@ pub fn explain<'py>(
     command: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Py<PyAny>>> {
     let c = fm_command(command)?;
-    Ok(fm_core::explain(m.scenario(), m.state(), &c)
-        .map(|e| rule_error(&e).into_value(py).into_any()))
+    // The rules' checks without the GIL (a move's is a search).
+    let refusal = py.detach(|| fm_core::explain(m.scenario(), m.state(), &c));
+    Ok(refusal.map(|e| rule_error(&e).into_value(py).into_any()))
 }
 
 /// `Match.reachable(unit)`.
@@ -67,7 +68,7 @@ pub fn reachable<'py>(
     unit: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let id = check_unit(m.scenario(), unit)?;
-    let r = fm_core::reachable(m.scenario(), m.state(), &id);
+    let r = py.detach(|| fm_core::reachable(m.scenario(), m.state(), &id));
     to_py(py, &r)
 }
 
@@ -100,7 +101,7 @@ pub fn odds<'py>(
         attacker_markers,
         defender_markers,
     };
-    match fm_core::combat_odds(m.scenario(), m.state(), side, &p) {
+    match py.detach(|| fm_core::combat_odds(m.scenario(), m.state(), side, &p)) {
         Ok(o) => to_py(py, &o),
         Err(e) => Err(rule_error(&e)),
     }

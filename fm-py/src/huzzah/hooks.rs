@@ -101,7 +101,8 @@ impl PySystem for HuzzahSystem {
         py: Python<'py>,
         m: &dyn DynMatch,
     ) -> Option<PyResult<Bound<'py, PyList>>> {
-        let cmds = hz_match(m)?.legal_commands();
+        let m = hz_match(m)?;
+        let cmds = py.detach(|| m.legal_commands());
         let v: PyResult<Vec<_>> = cmds.iter().map(|c| command_obj(py, c)).collect();
         Some(v.and_then(|v| PyList::new(py, v)))
     }

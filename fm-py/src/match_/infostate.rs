@@ -58,7 +58,7 @@ pub fn tensor<'py>(
         }
     }
     let mut t = vec![0.0f32; size];
-    m.information_state_tensor(side, &mut t)
+    py.detach(|| m.information_state_tensor(side, &mut t))
         .map_err(|e| rule_error(&e))?;
     let (Some(out), Some(buf)) = (out, buf) else {
         let bytes: Vec<u8> = t.iter().flat_map(|f| f.to_le_bytes()).collect();

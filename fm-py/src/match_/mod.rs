@@ -564,7 +564,10 @@ impl PyMatch {
                 Some(s) if !s.is_none() => self.side(s)?,
                 _ => self.m.decider().unwrap_or(Side::A),
             };
-            let v = self.m.odds(side, &proposal).map_err(|e| match_error(&e))?;
+            let m = &*self.m;
+            let v = py
+                .detach(|| m.odds(side, &proposal))
+                .map_err(|e| match_error(&e))?;
             return to_py(py, &v);
         }
         let hex: &str = &hex.extract::<String>().map_err(|_| {
@@ -591,7 +594,10 @@ impl PyMatch {
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.sys.state(py, &*self.m, StateOf::Full) {
             Some(r) => r,
-            None => to_py(py, &self.m.state_json()),
+            None => {
+                let m = &*self.m;
+                to_py(py, &py.detach(|| m.state_json()))
+            }
         }
     }
 
@@ -601,7 +607,10 @@ impl PyMatch {
         let s = self.side(side)?;
         match self.sys.state(py, &*self.m, StateOf::View(s)) {
             Some(r) => r,
-            None => to_py(py, &self.m.view_json(s)),
+            None => {
+                let m = &*self.m;
+                to_py(py, &py.detach(|| m.view_json(s)))
+            }
         }
     }
 
@@ -631,7 +640,10 @@ impl PyMatch {
         let s = self.side(side)?;
         match self.sys.state(py, &*self.m, StateOf::Export(s)) {
             Some(r) => r,
-            None => to_py(py, &self.m.export_json(s)),
+            None => {
+                let m = &*self.m;
+                to_py(py, &py.detach(|| m.export_json(s)))
+            }
         }
     }
 
@@ -741,9 +753,14 @@ impl PyMatch {
     /// `side`'s perfect-recall information state, as compact JSON text: the opening's
     /// events and every command with its events as that side sees them, nothing else
     /// (OpenSpiel's `information_state_string`).
-    fn information_state_string(&self, side: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn information_state_string(
+        &self,
+        py: Python<'_>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
         let side = self.side(side)?;
-        Ok(self.m.information_state(side))
+        let m = &*self.m;
+        Ok(py.detach(|| m.information_state(side)))
     }
 
     /// `side`'s perfect-recall information state as a float32 tensor (OpenSpiel's
@@ -777,14 +794,15 @@ impl PyMatch {
     #[pyo3(signature = (side, seed = None), text_signature = "($self, side, seed=0)")]
     fn determinized(
         &self,
+        py: Python<'_>,
         side: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyMatch> {
         let side = self.side(side)?;
         let seed = seed_arg(seed, 0)?;
-        let m = self
-            .m
-            .determinized(side, seed)
+        let m = &*self.m;
+        let m = py
+            .detach(|| m.determinized(side, seed))
             .map_err(|e| rule_error(&e))?;
         Ok(PyMatch::new_boxed(m))
     }
