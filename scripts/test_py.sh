@@ -8,7 +8,7 @@
 # a newer one if the machine has one) and plays there; installs it into .venv,
 # type-checks the examples and the package with `mypy --strict`; checks that a source
 # build without cargo fails at once with its message; runs the random-agents example
-# and smoke passes of benches/python/bench_vs_openspiel.py, rows_python.py and bench_env.py (seconds;
+# and smoke passes of benches/python/bench_vs_openspiel.py, rows_python.py, bench_gil.py and bench_env.py (seconds;
 # no timing checked); and runs the pytest suite fm-py/tests against the installed
 # wheel (its summary is the last line). Exits non-zero on any failure.
 #
@@ -136,6 +136,7 @@ echo "== benchmark script, smoke pass (the timings: scripts/bench.sh --python)"
 "$PY" benches/python/bench_vs_openspiel.py --smoke > /dev/null
 "$PY" benches/python/bench_env.py --smoke > /dev/null
 "$PY" benches/python/rows_python.py --smoke > /dev/null
+"$PY" benches/python/bench_gil.py --smoke > /dev/null
 FM_VENV="$VENV" ./scripts/bench.sh --rows -- --smoke > /dev/null
 
 echo "== pytest"

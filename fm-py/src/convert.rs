@@ -10,6 +10,24 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyT
 use serde::ser::{self, Serialize};
 use std::fmt;
 
+/// Little-endian float32 values as `bytes`: one copy of the vector's memory on a
+/// little-endian machine (a byte-by-byte `to_le_bytes` of a 90,000-float observation
+/// took longer than the observation itself).
+pub fn f32_le_bytes<'py>(py: Python<'py>, v: &[f32]) -> Bound<'py, PyBytes> {
+    #[cfg(target_endian = "little")]
+    {
+        // SAFETY: any f32 is 4 initialized bytes, in little-endian order on this target;
+        // the byte slice covers exactly the vector's memory and lives as long as `v`.
+        let bytes = unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), 4 * v.len()) };
+        PyBytes::new(py, bytes)
+    }
+    #[cfg(not(target_endian = "little"))]
+    {
+        let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
+        PyBytes::new(py, &bytes)
+    }
+}
+
 /// Serializes `v` into a Python object.
 pub fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
     v.serialize(PySer {

@@ -6,7 +6,7 @@
 use super::commands::{command_obj, fm_command};
 use super::{markers_arg, side_names};
 use crate::args::{opt_str_list, side_from_py};
-use crate::convert::to_py;
+use crate::convert::{f32_le_bytes, to_py};
 use crate::errors::{protocol_error, rule_error};
 use crate::system::OddsArgs;
 use fm_core::{Scenario, UnitId};
@@ -114,11 +114,7 @@ pub fn observation_bytes<'py>(
     side: &Bound<'py, PyAny>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let s = side_from_py(Some(side_names(m.scenario())), side)?;
-    let bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
     // The view and its tensors without the GIL.
-    let (board, feats) = py.detach(|| {
-        let (board, feats) = fm_core::observation::encode(m.scenario(), &m.view(s));
-        (bytes(&board), bytes(&feats))
-    });
-    Ok((PyBytes::new(py, &board), PyBytes::new(py, &feats)))
+    let (board, feats) = py.detach(|| fm_core::observation::encode(m.scenario(), &m.view(s)));
+    Ok((f32_le_bytes(py, &board), f32_le_bytes(py, &feats)))
 }

@@ -2,13 +2,12 @@
 //! a bound, and the tensor as little-endian float32 `bytes` or written into a caller's
 //! float32 buffer.
 
-use crate::convert::type_name;
+use crate::convert::{f32_le_bytes, type_name};
 use crate::errors::rule_error;
 use fm_core::any::DynMatch;
 use fm_core::Side;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 
 /// The largest information-state tensor Python may ask for (floats): 64 Mi, 256 MiB,
 /// so a typo in `max_commands` is an error rather than an allocation failure.
@@ -61,8 +60,7 @@ pub fn tensor<'py>(
     py.detach(|| m.information_state_tensor(side, &mut t))
         .map_err(|e| rule_error(&e))?;
     let (Some(out), Some(buf)) = (out, buf) else {
-        let bytes: Vec<u8> = t.iter().flat_map(|f| f.to_le_bytes()).collect();
-        return Ok(PyBytes::new(py, &bytes).into_any());
+        return Ok(f32_le_bytes(py, &t).into_any());
     };
     buf.copy_from_slice(py, &t)?;
     Ok(out)

@@ -6,7 +6,7 @@
 //! the values themselves (`PySystem::observation`; both built-in systems use this
 //! module's); a system without an observation raises `fm.UnsupportedError`.
 
-use crate::convert::{to_py, type_name};
+use crate::convert::{f32_le_bytes, to_py, type_name};
 use crate::errors::match_error;
 use fm_core::any::DynMatch;
 use fm_core::Side;
@@ -30,10 +30,6 @@ fn flat(py: Python<'_>, m: &dyn DynMatch, side: Side) -> PyResult<Vec<f32>> {
     Ok(out)
 }
 
-fn le_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|f| f.to_le_bytes()).collect()
-}
-
 /// `Match.observation_bytes(side)`: `(planes, features)` as little-endian float32
 /// bytes.
 pub fn observation_bytes<'py>(
@@ -49,10 +45,7 @@ pub fn observation_bytes<'py>(
         .product::<usize>();
     let v = flat(py, m, side)?;
     let (a, b) = v.split_at(planes.min(v.len()));
-    Ok((
-        PyBytes::new(py, &le_bytes(a)),
-        PyBytes::new(py, &le_bytes(b)),
-    ))
+    Ok((f32_le_bytes(py, a), f32_le_bytes(py, b)))
 }
 
 /// `Match.observation(side, out)`: one flat float32 vector, as bytes or written into
@@ -92,6 +85,18 @@ pub fn observation<'py>(
         if buf.is_c_contiguous() && ptr.is_aligned() {
             // Written in place: no vector of the observation's size to fill and copy.
             let dst = Dest(ptr, buf.item_count());
+            if m.system() == <fm_core::Fm as fm_core::Game>::NAME {
+                // A Fire & Movement observation takes 1-14 µs on the built-in maps
+                // (the map planes copied, the rest sparse): too short to give the GIL
+                // away. Released and taken back at every call, it made two threads
+                // observing their own matches 13 times slower than one after the other
+                // (benches/python/bench_gil.py), each handover a wake-up of the other.
+                let Dest(ptr, n) = dst;
+                // SAFETY: as below, with the GIL held throughout.
+                let dst = unsafe { std::slice::from_raw_parts_mut(ptr, n) };
+                m.observation(side, dst).map_err(|e| match_error(&e))?;
+                return Ok(out.clone());
+            }
             py.detach(move || {
                 // The whole `Dest` moves in (a field alone would be captured apart).
                 let whole = dst;
@@ -114,7 +119,7 @@ pub fn observation<'py>(
             buf.copy_from_slice(py, &v)?;
             Ok(out)
         }
-        _ => Ok(PyBytes::new(py, &le_bytes(&v)).into_any()),
+        _ => Ok(f32_le_bytes(py, &v).into_any()),
     }
 }
 
