@@ -845,3 +845,80 @@ def test_the_module_docstring_example_runs() -> None:
     import fm.env as module
 
     assert doctest.testmod(module, raise_on_error=True).attempted >= 4
+
+
+# ------------------------------------------------------- Gymnasium ids, np_random
+
+
+def test_every_builtin_scenario_has_a_gymnasium_id() -> None:
+    import gymnasium
+
+    from fm import gym_ids
+
+    ids = gym_ids.env_ids()
+    assert set(ids) == {
+        "fm/SystemDemo-v0",
+        "fm/MeuseArgonne-v0",
+        "fm/VimyRidge-v0",
+        "fm/Suez1916-v0",
+        "fm/HuzzahEncounter-v0",
+        "fm/HuzzahFirefight-v0",
+    }
+    for id_, scenario in ids.items():
+        e = gymnasium.make(id_)
+        assert e.spec is not None and e.spec.id == id_
+        inner: Any = e.unwrapped
+        sc = inner.scenario  # F&M: an fm.Scenario; Huzzah!: its name
+        assert getattr(sc, "id", sc) == scenario
+        obs, info = e.reset(seed=1)
+        assert e.observation_space.contains(obs)
+        assert info["action_mask"].any()
+    # Keyword arguments reach the environment.
+    e = gymnasium.make("fm/SystemDemo-v0", side="b", observation="dict")
+    inner = e.unwrapped
+    assert inner.side == "b" and isinstance(e.observation_space, spaces.Dict)
+    # With its spec, Gymnasium's checker checks the render modes too.
+    gymnasium_check_env(gymnasium.make("fm/SystemDemo-v0", disable_env_checker=True).unwrapped)
+
+
+def test_a_fresh_interpreter_makes_the_ids_without_importing_fm() -> None:
+    import subprocess
+
+    # Gymnasium 1.x: the id with its module, "fm:fm/...", imports fm, which registers
+    # every id; 0.28-0.29 also find them through the gymnasium.envs entry point.
+    code = (
+        "import gymnasium, sys\n"
+        "assert 'fm' not in sys.modules\n"
+        "e = gymnasium.make('fm:fm/HuzzahFirefight-v0')\n"
+        "e.reset(seed=0)\n"
+        "gymnasium.make('fm/MeuseArgonne-v0').reset(seed=0)\n"
+        "print(e.spec.id)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "fm/HuzzahFirefight-v0"
+
+
+def test_the_gymnasium_entry_point_is_declared() -> None:
+    from importlib.metadata import entry_points
+
+    found = [e for e in entry_points(group="gymnasium.envs") if e.value == "fm.gym_ids:register_envs"]
+    if not found:
+        pytest.skip("fm is not installed from its wheel here (no package metadata)")
+    assert found[0].name == "__root__"
+
+
+def test_the_multi_agent_environments_have_np_random() -> None:
+    for make in (lambda: env(scenario="system-demo"), lambda: parallel_env(scenario="system-demo")):
+        a, b = make(), make()
+        a.reset(seed=7)
+        b.reset(seed=7)
+        assert isinstance(a.unwrapped.np_random, np.random.Generator)
+        assert a.unwrapped.np_random.integers(1 << 30) == b.unwrapped.np_random.integers(1 << 30)
+    # SuperSuit's wrappers draw from it (frame_skip_v0 failed without it); repeating an
+    # action in a turn-based game makes it illegal, so the penalty option.
+    ss = _need("supersuit")
+    f = ss.frame_skip_v0(env(scenario="system-demo", illegal_action="penalty"), 2)
+    f.reset(seed=1)
+    for agent in f.agent_iter(30):
+        obs, _, term, trunc, _ = f.last()
+        f.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))

@@ -124,3 +124,10 @@ __all__ = [
     "svg_to_rgb",
     "systems",
 ]
+
+# `gymnasium.make("fm:fm/SystemDemo-v0")` imports fm after Gymnasium: register the ids
+# then (fm.gym_ids), without importing Gymnasium when it is not already loaded.
+if "gymnasium" in __import__("sys").modules:
+    from fm import gym_ids as _gym_ids
+
+    _gym_ids.register_envs()

@@ -511,6 +511,17 @@ class FmEnv(_Common, AECEnv):  # type: ignore[misc]
         self.infos: Dict[str, Dict[str, Any]] = {}
         self.agent_selection: str = "a"
 
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's generator (seeded by ``reset(seed=...)``; it draws each
+        game's match seed), as Gymnasium environments have one: wrappers such as
+        SuperSuit's ``frame_skip_v0`` draw from it."""
+        return self._rng
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._rng = value
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
@@ -660,6 +671,17 @@ class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
         }
         self.action_spaces: Dict[str, spaces.Discrete] = self._action_spaces()
         self._rng = np.random.default_rng(seed)
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's generator (seeded by ``reset(seed=...)``; it draws each
+        game's match seed), as Gymnasium environments have one: wrappers such as
+        SuperSuit's ``frame_skip_v0`` draw from it."""
+        return self._rng
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._rng = value
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -931,3 +953,9 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
 def gym_env(**kwargs: Any) -> FmGymEnv:
     """The single-agent Gymnasium environment: ``FmGymEnv(**kwargs)``."""
     return FmGymEnv(**kwargs)
+
+
+# The Gymnasium ids of the built-in scenarios (fm.gym_ids): "fm/SystemDemo-v0", ...
+from fm import gym_ids as _gym_ids  # noqa: E402
+
+_gym_ids.register_envs()
