@@ -472,3 +472,70 @@ fn fm_combat_die_is_named_with_the_attack() {
     });
     assert!(combats > 0, "the walk fought");
 }
+
+#[test]
+fn a_waiting_command_is_in_the_information_state_and_a_determinization_waits_too() {
+    use fm_core::Side;
+    // The Huzzah! roll-off: the opening waits for 2d6 a side, thrown on the table.
+    let fresh =
+        HzMatch::new_builtin_with_chance("huzzah-encounter", 5, ChanceMode::Explicit).unwrap();
+    let info = |m: &HzMatch, s: Side| m.information_state(s);
+    assert!(
+        info(&fresh, Side::A).ends_with(r#""pending":{"command":null,"drawn":[]}}"#),
+        "{}",
+        info(&fresh, Side::A)
+    );
+    let (mut two, mut four) = (fresh.clone(), fresh.clone());
+    two.apply_chance(2).unwrap();
+    four.apply_chance(4).unwrap();
+    assert_eq!(two.chance_drawn(), Some(&[2][..]));
+    assert_eq!(two.state(), four.state(), "the state waits unchanged");
+    let size = fm_core::information_state_tensor_size(4);
+    let tensor = |m: &HzMatch, s: Side| {
+        let mut t = vec![0f32; size];
+        m.information_state_tensor(s, &mut t).unwrap();
+        t
+    };
+    for s in Side::BOTH {
+        assert!(info(&two, s).ends_with(r#""pending":{"command":null,"drawn":[2]}}"#));
+        assert_ne!(info(&two, s), info(&four, s), "dice are seen by both sides");
+        assert_ne!(tensor(&two, s), tensor(&four, s));
+        assert_ne!(tensor(&two, s), tensor(&fresh, s));
+        assert_eq!(tensor(&two, s)[fm_core::infostate::INFO_TENSOR_HEADER], 0.5);
+        // A determinization waits at the same draw, with the same record.
+        let d = two.determinized(s, 9).unwrap();
+        assert_eq!(d.chance_node(), two.chance_node());
+        assert_eq!(d.chance_drawn(), Some(&[2][..]));
+        assert_eq!(info(&d, s), info(&two, s));
+        assert_eq!(tensor(&d, s), tensor(&two, s));
+        let back = HzMatch::load(&d.save()).expect("a waiting determinization loads");
+        assert_eq!(back.save(), d.save());
+    }
+    // Fire & Movement: a command waiting for its die (system-demo's first: a
+    // bombardment of 0906).
+    let (m, before) = at_chance();
+    let side = m.state().active;
+    let text = m.information_state(side);
+    let (_, cmd) = text
+        .rsplit_once(r#""pending":{"command":"#)
+        .expect("the waiting command");
+    assert_eq!(
+        cmd,
+        r#"{"type":"bombard","hex":"0906","markers":1},"drawn":[]}}"#
+    );
+    assert_ne!(text, before.information_state(side));
+    for s in Side::BOTH {
+        let d = m.determinized(s, 3).unwrap();
+        assert_eq!(d.chance_node(), m.chance_node());
+        assert_eq!(d.information_state(s), m.information_state(s));
+        let back = Match::load(&d.save()).expect("a waiting determinization loads");
+        assert_eq!(back.save(), d.save());
+        let mut d2 = d.clone();
+        while d2.chance_node().is_some() {
+            d2.apply_chance(0).unwrap();
+        }
+        assert_eq!(d2.log().len(), 1, "the bombardment, resolved");
+        let back = Match::load(&d2.save()).expect("its resolution loads");
+        assert_eq!(back.save(), d2.save());
+    }
+}

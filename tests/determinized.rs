@@ -115,7 +115,7 @@ fn every_builtin_scenario_determinizes_to_the_same_view() {
 }
 
 #[test]
-fn explicit_chance_matches_determinize_and_refuse_while_a_draw_waits() {
+fn explicit_chance_matches_determinize_and_a_waiting_draw_waits_in_the_drawn_match() {
     let mut m = any::new_match("system-demo", 2).unwrap();
     m.set_chance_mode(ChanceMode::Explicit).unwrap();
     let mut agent = Xoshiro256PlusPlus::seed_from_u64(9);
@@ -123,8 +123,15 @@ fn explicit_chance_matches_determinize_and_refuse_while_a_draw_waits() {
         let i = m.random_action(&mut agent).unwrap();
         m.apply_index(i).unwrap();
     }
-    let e = m.determinized(Side::A, 1).err().expect("refused");
-    assert_eq!(e.rule, "chance");
+    // Drawn while a command waits for its die (issue 32: OpenSpiel resamples at chance
+    // nodes): the drawn match waits at the same draw, with the side's same record.
+    for side in [Side::A, Side::B] {
+        let d = m
+            .determinized(side, 1)
+            .expect("a waiting match determinizes");
+        assert_eq!(d.chance_node(), m.chance_node());
+        assert_eq!(d.information_state(side), m.information_state(side));
+    }
     while let Some(node) = m.chance_node() {
         m.apply_chance(node.outcomes - 1).unwrap();
     }

@@ -39,6 +39,9 @@ pub trait DynMatch: Send + Sync + 'static {
     fn new_with_chance(&self, mode: crate::chance::ChanceMode) -> Box<dyn DynMatch>;
     /// The draw a command waits for ([`GameMatch::chance_node`]).
     fn chance_node(&self) -> Option<crate::chance::ChanceNode>;
+    /// The outcomes chosen so far for the waiting command's draws
+    /// ([`GameMatch::chance_drawn`]).
+    fn chance_drawn(&self) -> Option<Vec<u32>>;
     /// Resolves it ([`GameMatch::apply_chance`]); returns the command's events once it
     /// completes (an empty array before).
     ///
@@ -295,6 +298,9 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn chance_node(&self) -> Option<crate::chance::ChanceNode> {
         GameMatch::chance_node(self)
+    }
+    fn chance_drawn(&self) -> Option<Vec<u32>> {
+        GameMatch::chance_drawn(self).map(<[u32]>::to_vec)
     }
     fn apply_chance(&mut self, outcome: u32) -> Result<Value, RuleError> {
         GameMatch::apply_chance(self, outcome).map(to_value)

@@ -16,8 +16,8 @@
 //! | 2 | 1.0 when the record opens on a drawn view (a determinized match, other side) |
 //! | 3-5 | the drawn view's hash, else 0 |
 //! | 6-8 | the digest of the opening's events as the side sees them |
-//! | 9 + 4k | 1.0 when the record has a `k`-th command (0-based), else 0 |
-//! | 10-12 + 4k | the digest of that command and its events as the side sees them |
+//! | 9 + 4k | 1.0 when the record has a `k`-th command (0-based), 0.5 when that is the command waiting for its draws, else 0 |
+//! | 10-12 + 4k | the digest of that command and its events as the side sees them (of a waiting command: the command and the dice thrown so far, as the information state's `"pending"`) |
 //!
 //! A 64-bit hash or digest is written as three floats in `[0, 1)`, its bits 0-21, 22-42
 //! and 43-63 each divided by 2^22 (exact in `f32`). Digests are FNV-1a over the compact
@@ -118,12 +118,13 @@ impl<G: Game> GameMatch<G> {
                 )
             })?;
         let (drawn, opening, log) = self.information_record(side);
-        if log.len() > room {
+        let pending = self.pending_seen();
+        let used = log.len() + usize::from(pending.is_some());
+        if used > room {
             return Err(RuleError::new(
                 "input",
                 format!(
-                    "the record of side {side} holds {} commands, but the tensor has room for {room}",
-                    log.len()
+                    "the record of side {side} holds {used} commands, but the tensor has room for {room}",
                 ),
             ));
         }
@@ -139,6 +140,12 @@ impl<G: Game> GameMatch<G> {
             let slot = &mut out[INFO_TENSOR_HEADER + INFO_TENSOR_SLOT * k..][..INFO_TENSOR_SLOT];
             slot[0] = 1.0;
             put_u64(&mut slot[1..], digest(&[e]));
+        }
+        if let Some(p) = pending {
+            let k = log.len();
+            let slot = &mut out[INFO_TENSOR_HEADER + INFO_TENSOR_SLOT * k..][..INFO_TENSOR_SLOT];
+            slot[0] = 0.5;
+            put_u64(&mut slot[1..], digest(&[&p]));
         }
         Ok(())
     }

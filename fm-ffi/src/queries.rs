@@ -504,13 +504,16 @@ pub unsafe extern "C" fn fm_match_information_state_tensor(
 /// anew with `seed` with its true probabilities, and its own generator seeded with
 /// `seed` (OpenSpiel's `resample_from_infostate`; what each iteration of a determinized
 /// search plays on). The match is unchanged. The new match's save records its source
-/// and side, and loads only with it.
+/// and side, and loads only with it. While a command waits for its draws (explicit
+/// chance mode), the new match waits for the same draw: the command applied to the
+/// drawn state with the dice thrown so far (and any pick from a list drawn anew).
 ///
 /// Ownership: on success `*out_match` is a new handle owned by the caller; free it with
 /// `fm_match_free`.
 ///
-/// Errors: `FM_ILLEGAL_COMMAND` (rule "chance": a chance outcome is pending; rule
-/// "input": the match is already 8 determinizations deep), `FM_INVALID_ARGUMENT` (side
+/// Errors: `FM_ILLEGAL_COMMAND` (rule "input": the match is already 8 determinizations
+/// deep; the waiting command's rule if the drawn state refuses it, rule "chance" if it
+/// draws differently there), `FM_INVALID_ARGUMENT` (side
 /// not `FM_SIDE_A` or `FM_SIDE_B`), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
 /// `FM_POISONED`.
 ///

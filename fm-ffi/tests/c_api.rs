@@ -1553,7 +1553,8 @@ fn determinized_from_c() {
             "argument",
         );
         assert!(d.is_null());
-        // In explicit chance mode with a draw waiting: refused, rule "chance".
+        // In explicit chance mode with a draw waiting: the drawn match waits for the
+        // same draw.
         let mut c = null_mut();
         assert_eq!(fm_match_clone(m, &mut c), OK);
         assert_eq!(fm_match_set_chance_mode(c, true), OK);
@@ -1568,11 +1569,11 @@ fn determinized_from_c() {
             assert_eq!(st, OK);
         }
         assert!(waiting > 0, "a draw waits at some point");
-        fails(
-            fm_match_determinized(c, FM_SIDE_A, 1, &mut d),
-            fm_status::FM_ILLEGAL_COMMAND,
-            "chance",
-        );
+        assert_eq!(fm_match_determinized(c, FM_SIDE_A, 1, &mut d), OK);
+        let mut drawn_waiting = 0;
+        assert_eq!(fm_match_chance_outcomes(d, &mut drawn_waiting), OK);
+        assert_eq!(drawn_waiting, waiting);
+        free(d);
         free(c);
     }
     free(m);

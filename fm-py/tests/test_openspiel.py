@@ -303,3 +303,53 @@ def test_without_open_spiel_a_clear_import_error(monkeypatch: pytest.MonkeyPatch
         fos.load_game()
     with pytest.raises(ImportError, match="open_spiel"):
         fos.FmGame()
+
+
+def test_resample_at_a_chance_node_waits_at_the_same_draw() -> None:
+    # Issue 32: resample_from_infostate at a chance node raised ("a chance outcome is
+    # pending"); the drawn state now waits for the same draw, with the same record.
+    _, state = _to_chance_node()
+    assert state.is_chance_node()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for player in (0, 1):
+        r = state.resample_from_infostate(player, sampler)
+        assert r.is_chance_node()
+        assert r.chance_outcomes() == state.chance_outcomes()
+        assert r.information_state_string(player) == state.information_state_string(player)
+        assert r.information_state_tensor(player) == state.information_state_tensor(player)
+        back = fm.Match.load(r.match.save())
+        assert back.save() == r.match.save()
+
+
+def _huzzah_two_dice() -> Any:
+    """A huzzah-encounter state waiting for the first die of a 2d6 roll."""
+    game = fos.load_game("huzzah-encounter")
+    state = game.new_initial_state()
+    rng = __import__("random").Random(5)
+    while True:
+        node = state.match.chance_node()
+        if node is not None and node["roll"]["dice"] == "2d6" and node["roll"]["die"] == 1:
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_distinct_pending_draws_give_distinct_strings() -> None:
+    # Issue 32: while a command waited on several draws, different outcomes gave the
+    # same str(state) and information state strings (the state is the one before the
+    # command until its last draw).
+    state = _huzzah_two_dice()
+    low, high = state.clone(), state.clone()
+    low.apply_action(0)
+    high.apply_action(5)
+    assert low.is_chance_node() and high.is_chance_node()
+    assert low.match.hash == high.match.hash  # the referee's state waits unchanged
+    assert low.match.chance_drawn == [0] and high.match.chance_drawn == [5]
+    assert str(low) != str(high)
+    for player in (0, 1):
+        # Dice are thrown on the table: both sides see them.
+        assert low.information_state_string(player) != high.information_state_string(player)
+        assert low.information_state_tensor(player) != high.information_state_tensor(player)
+    # The same outcome: the same strings.
+    again = state.clone()
+    again.apply_action(0)
+    assert str(again) == str(low)

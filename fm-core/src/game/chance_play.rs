@@ -7,6 +7,17 @@ use super::{Game, GameMatch};
 use crate::chance::{ChanceMode, ChanceNode};
 use crate::error::RuleError;
 
+/// A command waiting for its draws, as a player sees it
+/// ([`GameMatch::pending_seen`]).
+#[derive(serde::Serialize)]
+#[serde(bound = "")]
+pub(crate) struct PendingSeen<'a, G: Game> {
+    /// The command; `None` for an opening that waits for its draws.
+    pub(crate) command: Option<&'a G::Command>,
+    /// Each draw so far: a die's face, or `None` where the outcome is not shown.
+    pub(crate) drawn: Vec<Option<u32>>,
+}
+
 /// A command run with scripted draws: its events, the state after them, and how the
 /// script fitted its draws.
 type ScriptedRun<G> = (
@@ -112,6 +123,53 @@ impl<G: Game> GameMatch<G> {
                 self.pending_chance = Some(p);
                 Err(e)
             }
+        }
+    }
+
+    /// The outcomes chosen so far for the draws of the pending command (or opening),
+    /// in order; `None` when no draw is pending.
+    pub fn chance_drawn(&self) -> Option<&[u32]> {
+        self.pending_chance.as_ref().map(|p| p.outcomes.as_slice())
+    }
+
+    /// The pending command (`None` for a waiting opening) and its draws so far as any
+    /// player sees them: a die's face (rolls of `"1d6"` or `"2d6"`, thrown on the
+    /// table), `None` for a pick from a list (`"draw"`, which may be of hidden
+    /// markers) or a draw the rules did not name. What the information state shows of
+    /// a command waiting for its dice ([`GameMatch::information_state`]).
+    pub(crate) fn pending_seen(&self) -> Option<PendingSeen<'_, G>> {
+        let p = self.pending_chance.as_ref()?;
+        let drawn = (0..p.outcomes.len())
+            .map(|k| {
+                let public = self
+                    .roll_at(p.command.as_ref(), &p.outcomes[..k])
+                    .is_some_and(|(_, roll)| roll.is_some_and(|r| r.dice != "draw"));
+                public.then_some(p.outcomes[k])
+            })
+            .collect();
+        Some(PendingSeen {
+            command: p.command.as_ref(),
+            drawn,
+        })
+    }
+
+    /// The number of outcomes and the roll of the draw that comes after `prefix` in
+    /// `command` (`None`: the opening), if one does.
+    pub(super) fn roll_at(
+        &self,
+        command: Option<&G::Command>,
+        prefix: &[u32],
+    ) -> Option<(u32, Option<crate::chance::ChanceRoll>)> {
+        let found = match command {
+            Some(cmd) => self.run_scripted(cmd, prefix).ok()?.2,
+            None => {
+                let mut rng = self.rng.clone();
+                crate::chance::with_script(prefix, || G::new_game(&self.scenario, &mut rng)).1
+            }
+        };
+        match found {
+            crate::chance::Scripted::Needs(n, roll) => Some((n, roll)),
+            _ => None,
         }
     }
 

@@ -517,15 +517,19 @@ impl<G: Game> GameMatch<G> {
     /// seeded with `seed` (which draws the determinization, then rolls the new match's
     /// dice: nothing of this match's generator or hidden values carries over). It has
     /// an empty log and this match's chance mode; its
-    /// [`GameMatch::information_state`] for `side` is this match's, continued.
+    /// [`GameMatch::information_state`] for `side` is this match's, continued. While a
+    /// command (or the opening) waits for its draws in explicit chance mode, the drawn
+    /// match waits at the same point: the command applied to the drawn state with the
+    /// dice thrown so far, and any pick from a list, which `side` did not see, drawn
+    /// anew.
     ///
     /// Its save records this match's save and `side` ([`SavedDeterminized`]), so that
     /// [`GameMatch::load`] verifies it by loading that save and drawing again. Like
     /// every save it is referee material: it holds this match's.
     ///
     /// # Errors
-    /// Rule `"chance"` while a chance outcome is pending (resolve it or undo first);
-    /// rule `"input"` for a match already [`MAX_DETERMINIZED_DEPTH`] determinizations
+    /// The waiting command's refusal if the drawn state refuses it, rule `"chance"` if
+    /// it draws differently there; rule `"input"` for a match already [`MAX_DETERMINIZED_DEPTH`] determinizations
     /// deep.
     ///
     /// ```
@@ -544,12 +548,46 @@ impl<G: Game> GameMatch<G> {
     /// assert_eq!(back.state(), d.state());
     /// ```
     pub fn determinized(&self, side: Side, seed: u64) -> Result<GameMatch<G>, RuleError> {
-        if self.pending_chance.is_some() {
-            return Err(RuleError::new(
-                "chance",
-                "a chance outcome is pending: resolve it (apply_chance) or take the command back (undo)",
-            ));
+        let mut d = self.determinized_opening(side, seed)?;
+        if let (Some(p), Some(seen)) = (&self.pending_chance, self.pending_seen()) {
+            // A command waiting for its draws waits in the drawn match too: with the
+            // dice thrown so far (everyone saw them) and the picks from a list, which
+            // the side did not see, drawn anew by a generator of their own (the new
+            // match's stays as a load of its save makes it).
+            let mut picks = crate::rng::rng_from_seed(seed ^ 0x7069_636b_7320_616e);
+            let mut outcomes = Vec::with_capacity(seen.drawn.len());
+            for o in seen.drawn {
+                let v = match o {
+                    Some(v) => v,
+                    None => {
+                        let (n, _) = d.roll_at(p.command.as_ref(), &outcomes).ok_or_else(|| {
+                            RuleError::new(
+                                "chance",
+                                "the waiting command draws differently in the drawn state",
+                            )
+                        })?;
+                        crate::dynmatch::uniform_index(&mut picks, n as usize) as u32
+                    }
+                };
+                outcomes.push(v);
+            }
+            match &p.command {
+                Some(cmd) => {
+                    d.apply_scripted(cmd, outcomes)?;
+                }
+                None => d.open_scripted(outcomes)?,
+            }
         }
+        Ok(d)
+    }
+
+    /// [`GameMatch::determinized`] without the command waiting for its draws: what a
+    /// load of a determinized save starts from (the save records that command).
+    pub(super) fn determinized_opening(
+        &self,
+        side: Side,
+        seed: u64,
+    ) -> Result<GameMatch<G>, RuleError> {
         let depth = self.determinized.as_ref().map_or(0, |d| d.depth) + 1;
         if depth > MAX_DETERMINIZED_DEPTH {
             return Err(RuleError::new(

@@ -106,8 +106,10 @@ impl<G: Game> GameMatch<G> {
 
     /// `side`'s perfect-recall information state, as compact JSON text: everything the
     /// side has observed, in order — the opening's events and every command with its
-    /// events, as the side sees them ([`Game::redacted`]) — and nothing else (no seed,
-    /// no chance outcome, no hidden value). Two histories the side cannot tell apart
+    /// events, as the side sees them ([`Game::redacted`]), and, while a command (or the
+    /// opening) waits for its draws in explicit chance mode, `"pending"`: the command
+    /// and the dice thrown for it so far (a pick from a list shown as `null`) — and
+    /// nothing else (no seed, no hidden value). Two histories the side cannot tell apart
     /// give the same text; what a search over information sets keys its nodes by
     /// (OpenSpiel's `InformationStateString`). It grows with the log.
     ///
@@ -135,6 +137,8 @@ impl<G: Game> GameMatch<G> {
             drawn: Option<u64>,
             opening: Vec<G::Event>,
             log: Vec<InfoEntry<'a, G>>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pending: Option<super::chance_play::PendingSeen<'a, G>>,
         }
         let (drawn, opening, log) = self.information_record(side);
         let info = Info::<G> {
@@ -142,6 +146,7 @@ impl<G: Game> GameMatch<G> {
             drawn,
             opening,
             log,
+            pending: self.pending_seen(),
         };
         serde_json::to_string(&info).expect("a record serializes")
     }

@@ -458,13 +458,18 @@ impl<G: Game> GameMatch<G> {
                         index: None,
                         message: format!("opening_chance: {err}"),
                     })?,
-                (Some(_), Some(_)) => {
-                    return Err(MatchError::Json(
-                        "opening_chance: a determinized match's opening is drawn from its source"
-                            .into(),
-                    ))
+                (Some(d), script) => {
+                    let mut m = Self::load_determinized(d, &sc, saved.seed, format, depth)?;
+                    // A determinization of a match waiting for its opening's draws
+                    // waits for them too (or drew them, with these outcomes).
+                    if let Some(o) = script {
+                        m.open_scripted(o).map_err(|err| MatchError::Diverged {
+                            index: None,
+                            message: format!("opening_chance: {err}"),
+                        })?;
+                    }
+                    m
                 }
-                (Some(d), None) => Self::load_determinized(d, &sc, saved.seed, format, depth)?,
             };
         if m.pending_chance.is_some() != pending_opening {
             return Err(MatchError::Diverged {
@@ -580,7 +585,7 @@ impl<G: Game> GameMatch<G> {
             ));
         }
         source
-            .determinized(d.side, seed)
+            .determinized_opening(d.side, seed)
             .map_err(|e| MatchError::Json(format!("determinized.source: {e}")))
     }
 }

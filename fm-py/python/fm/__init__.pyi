@@ -534,7 +534,8 @@ class Match:
         """A new match drawn from ``side``'s view of this one (OpenSpiel's
         ``resample_from_infostate``): what ``side`` may not know drawn anew, its own
         generator (``seed``), an empty log, ``side``'s information state continued.
-        :class:`RuleError` (rule ``"chance"``) while a chance outcome is pending."""
+        While a command waits for its draws, the new match waits for the same draw.
+        :class:`RuleError` (rule ``"input"``) 8 determinizations deep."""
     def think(
         self,
         *,
@@ -557,6 +558,10 @@ class Match:
         "die": 1, "unit": ..., "target": ...}}``, or ``None``. Outcome ``k`` of a die is
         the face ``k + 1``; a ``"2d6"`` roll is two draws, die 1 then die 2; a ``"draw"``
         picks the ``k``-th of ``roll["from"]``."""
+    @property
+    def chance_drawn(self) -> list[int] | None:
+        """The outcomes chosen so far for the waiting command's draws, in order, or
+        ``None`` when no draw is pending."""
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending draw's outcomes and their probabilities (empty when none)."""
     def max_game_length(self) -> GameLength | None:

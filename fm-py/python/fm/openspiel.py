@@ -299,9 +299,13 @@ class FmState(_State):  # type: ignore[misc]
     def __str__(self) -> str:
         m = self._match
         pending = "chance" if m.is_chance_node else (m.to_move or "-")
+        # While a command waits for its draws the state is the one before it: the
+        # outcomes chosen so far tell two such positions apart.
+        drawn = m.chance_drawn
+        waiting = "" if drawn is None else f", drawn {drawn}"
         return (
             f"{self.get_game().scenario_name}: {len(m.log)} commands, "
-            f"{self._moves} moves, to move {pending}, state {m.hash:016x}, "
+            f"{self._moves} moves, to move {pending}{waiting}, state {m.hash:016x}, "
             f"generator {m.rng_state}"
         )
 

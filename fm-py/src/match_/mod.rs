@@ -789,8 +789,10 @@ impl PyMatch {
     /// it knows alone, with its own generator seeded with `seed`; an empty log, this
     /// match's chance mode, and `side`'s `information_state_string` continued. Its save
     /// records this match's save and `side`, and `load` verifies it by drawing again.
-    /// `fm.RuleError` (rule `"chance"`) while a chance outcome is pending, (rule
-    /// `"input"`) for a match already 8 determinizations deep.
+    /// While a command waits for its draws, the new match waits for the same draw (the
+    /// dice thrown so far kept, any pick from a list drawn anew). `fm.RuleError` (rule
+    /// `"input"`) for a match already 8 determinizations deep; the waiting command's
+    /// rule if the drawn state refuses it.
     #[pyo3(signature = (side, seed = None), text_signature = "($self, side, seed=0)")]
     fn determinized(
         &self,
@@ -867,6 +869,15 @@ impl PyMatch {
             }
             None => Ok(None),
         }
+    }
+
+    /// The outcomes chosen so far for the draws of the command (or opening) waiting for
+    /// one, in order, or `None` when no draw is pending: two matches waiting at the same
+    /// command after different dice differ here (their state is the one before the
+    /// command until its last draw).
+    #[getter]
+    fn chance_drawn(&self) -> Option<Vec<u32>> {
+        self.m.chance_drawn()
     }
 
     /// The outcomes of the pending draw with their probabilities, `[(outcome, p), ...]`
