@@ -922,3 +922,30 @@ def test_the_multi_agent_environments_have_np_random() -> None:
     for agent in f.agent_iter(30):
         obs, _, term, trunc, _ = f.last()
         f.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+# --------------------------------------- PettingZoo's tests, default options, everywhere
+
+
+_BUILTIN = ["system-demo", "meuse-argonne", "vimy-ridge", "suez-1916", "huzzah-encounter",
+            "huzzah-firefight"]
+
+
+@pytest.mark.parametrize("scenario", _BUILTIN)
+def test_pettingzoo_tests_pass_with_default_options_on_every_builtin_scenario(
+    scenario: str,
+) -> None:
+    # Issue 32: each of PettingZoo's tests as it comes (its default cycles), on the
+    # environments as they come (default options: illegal actions raise, dict
+    # observations). max_cycles_test is not here: it wants every agent to act once a
+    # cycle in the AEC environment, which FmEnv (one side may decide many times in a
+    # row) does not do; see test_pettingzoo_max_cycles_test.
+    with warnings.catch_warnings():
+        # PettingZoo's advice, not failures: Box observations rather than dicts, and
+        # agents named like "player_0" rather than the sides' "a" and "b".
+        warnings.simplefilter("ignore")
+        api_test(env(scenario=scenario))
+        parallel_api_test(parallel_env(scenario=scenario))
+        seed_test(lambda: env(scenario=scenario))
+        parallel_seed_test(lambda: parallel_env(scenario=scenario))
+        render_test(lambda render_mode=None: env(scenario=scenario, render_mode=render_mode))
