@@ -877,8 +877,12 @@ def test_every_builtin_scenario_has_a_gymnasium_id() -> None:
     e = gymnasium.make("fm/SystemDemo-v0", side="b", observation="dict")
     inner = e.unwrapped
     assert inner.side == "b" and isinstance(e.observation_space, spaces.Dict)
-    # With its spec, Gymnasium's checker checks the render modes too.
-    gymnasium_check_env(gymnasium.make("fm/SystemDemo-v0", disable_env_checker=True).unwrapped)
+    # Gymnasium's checker, with default options, on every id (with its spec, the
+    # checker also checks the render modes); it warns of nothing.
+    for id_ in ids:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            gymnasium_check_env(gymnasium.make(id_, disable_env_checker=True).unwrapped)
 
 
 def test_a_fresh_interpreter_makes_the_ids_without_importing_fm() -> None:
