@@ -32,15 +32,7 @@ import time
 from typing import Any, Callable, Dict, List
 
 import fm
-
-
-def timer_overhead(n: int = 20000) -> float:
-    ts = []
-    for _ in range(n):
-        t0 = time.perf_counter_ns()
-        t1 = time.perf_counter_ns()
-        ts.append(t1 - t0)
-    return statistics.median(ts)
+from bench_vs_openspiel import timer_overhead  # the same directory: the script's
 
 
 def first_movement(m: fm.Match, rng: random.Random) -> None:

@@ -20,7 +20,7 @@ use fm_core::any::DynMatch;
 use fm_core::Side;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::PyList;
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
@@ -413,25 +413,11 @@ pub trait PySystem: Sync {
     ) -> Option<PyResult<Bound<'py, PyAny>>> {
         None
     }
-    /// `Match.observation_bytes(side)`.
-    #[allow(clippy::type_complexity)]
-    fn observation_bytes<'py>(
-        &self,
-        py: Python<'py>,
-        m: &dyn DynMatch,
-        side: &Bound<'py, PyAny>,
-    ) -> Option<PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>> {
-        None
-    }
-    /// `Match.observation(side, out)`.
-    fn observation<'py>(
-        &self,
-        py: Python<'py>,
-        m: &dyn DynMatch,
-        side: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyAny>>,
-    ) -> Option<PyResult<Bound<'py, PyAny>>> {
-        None
+    /// Whether `Match.observation(side, out=buffer)` is so short (a few microseconds)
+    /// that it keeps the GIL: handing it over and taking it back at every call costs a
+    /// second thread more than the call (`benches/python/bench_gil.py`).
+    fn observation_keeps_gil(&self) -> bool {
+        false
     }
 
     // ---------------------------------------------------------------- whole games

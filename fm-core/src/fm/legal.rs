@@ -379,9 +379,39 @@ pub(crate) fn unit_ends(
     i: usize,
     ends: &mut Vec<u16>,
 ) {
+    let extra = sc.rules().extra_moves(sc, s, i);
+    ends_with(sc, src, i, extra, ends);
+}
+
+/// How many [`unit_ends`] has, `ends` its scratch: the normal ones counted without a
+/// list when the unit has no rail moves.
+fn unit_end_count(
+    sc: &Scenario,
+    s: &State,
+    src: &mut impl MoveSource,
+    i: usize,
+    ends: &mut Vec<u16>,
+) -> usize {
+    let extra = sc.rules().extra_moves(sc, s, i);
+    if extra.is_empty() {
+        return src.normal_count(sc, i);
+    }
+    ends.clear();
+    ends_with(sc, src, i, extra, ends);
+    ends.len()
+}
+
+/// [`unit_ends`] given the unit's rail moves `extra`.
+fn ends_with(
+    sc: &Scenario,
+    src: &mut impl MoveSource,
+    i: usize,
+    extra: Vec<(Hex, Vec<Hex>)>,
+    ends: &mut Vec<u16>,
+) {
     let before = ends.len();
     src.normal_ends(sc, i, ends);
-    for (hex, _) in sc.rules().extra_moves(sc, s, i) {
+    for (hex, _) in extra {
         let Some(h) = sc.hex_index(hex) else { continue };
         if !ends[before..].contains(&h) {
             ends.push(h);
@@ -705,14 +735,7 @@ pub(crate) fn nth_movement_command(
     let mut ends = Vec::new();
     let mut counts = Vec::with_capacity(s.units.len());
     for i in 0..s.units.len() {
-        let extra = sc.rules().extra_moves(sc, s, i);
-        counts.push(if extra.is_empty() {
-            src.normal_count(sc, i)
-        } else {
-            ends.clear();
-            unit_ends(sc, s, src, i, &mut ends);
-            ends.len()
-        });
+        counts.push(unit_end_count(sc, s, src, i, &mut ends));
     }
     let n = 1 + extras + counts.iter().sum::<usize>();
     let mut k = pick(n);

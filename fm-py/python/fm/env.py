@@ -460,7 +460,23 @@ class _Common:
         self._display = None
 
 
-class FmEnv(_Common, AECEnv):  # type: ignore[misc]
+class _NpRandom:
+    """``np_random`` for the PettingZoo environments (Gymnasium's has its own): the
+    environment's generator, seeded by ``reset(seed=...)``, which draws each game's
+    match seed; wrappers such as SuperSuit's ``frame_skip_v0`` draw from it."""
+
+    _rng: np.random.Generator
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return self._rng
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._rng = value
+
+
+class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
     """The raw AEC environment. Prefer :func:`env`, which adds PettingZoo's
     order-enforcing and bounds-checking wrappers."""
 
@@ -510,17 +526,6 @@ class FmEnv(_Common, AECEnv):  # type: ignore[misc]
         self.truncations: Dict[str, bool] = {}
         self.infos: Dict[str, Dict[str, Any]] = {}
         self.agent_selection: str = "a"
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The environment's generator (seeded by ``reset(seed=...)``; it draws each
-        game's match seed), as Gymnasium environments have one: wrappers such as
-        SuperSuit's ``frame_skip_v0`` draw from it."""
-        return self._rng
-
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self._rng = value
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -615,7 +620,7 @@ def env(**kwargs: Any) -> Any:
     return e
 
 
-class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
+class FmParallelEnv(_NpRandom, _Common, ParallelEnv):  # type: ignore[misc]
     """The PettingZoo parallel environment: every step both sides act, and only the
     deciding side's action counts.
 
@@ -671,17 +676,6 @@ class FmParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
         }
         self.action_spaces: Dict[str, spaces.Discrete] = self._action_spaces()
         self._rng = np.random.default_rng(seed)
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The environment's generator (seeded by ``reset(seed=...)``; it draws each
-        game's match seed), as Gymnasium environments have one: wrappers such as
-        SuperSuit's ``frame_skip_v0`` draw from it."""
-        return self._rng
-
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self._rng = value
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -18,7 +18,7 @@ use crate::system::{
 use fm_core::any::DynMatch;
 use fm_core::Scenario;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::PyList;
 use std::sync::Arc;
 
 /// The bindings of Fire & Movement.
@@ -397,13 +397,9 @@ impl PySystem for FmSystem {
     ) -> Option<PyResult<Bound<'py, PyAny>>> {
         Some(queries::odds(py, fm_match(m)?, args))
     }
-    fn observation_bytes<'py>(
-        &self,
-        py: Python<'py>,
-        m: &dyn DynMatch,
-        side: &Bound<'py, PyAny>,
-    ) -> Option<PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>> {
-        Some(queries::observation_bytes(py, fm_match(m)?, side))
+    fn observation_keeps_gil(&self) -> bool {
+        // 1-14 µs on the built-in maps (the map planes copied, the rest sparse).
+        true
     }
 
     fn random_game(

@@ -6,12 +6,12 @@
 use super::commands::{command_obj, fm_command};
 use super::{markers_arg, side_names};
 use crate::args::{opt_str_list, side_from_py};
-use crate::convert::{f32_le_bytes, to_py};
+use crate::convert::to_py;
 use crate::errors::{protocol_error, rule_error};
 use crate::system::OddsArgs;
 use fm_core::{Scenario, UnitId};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::PyList;
 
 /// The `fm.RuleError` for a query naming a unit the scenario does not have (the same
 /// rule and message as a command naming it).
@@ -105,16 +105,4 @@ pub fn odds<'py>(
         Ok(o) => to_py(py, &o),
         Err(e) => Err(rule_error(&e)),
     }
-}
-
-/// `Match.observation_bytes(side)`: `(board, features)` as little-endian float32 bytes.
-pub fn observation_bytes<'py>(
-    py: Python<'py>,
-    m: &fm_core::Match,
-    side: &Bound<'py, PyAny>,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-    let s = side_from_py(Some(side_names(m.scenario())), side)?;
-    // The view and its tensors without the GIL.
-    let (board, feats) = py.detach(|| fm_core::observation::encode(m.scenario(), &m.view(s)));
-    Ok((f32_le_bytes(py, &board), f32_le_bytes(py, &feats)))
 }

@@ -1086,10 +1086,7 @@ impl PyMatch {
         py: Python<'py>,
         side: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-        match self.sys.observation_bytes(py, &*self.m, side) {
-            Some(r) => r,
-            None => observation::observation_bytes(py, &*self.m, self.side(side)?),
-        }
+        observation::observation_bytes(py, &*self.m, self.side(side)?)
     }
 
     /// The observation of `side` as one flat float32 vector: the planes (C order) then
@@ -1108,10 +1105,8 @@ impl PyMatch {
         side: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(r) = self.sys.observation(py, &*self.m, side, out.clone()) {
-            return r;
-        }
-        observation::observation(py, &*self.m, self.side(side)?, out)
+        let keep_gil = self.sys.observation_keeps_gil();
+        observation::observation(py, &*self.m, self.side(side)?, out, keep_gil)
     }
 
     fn __repr__(&self) -> String {

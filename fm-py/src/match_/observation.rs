@@ -2,9 +2,8 @@
 //! layer's `DynMatch::observation_spec` and `observation`: Fire & Movement's board
 //! planes and features, Huzzah!'s table raster and slots): its layout as a dict, and
 //! the values as bytes or written into a caller's float32 buffer (in place when it is
-//! C-contiguous and aligned, else through a vector). A system's bindings may answer
-//! the values themselves (`PySystem::observation`; both built-in systems use this
-//! module's); a system without an observation raises `fm.UnsupportedError`.
+//! C-contiguous and aligned, else through a vector). A system without an observation
+//! raises `fm.UnsupportedError`.
 
 use crate::convert::{f32_le_bytes, to_py, type_name};
 use crate::errors::match_error;
@@ -49,12 +48,14 @@ pub fn observation_bytes<'py>(
 }
 
 /// `Match.observation(side, out)`: one flat float32 vector, as bytes or written into
-/// `out` (checked before the observation is computed).
+/// `out` (checked before the observation is computed); `keep_gil`: written in place
+/// without releasing the GIL (the system's `PySystem::observation_keeps_gil`).
 pub fn observation<'py>(
     py: Python<'py>,
     m: &dyn DynMatch,
     side: Side,
     out: Option<Bound<'py, PyAny>>,
+    keep_gil: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let out = out.filter(|o| !o.is_none());
     let buf = out
@@ -85,12 +86,11 @@ pub fn observation<'py>(
         if buf.is_c_contiguous() && ptr.is_aligned() {
             // Written in place: no vector of the observation's size to fill and copy.
             let dst = Dest(ptr, buf.item_count());
-            if m.system() == <fm_core::Fm as fm_core::Game>::NAME {
-                // A Fire & Movement observation takes 1-14 µs on the built-in maps
-                // (the map planes copied, the rest sparse): too short to give the GIL
-                // away. Released and taken back at every call, it made two threads
-                // observing their own matches 13 times slower than one after the other
-                // (benches/python/bench_gil.py), each handover a wake-up of the other.
+            if keep_gil {
+                // Too short to give the GIL away (`PySystem::observation_keeps_gil`):
+                // released and taken back at every call, Fire & Movement's made two
+                // threads observing their own matches 13 times slower than one after
+                // the other, each handover a wake-up of the other.
                 let Dest(ptr, n) = dst;
                 // SAFETY: as below, with the GIL held throughout.
                 let dst = unsafe { std::slice::from_raw_parts_mut(ptr, n) };
