@@ -6,7 +6,8 @@ choice), the usual loop of a training run without the learner:
 
 - ``aec dict`` / ``aec flat``: the PettingZoo AEC environment (``fm.env.env``, with
   PettingZoo's wrappers) with dict and flat observations (``env.last()`` then
-  ``env.step``); a step is one decision;
+  ``env.step``), ``turns="decision"``: a step is one decision (the default cycles add
+  a wait step of the other side to each);
 - ``parallel``: ``fm.env.parallel_env`` (dict observations of both sides every step,
   the waiting side's wait action);
 - ``gym``: ``fm.env.gym_env`` (flat), side a against the built-in random opponent,
@@ -61,7 +62,7 @@ class Clock:
 
 def aec(scenario: str, observation: str, seed: int, limit: int, clock: Clock) -> tuple[int, int]:
     with clock:
-        e: Any = env(scenario=scenario, observation=observation)
+        e: Any = env(scenario=scenario, observation=observation, turns="decision")
         e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0

@@ -69,13 +69,19 @@ def test_every_builtin_scenario_passes_the_api_tests() -> None:
         parallel_api_test(parallel_env(scenario=name), num_cycles=200)
 
 
-def test_random_agents_play_a_whole_game() -> None:
-    e = FmEnv(scenario="system-demo")
+@pytest.mark.parametrize("turns", ["cycle", "decision"])
+def test_random_agents_play_a_whole_game(turns: str) -> None:
+    e = FmEnv(scenario="system-demo", turns=turns)
     e.reset(seed=3)
     sc = e.scenario
     c, h, w = sc.observation_shape
+    n = sc.action_space_size
+    wait = e.wait_action
+    assert (wait == n) if turns == "cycle" else (wait is None)
+    assert e.action_space("a").n == (n + 1 if turns == "cycle" else n)
     rng = np.random.default_rng(3)
-    steps = 0
+    steps = waits = 0
+    order: list[str] = []
     final: dict[str, float] = {}
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -89,11 +95,24 @@ def test_random_agents_play_a_whole_game() -> None:
             final[agent] = reward
             e.step(None)
             continue
-        assert e.match is not None and agent == e.match.to_move
+        order.append(agent)
+        assert e.match is not None
+        other = "b" if agent == "a" else "a"
+        if agent == "a" or turns == "decision":
+            decider = e.match.to_move  # a cycle's decider is the one deciding as it begins
+        if agent != decider:
+            # turns="cycle": the side not deciding has the wait action alone.
+            assert turns == "cycle"
+            assert np.flatnonzero(obs["action_mask"]).tolist() == [wait]
+            e.step(wait)
+            waits += 1
+            continue
         legal = np.flatnonzero(obs["action_mask"])
         assert list(legal) == e.match.legal_actions()
-        other = "b" if agent == "a" else "a"
-        assert not e.action_mask(other).any()
+        if turns == "cycle":
+            assert np.flatnonzero(e.action_mask(other)).tolist() == [wait]
+        else:
+            assert not e.action_mask(other).any()
         e.step(int(rng.choice(legal)))
         steps += 1
     assert e.match is not None and e.match.is_over
@@ -102,6 +121,12 @@ def test_random_agents_play_a_whole_game() -> None:
     if e.match.winner is not None:
         assert final[e.match.winner] == 1.0
     assert steps == len(e.match.log)
+    if turns == "cycle":
+        # Strict turns: a, b, a, b, ... whoever decides, one decision a cycle.
+        assert order[::2] == ["a"] * len(order[::2]) and set(order[1::2]) <= {"b"}
+        assert waits == steps - (len(order) % 2)
+    else:
+        assert waits == 0
 
 
 def test_flat_observations_are_the_dict_ones_concatenated() -> None:
@@ -213,47 +238,67 @@ def test_state_space_and_state() -> None:
         pz_state_test(e, 200)
 
 
-def test_illegal_actions_raise_lose_or_are_penalised() -> None:
-    e = FmEnv(scenario="system-demo")
+@pytest.mark.parametrize("turns", ["cycle", "decision"])
+def test_illegal_actions_raise_lose_or_are_penalised(turns: str) -> None:
+    e = FmEnv(scenario="system-demo", turns=turns)
     e.reset(seed=1)
-    bad = int(np.flatnonzero(e.action_mask(e.agent_selection) == 0)[0])
     assert e.match is not None
+    decider = e.match.to_move
+    assert decider == "b"  # system-demo: Red sets up first
+    if turns == "cycle":
+        assert e.agent_selection == "a"  # every cycle starts with a, who waits
+        with pytest.raises(fm.RuleError, match="one legal action is the wait action") as waited:
+            e.step(0)
+        assert waited.value.rule == "4.1"
+        e.step(e.wait_action)
+    assert e.agent_selection == "b"
+    bad = int(np.flatnonzero(e.action_mask("b") == 0)[0])
     before = e.match.hash
+    steps = e.num_steps
     with pytest.raises(fm.RuleError):
         e.step(bad)
-    assert e.match.hash == before and e.num_steps == 0
-    for out_of_space in (-1, e.scenario.action_space_size):
+    if turns == "cycle":
+        with pytest.raises(fm.RuleError, match="only for the side not deciding"):
+            e.step(e.wait_action)
+    assert e.match.hash == before and e.num_steps == steps
+    for out_of_space in (-1, e.action_space("b").n):
         with pytest.raises(ValueError, match="outside"):
             e.step(out_of_space)
     with pytest.raises(TypeError, match="action must be an int"):
         e.step("3")  # type: ignore[arg-type]
 
-    e = FmEnv(scenario="system-demo", illegal_action="lose")
+    e = FmEnv(scenario="system-demo", illegal_action="lose", turns=turns)
     e.reset(seed=1)
     agent = e.agent_selection
-    e.step(bad)
+    e.step(0 if turns == "cycle" else bad)  # a acts out of turn / b's illegal command
     assert all(e.terminations.values())
     assert e.rewards[agent] == -1.0 and sum(e.rewards.values()) == 0
 
-    e = FmEnv(scenario="system-demo", illegal_action="penalty", illegal_reward=-0.25)
+    e = FmEnv(scenario="system-demo", illegal_action="penalty", illegal_reward=-0.25, turns=turns)
     e.reset(seed=1)
-    agent = e.agent_selection
-    assert e.match is not None
+    if turns == "cycle":
+        e.step(e.wait_action)
+    assert e.match is not None and e.agent_selection == "b"
     before = e.match.hash
     e.step(bad)
-    assert e.match.hash == before and e.agent_selection == agent
-    assert e.rewards[agent] == -0.25 and e.num_steps == 1
+    assert e.match.hash == before and e.match.to_move == "b"
+    # The decision stays with b: next in the cycle (a waits) or at once.
+    assert e.agent_selection == ("a" if turns == "cycle" else "b")
+    assert e.rewards["b"] == -0.25 and e.num_steps == (2 if turns == "cycle" else 1)
     assert not any(e.terminations.values())
 
 
-def test_max_cycles_truncates_and_max_steps_is_its_deprecated_alias() -> None:
-    e = FmEnv(scenario="system-demo", max_cycles=5)
+@pytest.mark.parametrize("turns", ["cycle", "decision"])
+def test_max_cycles_truncates_and_max_steps_is_its_deprecated_alias(turns: str) -> None:
+    e = FmEnv(scenario="system-demo", max_cycles=5, turns=turns)
     e.reset(seed=1)
-    for _ in range(5):
+    per_cycle = 2 if turns == "cycle" else 1
+    for _ in range(5 * per_cycle):
         assert not any(e.truncations.values())
         agent = e.agent_selection
         e.step(int(np.flatnonzero(e.action_mask(agent))[0]))
-    assert all(e.truncations.values()) and e.num_steps == 5
+    assert all(e.truncations.values())
+    assert e.num_cycles == 5 and e.num_steps == 5 * per_cycle
     with pytest.warns(DeprecationWarning, match="max_cycles"):
         old = FmEnv(scenario="system-demo", max_steps=5)
     assert old.max_cycles == 5 and old.max_steps == 5
@@ -275,6 +320,10 @@ def test_bad_options_are_clear_errors() -> None:
             make(max_cycles="10")  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="render_side must be one of"):
             make(render_side="c")
+        with pytest.raises(ValueError, match="actions must be one of"):
+            make(actions="multi")
+    with pytest.raises(ValueError, match="turns must be one of"):
+        FmEnv(turns="round")
         with pytest.raises(ValueError, match="illegal_reward must be finite"):
             make(illegal_reward=float("nan"))
         with pytest.raises(fm.ScenarioError):
@@ -327,7 +376,7 @@ def test_rgb_array_is_the_svg_drawn_and_ansi_names_the_last_command() -> None:
     h, w, data = fm.svg_to_rgb(e.match.svg("b"))
     assert rgb.shape == (h, w, 3)
     assert rgb.tobytes() == bytes(data)
-    t = FmEnv(scenario="system-demo", render_mode="ansi")
+    t = FmEnv(scenario="system-demo", render_mode="ansi", turns="decision")
     t.reset(seed=2)
     action = int(np.flatnonzero(t.action_mask(t.agent_selection))[0])
     assert t.match is not None
@@ -342,7 +391,7 @@ def test_human_mode_prints_and_writes_the_picture(
     tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "board.png"
-    e = FmEnv(scenario="system-demo", render_mode="human", render_path=str(path))
+    e = FmEnv(scenario="system-demo", render_mode="human", render_path=str(path), turns="decision")
     e.reset(seed=0)
     assert e.render() is None
     first = path.read_bytes()
@@ -397,23 +446,39 @@ def test_pettingzoo_parallel_api_and_seed_tests() -> None:
     parallel_seed_test(_parallel_penalty, num_cycles=100)
 
 
-def test_pettingzoo_max_cycles_test() -> None:
-    # max_cycles_test counts a cycle as a round in which every agent acts once, as in
-    # the parallel environment; FmEnv's agent order follows the game (one side may
-    # decide many times in a row), so its AEC half is run on the parallel environment
-    # through PettingZoo's parallel_to_aec. FmEnv's own truncation is tested above.
-    mod = types.SimpleNamespace(
-        parallel_env=_parallel_penalty,
-        env=lambda **kw: parallel_to_aec(_parallel_penalty(**kw)),
+def _module(scenario: str, **options: Any) -> Any:
+    """The module PettingZoo's max_cycles_test takes: ``env`` and ``parallel_env``."""
+    return types.SimpleNamespace(
+        env=lambda **kw: env(scenario=scenario, **options, **kw),
+        parallel_env=lambda **kw: parallel_env(scenario=scenario, **options, **kw),
     )
-    max_cycles_test(mod)
+
+
+def test_pettingzoo_max_cycles_test() -> None:
+    # max_cycles_test counts a cycle as a round in which every agent acts once: the
+    # AEC environment's default turns="cycle".
+    max_cycles_test(_module("system-demo", illegal_action="penalty"))
+    max_cycles_test(_module("system-demo", actions="factored"))
+
+
+def test_aec_cycles_convert_to_a_parallel_environment() -> None:
+    # turns="cycle" is what PettingZoo's aec_to_parallel takes (every agent once a
+    # cycle); turns="decision" is refused by it.
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    par = aec_to_parallel(env(scenario="system-demo"))
+    parallel_api_test(par, num_cycles=300)
+    assert FmEnv(turns="cycle").metadata["is_parallelizable"] is True
+    assert FmEnv(turns="decision").metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError):
+        aec_to_parallel(env(scenario="system-demo", turns="decision"))
 
 
 def test_parallel_game_is_the_aec_game() -> None:
     # Each parallel step is one decision: the same seed and deciding actions give the
     # same game as the AEC environment.
     p = FmParallelEnv(scenario="system-demo")
-    a = FmEnv(scenario="system-demo")
+    a = FmEnv(scenario="system-demo", turns="decision")
     obs, infos = p.reset(seed=9)
     a.reset(seed=9)
     rng = np.random.default_rng(9)
@@ -445,6 +510,33 @@ def test_parallel_game_is_the_aec_game() -> None:
     assert rewards == {k: float(v) for k, v in p.match.returns().items()}
     with pytest.raises(RuntimeError, match="reset"):
         p.step({"a": 0})
+
+
+@pytest.mark.parametrize("actions", ["flat", "factored"])
+def test_aec_cycles_are_the_parallel_environment_through_parallel_to_aec(actions: str) -> None:
+    # turns="cycle" and PettingZoo's parallel_to_aec of FmParallelEnv: the same
+    # agents, masks, rewards and game from the same seed and actions. (The
+    # observations differ in time only: parallel_to_aec keeps those of the cycle's
+    # start, FmEnv shows the state as it is when the agent acts.)
+    mine = FmEnv(scenario="huzzah-firefight", actions=actions)
+    theirs = parallel_to_aec(FmParallelEnv(scenario="huzzah-firefight", actions=actions))
+    mine.reset(seed=4)
+    theirs.reset(seed=4)
+    rng = np.random.default_rng(4)
+    n = 0
+    for agent, other in zip(mine.agent_iter(), theirs.agent_iter()):
+        assert agent == other
+        o1, r1, t1, u1, _ = mine.last()
+        o2, r2, t2, u2, _ = theirs.last()
+        assert (r1, t1, u1) == (r2, t2, u2)
+        assert isinstance(o1, dict) and isinstance(o2, dict)
+        np.testing.assert_array_equal(o1["action_mask"], o2["action_mask"])
+        action = None if t1 or u1 else int(rng.choice(np.flatnonzero(o1["action_mask"])))
+        mine.step(action)
+        theirs.step(action)
+        n += 1
+    assert mine.match is not None and mine.match.is_over
+    assert mine.match.hash == theirs.unwrapped.match.hash and n > 100
 
 
 def test_parallel_illegal_actions() -> None:
@@ -679,17 +771,6 @@ def test_sb3_ppo_on_the_supersuit_vector_env() -> None:
 HUZZAH = ["huzzah-firefight", "huzzah-encounter"]
 
 
-def _huzzah_max_cycles_module(name: str) -> Any:
-    # max_cycles_test counts a cycle as a round in which every agent acts once: its AEC
-    # half runs on the parallel environment through PettingZoo's parallel_to_aec (FmEnv
-    # follows the game, one side deciding many times in a row). Default options: the
-    # action spaces' bare sample() draws legal actions (LegalActions).
-    return types.SimpleNamespace(
-        parallel_env=lambda **kw: parallel_env(scenario=name, **kw),
-        env=lambda **kw: parallel_to_aec(parallel_env(scenario=name, **kw)),
-    )
-
-
 @pytest.mark.parametrize("name", HUZZAH)
 def test_huzzah_passes_the_pettingzoo_tests_with_default_options(name: str) -> None:
     api_test(env(scenario=name), num_cycles=150)
@@ -698,7 +779,7 @@ def test_huzzah_passes_the_pettingzoo_tests_with_default_options(name: str) -> N
     seed_test(lambda: env(scenario=name), num_cycles=60)
     seed_test(lambda: env(scenario=name, observation="flat"), num_cycles=30)
     parallel_seed_test(lambda: parallel_env(scenario=name), num_cycles=60)
-    max_cycles_test(_huzzah_max_cycles_module(name))
+    max_cycles_test(_module(name))
 
 
 def test_fire_and_movement_passes_them_with_default_options_too() -> None:
@@ -706,7 +787,7 @@ def test_fire_and_movement_passes_them_with_default_options_too() -> None:
     # parallel_seed_test and max_cycles_test illegal_action="penalty"): they pass since
     # the action spaces sample legal actions.
     parallel_seed_test(lambda: parallel_env(scenario="system-demo"), num_cycles=100)
-    max_cycles_test(_huzzah_max_cycles_module("system-demo"))
+    max_cycles_test(_module("system-demo"))
 
 
 def test_bare_samples_are_legal_and_masked_samples_are_discretes() -> None:
@@ -734,14 +815,16 @@ def test_bare_samples_are_legal_and_masked_samples_are_discretes() -> None:
         assert type(c) is spaces.Discrete and c == space
     a = env(scenario="huzzah-firefight")
     a.reset(seed=2)
-    agent = a.agent_selection
-    assert int(a.action_space(agent).sample()) in set(a.unwrapped.match.legal_actions())
+    m = a.unwrapped.match
+    for agent in ("a", "b"):
+        expected = set(m.legal_actions()) if agent == m.to_move else {a.unwrapped.wait_action}
+        assert int(a.action_space(agent).sample()) in expected
 
 
 @pytest.mark.parametrize("name", HUZZAH)
 def test_huzzah_observations_are_the_sides_views(name: str) -> None:
-    d = FmEnv(scenario=name)
-    f = FmEnv(scenario=name, observation="flat")
+    d = FmEnv(scenario=name, turns="decision")
+    f = FmEnv(scenario=name, observation="flat", turns="decision")
     assert d.system == "huzzah" and d.scenario == name
     m0 = fm.Match(name)
     spec = m0.observation_spec
@@ -786,7 +869,7 @@ def test_huzzah_observations_are_the_sides_views(name: str) -> None:
 
 
 def test_huzzah_random_agents_play_a_whole_battle() -> None:
-    e = FmEnv(scenario="huzzah-firefight")
+    e = FmEnv(scenario="huzzah-firefight", turns="decision")
     e.reset(seed=5)
     rng = np.random.default_rng(5)
     final: dict[str, float] = {}
@@ -941,9 +1024,7 @@ def test_pettingzoo_tests_pass_with_default_options_on_every_builtin_scenario(
 ) -> None:
     # Issue 32: each of PettingZoo's tests as it comes (its default cycles), on the
     # environments as they come (default options: illegal actions raise, dict
-    # observations). max_cycles_test is not here: it wants every agent to act once a
-    # cycle in the AEC environment, which FmEnv (one side may decide many times in a
-    # row) does not do; see test_pettingzoo_max_cycles_test.
+    # observations, flat actions, turns in cycles).
     with warnings.catch_warnings():
         # PettingZoo's advice, not failures: Box observations rather than dicts, and
         # agents named like "player_0" rather than the sides' "a" and "b".
@@ -953,3 +1034,4 @@ def test_pettingzoo_tests_pass_with_default_options_on_every_builtin_scenario(
         seed_test(lambda: env(scenario=scenario))
         parallel_seed_test(lambda: parallel_env(scenario=scenario))
         render_test(lambda render_mode=None: env(scenario=scenario, render_mode=render_mode))
+        max_cycles_test(_module(scenario))

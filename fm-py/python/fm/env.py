@@ -2,8 +2,12 @@
 learning observation (Fire & Movement, Huzzah!; another system raises
 ``fm.UnsupportedError``), one agent per side:
 
-- :func:`env` / :class:`FmEnv`: the PettingZoo AEC environment, the game as it is
-  played (only the side that decides acts, sometimes many times in a row);
+- :func:`env` / :class:`FmEnv`: the PettingZoo AEC environment. By default
+  (``turns="cycle"``) the sides take turns ``a``, ``b``, ``a``, ... and each cycle is
+  one decision: the side deciding as the cycle begins acts, the other plays the wait
+  action, so PettingZoo's cycles (``max_cycles``, ``aec_to_parallel``) hold; with
+  ``turns="decision"`` only the side that decides acts, sometimes many times in a
+  row;
 - :func:`parallel_env` / :class:`FmParallelEnv`: a PettingZoo parallel environment in
   which both sides act every step and only the deciding side's action counts (the
   other's only legal action is the wait action);
@@ -28,10 +32,19 @@ retreats, advances, Suez 1916 fire support placement; Huzzah!: placement, fire
 declarations, base removals, orders and the units acting on them, the missing rules'
 decisions), so an agent may act several times in a row.
 
-- **Actions**: ``Discrete(action_space_size)``, the engine's stable integer command
-  encoding (docs/protocol.md, "Integer command encoding"): the same index means the
-  same command throughout a game. The parallel environment adds one action, the wait
-  action ``action_space_size`` (``FmParallelEnv.wait_action``). The AEC and parallel
+- **Actions** (``actions=``): ``"flat"`` (the default), ``Discrete(action_space_size)``,
+  the engine's stable integer command encoding (docs/protocol.md, "Integer command
+  encoding"): the same index means the same command throughout a game.
+  ``"factored"``: ``Discrete(K)``, ``K = max(factored_sizes)``, each step one option
+  of the current stage of the factored action space (``Match.factored_options``:
+  Fire & Movement's command kind with its unit, then a hex or unit, then a last
+  argument; Huzzah!'s two stages), the mask over the ``K`` options; the command is
+  applied when its last stage is chosen, and until then the same side acts again
+  (reward 0, no opponent move). The observation's features then end with the stage
+  being chosen and the options chosen so far (one-hot, ``factored_stage_i`` and
+  ``factored_choice_i_v``), the deciding side's only. The parallel environment and
+  the AEC one in cycles add one action, the wait action (``wait_action``, the last
+  index: ``action_space_size`` or ``K``). The AEC and parallel
   environments' action spaces sample among the agent's legal actions when
   ``sample()`` is given no mask (:class:`LegalActions`), so that samplers that do not
   read the mask (PettingZoo's ``parallel_seed_test`` and ``max_cycles_test``) play
@@ -44,8 +57,8 @@ decisions), so an agent may act several times in a row.
 
   - ``"dict"`` (the AEC and parallel default): ``"observation"``, the float32 planes
     ``(channels, rows, columns)``; ``"features"``, a float32 vector; ``"action_mask"``,
-    int8, 1 for the legal actions of the agent (all zero for the agent not deciding;
-    in the parallel environment its one legal action is the wait action). Every value
+    int8, 1 for the legal actions of the agent (for the agent not deciding: its one
+    legal action, the wait action, where there is one; else all zero). Every value
     lies in [0, 1]. Huzzah! (docs/learning.md, "The Huzzah! observation"): the planes
     are a raster of the table seen from the agent's own edge (on the table, the six
     kinds of terrain, objectives, own and enemy bases, fronts and officers); the
@@ -78,11 +91,11 @@ decisions), so an agent may act several times in a row.
   replay buffers may keep it.
 - **Rewards**: 0 until the game ends, then +1 to the winner and -1 to the loser (0
   each for a draw).
-- **Truncation**: ``max_cycles=n`` truncates the game (reward 0) after ``n`` steps, a
-  step being one decision: one ``step()`` of the deciding agent in the AEC
-  environment, one ``step()`` of the parallel environment, one of the agent's own
-  ``step()`` calls in the Gymnasium environment (the opponent's replies are not
-  counted). ``max_steps`` is its old name, deprecated (a ``DeprecationWarning``).
+- **Truncation**: ``max_cycles=n`` truncates the game (reward 0) after ``n``
+  cycles: in the AEC environment a cycle of ``a`` then ``b`` (``turns="decision"``:
+  one ``step()`` of the deciding agent), one ``step()`` of the parallel environment,
+  one of the agent's own ``step()`` calls in the Gymnasium environment (the
+  opponent's replies are not counted); with factored actions each stage is a step. ``max_steps`` is its old name, deprecated (a ``DeprecationWarning``).
 - **Illegal actions** (``illegal_action=``): ``"raise"`` (the AEC and parallel
   default) raises ``fm.RuleError`` and changes nothing; ``"lose"`` (the Gymnasium
   default, so that Stable-Baselines3's ``check_env``, which plays unmasked random
@@ -142,6 +155,8 @@ action`` (such as an agent of ``fm.agents``)."""
 
 RENDER_MODES = ["human", "ansi", "rgb_array", "svg"]
 OBSERVATION_MODES = ("dict", "flat")
+ACTION_MODES = ("flat", "factored")
+TURN_MODES = ("cycle", "decision")
 ILLEGAL_ACTIONS = ("raise", "lose", "penalty")
 SIDES = ("a", "b")
 
@@ -230,8 +245,10 @@ class _Common:
         render_side: Optional[str],
         render_path: Optional[str],
         wait_action: bool,
+        actions: str = "flat",
     ) -> None:
         _choice("observation", observation, OBSERVATION_MODES)
+        _choice("actions", actions, ACTION_MODES)
         _choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         if render_mode is not None:
             _choice("render_mode", render_mode, self.metadata["render_modes"])
@@ -271,14 +288,33 @@ class _Common:
         """The planes' names."""
         self.feature_names: List[str] = list(spec["features"])
         """The features' names, in order."""
+        self._engine_size = self._board_size + len(self.feature_names)
+        self.action_mode = actions
+        self.action_space_size: int = probe.action_space_size
+        """The number of command indices (the flat action space)."""
+        self.factored_sizes: Tuple[int, ...] = tuple(int(n) for n in probe.factored_sizes)
+        """The number of options of each stage of the factored action space."""
+        self._factored = actions == "factored"
+        if self._factored:
+            # The stage being chosen, then each chosen option but the last stage's (the
+            # last one completes the command): the policy's own choices so far.
+            stages = len(self.factored_sizes)
+            self.feature_names += [f"factored_stage_{i}" for i in range(stages)]
+            for i, n in enumerate(self.factored_sizes[:-1]):
+                self.feature_names += [f"factored_choice_{i}_{v}" for v in range(n)]
+            self._n_choices = max(self.factored_sizes)
+        else:
+            self._n_choices = self.action_space_size
+        self.num_choices: int = self._n_choices
+        """The actions that choose something: ``action_space_size`` with flat actions,
+        ``max(factored_sizes)`` (K) with factored ones; a wait action is one more."""
         self._obs_size = self._board_size + len(self.feature_names)
         self.observation_size: int = self._obs_size
         """The length of a flat observation: the planes, then the features."""
-        self._n_commands = probe.action_space_size
-        self.action_space_size: int = self._n_commands
-        """The number of command indices (the parallel environment's wait action is
-        one more)."""
-        self._n_actions = self._n_commands + (1 if wait_action else 0)
+        self._n_actions = self._n_choices + (1 if wait_action else 0)
+        # The stages chosen so far of the command being built (factored actions).
+        self._prefix: List[int] = []
+        self._completed = False
         self.match = None
         self.num_steps = 0
         # The last command applied, for the text rendering: (side, what it played,
@@ -316,12 +352,29 @@ class _Common:
         self.match = fm.Match(self._source, seed=match_seed)
         self.num_steps = 0
         self._last = None
+        self._prefix = []
         return self.match
 
     def _flat(self, agent: str) -> npt.NDArray[np.float32]:
-        """A new flat observation of ``agent``, filled in place by the engine."""
-        buf = np.empty(self._obs_size, dtype=np.float32)
-        self._game().observation(agent, out=buf)
+        """A new flat observation of ``agent``, filled in place by the engine (and, with
+        factored actions, the agent's own stages chosen so far)."""
+        m = self._game()
+        if not self._factored:
+            buf = np.empty(self._obs_size, dtype=np.float32)
+            m.observation(agent, out=buf)
+            return buf
+        buf = np.zeros(self._obs_size, dtype=np.float32)
+        m.observation(agent, out=buf[: self._engine_size])
+        if agent == self._deciding() and not m.is_over:
+            # Only the deciding side's own choices: the other side sees zeros (a
+            # command half chosen may be a secret one, such as a face-down marker).
+            at = self._engine_size
+            buf[at + len(self._prefix)] = 1.0
+            at += len(self.factored_sizes)
+            for stage, n in enumerate(self.factored_sizes[:-1]):
+                if stage < len(self._prefix):
+                    buf[at + self._prefix[stage]] = 1.0
+                at += n
         return buf
 
     def _legal(self, agent: str, live: bool = True) -> npt.NDArray[np.int8]:
@@ -331,12 +384,20 @@ class _Common:
         mask = np.zeros(self._n_actions, dtype=np.int8)
         if not live or m.is_over:
             return mask
-        if agent == m.to_move:
+        if agent == self._deciding():
             # Filled in place: no bytes object, no copy.
-            m.legal_action_mask(out=mask[: self._n_commands])
-        elif self._n_actions > self._n_commands:
-            mask[self._n_commands] = 1
+            if self._factored:
+                n = self.factored_sizes[len(self._prefix)]
+                m.factored_mask(self._prefix, out=mask[:n])
+            else:
+                m.legal_action_mask(out=mask[: self._n_choices])
+        elif self._n_actions > self._n_choices:
+            mask[self._n_choices] = 1
         return mask
+
+    def _deciding(self) -> Optional[str]:
+        """The side whose action counts now (the others wait)."""
+        return self._game().to_move
 
     def _observation(self, agent: str, live: bool = True) -> Observation:
         flat = self._flat(agent)
@@ -372,10 +433,13 @@ class _Common:
         return True
 
     def _apply(self, agent: str, action: int) -> Optional[fm.RuleError]:
-        """Applies ``agent``'s ``action``; the refusal under ``"lose"`` and
-        ``"penalty"`` (under ``"raise"`` it is raised), None if applied."""
+        """Applies ``agent``'s ``action`` (a command index, or with factored actions
+        one stage's option, the command applied when its last stage is chosen); the
+        refusal under ``"lose"`` and ``"penalty"`` (under ``"raise"`` it is raised), None
+        if accepted. ``self._completed`` says whether a command was applied."""
         m = self._game()
-        if self._n_actions > self._n_commands and action == self._n_commands:
+        self._completed = False
+        if self._n_actions > self._n_choices and action == self._n_choices:
             # The wait action, played by the deciding agent (an index outside the action
             # space is refused by the environments before this).
             err = fm.RuleError(
@@ -384,17 +448,35 @@ class _Common:
             )
         else:
             try:
-                if self.render_mode in ("ansi", "human"):
-                    played = f"action {action}: {m.command_of(action)!r}"
-                    self._last = (agent, played, m.apply_action(action))
+                if self._factored:
+                    seq = self._prefix + [action]
+                    if not m.factored_complete(seq):
+                        # RuleError ("input") unless some legal command starts so.
+                        m.factored_options(seq)
+                        self._prefix = seq
+                        return None
+                    self._record(agent, f"factored {seq}", m.factored_to_action, seq)
+                    self._prefix = []
                 else:
-                    m.apply_action(action)
+                    self._record(agent, f"action {action}", lambda a: a, action)
+                self._completed = True
                 return None
             except fm.RuleError as e:
                 err = e
         if self.illegal_action == "raise":
             raise err
         return err
+
+    def _record(self, agent: str, what: str, to_action: Callable[[Any], int], arg: Any) -> None:
+        """Applies the command of ``to_action(arg)`` (raising ``fm.RuleError`` if it
+        is refused), kept for the text rendering when it shows it."""
+        m = self._game()
+        action = to_action(arg)
+        if self.render_mode in ("ansi", "human"):
+            played = f"{what}: {m.command_of(action)!r}"
+            self._last = (agent, played, m.apply_action(action))
+        else:
+            m.apply_action(action)
 
     def state(self) -> npt.NDArray[np.float32]:
         """The referee's state: side a's flat observation, then side b's (both from
@@ -478,12 +560,23 @@ class _NpRandom:
 
 class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
     """The raw AEC environment. Prefer :func:`env`, which adds PettingZoo's
-    order-enforcing and bounds-checking wrappers."""
+    order-enforcing and bounds-checking wrappers.
+
+    ``turns="cycle"`` (the default): the agents take turns ``a``, ``b``, ``a``, ... as
+    in PettingZoo's cycles, and each cycle is one decision, as a step of
+    :class:`FmParallelEnv`: the side deciding when the cycle begins plays, the other
+    plays the wait action (``wait_action``, the last index of the action space; its
+    mask then holds that action alone), so that ``max_cycles`` counts cycles in
+    which every agent acts once and PettingZoo's ``aec_to_parallel`` and
+    ``parallel_to_aec`` convert between the two environments. ``turns="decision"``: only the
+    deciding side acts (``agent_selection`` follows the game, one side often acting
+    many times in a row), there is no wait action and ``max_cycles`` counts
+    decisions: half the steps or fewer, for learners that read the mask."""
 
     metadata: Dict[str, Any] = {
         "name": "fm_v0",
         "render_modes": RENDER_MODES,
-        "is_parallelizable": False,
+        "is_parallelizable": True,
         "render_fps": 2,
     }
 
@@ -499,8 +592,12 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
         render_side: Optional[str] = None,
         render_path: Optional[str] = None,
         max_steps: Optional[int] = None,
+        actions: str = "flat",
+        turns: str = "cycle",
     ) -> None:
         AECEnv.__init__(self)
+        _choice("turns", turns, TURN_MODES)
+        self.turns = turns
         self._setup(
             scenario,
             observation,
@@ -510,8 +607,13 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
             render_mode,
             render_side,
             render_path,
-            wait_action=False,
+            wait_action=turns == "cycle",
+            actions=actions,
         )
+        # Only cycles are what PettingZoo's aec_to_parallel converts.
+        self.metadata = dict(self.metadata, is_parallelizable=turns == "cycle")
+        self.wait_action: Optional[int] = self._n_choices if turns == "cycle" else None
+        """The action of the side not deciding (``turns="cycle"``); None otherwise."""
         self.possible_agents: List[str] = list(SIDES)
         self.agents: List[str] = []
         space = self._make_observation_space()
@@ -520,6 +622,9 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
         }
         self.action_spaces: Dict[str, spaces.Discrete] = self._action_spaces()
         self._rng = np.random.default_rng(seed)
+        self.num_cycles = 0
+        # turns="cycle": the side deciding when the cycle began.
+        self._cycle_decider: Optional[str] = None
         self.rewards: Dict[str, float] = {}
         self._cumulative_rewards: Dict[str, float] = {}
         self.terminations: Dict[str, bool] = {}
@@ -539,16 +644,26 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         m = self._new_match(int(self._rng.integers(0, 2**62)), options)
+        self.num_cycles = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = m.to_move or "a"
+        self._cycle_decider = m.to_move
+        if self.turns == "cycle":
+            self.agent_selection = self.possible_agents[0]
+        else:
+            self.agent_selection = m.to_move or "a"
         self._update_infos()
         if self.render_mode == "human":
             self._show()
+
+    def _deciding(self) -> Optional[str]:
+        if self.turns == "cycle":
+            return self._cycle_decider
+        return self._game().to_move
 
     def _live(self, agent: str) -> bool:
         return not self.terminations.get(agent, True) and not self.truncations.get(agent, True)
@@ -567,7 +682,8 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
         return self._observation(agent, self._live(agent))
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
-        """The legal actions of ``agent`` (all zero when it is not its turn)."""
+        """The legal actions of ``agent``: with ``turns="cycle"`` the wait action alone
+        while the other side decides; with ``turns="decision"`` all zero then."""
         return self._legal(agent, self._live(agent))
 
     def step(self, action: Optional[Action]) -> None:
@@ -584,8 +700,25 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
         m = self._game()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        refused = self._apply(agent, int(action))
+        decider = self._deciding()
+        refused: Optional[fm.RuleError] = None
+        if agent != decider:
+            # Only with turns="cycle": the side not deciding waits.
+            if int(action) != self.wait_action:
+                refused = fm.RuleError(
+                    "4.1",
+                    f"{agent} acted with {int(action)} but {decider} decides now: "
+                    f"{agent}'s one legal action is the wait action {self.wait_action}",
+                )
+                if self.illegal_action == "raise":
+                    raise refused
+        else:
+            refused = self._apply(agent, int(action))
         self.num_steps += 1
+        if self.turns == "decision":
+            self.num_cycles = self.num_steps
+        elif agent == self.possible_agents[-1]:
+            self.num_cycles += 1
         if refused is not None and self.illegal_action == "lose":
             for a in self.agents:
                 self.rewards[a] = -1.0 if a == agent else 1.0
@@ -598,10 +731,16 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
                 for a in self.agents:
                     self.rewards[a] += float(returns[a])
                     self.terminations[a] = True
-            elif self.max_cycles is not None and self.num_steps >= self.max_cycles:
+            elif self.max_cycles is not None and self.num_cycles >= self.max_cycles:
                 for a in self.agents:
                     self.truncations[a] = True
-        self.agent_selection = m.to_move or agent
+        if self.turns == "cycle":
+            i = (self.possible_agents.index(agent) + 1) % len(self.possible_agents)
+            self.agent_selection = self.possible_agents[i]
+            if i == 0:
+                self._cycle_decider = m.to_move
+        else:
+            self.agent_selection = m.to_move or agent
         self._accumulate_rewards()
         self._update_infos()
         if self.render_mode == "human":
@@ -655,6 +794,7 @@ class FmParallelEnv(_NpRandom, _Common, ParallelEnv):  # type: ignore[misc]
         illegal_reward: float = -0.1,
         render_side: Optional[str] = None,
         render_path: Optional[str] = None,
+        actions: str = "flat",
     ) -> None:
         self._setup(
             scenario,
@@ -666,8 +806,9 @@ class FmParallelEnv(_NpRandom, _Common, ParallelEnv):  # type: ignore[misc]
             render_side,
             render_path,
             wait_action=True,
+            actions=actions,
         )
-        self.wait_action: int = self._n_commands
+        self.wait_action: int = self._n_choices
         self.possible_agents: List[str] = list(SIDES)
         self.agents: List[str] = []
         space = self._make_observation_space()
@@ -820,6 +961,7 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
         render_mode: Optional[str] = None,
         render_side: Optional[str] = None,
         render_path: Optional[str] = None,
+        actions: str = "flat",
     ) -> None:
         self._setup(
             scenario,
@@ -831,6 +973,7 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
             render_side,
             render_path,
             wait_action=False,
+            actions=actions,
         )
         _choice("side", side, SIDES)
         if not (opponent in ("random", "mcts") or callable(opponent)):
@@ -869,9 +1012,8 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
                             "the opponent has no legal action although the game is not over"
                         )
                     action = legal[int(self.np_random.integers(len(legal)))]
-                refused = self._apply(self.other, action)
-                if refused is not None:  # a legal action refused: a bug, never ignored
-                    raise refused
+                # A legal action refused would be a bug: raised, never ignored.
+                self._record(self.other, f"action {action}", int, action)
                 continue
             assert callable(self.opponent)
             move = self.opponent(m.clone())
@@ -927,7 +1069,7 @@ class FmGymEnv(_Common, gymnasium.Env[Observation, Action]):
         else:
             if refused is not None:
                 reward = self.illegal_reward
-            else:
+            elif self._completed:
                 self._opponent_plays()
             if m.is_over:
                 reward += float(m.returns()[self.side])
