@@ -230,8 +230,8 @@ pub fn read_message<R: Read, W: Write>(
                 read_payload(r, &h, &mut payload, true)?;
                 match h.opcode {
                     0x8 => {
+                        let code = close_status(&payload)?;
                         // Echo the status code (if any), then the connection ends.
-                        let code = payload.get(..2).unwrap_or(&[]);
                         let _ = write_frame(w, 0x8, code);
                         return Ok(Message::Close);
                     }
@@ -271,6 +271,41 @@ pub fn read_message<R: Read, W: Write>(
             .map_err(|_| Failure::Protocol(1007, "a text message that is not UTF-8")),
         _ => Ok(Message::Binary),
     }
+}
+
+/// The status code bytes of a client's close frame, to echo (none for an empty body).
+///
+/// # Errors
+/// RFC 6455 section 5.5.1: a body holds a two-byte status code first, then a UTF-8
+/// reason; section 7.4: only the codes defined for the wire (1000-1003, 1007-1011)
+/// and the registered and private ranges (3000-4999) may be sent. A body of one byte
+/// or a code outside those is 1002, a reason that is not UTF-8 is 1007.
+fn close_status(payload: &[u8]) -> Result<&[u8], Failure> {
+    let Some((code, reason)) = payload.split_first_chunk::<2>() else {
+        if payload.is_empty() {
+            return Ok(&[]);
+        }
+        return Err(Failure::Protocol(
+            1002,
+            "a close frame's body starts with a two-byte status code",
+        ));
+    };
+    match u16::from_be_bytes(*code) {
+        1000..=1003 | 1007..=1011 | 3000..=4999 => {}
+        _ => {
+            return Err(Failure::Protocol(
+                1002,
+                "a close frame's status code is one a peer may send",
+            ))
+        }
+    }
+    if std::str::from_utf8(reason).is_err() {
+        return Err(Failure::Protocol(
+            1007,
+            "a close frame's reason that is not UTF-8",
+        ));
+    }
+    Ok(code)
 }
 
 /// The bytes of one unmasked frame (a server's), `fin` set.

@@ -557,6 +557,11 @@ fn websocket_requests_notifications_and_framing_errors() {
         (masked(true, 0, b"x"), 1002),        // a continuation of nothing
         (masked(true, 3, b""), 1002),         // an unknown opcode
         (masked(true, 9, &[0u8; 126]), 1002), // a long ping
+        // Issue 33, finding 7: a close frame's body is a status code and a reason.
+        (masked(true, 8, b"\x03"), 1002),                // one byte
+        (masked(true, 8, &1005u16.to_be_bytes()), 1002), // a code never sent
+        (masked(true, 8, &999u16.to_be_bytes()), 1002),  // below the range
+        (masked(true, 8, b"\x03\xe8\xff"), 1007),        // a reason not UTF-8
     ] {
         let mut c = Ws::connect(addr);
         c.s.write_all(&bytes).unwrap();
