@@ -325,3 +325,36 @@ def test_stable_baselines3_vector_env_masks_after_autoreset() -> None:
         assert now[i].any()
         assert np.array_equal(vec.reset_infos[i]["action_mask"].astype(bool), now[i])
     assert rng is not None
+
+
+def test_the_training_example_and_the_learner_benchmark_run(tmp_path: Any) -> None:
+    # fm-py/examples/train_factored_ppo.py and benches/python/bench_maskable_ppo.py,
+    # briefly: they run, and the example's result holds its curve and final games.
+    _need("stable_baselines3")
+    _need("sb3_contrib")
+    import json
+    import runpy
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    out = tmp_path / "curve.json"
+    example = runpy.run_path(str(here.parent / "examples" / "train_factored_ppo.py"))
+    argv = ["--cpu-minutes", "0.03", "--eval-every", "0.015", "--eval-games", "2",
+            "--final-games", "3", "--n-steps", "128", "--batch-size", "64", "--out", str(out),
+            "--save", str(tmp_path / "model.zip")]
+    assert example["main"](argv) == 0
+    r = json.loads(out.read_text())
+    assert r["final"]["games"] == 3 and 0 <= r["final"]["wins"] <= 3
+    assert r["curve"][0]["timesteps"] == 0 and len(r["curve"]) >= 2
+    assert r["timesteps"] > 0 and (tmp_path / "model.zip").exists()
+    bench = here.parent.parent / "benches" / "python" / "bench_maskable_ppo.py"
+    if bench.exists():  # not in an sdist
+        saved = sys.argv
+        try:
+            sys.argv = [str(bench), "--smoke", "--scenario", "huzzah-firefight"]
+            with pytest.raises(SystemExit) as done:
+                runpy.run_path(str(bench), run_name="__main__")
+            assert done.value.code == 0
+        finally:
+            sys.argv = saved

@@ -204,6 +204,7 @@ MODULES = [
     "fm.agents",
     "fm.openspiel",
     "fm.env",
+    "fm.tournament",
 ]
 STUBS = {
     "fm": "__init__.pyi",

@@ -89,10 +89,17 @@ class Random:
         self.decisions = 0
 
     def __call__(self, match: fm.Match) -> int:
-        action = match.sample_legal_action(_decision_seed(self.seed, self.decisions))
+        seed = _decision_seed(self.seed, self.decisions)
+        action = match.sample_legal_action(seed)
         self.decisions += 1
         if action is None:
-            raise fm.RuleError("search", "no decision to take: the game is over")
+            legal = match.legal_actions()
+            if not legal:
+                raise fm.RuleError("search", "no decision to take: the game is over")
+            # The draw was a legal command without an action index (Huzzah!'s encoding
+            # does not number every one yet): a seeded uniform choice among the
+            # commands that have one, as the Gymnasium environment's random opponent.
+            return int(legal[_decision_seed(seed, 0) % len(legal)])
         return int(action)
 
     def __repr__(self) -> str:
