@@ -59,6 +59,19 @@ def runs_meanwhile(call: Callable[[], Any], reps: int = 0) -> int:
     return after - before
 
 
+def seen_running(call: Callable[[], Any]) -> bool:
+    """Whether a second thread ran while ``call`` ran: over about 0.2 s of calls, then
+    over ten times as many if none was seen (on a machine whose cores are all busy, a
+    woken thread may get no core during a short release, but not during thousands)."""
+    once = runs_meanwhile(call)
+    if once > 0:
+        return True
+    t0 = time.perf_counter()
+    call()
+    reps = max(200, int(2.0 / max(time.perf_counter() - t0, 1e-6)))
+    return runs_meanwhile(call, reps) > 0
+
+
 def played(scenario: str, commands: int) -> fm.Match:
     m = fm.Match(scenario, seed=1)
     r = random.Random(1000)
@@ -125,13 +138,13 @@ def _huzzah_calls() -> dict[str, Callable[[], Any]]:
 @pytest.mark.parametrize("name", sorted(_fm_calls()))
 def test_fire_and_movement_calls_release_the_gil(name: str) -> None:
     call = _fm_calls()[name]
-    assert runs_meanwhile(call) > 0, f"{name} held the GIL throughout"
+    assert seen_running(call), f"{name} held the GIL throughout"
 
 
 @pytest.mark.parametrize("name", sorted(_huzzah_calls()))
 def test_huzzah_calls_release_the_gil(name: str) -> None:
     call = _huzzah_calls()[name]
-    assert runs_meanwhile(call) > 0, f"{name} held the GIL throughout"
+    assert seen_running(call), f"{name} held the GIL throughout"
 
 
 def test_huzzah_odds_release_the_gil() -> None:
@@ -140,4 +153,4 @@ def test_huzzah_odds_release_the_gil() -> None:
     unit = m.scenario_data["sides"][side]["units"][0]["id"]
     proposal = {"morale": {"unit": unit}}
     m.odds(proposal, side=side)  # a proposal the rules answer
-    assert runs_meanwhile(lambda: m.odds(proposal, side=side)) > 0
+    assert seen_running(lambda: m.odds(proposal, side=side))
