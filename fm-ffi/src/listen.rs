@@ -15,21 +15,26 @@
 //! and notifications. A change one client makes (`apply`, `undo`, `new`, `load`) is
 //! pushed to every other connection that bound with `"notify":true`, as that client may
 //! know it. A client too slow to take its notifications (its queue full) is
-//! disconnected; a connection that drops mid-request harms no one. The owner's `quit`
-//! stops the server: it stops accepting, ends every connection after its queued
-//! replies, and returns.
+//! disconnected; a connection that drops mid-request harms no one. A connection's
+//! first request (a JSON line, or an HTTP head as a whole) must arrive within
+//! [`Options::first_request`] of connecting, however slowly its bytes trickle in. The
+//! owner's `quit` stops the server within a second whatever the clients do: it stops
+//! accepting, stops a running `think`, ends every connection after its queued replies
+//! (or at once, for one that does not read them), and returns.
 
 use crate::protocol::{
     not_utf8, read_line, too_long_reply, Binding, Change, Core, LineRead, Reply, Session, Step,
     MAX_LINE_BYTES,
 };
 use crate::ws;
+use std::cell::Cell;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How a socket server behaves.
 #[derive(Clone, Debug)]
@@ -40,6 +45,10 @@ pub struct Options {
     pub limit: usize,
     /// The page served on `GET /` (`None`: 404).
     pub page: Option<String>,
+    /// How long after connecting a connection's first request (a whole JSON line, or
+    /// an HTTP request head) may take to arrive; after it, the connection is closed
+    /// (a JSON-lines client is told why).
+    pub first_request: Duration,
 }
 
 impl Default for Options {
@@ -48,6 +57,7 @@ impl Default for Options {
             max_clients: 16,
             limit: MAX_LINE_BYTES,
             page: None,
+            first_request: FIRST_REQUEST,
         }
     }
 }
@@ -59,9 +69,14 @@ const QUEUE: usize = 256;
 /// How long a write may block before its connection is dropped.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The longest HTTP request head read, and how long it may take to arrive.
+/// The longest HTTP request head read.
 const MAX_HEAD: usize = 16 << 10;
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The default of [`Options::first_request`].
+pub const FIRST_REQUEST: Duration = Duration::from_secs(10);
+
+/// How long `quit` lets connections write their queued replies before ending them.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// How a connection frames its messages.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -98,6 +113,9 @@ struct Conn {
 struct Hub {
     core: Mutex<Core>,
     conns: Mutex<Vec<Conn>>,
+    /// Every accepted connection's socket from the moment it is accepted (a client
+    /// still to send its first byte included), to end them all at `quit`.
+    sockets: Mutex<Vec<(u64, TcpStream)>>,
     shutdown: AtomicBool,
     active: AtomicUsize,
     next_id: AtomicU64,
@@ -129,7 +147,8 @@ impl Hub {
         };
         match step? {
             Step::Done(r, _) => Some(r),
-            Step::Think(job) => Some(job.run()),
+            // `quit` stops a running search (its reply says it was cut short).
+            Step::Think(job) => Some(job.run_until(&self.shutdown)),
         }
     }
 
@@ -165,6 +184,7 @@ pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
     let hub = Arc::new(Hub {
         core: Mutex::new(core),
         conns: Mutex::new(Vec::new()),
+        sockets: Mutex::new(Vec::new()),
         shutdown: AtomicBool::new(false),
         active: AtomicUsize::new(0),
         next_id: AtomicU64::new(1),
@@ -196,24 +216,40 @@ pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
             let _ = stream.shutdown(Shutdown::Both);
             continue;
         }
+        let id = hub.next_id.fetch_add(1, Ordering::SeqCst);
+        let Ok(kept) = stream.try_clone() else {
+            continue;
+        };
+        lock(&hub.sockets).push((id, kept));
         hub.active.fetch_add(1, Ordering::SeqCst);
         let h = Arc::clone(&hub);
         let spawned = std::thread::Builder::new()
             .name("fm-serve-conn".into())
             .spawn(move || {
-                connection(&h, stream);
+                connection(&h, id, stream);
+                lock(&h.sockets).retain(|(i, _)| *i != id);
                 h.active.fetch_sub(1, Ordering::SeqCst);
             });
         match spawned {
             Ok(t) => threads.push(t),
             Err(_) => {
+                lock(&hub.sockets).retain(|(i, _)| *i != id);
                 hub.active.fetch_sub(1, Ordering::SeqCst);
             }
         }
     }
-    // Shutdown: no more requests are read; queued replies are still written.
-    for c in lock(&hub.conns).iter() {
-        let _ = c.stream.shutdown(Shutdown::Read);
+    // Shutdown: no more requests are read (a client that has sent nothing yet
+    // included); queued replies are still written for a moment, then every socket is
+    // closed, so that a client that does not read cannot hold the server up.
+    for (_, s) in lock(&hub.sockets).iter() {
+        let _ = s.shutdown(Shutdown::Read);
+    }
+    let began = Instant::now();
+    while hub.active.load(Ordering::SeqCst) > 0 && began.elapsed() < QUIT_GRACE {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for (_, s) in lock(&hub.sockets).iter() {
+        let _ = s.shutdown(Shutdown::Both);
     }
     for t in threads {
         let _ = t.join();
@@ -221,30 +257,91 @@ pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
     Ok(())
 }
 
+/// A socket read under a deadline: each read waits at most until it, so a client
+/// sending a byte at a time cannot stretch it; none once it is cleared.
+struct DeadlineRead {
+    stream: TcpStream,
+    deadline: Rc<Cell<Option<Instant>>>,
+    /// Whether the socket's read timeout is set (to clear it once, not every read).
+    armed: bool,
+}
+
+impl Read for DeadlineRead {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.deadline.get() {
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(io::ErrorKind::TimedOut.into());
+                }
+                self.stream.set_read_timeout(Some(left))?;
+                self.armed = true;
+            }
+            None if self.armed => {
+                self.stream.set_read_timeout(None)?;
+                self.armed = false;
+            }
+            None => {}
+        }
+        self.stream.read(buf)
+    }
+}
+
+/// Whether a read failed because the first request's deadline passed.
+fn timed_out(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+    )
+}
+
 /// One connection, from its first byte to its end.
-fn connection(hub: &Arc<Hub>, stream: TcpStream) {
+fn connection(hub: &Arc<Hub>, id: u64, stream: TcpStream) {
     let _ = stream.set_nodelay(true);
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let Ok(read_half) = stream.try_clone() else {
         return;
     };
-    let mut reader = BufReader::with_capacity(64 << 10, read_half);
-    // The first bytes tell HTTP from JSON lines (a client speaks first, and may take
-    // its time: a JSON-lines client can connect long before its first request).
+    // The first request, whatever its kind, must be whole by this deadline.
+    let first = Rc::new(Cell::new(Some(Instant::now() + hub.opts.first_request)));
+    let mut reader = BufReader::with_capacity(
+        64 << 10,
+        DeadlineRead {
+            stream: read_half,
+            deadline: Rc::clone(&first),
+            armed: false,
+        },
+    );
+    // The first bytes tell HTTP from JSON lines (a client speaks first).
     let http = match reader.fill_buf() {
         Ok([]) => return,
         Ok(b) => b.starts_with(b"GET ") || (b.len() < 4 && b"GET ".starts_with(b)),
-        Err(_) => return,
+        Err(e) => {
+            if timed_out(&e) {
+                first_request_late(hub, &stream);
+            }
+            return;
+        }
     };
-    // An HTTP head must arrive whole, and soon.
-    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
     let framing = if http {
         match http_head(&mut reader) {
-            Some(head) => match upgrade(hub, &stream, &head) {
+            Ok(Some(head)) => match upgrade(hub, &stream, &head) {
                 Some(()) => Framing::WebSocket,
                 None => return,
             },
-            None => {
+            Err(e) if timed_out(&e) => {
+                let _ = respond(
+                    &stream,
+                    "408 Request Timeout",
+                    "text/plain",
+                    &format!(
+                        "the request head did not arrive within {} ms\n",
+                        hub.opts.first_request.as_millis()
+                    ),
+                );
+                return;
+            }
+            Ok(None) | Err(_) => {
                 let _ = respond(&stream, "400 Bad Request", "text/plain", "bad request\n");
                 return;
             }
@@ -252,9 +349,11 @@ fn connection(hub: &Arc<Hub>, stream: TcpStream) {
     } else {
         Framing::Lines
     };
-    let _ = stream.set_read_timeout(None);
+    if framing == Framing::WebSocket {
+        // The upgrade was the first request.
+        first.set(None);
+    }
     let (tx, rx) = sync_channel::<Vec<u8>>(QUEUE);
-    let id = hub.next_id.fetch_add(1, Ordering::SeqCst);
     let Ok(write_half) = stream.try_clone() else {
         return;
     };
@@ -280,7 +379,7 @@ fn connection(hub: &Arc<Hub>, stream: TcpStream) {
     }
     let mut session = Session::socket();
     match framing {
-        Framing::Lines => lines_loop(hub, id, &mut session, &mut reader, &tx),
+        Framing::Lines => lines_loop(hub, id, &mut session, &mut reader, &tx, &first),
         Framing::WebSocket => ws_loop(hub, id, &mut session, &mut reader, &tx),
     }
     lock(&hub.conns).retain(|c| c.id != id);
@@ -315,17 +414,46 @@ fn send_reply(hub: &Hub, tx: &SyncSender<Vec<u8>>, framing: Framing, reply: &Rep
     !hub.shutdown.load(Ordering::SeqCst)
 }
 
+/// Tells a client that sent no whole request in time why it is closed (a JSON line:
+/// an HTTP client would have sent `GET ` first) and closes it.
+fn first_request_late(hub: &Hub, mut stream: &TcpStream) {
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    let _ = writeln!(
+        stream,
+        r#"{{"error":{{"rule":"protocol","message":"no whole request within {} ms of connecting: closed"}}}}"#,
+        hub.opts.first_request.as_millis()
+    );
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
 fn lines_loop<R: BufRead>(
     hub: &Hub,
     id: u64,
     session: &mut Session,
     reader: &mut R,
     tx: &SyncSender<Vec<u8>>,
+    first: &Cell<Option<Instant>>,
 ) {
     let limit = hub.opts.limit;
     let mut line = Vec::new();
     loop {
-        let reply = match read_line(reader, &mut line, limit) {
+        let read = read_line(reader, &mut line, limit);
+        if let Err(e) = &read {
+            if first.get().is_some() && timed_out(e) {
+                let _ = tx.send(
+                    format!(
+                        r#"{{"error":{{"rule":"protocol","message":"no whole request within {} ms of connecting: closed"}}}}"#,
+                        hub.opts.first_request.as_millis()
+                    )
+                    .into_bytes()
+                    .into_iter()
+                    .chain([b'\n'])
+                    .collect(),
+                );
+            }
+        }
+        first.set(None);
+        let reply = match read {
             Err(_) | Ok(LineRead::Eof) => return,
             Ok(LineRead::TooLong { len }) => too_long_reply(len, limit),
             Ok(LineRead::Line) => match std::str::from_utf8(&line) {
@@ -409,26 +537,32 @@ impl Head {
 
 /// Reads an HTTP request head (at most [`MAX_HEAD`] bytes), leaving what follows it in
 /// the reader.
-fn http_head<R: BufRead>(reader: &mut R) -> Option<Head> {
+fn http_head<R: BufRead>(reader: &mut R) -> io::Result<Option<Head>> {
     let mut lines = Vec::new();
     let mut total = 0;
     loop {
         let mut line = Vec::new();
         let n = reader
             .take((MAX_HEAD - total) as u64)
-            .read_until(b'\n', &mut line)
-            .ok()?;
+            .read_until(b'\n', &mut line)?;
         total += n;
         if n == 0 || !line.ends_with(b"\n") {
-            return None;
+            return Ok(None);
         }
-        let text = String::from_utf8(line).ok()?;
+        let Ok(text) = String::from_utf8(line) else {
+            return Ok(None);
+        };
         let text = text.trim_end_matches(['\r', '\n']);
         if text.is_empty() {
             break;
         }
         lines.push(text.to_string());
     }
+    Ok(parse_head(&lines))
+}
+
+/// The head of an HTTP `GET` from its lines (`None` for anything else).
+fn parse_head(lines: &[String]) -> Option<Head> {
     let mut parts = lines.first()?.split(' ');
     let (method, target) = (parts.next()?, parts.next()?);
     if method != "GET" || !parts.next()?.starts_with("HTTP/1.") {

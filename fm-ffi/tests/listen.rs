@@ -506,6 +506,7 @@ fn websocket_requests_notifications_and_framing_errors() {
         max_clients: 4,
         limit: 4096,
         page: Some("<!doctype html><p>page</p>".into()),
+        ..Options::default()
     };
     let (addr, owner_token, server) = start_thread(opts);
     // The page and a 404, over plain HTTP on the same port.
@@ -635,4 +636,118 @@ fn a_long_think_does_not_block_the_others() {
     assert!(t["think"]["command"].is_object(), "{t}");
     p.ask(json!({"cmd":"quit"}));
     server.join().unwrap();
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 33: limits (findings 1 and 2)
+
+/// Waits until the server thread returns; false if it is still running after `within`
+/// (a bound far above what the server should need, not a timing measurement).
+fn ends_within(t: &std::thread::JoinHandle<()>, within: Duration) -> bool {
+    let began = std::time::Instant::now();
+    while !t.is_finished() {
+        if began.elapsed() > within {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
+}
+
+/// Connections that send nothing, or a first request that never ends, are closed at
+/// the first-request deadline (a JSON-lines client told why), so they cannot keep the
+/// slots from the owner; an HTTP head trickling in a byte at a time gets 408 at the
+/// deadline of the head as a whole, not a timeout per byte.
+#[test]
+fn issue_33_silent_and_slow_first_requests_are_closed_at_the_deadline() {
+    let (addr, owner, t) = start_thread(Options {
+        max_clients: 4,
+        first_request: Duration::from_millis(300),
+        ..Options::default()
+    });
+    let read_all = |mut s: TcpStream| {
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut got = Vec::new();
+        let _ = s.read_to_end(&mut got);
+        String::from_utf8_lossy(&got).into_owned()
+    };
+    // Four silent connections fill every slot, then are closed and told why.
+    let silent: Vec<TcpStream> = (0..4).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    for s in silent {
+        let text = read_all(s);
+        assert!(
+            text.contains("no whole request within 300 ms of connecting"),
+            "{text}"
+        );
+    }
+    // A JSON line that never ends is cut at the deadline too.
+    let mut half = TcpStream::connect(addr).unwrap();
+    half.write_all(br#"{"cmd":"hel"#).unwrap();
+    let text = read_all(half.try_clone().unwrap());
+    assert!(text.contains("no whole request within 300 ms"), "{text}");
+    drop(half);
+    // A head sent a byte every 50 ms: 408 once the whole head's 300 ms are up, long
+    // before its 200 bytes are in (each byte would reset a per-read timeout).
+    let mut slow = TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Pad: {}\r\n\r\n",
+        "p".repeat(150)
+    );
+    for b in head.as_bytes() {
+        if slow.write_all(&[*b]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = read_all(slow);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    // Every slot is free again: the owner gets in and is answered.
+    let mut c = Client::connect(addr);
+    assert_eq!(c.ask(json!({"cmd":"bind","token":owner}))["bound"], "owner");
+    // A request that arrives in time is served as before, and the connection may then
+    // stay idle past the deadline.
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(c.ask(json!({"cmd":"scenarios"})).get("scenarios").is_some());
+    assert_eq!(c.ask(json!({"cmd":"quit"}))["bye"], true);
+    assert!(ends_within(&t, Duration::from_secs(20)));
+}
+
+/// `quit` ends the server at once whatever the other clients do: a connection that
+/// never sent a byte, one that sent half of `GET `, one that stopped reading its
+/// replies, and a `think` of a minute running on another connection (stopped; its
+/// client gets the search's answer so far).
+#[test]
+fn issue_33_quit_ends_the_server_whatever_the_clients_do() {
+    let (addr, owner, t) = start_thread(Options {
+        first_request: Duration::from_secs(600),
+        ..Options::default()
+    });
+    let _silent = TcpStream::connect(addr).unwrap();
+    let mut ge = TcpStream::connect(addr).unwrap();
+    ge.write_all(b"GE").unwrap();
+    let mut thinker = Client::connect(addr);
+    thinker.ask(json!({"cmd":"bind","token":owner}));
+    thinker.ask(json!({"cmd":"new","scenario":"meuse-argonne","seed":1}));
+    // A client that asks for large replies and never reads them.
+    let mut deaf = TcpStream::connect(addr).unwrap();
+    writeln!(deaf, "{}", json!({"cmd":"bind","token":owner})).unwrap();
+    for _ in 0..200 {
+        if writeln!(deaf, "{}", json!({"cmd":"legal"})).is_err() {
+            break;
+        }
+    }
+    let think = json!({"cmd":"think","time_ms":60000,"id":99});
+    writeln!(thinker.w, "{think}").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut owner_c = Client::connect(addr);
+    owner_c.ask(json!({"cmd":"bind","token":owner}));
+    assert_eq!(owner_c.ask(json!({"cmd":"quit"}))["bye"], true);
+    // Far less than the minute of the think, the 30 s write timeout or any client.
+    assert!(
+        ends_within(&t, Duration::from_secs(5)),
+        "the server is still running after quit"
+    );
+    let reply = thinker.line();
+    assert_eq!(reply["id"], 99, "{reply}");
+    assert!(reply["think"]["iterations"].as_u64().is_some(), "{reply}");
 }

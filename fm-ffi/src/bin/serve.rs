@@ -21,7 +21,8 @@
 //! (`examples/web/index.html` on `GET /`) on one port. The first line on stdout gives
 //! the address, the owner's token and, with `--scenario`, the match's two seat tokens;
 //! the process exits when the owner sends `quit`. Options: `--max-clients N` (16),
-//! `--scenario NAME`, `--seed N` (0).
+//! `--first-request-ms MS` (10000: how long a connection's first request, a JSON line
+//! or an HTTP head, may take to arrive whole), `--scenario NAME`, `--seed N` (0).
 //!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
@@ -34,7 +35,9 @@ const PAGE: &str = include_str!("../../../examples/web/index.html");
 
 fn fail(message: &str) -> ! {
     eprintln!("serve: {message}");
-    eprintln!("usage: serve [--listen ADDR [--max-clients N] [--scenario NAME [--seed N]]]");
+    eprintln!(
+        "usage: serve [--listen ADDR [--max-clients N] [--first-request-ms MS] [--scenario NAME [--seed N]]]"
+    );
     std::process::exit(2);
 }
 
@@ -54,6 +57,14 @@ fn main() {
                 opts.max_clients = match value().parse() {
                     Ok(n) if n > 0 => n,
                     _ => fail("--max-clients needs a positive number"),
+                }
+            }
+            "--first-request-ms" => {
+                opts.first_request = match value().parse::<u64>() {
+                    Ok(n) if (1..=3_600_000).contains(&n) => std::time::Duration::from_millis(n),
+                    _ => {
+                        fail("--first-request-ms needs a number of milliseconds from 1 to 3600000")
+                    }
                 }
             }
             other => fail(&format!("unknown argument {other}")),

@@ -20,10 +20,16 @@ pub struct ThinkJob {
 impl ThinkJob {
     /// Runs the search (up to its time budget) and gives the reply.
     pub fn run(self) -> Reply {
+        self.run_until(&std::sync::atomic::AtomicBool::new(false))
+    }
+
+    /// Runs the search until its time is up or `stop` is set (the server's `quit`).
+    pub fn run_until(self, stop_now: &std::sync::atomic::AtomicBool) -> Reply {
         let id = self.id.as_deref();
         let began = std::time::Instant::now();
         let budget = std::time::Duration::from_millis(self.ms);
-        let mut stop = || began.elapsed() >= budget;
+        let mut stop =
+            || began.elapsed() >= budget || stop_now.load(std::sync::atomic::Ordering::Relaxed);
         let result = catch_unwind(AssertUnwindSafe(|| {
             self.game.think(&self.cfg, &mut stop, 16)
         }));
