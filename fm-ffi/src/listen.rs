@@ -49,6 +49,12 @@ pub struct Options {
     /// an HTTP request head) may take to arrive; after it, the connection is closed
     /// (a JSON-lines client is told why).
     pub first_request: Duration,
+    /// The web origins (`http://host:port`) whose pages may open a WebSocket or load
+    /// the page; empty: the server's own address (and `localhost` with its port when
+    /// it listens on a loopback address). An HTTP request whose `Origin` or `Host`
+    /// names another is refused with 403, so that a page a player visits cannot talk
+    /// to the server through the player's browser (nor through DNS rebinding).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for Options {
@@ -58,6 +64,7 @@ impl Default for Options {
             limit: MAX_LINE_BYTES,
             page: None,
             first_request: FIRST_REQUEST,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -121,6 +128,10 @@ struct Hub {
     next_id: AtomicU64,
     addr: SocketAddr,
     opts: Options,
+    /// [`Options::allowed_origins`] in lower case, or the defaults, and the `Host`
+    /// values they allow.
+    origins: Vec<String>,
+    hosts: Vec<String>,
 }
 
 /// A lock that outlives a panic elsewhere: the protocol catches its own panics, so the
@@ -181,6 +192,12 @@ impl Hub {
 /// # Errors
 /// The listener's address cannot be read.
 pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
+    let addr = listener.local_addr()?;
+    let origins = allowed_origins(&opts.allowed_origins, addr);
+    let hosts = origins
+        .iter()
+        .filter_map(|o| o.split_once("://").map(|(_, h)| h.to_string()))
+        .collect();
     let hub = Arc::new(Hub {
         core: Mutex::new(core),
         conns: Mutex::new(Vec::new()),
@@ -188,8 +205,10 @@ pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
         shutdown: AtomicBool::new(false),
         active: AtomicUsize::new(0),
         next_id: AtomicU64::new(1),
-        addr: listener.local_addr()?,
+        addr,
         opts,
+        origins,
+        hosts,
     });
     let mut threads: Vec<std::thread::JoinHandle<()>> = Vec::new();
     for stream in listener.incoming() {
@@ -591,9 +610,51 @@ fn respond(mut stream: &TcpStream, status: &str, kind: &str, body: &str) -> io::
     stream.flush()
 }
 
+/// The origins a page may come from: the given ones, or the server's own address (and
+/// `localhost` on a loopback address), in lower case without a trailing slash.
+fn allowed_origins(given: &[String], addr: SocketAddr) -> Vec<String> {
+    if !given.is_empty() {
+        return given
+            .iter()
+            .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
+            .collect();
+    }
+    let mut v = vec![format!("http://{addr}")];
+    if addr.ip().is_loopback() {
+        v.push(format!("http://localhost:{}", addr.port()));
+    }
+    v
+}
+
+/// Why an HTTP request may not be served: its `Host` or `Origin` is not one allowed
+/// ([`Options::allowed_origins`]). A request without them (not a browser's) passes.
+fn refused_origin(hub: &Hub, head: &Head) -> Option<String> {
+    if let Some(host) = head.header("host") {
+        let host = host.to_ascii_lowercase();
+        if !hub.hosts.contains(&host) {
+            return Some(format!(
+                "host {host} is not this server's (see --allow-origin)"
+            ));
+        }
+    }
+    if let Some(origin) = head.header("origin") {
+        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+        if !hub.origins.contains(&origin) {
+            return Some(format!(
+                "pages from {origin} may not use this server (see --allow-origin)"
+            ));
+        }
+    }
+    None
+}
+
 /// Answers an HTTP request: `Some` when it upgraded to WebSocket (the 101 sent),
-/// `None` when it was answered (the page, 404, 400) and the connection ends.
+/// `None` when it was answered (the page, 403, 404, 400) and the connection ends.
 fn upgrade(hub: &Hub, stream: &TcpStream, head: &Head) -> Option<()> {
+    if let Some(why) = refused_origin(hub, head) {
+        let _ = respond(stream, "403 Forbidden", "text/plain", &format!("{why}\n"));
+        return None;
+    }
     let has = |name: &str, word: &str| {
         head.header(name)
             .is_some_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(word)))

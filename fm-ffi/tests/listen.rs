@@ -408,7 +408,7 @@ impl Ws {
         s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         write!(
             s,
-            "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+            "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         )
         .unwrap();
@@ -494,7 +494,7 @@ fn masked(fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
 
 fn http_get(addr: SocketAddr, path: &str) -> String {
     let mut s = TcpStream::connect(addr).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
     out
@@ -750,4 +750,90 @@ fn issue_33_quit_ends_the_server_whatever_the_clients_do() {
     let reply = thinker.line();
     assert_eq!(reply["id"], 99, "{reply}");
     assert!(reply["think"]["iterations"].as_u64().is_some(), "{reply}");
+}
+
+/// An HTTP request whose `Origin` or `Host` is not the server's (or one
+/// `--allow-origin` lists) is refused with 403, the WebSocket upgrade and the page
+/// alike; the server's own origin, `localhost` on a loopback address, and clients
+/// that send no `Origin` (not browsers) are served (issue 33, finding 6).
+#[test]
+fn issue_33_origins_and_hosts_not_allowed_are_refused() {
+    let (addr, owner, t) = start_thread(Options {
+        page: Some("<p>page</p>".into()),
+        ..Options::default()
+    });
+    let ask = |head: &str| {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(s, "{head}\r\n").unwrap();
+        // The status line, and for a 403 the reason (the server then closes).
+        let mut got = Vec::new();
+        let mut buf = [0u8; 256];
+        while !(got.starts_with(b"HTTP/1.1 101") && got.ends_with(b"\r\n\r\n")) {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&got).into_owned()
+    };
+    let ws = "Upgrade: websocket\r\nConnection: Upgrade\r\n\
+              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+    let port = addr.port();
+    for (origin, host, status) in [
+        ("Origin: http://evil.example\r\n", format!("{addr}"), "403"),
+        ("Origin: null\r\n", format!("{addr}"), "403"),
+        ("", "evil.example".to_string(), "403"), // DNS rebinding: a name not ours
+        (
+            &format!("Origin: http://{addr}\r\n"),
+            format!("{addr}"),
+            "101",
+        ),
+        (
+            &format!("Origin: http://localhost:{port}/\r\n"),
+            format!("localhost:{port}"),
+            "101",
+        ),
+        ("", format!("{addr}"), "101"), // no Origin: not a browser
+    ] {
+        let head = format!("GET / HTTP/1.1\r\nHost: {host}\r\n{origin}{ws}");
+        let got = ask(&head);
+        assert!(
+            got.starts_with(&format!("HTTP/1.1 {status}")),
+            "{head}\n{got}"
+        );
+        if status == "403" {
+            assert!(got.contains("--allow-origin"), "{got}");
+        }
+    }
+    // The page too.
+    let evil = ask(&format!(
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://evil.example\r\n"
+    ));
+    assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    assert!(http_get(addr, "/").starts_with("HTTP/1.1 200"));
+    let mut c = Client::connect(addr);
+    c.ask(json!({"cmd":"bind","token":owner}));
+    c.ask(json!({"cmd":"quit"}));
+    assert!(ends_within(&t, Duration::from_secs(20)));
+    // --allow-origin replaces the default: the listed origin (and its host) only.
+    let (addr, owner, t) = start_thread(Options {
+        allowed_origins: vec!["https://Table.Example:8443/".into()],
+        ..Options::default()
+    });
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: table.example:8443\r\nOrigin: https://table.example:8443\r\n{ws}\r\n"
+    )
+    .unwrap();
+    let mut got = [0u8; 12];
+    s.read_exact(&mut got).unwrap();
+    assert_eq!(&got, b"HTTP/1.1 101");
+    let own = http_get(addr, "/");
+    assert!(own.starts_with("HTTP/1.1 403"), "{own}");
+    let mut c = Client::connect(addr);
+    c.ask(json!({"cmd":"bind","token":owner}));
+    c.ask(json!({"cmd":"quit"}));
+    assert!(ends_within(&t, Duration::from_secs(20)));
 }

@@ -22,7 +22,9 @@
 //! the address, the owner's token and, with `--scenario`, the match's two seat tokens;
 //! the process exits when the owner sends `quit`. Options: `--max-clients N` (16),
 //! `--first-request-ms MS` (10000: how long a connection's first request, a JSON line
-//! or an HTTP head, may take to arrive whole), `--scenario NAME`, `--seed N` (0).
+//! or an HTTP head, may take to arrive whole), `--allow-origin ORIGIN` (repeatable;
+//! the web origins whose pages may connect, by default the server's own address),
+//! `--scenario NAME`, `--seed N` (0).
 //!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
@@ -36,7 +38,7 @@ const PAGE: &str = include_str!("../../../examples/web/index.html");
 fn fail(message: &str) -> ! {
     eprintln!("serve: {message}");
     eprintln!(
-        "usage: serve [--listen ADDR [--max-clients N] [--first-request-ms MS] [--scenario NAME [--seed N]]]"
+        "usage: serve [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--scenario NAME [--seed N]]]"
     );
     std::process::exit(2);
 }
@@ -58,6 +60,13 @@ fn main() {
                     Ok(n) if n > 0 => n,
                     _ => fail("--max-clients needs a positive number"),
                 }
+            }
+            "--allow-origin" => {
+                let o = value();
+                if !(o.starts_with("http://") || o.starts_with("https://")) || o.len() > 255 {
+                    fail("--allow-origin needs an origin such as http://host:port");
+                }
+                opts.allowed_origins.push(o);
             }
             "--first-request-ms" => {
                 opts.first_request = match value().parse::<u64>() {
