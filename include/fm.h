@@ -1,8 +1,10 @@
 /*
  * fm.h — the C API of fm, a rules engine for the Fire & Movement wargame system.
  *
- * Link with -lfm (libfm.so / libfm.a, built by `cargo build --release -p fm-ffi` into
- * target/release). A static link also needs -lpthread -ldl -lm.
+ * Link with -lfm: `scripts/install_ffi.sh PREFIX` installs libfm.so (its SONAME
+ * libfm.so.0.MINOR before 1.0, libfm.so.MAJOR after), libfm.a, this header and the
+ * pkg-config modules fm (the shared library, with an rpath) and fm-static (docs/c.md).
+ * A static link of the build's own target/release/libfm.a also needs -lpthread -ldl -lm.
  *
  * CALLING CONVENTIONS (the contract every function follows)
  *

@@ -6,17 +6,19 @@
 # -Wall -Wextra -Werror, runs them, and runs each again under valgrind memcheck (zero
 # errors, zero definite or indirect leaks); builds the query test once more with
 # -fsanitize=address,undefined (when the compiler has them) and runs it. Then installs
-# the library into a temporary prefix (scripts/install_ffi.sh) and builds and runs a
-# small project against it twice: with CMake's find_package(fm CONFIG) and with
-# pkg-config.
+# the library into a temporary prefix (scripts/install_ffi.sh), checks its SONAME and
+# links, and builds and runs a small project against it with CMake's
+# find_package(fm CONFIG) (fm::fm, fm::fm_static) and with pkg-config (fm, fm-static,
+# fm --static with cc -static), each program run without LD_LIBRARY_PATH, checking
+# what it needs (readelf -d) and where the loader finds it (ldd).
 #
 #   ./scripts/test_ffi.sh          (from anywhere; works from a fresh clone)
 #
-# The examples link the release library: the C ones dynamically (libfm.so, with an
-# rpath), the C++ ones statically (libfm.a -lpthread -ldl -lm). The error-path test runs
-# twice: against a build with debug assertions and the `testing` feature (handle
-# tracking, panic trigger) and against the release build. Ends with "ffi: N passed, M failed" and exits
-# non-zero if anything failed.
+# The examples link the release library: the C ones dynamically (libfm.so, with a link
+# of its SONAME's name and an rpath), the C++ ones statically (libfm.a -lpthread -ldl
+# -lm). The error-path test runs twice: against a build with debug assertions and the
+# `testing` feature (handle tracking, panic trigger) and against the release build.
+# Ends with "ffi: N passed, M failed" and exits non-zero if anything failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -112,10 +114,21 @@ for line in sys.stdin:
 rm -rf "$OUT"
 mkdir -p "$OUT/release" "$OUT/debug" "$OUT/bin" "$OUT/logs"
 # Copies, so that later cargo builds (other features, other crates) cannot swap the
-# libraries under the binaries linked here.
+# libraries under the binaries linked here. The shared library is copied under its
+# SONAME (libfm.so.SOVER, fm-ffi/build.rs), the name the programs linked with -lfm
+# record and load, with the link -lfm finds (what scripts/install_ffi.sh installs).
 TARGET=${CARGO_TARGET_DIR:-target}
-cp "$TARGET/release/libfm.so" "$TARGET/release/libfm.a" "$OUT/release/"
-cp "$DEBUG_LIB" "$OUT/debug/libfm.so"
+soname_of() {
+    objdump -p "$1" | awk '$1 == "SONAME" { print $2 }'
+}
+SONAME=$(soname_of "$TARGET/release/libfm.so")
+[ -n "$SONAME" ] || die "$TARGET/release/libfm.so has no SONAME"
+[ "$(soname_of "$DEBUG_LIB")" = "$SONAME" ] || die "$DEBUG_LIB has not the SONAME $SONAME"
+cp "$TARGET/release/libfm.so" "$OUT/release/$SONAME"
+cp "$TARGET/release/libfm.a" "$OUT/release/"
+cp "$DEBUG_LIB" "$OUT/debug/$SONAME"
+ln -s "$SONAME" "$OUT/release/libfm.so"
+ln -s "$SONAME" "$OUT/debug/libfm.so"
 
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -Iinclude)
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror -g -Iinclude)
@@ -204,31 +217,109 @@ check_memcheck memcheck_queries_cpp "$OUT/bin/queries_cpp"
 
 echo "== packaging: install into a prefix, then find it with CMake and pkg-config"
 PREFIX="$ROOT/$OUT/prefix"
+HEADER_VERSION=$(sed -n 's/^#define FM_VERSION_STRING "\(.*\)"$/\1/p' include/fm.h)
+# The ABI version (fm-ffi/build.rs): 0.MINOR before 1.0, MAJOR after.
+case $HEADER_VERSION in
+0.0.*) SOVER=$HEADER_VERSION ;;
+0.*) SOVER=0.$(echo "$HEADER_VERSION" | cut -d. -f2) ;;
+*) SOVER=${HEADER_VERSION%%.*} ;;
+esac
+# Checks of ELF files, each showing what it read: a line of the dynamic section
+# (readelf -d: "Library soname: [...]", "Shared library: [...]" for each NEEDED,
+# "Library runpath: [...]"); NEEDED entries, none of them libfm; no NEEDED at all;
+# what the loader finds, with no LD_LIBRARY_PATH.
+dynamic_has() {
+    local d
+    d=$(readelf -d "$1") && echo "$d" && grep -qF -- "$2" <<<"$d"
+}
+needs_no_libfm() {
+    local d
+    d=$(readelf -d "$1") && echo "$d" && grep -q NEEDED <<<"$d" &&
+        ! grep -qF "Shared library: [libfm" <<<"$d"
+}
+needs_nothing() {
+    local d
+    d=$(readelf -d "$1") && echo "$d" && ! grep -q NEEDED <<<"$d"
+}
+loads() {
+    local d
+    d=$(env -u LD_LIBRARY_PATH ldd "$1") && echo "$d" && grep -qF -- "$2" <<<"$d"
+}
+# The shared library: the real file libfm.so.X.Y.Z, the SONAME link libfm.so.SOVER to
+# it (what programs load), the development link libfm.so to that (what -lfm finds).
+installed_shared_library() {
+    ls -l "$PREFIX"/lib/libfm.so* &&
+        [ -f "$PREFIX/lib/libfm.so.$HEADER_VERSION" ] && [ ! -L "$PREFIX/lib/libfm.so.$HEADER_VERSION" ] &&
+        [ "$(readlink "$PREFIX/lib/libfm.so.$SOVER")" = "libfm.so.$HEADER_VERSION" ] &&
+        [ "$(readlink "$PREFIX/lib/libfm.so")" = "libfm.so.$SOVER" ]
+}
+LOADED="libfm.so.$SOVER => $PREFIX/lib/libfm.so.$SOVER"
+
 check install_ffi env FM_NO_BUILD=1 scripts/install_ffi.sh "$PREFIX"
 check installed_files bash -c "cd '$PREFIX' && ls include/fm.h include/fm.hpp lib/libfm.a \
-    lib/pkgconfig/fm.pc lib/cmake/fm/fmConfig.cmake lib/cmake/fm/fmConfigVersion.cmake && \
-    ls lib/libfm.so lib/libfm.dylib 2>/dev/null | grep -q libfm"
+    lib/pkgconfig/fm.pc lib/pkgconfig/fm-static.pc lib/cmake/fm/fmConfig.cmake \
+    lib/cmake/fm/fmConfigVersion.cmake"
+check installed_shared_library installed_shared_library
+check installed_soname dynamic_has "$PREFIX/lib/libfm.so.$HEADER_VERSION" "Library soname: [libfm.so.$SOVER]"
 check cmake_configure cmake -S fm-ffi/tests/pkg -B "$OUT/cmake_build" -DCMAKE_PREFIX_PATH="$PREFIX" \
     -DCMAKE_BUILD_TYPE=Release
 check cmake_build cmake --build "$OUT/cmake_build"
-check cmake_run_c "$OUT/cmake_build/consumer_c"
+# fm::fm: the program records the SONAME and loads the installed library.
+check cmake_run_c env -u LD_LIBRARY_PATH "$OUT/cmake_build/consumer_c"
 check cmake_run_c_output has cmake_run_c "^consumer: fm "
-check cmake_run_cpp "$OUT/cmake_build/consumer_cpp"
+check cmake_c_needs_soname dynamic_has "$OUT/cmake_build/consumer_c" "Shared library: [libfm.so.$SOVER]"
+check cmake_c_loads_installed loads "$OUT/cmake_build/consumer_c" "$LOADED"
+# fm::fm_static: nothing of fm needed at run time.
+check cmake_run_cpp env -u LD_LIBRARY_PATH "$OUT/cmake_build/consumer_cpp"
 check cmake_run_cpp_output has cmake_run_cpp "^consumer_cpp: fm .*over: game_over"
+check cmake_cpp_needs_no_libfm needs_no_libfm "$OUT/cmake_build/consumer_cpp"
 # A request the package cannot meet (a newer major version) fails to configure.
 mkdir -p "$OUT/cmake_too_new"
 printf 'cmake_minimum_required(VERSION 3.13)\nproject(x C)\nfind_package(fm 99 CONFIG REQUIRED)\n' \
     >"$OUT/cmake_too_new/CMakeLists.txt"
 check cmake_refuses_other_version bash -c "! cmake -S '$OUT/cmake_too_new' -B '$OUT/cmake_too_new/build' \
     -DCMAKE_PREFIX_PATH='$PREFIX' >/dev/null 2>&1"
+# pkg-config, with the commands README.md and docs/c.md give; the programs run without
+# LD_LIBRARY_PATH.
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
-HEADER_VERSION=$(sed -n 's/^#define FM_VERSION_STRING "\(.*\)"$/\1/p' include/fm.h)
 check pkgconfig_version test "$(pkg-config --modversion fm)" = "$HEADER_VERSION"
+check pkgconfig_static_version test "$(pkg-config --modversion fm-static)" = "$HEADER_VERSION"
+# fm: the shared library, found at run time through the rpath in fm.pc's Libs.
 # shellcheck disable=SC2046
-check pkgconfig_build cc -std=c11 -Wall -Wextra -Werror fm-ffi/tests/pkg/consumer.c \
-    $(pkg-config --cflags --libs fm) -Wl,-rpath,"$(pkg-config --variable=libdir fm)" -o "$OUT/bin/consumer_pkgconfig"
-check pkgconfig_run "$OUT/bin/consumer_pkgconfig"
+check pkgconfig_build cc fm-ffi/tests/pkg/consumer.c $(pkg-config --cflags --libs fm) \
+    -o "$OUT/bin/consumer_pkgconfig"
+check pkgconfig_run env -u LD_LIBRARY_PATH "$OUT/bin/consumer_pkgconfig"
 check pkgconfig_run_output has pkgconfig_run "^consumer: fm "
+check pkgconfig_needs_soname dynamic_has "$OUT/bin/consumer_pkgconfig" "Shared library: [libfm.so.$SOVER]"
+check pkgconfig_runpath dynamic_has "$OUT/bin/consumer_pkgconfig" "path: [$PREFIX/lib]"
+check pkgconfig_loads_installed loads "$OUT/bin/consumer_pkgconfig" "$LOADED"
+# shellcheck disable=SC2046
+check pkgconfig_build_cpp c++ -std=c++17 fm-ffi/tests/pkg/consumer.cpp $(pkg-config --cflags --libs fm) \
+    -o "$OUT/bin/consumer_pkgconfig_cpp"
+check pkgconfig_run_cpp env -u LD_LIBRARY_PATH "$OUT/bin/consumer_pkgconfig_cpp"
+check pkgconfig_cpp_needs_soname dynamic_has "$OUT/bin/consumer_pkgconfig_cpp" "Shared library: [libfm.so.$SOVER]"
+# fm-static: libfm.a, with or without --static; nothing of fm needed at run time.
+for flag in "" --static; do
+    name=pkgconfig_static${flag:+_flag}
+    # shellcheck disable=SC2046,SC2086
+    check "${name}_build" cc fm-ffi/tests/pkg/consumer.c $(pkg-config $flag --cflags --libs fm-static) \
+        -o "$OUT/bin/consumer_$name"
+    check "${name}_run" env -u LD_LIBRARY_PATH "$OUT/bin/consumer_$name"
+    check "${name}_run_output" has "${name}_run" "^consumer: fm "
+    check "${name}_needs_no_libfm" needs_no_libfm "$OUT/bin/consumer_$name"
+done
+# fm with --static: a wholly static program (cc -static, where -lfm is libfm.a), if
+# this C library has a static archive.
+if printf 'int main(void) { return 0; }\n' | cc -static -x c - -o "$OUT/bin/static_probe" 2>/dev/null; then
+    # shellcheck disable=SC2046
+    check pkgconfig_fully_static_build cc -static fm-ffi/tests/pkg/consumer.c \
+        $(pkg-config --static --cflags --libs fm) -o "$OUT/bin/consumer_fully_static"
+    check pkgconfig_fully_static_run "$OUT/bin/consumer_fully_static"
+    check pkgconfig_fully_static_run_output has pkgconfig_fully_static_run "^consumer: fm "
+    check pkgconfig_fully_static_needs_nothing needs_nothing "$OUT/bin/consumer_fully_static"
+else
+    echo "      (cc -static links nothing here, no static C library: the fully static build skipped)"
+fi
 
 echo "ffi: $passed passed, $failed failed"
 [ "$failed" = 0 ]

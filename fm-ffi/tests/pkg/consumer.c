@@ -1,7 +1,7 @@
 /* consumer.c — a program built against an installed fm (CMake's fm::fm, or
- * `pkg-config --cflags --libs fm`): the header's version is the library's, and a random
- * game plays to its end through the fast path. Prints "consumer: fm VERSION, N commands,
- * RESULT". */
+ * `pkg-config --cflags --libs fm`, `fm-static`, or `fm --static` with cc -static): the
+ * header's version is the library's, and a random game plays to its end through the
+ * fast path. Prints "consumer: fm VERSION, N commands, RESULT". */
 #include <fm.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 // consumer.cpp — a C++ program built against an installed fm through CMake's
-// fm::fm_static: one AI-free game, each move applied with its events returned.
+// fm::fm_static (and `pkg-config --cflags --libs fm`): one AI-free game, each move
+// applied with its events returned.
 #include <fm.hpp>
 #include <cstdio>
 
