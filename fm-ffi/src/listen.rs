@@ -82,6 +82,11 @@ const MAX_HEAD: usize = 16 << 10;
 /// The default of [`Options::first_request`].
 pub const FIRST_REQUEST: Duration = Duration::from_secs(10);
 
+/// Slots of [`Options::max_clients`] that connections not yet bound may never take:
+/// the owner's and the two seats'. When the others are all held by connections not
+/// yet bound, a new connection ends the oldest of them.
+pub const RESERVED_SLOTS: usize = 3;
+
 /// How long `quit` lets connections write their queued replies before ending them.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 
@@ -123,6 +128,8 @@ struct Hub {
     /// Every accepted connection's socket from the moment it is accepted (a client
     /// still to send its first byte included), to end them all at `quit`.
     sockets: Mutex<Vec<(u64, TcpStream)>>,
+    /// The connections not yet bound to the owner or a seat, oldest first.
+    unbound: Mutex<std::collections::VecDeque<u64>>,
     shutdown: AtomicBool,
     active: AtomicUsize,
     next_id: AtomicU64,
@@ -147,6 +154,9 @@ impl Hub {
         let step = {
             let mut core = lock(&self.core);
             let step = core.handle_deferred(session, text);
+            if session.is_bound() {
+                lock(&self.unbound).retain(|c| *c != id);
+            }
             let mut conns = lock(&self.conns);
             if let Some(me) = conns.iter_mut().find(|c| c.id == id) {
                 me.notified = session.notified().cloned();
@@ -178,6 +188,33 @@ impl Hub {
         }
     }
 
+    /// Before a new connection: when connections not yet bound hold every slot but the
+    /// [`RESERVED_SLOTS`], ends the oldest of them, so that they can never keep the
+    /// owner and the seats out (a new connection is unbound until it binds).
+    fn make_room_for_unbound(&self) {
+        let cap = self.opts.max_clients.saturating_sub(RESERVED_SLOTS).max(1);
+        let mut unbound = lock(&self.unbound);
+        while unbound.len() >= cap {
+            let Some(oldest) = unbound.pop_front() else {
+                break;
+            };
+            let websocket = lock(&self.conns)
+                .iter()
+                .any(|c| c.id == oldest && c.framing == Framing::WebSocket);
+            if let Some((_, s)) = lock(&self.sockets).iter().find(|(i, _)| *i == oldest) {
+                let mut w = s;
+                let _ = w.set_write_timeout(Some(Duration::from_millis(200)));
+                // A JSON-lines client is told why (a WebSocket one just sees the close).
+                let _ = websocket || writeln!(
+                    w,
+                    r#"{{"error":{{"rule":"protocol","message":"closed: the slots left are kept for the owner and the seats; bind with a token"}}}}"#
+                )
+                .is_ok();
+                let _ = s.shutdown(Shutdown::Both);
+            }
+        }
+    }
+
     fn begin_shutdown(&self) {
         if !self.shutdown.swap(true, Ordering::SeqCst) {
             // Wake the accept loop.
@@ -202,6 +239,7 @@ pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
         core: Mutex::new(core),
         conns: Mutex::new(Vec::new()),
         sockets: Mutex::new(Vec::new()),
+        unbound: Mutex::new(Default::default()),
         shutdown: AtomicBool::new(false),
         active: AtomicUsize::new(0),
         next_id: AtomicU64::new(1),
@@ -239,6 +277,8 @@ pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
         let Ok(kept) = stream.try_clone() else {
             continue;
         };
+        hub.make_room_for_unbound();
+        lock(&hub.unbound).push_back(id);
         lock(&hub.sockets).push((id, kept));
         hub.active.fetch_add(1, Ordering::SeqCst);
         let h = Arc::clone(&hub);
@@ -246,12 +286,14 @@ pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
             .name("fm-serve-conn".into())
             .spawn(move || {
                 connection(&h, id, stream);
+                lock(&h.unbound).retain(|c| *c != id);
                 lock(&h.sockets).retain(|(i, _)| *i != id);
                 h.active.fetch_sub(1, Ordering::SeqCst);
             });
         match spawned {
             Ok(t) => threads.push(t),
             Err(_) => {
+                lock(&hub.unbound).retain(|c| *c != id);
                 lock(&hub.sockets).retain(|(i, _)| *i != id);
                 hub.active.fetch_sub(1, Ordering::SeqCst);
             }

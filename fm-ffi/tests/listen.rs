@@ -590,9 +590,12 @@ fn websocket_requests_notifications_and_framing_errors() {
         owner.ask(json!({"cmd":"pending"}))["pending"]["kind"],
         "setup"
     );
-    // At most four connections: a fifth is told so and closed.
-    let _c = Ws::connect(addr);
-    let _d = Ws::connect(addr);
+    // At most four connections: a fifth is told so and closed (these two bind: an
+    // unbound one would end the oldest unbound instead, RESERVED_SLOTS).
+    let mut _c = Ws::connect(addr);
+    _c.ask(json!({"cmd":"bind","token":owner_token}));
+    let mut _d = Ws::connect(addr);
+    _d.ask(json!({"cmd":"bind","token":owner_token}));
     let mut extra = TcpStream::connect(addr).unwrap();
     let mut line = String::new();
     extra.read_to_string(&mut line).unwrap();
@@ -661,7 +664,7 @@ fn ends_within(t: &std::thread::JoinHandle<()>, within: Duration) -> bool {
 #[test]
 fn issue_33_silent_and_slow_first_requests_are_closed_at_the_deadline() {
     let (addr, owner, t) = start_thread(Options {
-        max_clients: 4,
+        max_clients: 4 + listen::RESERVED_SLOTS,
         first_request: Duration::from_millis(300),
         ..Options::default()
     });
@@ -671,7 +674,7 @@ fn issue_33_silent_and_slow_first_requests_are_closed_at_the_deadline() {
         let _ = s.read_to_end(&mut got);
         String::from_utf8_lossy(&got).into_owned()
     };
-    // Four silent connections fill every slot, then are closed and told why.
+    // Four silent connections fill every slot they may, then are closed and told why.
     let silent: Vec<TcpStream> = (0..4).map(|_| TcpStream::connect(addr).unwrap()).collect();
     for s in silent {
         let text = read_all(s);
@@ -835,5 +838,51 @@ fn issue_33_origins_and_hosts_not_allowed_are_refused() {
     let mut c = Client::connect(addr);
     c.ask(json!({"cmd":"bind","token":owner}));
     c.ask(json!({"cmd":"quit"}));
+    assert!(ends_within(&t, Duration::from_secs(20)));
+}
+
+/// Connections not yet bound may never take the owner's and the seats' slots: past
+/// `max_clients - RESERVED_SLOTS` of them, each new connection ends the oldest (a
+/// JSON-lines one told why), so the owner and both seats always get in, however many
+/// connections others hold open after their first request (issue 33, finding 1).
+#[test]
+fn issue_33_unbound_connections_never_take_the_owners_and_seats_slots() {
+    let max = 2 + listen::RESERVED_SLOTS;
+    let (addr, owner, t) = start_thread(Options {
+        max_clients: max,
+        ..Options::default()
+    });
+    // Ten clients that say hello and never bind.
+    let mut idle: Vec<Client> = (0..10)
+        .map(|_| {
+            let mut c = Client::connect(addr);
+            assert!(c.ask(json!({"cmd":"hello"})).get("error").is_none());
+            c
+        })
+        .collect();
+    // All but the last two were ended, each told why.
+    for c in idle.iter_mut().take(8) {
+        let mut line = String::new();
+        let _ = c.r.read_line(&mut line);
+        assert!(line.contains("kept for the owner and the seats"), "{line}");
+        line.clear();
+        assert_eq!(c.r.read_line(&mut line).unwrap_or(0), 0, "then closed");
+    }
+    // The owner and both seats get in, bind and play.
+    let mut o = Client::connect(addr);
+    assert_eq!(o.ask(json!({"cmd":"bind","token":owner}))["bound"], "owner");
+    o.ask(json!({"cmd":"new","scenario":"system-demo","seed":1}));
+    let mut seats = Vec::new();
+    for side in ["a", "b"] {
+        let token = o.ask(json!({"cmd":"seat","side":side}))["seat"].clone();
+        let mut c = Client::connect(addr);
+        assert_eq!(c.ask(json!({"cmd":"bind","token":token}))["bound"], side);
+        seats.push(c);
+    }
+    // (Each of those three connections arrived unbound, and ended the oldest unbound
+    // one: the last two idle clients.)
+    drop(idle);
+    assert!(seats[1].ask(json!({"cmd":"view"})).get("view").is_some());
+    assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
     assert!(ends_within(&t, Duration::from_secs(20)));
 }

@@ -32,6 +32,11 @@ impl Session {
         }
     }
 
+    /// Whether the connection is bound to the owner or a seat (`bind`).
+    pub fn is_bound(&self) -> bool {
+        self.bound.is_some()
+    }
+
     /// What the connection is bound to, if it wants notifications of other clients'
     /// changes (`bind` with `"notify": true`).
     pub fn notified(&self) -> Option<&Binding> {
