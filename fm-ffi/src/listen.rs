@@ -55,6 +55,9 @@ pub struct Options {
     /// names another is refused with 403, so that a page a player visits cannot talk
     /// to the server through the player's browser (nor through DNS rebinding).
     pub allowed_origins: Vec<String>,
+    /// The most bytes of replies and notifications queued for one connection; a
+    /// client whose queue would pass it (one that does not read) is dropped at once.
+    pub max_queued_bytes: usize,
 }
 
 impl Default for Options {
@@ -65,13 +68,74 @@ impl Default for Options {
             page: None,
             first_request: FIRST_REQUEST,
             allowed_origins: Vec::new(),
+            max_queued_bytes: MAX_QUEUED_BYTES,
         }
     }
 }
 
-/// Replies and notifications queued for one connection before it is dropped as too
-/// slow: a client that does not read stops being written to, not the server.
+/// Replies and notifications queued for one connection before its reader waits (a
+/// notification finding the queue full drops the connection): a client that does not
+/// read stops being written to, not the server.
 const QUEUE: usize = 256;
+
+/// The default of [`Options::max_queued_bytes`]: 16 MiB, more than ten of the largest
+/// replies (a Vimy Ridge set-up listing is about 1.4 MB).
+pub const MAX_QUEUED_BYTES: usize = 16 << 20;
+
+/// A connection's queue for its writer thread, bounded in bytes as well as in lines:
+/// a client that does not read is dropped the moment its queue would pass
+/// [`Options::max_queued_bytes`], so it holds at most that much memory.
+#[derive(Clone)]
+struct Outbox {
+    tx: SyncSender<Vec<u8>>,
+    queued: Arc<AtomicUsize>,
+    stream: Arc<TcpStream>,
+    max: usize,
+}
+
+impl Outbox {
+    /// Counts `n` more bytes in; false (and the connection dropped) past the bound.
+    fn admit(&self, n: usize) -> bool {
+        if self.queued.fetch_add(n, Ordering::SeqCst).saturating_add(n) > self.max {
+            self.queued.fetch_sub(n, Ordering::SeqCst);
+            let _ = self.stream.shutdown(Shutdown::Both);
+            return false;
+        }
+        true
+    }
+
+    /// Queues `bytes`, waiting while the queue holds [`QUEUE`] lines; false when the
+    /// connection is over (gone, or dropped now for the bytes it has not read).
+    fn send(&self, bytes: Vec<u8>) -> bool {
+        let n = bytes.len();
+        if !self.admit(n) {
+            return false;
+        }
+        if self.tx.send(bytes).is_err() {
+            self.queued.fetch_sub(n, Ordering::SeqCst);
+            return false;
+        }
+        true
+    }
+
+    /// Queues a notification without waiting: a full queue drops the connection too.
+    fn notify(&self, bytes: Vec<u8>) {
+        let n = bytes.len();
+        if !self.admit(n) {
+            return;
+        }
+        match self.tx.try_send(bytes) {
+            Ok(()) => {}
+            Err(TrySendError::Disconnected(_)) => {
+                self.queued.fetch_sub(n, Ordering::SeqCst);
+            }
+            Err(TrySendError::Full(_)) => {
+                self.queued.fetch_sub(n, Ordering::SeqCst);
+                let _ = self.stream.shutdown(Shutdown::Both);
+            }
+        }
+    }
+}
 
 /// How long a write may block before its connection is dropped.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -115,10 +179,9 @@ impl Framing {
 struct Conn {
     id: u64,
     framing: Framing,
-    tx: SyncSender<Vec<u8>>,
+    tx: Outbox,
     /// What it bound to, when it asked for notifications.
     notified: Option<Binding>,
-    stream: TcpStream,
 }
 
 /// What every connection's threads share.
@@ -179,12 +242,7 @@ impl Hub {
         for c in conns.iter().filter(|c| c.id != from) {
             let Some(binding) = &c.notified else { continue };
             let text = core.notification(binding, change);
-            match c.tx.try_send(c.framing.wrap(&text)) {
-                Ok(()) | Err(TrySendError::Disconnected(_)) => {}
-                Err(TrySendError::Full(_)) => {
-                    let _ = c.stream.shutdown(Shutdown::Both);
-                }
-            }
+            c.tx.notify(c.framing.wrap(&text));
         }
     }
 
@@ -415,12 +473,19 @@ fn connection(hub: &Arc<Hub>, id: u64, stream: TcpStream) {
         first.set(None);
     }
     let (tx, rx) = sync_channel::<Vec<u8>>(QUEUE);
-    let Ok(write_half) = stream.try_clone() else {
+    let (Ok(write_half), Ok(dropper)) = (stream.try_clone(), stream.try_clone()) else {
         return;
+    };
+    let queued = Arc::new(AtomicUsize::new(0));
+    let tx = Outbox {
+        tx,
+        queued: Arc::clone(&queued),
+        stream: Arc::new(dropper),
+        max: hub.opts.max_queued_bytes,
     };
     let writer = std::thread::Builder::new()
         .name("fm-serve-write".into())
-        .spawn(move || write_loop(write_half, rx));
+        .spawn(move || write_loop(write_half, rx, &queued));
     let Ok(writer) = writer else { return };
     {
         let mut conns = lock(&hub.conns);
@@ -432,10 +497,6 @@ fn connection(hub: &Arc<Hub>, id: u64, stream: TcpStream) {
             framing,
             tx: tx.clone(),
             notified: None,
-            stream: match stream.try_clone() {
-                Ok(s) => s,
-                Err(_) => return,
-            },
         });
     }
     let mut session = Session::socket();
@@ -450,13 +511,11 @@ fn connection(hub: &Arc<Hub>, id: u64, stream: TcpStream) {
 }
 
 /// Writes what is queued until every sender is gone or the peer stops reading.
-fn write_loop(mut stream: TcpStream, rx: Receiver<Vec<u8>>) {
+fn write_loop(mut stream: TcpStream, rx: Receiver<Vec<u8>>, queued: &AtomicUsize) {
     for bytes in rx {
-        if stream
-            .write_all(&bytes)
-            .and_then(|()| stream.flush())
-            .is_err()
-        {
+        let written = stream.write_all(&bytes).and_then(|()| stream.flush());
+        queued.fetch_sub(bytes.len(), Ordering::SeqCst);
+        if written.is_err() {
             let _ = stream.shutdown(Shutdown::Both);
             return;
         }
@@ -465,8 +524,8 @@ fn write_loop(mut stream: TcpStream, rx: Receiver<Vec<u8>>) {
 
 /// Sends a reply; after the owner's `quit`, starts the shutdown. Returns whether the
 /// connection goes on.
-fn send_reply(hub: &Hub, tx: &SyncSender<Vec<u8>>, framing: Framing, reply: &Reply) -> bool {
-    if tx.send(framing.wrap(&reply.line)).is_err() {
+fn send_reply(hub: &Hub, tx: &Outbox, framing: Framing, reply: &Reply) -> bool {
+    if !tx.send(framing.wrap(&reply.line)) {
         return false;
     }
     if reply.quit {
@@ -492,7 +551,7 @@ fn lines_loop<R: BufRead>(
     id: u64,
     session: &mut Session,
     reader: &mut R,
-    tx: &SyncSender<Vec<u8>>,
+    tx: &Outbox,
     first: &Cell<Option<Instant>>,
 ) {
     let limit = hub.opts.limit;
@@ -501,7 +560,7 @@ fn lines_loop<R: BufRead>(
         let read = read_line(reader, &mut line, limit);
         if let Err(e) = &read {
             if first.get().is_some() && timed_out(e) {
-                let _ = tx.send(
+                tx.send(
                     format!(
                         r#"{{"error":{{"rule":"protocol","message":"no whole request within {} ms of connecting: closed"}}}}"#,
                         hub.opts.first_request.as_millis()
@@ -533,13 +592,13 @@ fn lines_loop<R: BufRead>(
 
 /// A [`Write`] that queues each write (a whole frame) for the writer thread, so that
 /// the reader's pongs and closes never interleave with replies mid-frame.
-struct Queue<'a>(&'a SyncSender<Vec<u8>>);
+struct Queue<'a>(&'a Outbox);
 
 impl Write for Queue<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0
-            .send(buf.to_vec())
-            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        if !self.0.send(buf.to_vec()) {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
         Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -547,13 +606,7 @@ impl Write for Queue<'_> {
     }
 }
 
-fn ws_loop<R: Read>(
-    hub: &Hub,
-    id: u64,
-    session: &mut Session,
-    reader: &mut R,
-    tx: &SyncSender<Vec<u8>>,
-) {
+fn ws_loop<R: Read>(hub: &Hub, id: u64, session: &mut Session, reader: &mut R, tx: &Outbox) {
     let limit = hub.opts.limit;
     loop {
         let reply = match ws::read_message(reader, &mut Queue(tx), limit) {
@@ -568,13 +621,13 @@ fn ws_loop<R: Read>(
             Ok(ws::Message::TooLong { len }) => too_long_reply(len, limit),
             Ok(ws::Message::Close) => return,
             Err(ws::Failure::Protocol(code, why)) => {
-                let _ = tx.send(ws::close_frame(code, why));
+                tx.send(ws::close_frame(code, why));
                 return;
             }
             Err(ws::Failure::Io(_)) => return,
         };
         if !send_reply(hub, tx, Framing::WebSocket, &reply) {
-            let _ = tx.send(ws::close_frame(1001, "the server is stopping"));
+            tx.send(ws::close_frame(1001, "the server is stopping"));
             return;
         }
     }

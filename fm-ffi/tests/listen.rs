@@ -886,3 +886,49 @@ fn issue_33_unbound_connections_never_take_the_owners_and_seats_slots() {
     assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
     assert!(ends_within(&t, Duration::from_secs(20)));
 }
+
+/// A client that asks for large replies and never reads them is dropped as soon as
+/// what is queued for it would pass `max_queued_bytes`, not after the write timeout,
+/// and the others go on (issue 33, finding 4).
+#[test]
+fn issue_33_a_client_that_does_not_read_is_dropped_at_its_byte_bound() {
+    let (addr, owner, t) = start_thread(Options {
+        max_queued_bytes: 4 << 20,
+        ..Options::default()
+    });
+    let mut o = Client::connect(addr);
+    o.ask(json!({"cmd":"bind","token":owner}));
+    o.ask(json!({"cmd":"new","scenario":"vimy-ridge","seed":1}));
+    let size = o.ask(json!({"cmd":"legal"})).to_string().len();
+    assert!(size > 1 << 20, "a Vimy set-up listing is large: {size}");
+    let mut deaf = TcpStream::connect(addr).unwrap();
+    writeln!(deaf, "{}", json!({"cmd":"bind","token":owner})).unwrap();
+    for i in 0..60 {
+        if writeln!(deaf, "{}", json!({"cmd":"legal","id":i})).is_err() {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    // What reaches the client before the server drops it: far less than its 60
+    // replies (more than 60 MB, which a server writing on would send as it reads).
+    deaf.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut got = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match deaf.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+        assert!(
+            got.len() < 16 << 20,
+            "the server wrote on to a client over its bound"
+        );
+    }
+    let replies = got.iter().filter(|b| **b == b'\n').count();
+    assert!(replies < 10, "{replies} replies");
+    // The owner is served as before.
+    assert_eq!(o.ask(json!({"cmd":"pending"}))["pending"]["kind"], "setup");
+    assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
+    assert!(ends_within(&t, Duration::from_secs(20)));
+}

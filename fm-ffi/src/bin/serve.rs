@@ -24,7 +24,8 @@
 //! `--first-request-ms MS` (10000: how long a connection's first request, a JSON line
 //! or an HTTP head, may take to arrive whole), `--allow-origin ORIGIN` (repeatable;
 //! the web origins whose pages may connect, by default the server's own address),
-//! `--scenario NAME`, `--seed N` (0).
+//! `--max-queued-bytes N` (16 MiB: the replies queued for a client that does not
+//! read before it is dropped), `--scenario NAME`, `--seed N` (0).
 //!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
@@ -38,7 +39,7 @@ const PAGE: &str = include_str!("../../../examples/web/index.html");
 fn fail(message: &str) -> ! {
     eprintln!("serve: {message}");
     eprintln!(
-        "usage: serve [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--scenario NAME [--seed N]]]"
+        "usage: serve [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--max-queued-bytes N] [--scenario NAME [--seed N]]]"
     );
     std::process::exit(2);
 }
@@ -59,6 +60,14 @@ fn main() {
                 opts.max_clients = match value().parse() {
                     Ok(n) if n > 0 => n,
                     _ => fail("--max-clients needs a positive number"),
+                }
+            }
+            "--max-queued-bytes" => {
+                opts.max_queued_bytes = match value().parse::<usize>() {
+                    Ok(n) if (65_536..=1 << 32).contains(&n) => n,
+                    _ => {
+                        fail("--max-queued-bytes needs a number of bytes from 65536 to 4294967296")
+                    }
                 }
             }
             "--allow-origin" => {
