@@ -23,7 +23,7 @@
  *     duration of the call only; JSON inputs that do not parse give FM_INVALID_JSON. JSON
  *     is read strictly: a key given twice in any object is an error (never "the last one
  *     wins"), nesting stops at 128 levels and a parsed document at about 64 MB. A save
- *     (fm_match_load) must be what fm_match_save writes (format 5; formats 2 to 4 are
+ *     (fm_match_load) must be what fm_match_save writes (format 6; formats 2 to 5 are
  *     read too), no unknown field, at most 4 MiB and 50,000 commands (docs/protocol.md,
  *     "Save files").
  *
@@ -430,7 +430,7 @@ fm_status fm_match_from_json(const char *scenario_json,
 /**
  * Loads a match saved with `fm_match_save`, replaying every command and checking
  * each recorded event and state hash. The save must be what `fm_match_save` writes
- * (save format 5, or an older one from 2 to 4; no unknown or duplicate key, at most
+ * (save format 6, or an older one from 2 to 5; no unknown or duplicate key, at most
  * 4 MiB and 50,000 commands: docs/protocol.md, "Save files").
  *
  * Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new

@@ -539,3 +539,238 @@ fn a_waiting_command_is_in_the_information_state_and_a_determinization_waits_too
         assert_eq!(back.save(), d2.save());
     }
 }
+
+/// The log's entries' `chance` lists.
+fn chance_lists(save: &serde_json::Value) -> Vec<Option<serde_json::Value>> {
+    save["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.get("chance").cloned())
+        .collect()
+}
+
+fn refused(save: &serde_json::Value) -> String {
+    match Match::load(&save.to_string()) {
+        Ok(_) => panic!("loaded, but should be refused"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Issue 33, finding 7: a save records when the chance mode changed (`chance_modes`,
+/// save format 6) and is replayed in the mode of each command, so a mode edited after
+/// the fact, outcomes dropped from an explicit-mode command or added to a sampled-mode
+/// one are refused, each naming the field.
+#[test]
+fn a_save_edited_to_explicit_or_with_its_outcomes_dropped_is_refused() {
+    // A sampled game whose commands drew from the generator.
+    let mut s = Match::new_builtin("system-demo", 4).unwrap();
+    play_explicit(&mut s, &mut agent(1), &mut agent(2), 200);
+    let sampled: serde_json::Value = serde_json::from_str(&s.save()).unwrap();
+    assert!(sampled.get("chance_modes").is_none());
+    assert!(chance_lists(&sampled).iter().all(Option::is_none));
+    let mut edited = sampled.clone();
+    edited["chance_mode"] = "explicit".into();
+    let e = refused(&edited);
+    assert!(e.contains("chance_mode") && e.contains("explicit"), "{e}");
+    // Claiming explicit mode from the start: the first command that drew has no
+    // outcomes.
+    edited["chance_modes"] = serde_json::json!([{"at": 0, "mode": "explicit"}]);
+    let e = refused(&edited);
+    assert!(
+        e.contains(".chance") && e.contains("records no outcomes"),
+        "{e}"
+    );
+    // A sampled match's save with a change to sampled, or one past the log.
+    let mut same = sampled.clone();
+    same["chance_modes"] = serde_json::json!([{"at": 0, "mode": "sampled"}]);
+    assert!(refused(&same).contains("chance_modes[0].mode"));
+    let n = sampled["log"].as_array().unwrap().len();
+    let mut late = sampled.clone();
+    late["chance_mode"] = "explicit".into();
+    late["chance_modes"] = serde_json::json!([{"at": n + 1, "mode": "explicit"}]);
+    assert!(refused(&late).contains("chance_modes[0].at"));
+    late["chance_modes"] = serde_json::json!([{"at": n, "mode": "explicit", "by": 1}]);
+    assert!(refused(&late).contains("chance_modes"));
+    // The same at the end of the log is a real match's save: it loads.
+    late["chance_modes"] = serde_json::json!([{"at": n, "mode": "explicit"}]);
+    let m = Match::load(&late.to_string()).unwrap();
+    assert_eq!(m.chance_mode(), ChanceMode::Explicit);
+
+    // An explicit game: its record, then its outcomes dropped or its record dropped.
+    let mut x = Match::new_builtin("system-demo", 4).unwrap();
+    x.set_chance_mode(ChanceMode::Explicit).unwrap();
+    play_explicit(&mut x, &mut agent(1), &mut agent(2), 200);
+    let explicit: serde_json::Value = serde_json::from_str(&x.save()).unwrap();
+    assert_eq!(
+        explicit["chance_modes"],
+        serde_json::json!([{"at": 0, "mode": "explicit"}])
+    );
+    let k = chance_lists(&explicit)
+        .iter()
+        .position(Option::is_some)
+        .expect("a command with chance outcomes");
+    let mut dropped = explicit.clone();
+    dropped["log"][k].as_object_mut().unwrap().remove("chance");
+    let e = refused(&dropped);
+    assert!(
+        e.contains(&format!("log[{k}].chance")) && e.contains("records no outcomes"),
+        "{e}"
+    );
+    let mut no_record = explicit.clone();
+    no_record.as_object_mut().unwrap().remove("chance_modes");
+    let e = refused(&no_record);
+    assert!(e.contains("chance_mode"), "{e}");
+    no_record["chance_mode"] = serde_json::Value::Null;
+    no_record.as_object_mut().unwrap().remove("chance_mode");
+    let e = refused(&no_record);
+    assert!(
+        e.contains(&format!("log[{k}].chance")) && e.contains("sampled"),
+        "{e}"
+    );
+    let mut empty = explicit.clone();
+    let quiet = chance_lists(&explicit)
+        .iter()
+        .position(Option::is_none)
+        .unwrap();
+    empty["log"][quiet]["chance"] = serde_json::json!([]);
+    assert!(refused(&empty).contains(&format!("log[{quiet}].chance")));
+    // The unedited saves load, and save again the same.
+    for good in [&sampled, &explicit] {
+        let text = good.to_string();
+        assert_eq!(Match::load(&text).unwrap().save(), text);
+    }
+}
+
+/// A match's recorded changes of chance mode, as (command index, mode).
+fn mode_changes(m: &Match) -> Vec<(usize, ChanceMode)> {
+    m.chance_mode_changes()
+        .iter()
+        .map(|c| (c.at, c.mode))
+        .collect()
+}
+
+/// A match that changes its chance mode mid-game saves the changes where they were
+/// made, and loads exactly: the same log, state, hash, mode and changes, and the same
+/// save. An undo past a change takes it back but keeps the mode, from then on.
+#[test]
+fn a_match_that_switches_chance_modes_saves_and_loads_exactly() {
+    let mut m = Match::new_builtin("system-demo", 9).unwrap();
+    let (mut a, mut dice) = (agent(3), agent(4));
+    let mut at = Vec::new();
+    for mode in [
+        ChanceMode::Explicit,
+        ChanceMode::Sampled,
+        ChanceMode::Explicit,
+    ] {
+        play_explicit(&mut m, &mut a, &mut dice, 25);
+        // A change back and forth between two commands is no change.
+        m.set_chance_mode(ChanceMode::Explicit).unwrap();
+        m.set_chance_mode(ChanceMode::Sampled).unwrap();
+        m.set_chance_mode(mode).unwrap();
+        at.push(m.log().len());
+    }
+    play_explicit(&mut m, &mut a, &mut dice, 25);
+    assert!(
+        !m.is_over(),
+        "the test plays within the game: {at:?} {}",
+        m.log().len()
+    );
+    assert_eq!(
+        mode_changes(&m),
+        vec![
+            (at[0], ChanceMode::Explicit),
+            (at[1], ChanceMode::Sampled),
+            (at[2], ChanceMode::Explicit)
+        ]
+    );
+    let lists = chance_lists(&serde_json::from_str(&m.save()).unwrap());
+    assert!(lists[at[0]..at[1]].iter().any(Option::is_some));
+    assert!(lists[at[1]..at[2]].iter().all(Option::is_none));
+    assert!(lists[at[2]..].iter().any(Option::is_some));
+    let text = m.save();
+    let back = Match::load(&text).unwrap();
+    assert_eq!(back.save(), text);
+    assert_eq!(back.state().hash(), m.state().hash());
+    assert_eq!(back.log().to_vec(), m.log().to_vec());
+    assert_eq!(back.chance_mode(), ChanceMode::Explicit);
+    assert_eq!(back.chance_mode_changes(), m.chance_mode_changes());
+    assert_eq!(back.rng_state(), m.rng_state());
+    // Waiting for an outcome, it saves and loads too.
+    let mut w = m.clone();
+    while w.chance_node().is_none() {
+        let c = w.random_command(&mut a).unwrap();
+        w.apply(&c).unwrap();
+    }
+    assert_eq!(Match::load(&w.save()).unwrap().save(), w.save());
+    // Undo back before the last change: the mode stays explicit, from there on.
+    let mut u = m.clone();
+    while u.log().len() > at[2] - 5 {
+        assert!(u.undo());
+    }
+    assert_eq!(u.chance_mode(), ChanceMode::Explicit);
+    assert_eq!(
+        mode_changes(&u),
+        vec![
+            (at[0], ChanceMode::Explicit),
+            (at[1], ChanceMode::Sampled),
+            (at[2] - 5, ChanceMode::Explicit)
+        ]
+    );
+    assert_eq!(Match::load(&u.save()).unwrap().save(), u.save());
+    // Back before the second change: explicit since the first, as recorded.
+    while u.log().len() > at[1] - 1 {
+        assert!(u.undo());
+    }
+    let changes: Vec<_> = u
+        .chance_mode_changes()
+        .iter()
+        .map(|c| (c.at, c.mode))
+        .collect();
+    assert_eq!(changes, vec![(at[0], ChanceMode::Explicit)]);
+    assert_eq!(Match::load(&u.save()).unwrap().save(), u.save());
+}
+
+/// A format 5 save (no record of the mode's changes) loads as it did, each command
+/// replayed by its outcomes alone, even one edited to explicit mode with no outcomes;
+/// it saves again as format 6 with the changes its log shows, which load strictly.
+#[test]
+fn a_format_5_save_without_mode_changes_loads_as_before() {
+    let mut m = Match::new_builtin("system-demo", 9).unwrap();
+    let (mut a, mut dice) = (agent(3), agent(4));
+    play_explicit(&mut m, &mut a, &mut dice, 60);
+    m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    play_explicit(&mut m, &mut a, &mut dice, 60);
+    m.set_chance_mode(ChanceMode::Sampled).unwrap();
+    play_explicit(&mut m, &mut a, &mut dice, 60);
+    m.set_chance_mode(ChanceMode::Explicit).unwrap();
+    let mut old: serde_json::Value = serde_json::from_str(&m.save()).unwrap();
+    assert_eq!(old["format"], 6);
+    old["format"] = 5.into();
+    let with_record = old.clone();
+    old.as_object_mut().unwrap().remove("chance_modes");
+    let back = Match::load(&old.to_string()).unwrap();
+    assert_eq!(back.log().to_vec(), m.log().to_vec());
+    assert_eq!(back.state(), m.state());
+    assert_eq!(back.chance_mode(), ChanceMode::Explicit);
+    let again = back.save();
+    assert_eq!(Match::load(&again).unwrap().save(), again);
+    // A format 5 save has no record.
+    assert!(refused(&with_record).contains("chance_modes: a format 5 save"));
+    // A sampled format 5 save edited to explicit loads as before, and saves strictly.
+    let mut s = Match::new_builtin("system-demo", 4).unwrap();
+    play_explicit(&mut s, &mut agent(1), &mut agent(2), 100);
+    let mut edited: serde_json::Value = serde_json::from_str(&s.save()).unwrap();
+    edited["format"] = 5.into();
+    edited["chance_mode"] = "explicit".into();
+    let loaded = Match::load(&edited.to_string()).unwrap();
+    assert_eq!(loaded.chance_mode(), ChanceMode::Explicit);
+    let n = s.log().len();
+    let changes: Vec<_> = loaded
+        .chance_mode_changes()
+        .iter()
+        .map(|c| (c.at, c.mode))
+        .collect();
+    assert_eq!(changes, vec![(n, ChanceMode::Explicit)]);
+    assert_eq!(Match::load(&loaded.save()).unwrap().save(), loaded.save());
+}

@@ -65,12 +65,12 @@ fn as_old_format(m: &Match, format: u32) -> Value {
 }
 
 #[test]
-fn a_save_round_trips_in_format_5_with_its_seed_check() {
+fn a_save_round_trips_in_format_6_with_its_seed_check() {
     let m = demo(3, 12);
     let text = m.save();
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["format"], SAVE_FORMAT);
-    assert_eq!(SAVE_FORMAT, 5);
+    assert_eq!(SAVE_FORMAT, 6);
     let check = v["seed_check"].as_str().unwrap();
     assert_eq!(check.len(), 16);
     // The check is the first output of the generator the seed gives.
@@ -89,9 +89,9 @@ fn only_the_current_format_loads() {
     for f in [
         json!(0),
         json!(2.5),
-        json!(6),
+        json!(7),
         json!(99),
-        json!("5"),
+        json!("6"),
         json!(null),
         json!(-2),
     ] {
@@ -457,7 +457,7 @@ fn rule_save_format_4_checks_word_hashes_and_formats_2_and_3_legacy_ones() {
 
 /// Save format 5 records Huzzah!'s state hashes by words; a format-4 save of a battle
 /// (its hashes FNV-1a over the state's JSON, `State::json_hash`) still loads, checked
-/// with those, and saves again as format 5; relabelled, either is refused at the
+/// with those, and saves again in today's format (6); relabelled, either is refused at the
 /// opening. Fire & Movement's hashes are the same in formats 4 and 5.
 #[test]
 fn rule_save_format_5_checks_huzzah_word_hashes_and_format_4_json_ones() {
@@ -472,7 +472,7 @@ fn rule_save_format_5_checks_huzzah_word_hashes_and_format_4_json_ones() {
         m.apply(&c).unwrap();
     }
     let v: Value = serde_json::from_str(&m.save()).unwrap();
-    assert_eq!(v["format"], 5);
+    assert_eq!(v["format"], SAVE_FORMAT);
     let hex = |h: u64| json!(format!("{h:016x}"));
     let mut old = v.clone();
     old["format"] = json!(4);

@@ -67,7 +67,7 @@ fn a_game_through_every_request() {
 
     // Save, undo, load the save back: the state returns.
     let saved = s.ask(r#"{"cmd":"save"}"#);
-    assert_eq!(saved["save"]["format"], 5);
+    assert_eq!(saved["save"]["format"], 6);
     let n = saved["save"]["log"].as_array().expect("log").len();
     let v = s.ask(r#"{"cmd":"undo"}"#);
     assert_eq!(v["undone"], true);

@@ -103,6 +103,18 @@ pub enum ChanceMode {
     Explicit,
 }
 
+/// A change of a match's chance mode ([`crate::GameMatch::set_chance_mode`]), as
+/// the match and its save record it (`chance_modes`, save format 6 on): the mode from
+/// command `at` on (`at` = the number of commands before it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChanceModeChange {
+    /// The number of commands before it.
+    pub at: usize,
+    /// The mode from then on.
+    pub mode: ChanceMode,
+}
+
 impl ChanceMode {
     /// The mode's name, as saves and the bindings write it: `"sampled"` or `"explicit"`.
     ///

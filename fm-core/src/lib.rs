@@ -46,7 +46,7 @@ mod svg;
 pub use fm::games::{meuse_argonne, suez_1916, vimy_ridge};
 pub use fm::{agents, los, observation, render, zoc};
 
-pub use chance::{ChanceMode, ChanceNode, ChanceRoll};
+pub use chance::{ChanceMode, ChanceModeChange, ChanceNode, ChanceRoll};
 pub use error::{RuleError, ScenarioError};
 pub use factored::FactoredError;
 pub use fm::combat::{combat_reading, defender_line, CrtReading};

@@ -157,7 +157,7 @@ pub unsafe extern "C" fn fm_match_from_json(
 
 /// Loads a match saved with `fm_match_save`, replaying every command and checking
 /// each recorded event and state hash. The save must be what `fm_match_save` writes
-/// (save format 5, or an older one from 2 to 4; no unknown or duplicate key, at most
+/// (save format 6, or an older one from 2 to 5; no unknown or duplicate key, at most
 /// 4 MiB and 50,000 commands: docs/protocol.md, "Save files").
 ///
 /// Ownership: `save_json` is borrowed for the call. On success `*out_match` is a new

@@ -4,8 +4,9 @@
 //! parameter and what it accepts.
 
 use crate::convert::{max_input_text, type_name, MAX_INPUT_BYTES};
+use crate::errors::protocol_error;
 use fm_core::Side;
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
 use std::io::Read;
@@ -74,6 +75,53 @@ pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> 
             int_text(&i)
         ))),
     }
+}
+
+/// An int setting of the search (`Match.think`): `default` for `None`, else an int in
+/// `lo..=hi`; out of that range (negative, too large for its type, or past the engine's
+/// limit) `fm.ProtocolError` naming the setting and its range, in the words of the
+/// search's own check (`SearchConfig::validate`); `TypeError` for a non-int.
+pub fn setting_int(
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    default: u64,
+    (lo, hi): (u64, u64),
+) -> PyResult<u64> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(default);
+    };
+    let i = as_int(obj).ok_or_else(|| not_an_int(obj, what))?;
+    match i.extract::<u64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(protocol_error(format!(
+            "search config: {what} = {} is out of range ({lo} to {hi})",
+            int_text(&i)
+        ))),
+    }
+}
+
+/// A float setting of the search: `default` for `None`, else a number; one too large
+/// for a float (an int past about 1.8e308) is `fm.ProtocolError` naming the setting and
+/// `range` (the search checks the range of the others).
+pub fn setting_float(
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    default: f64,
+    range: &str,
+) -> PyResult<f64> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(default);
+    };
+    obj.extract::<f64>().map_err(|e| {
+        if e.is_instance_of::<PyOverflowError>(obj.py()) {
+            let text = obj.str().map(|s| s.to_string()).unwrap_or_default();
+            protocol_error(format!(
+                "search config: {what} = {text} is out of range ({range})"
+            ))
+        } else {
+            e
+        }
+    })
 }
 
 /// How an unexpected argument is named in a message: `None`, `a bool (True)`, `a float`.

@@ -64,6 +64,52 @@ def test_bad_settings_and_finished_games_are_refused() -> None:
     assert e.value.rule == "search"
 
 
+def test_out_of_range_int_settings_are_protocol_errors_naming_them() -> None:
+    """Issue 33, finding 7: no bare ``OverflowError``. An int setting negative, too
+    large for its type or past the search's limit is refused with ``fm.ProtocolError``
+    naming the setting and its range, and so is a float setting too large for a float;
+    the match is unchanged."""
+    m = fm.Match("system-demo", seed=1)
+    before = m.save()
+    ranges = {
+        "iterations": "1 to 10000000",
+        "seed": "0 to 18446744073709551615",
+        "rollout": "0 to 100000",
+        "max_priors": "1 to 1000000",
+        "max_candidates": "0 to 18446744073709551615",
+    }
+    for name, span in ranges.items():
+        for value in (2**40, -1, 2**64, 2**200):
+            if name in ("seed", "max_candidates") and value == 2**40:
+                continue  # in range
+            with pytest.raises(fm.ProtocolError) as e:
+                m.think(**{name: value})
+            assert name in str(e.value) and span in str(e.value), (name, value, e.value)
+            assert str(value) in str(e.value)
+    for name in ("exploration", "widening", "time_budget"):
+        with pytest.raises(fm.ProtocolError) as e:
+            m.think(**{name: 10**400})
+        assert name in str(e.value), e.value
+    # The largest values in range are accepted.
+    r = m.think(iterations=1, seed=2**64 - 1, max_candidates=2**64 - 1, rollout=0, max_priors=1)
+    assert r["index"] in m.legal_actions()
+    with pytest.raises(TypeError):
+        m.think(iterations="3")  # type: ignore[arg-type]
+    # fm.agents passes them through.
+    with pytest.raises(fm.ProtocolError, match="iterations"):
+        agents.mcts(iterations=2**40)(m)
+    with pytest.raises(fm.ProtocolError, match="rollout"):
+        agents.mcts(rollout=-1)(m)
+    assert m.save() == before
+
+
+def test_information_state_tensor_bounds_are_value_errors() -> None:
+    m = fm.Match("system-demo", seed=1)
+    for value in (-1, 2**64, 2**200):
+        with pytest.raises(ValueError, match="max_commands"):
+            m.information_state_tensor("a", value)
+
+
 def test_agents_play_a_game_and_replay_it_exactly() -> None:
     def game() -> tuple[list[int], str | None]:
         m = fm.Match("system-demo", seed=8)

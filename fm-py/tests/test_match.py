@@ -307,7 +307,7 @@ def test_information_state_string(moving: fm.Match) -> None:
 def test_save_load_and_undo(moving: fm.Match, tmp_path: pathlib.Path) -> None:
     play_random(moving, random.Random(2), limit=30)
     text = moving.save()
-    assert json.loads(text)["format"] == 5
+    assert json.loads(text)["format"] == 6
     again = fm.Match.load(text)
     assert again.hash == moving.hash and again.save() == text
     path = tmp_path / "game.json"

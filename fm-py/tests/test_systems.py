@@ -152,7 +152,7 @@ def test_save_load_and_undo(tmp_path: pathlib.Path) -> None:
     play_dicts(m, random.Random(2), limit=7)
     text = m.save()
     data = json.loads(text)
-    assert data["system"] == "race" and data["format"] == 5
+    assert data["system"] == "race" and data["format"] == 6
     assert data["scenario"] == "race-to-10" and len(data["scenario_hash"]) == 16
     again = fm.Match.load(text)
     assert again.system == "race" and again.hash == m.hash and again.save() == text

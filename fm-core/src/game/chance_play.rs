@@ -4,7 +4,7 @@
 
 use super::matches::PendingChance;
 use super::{Game, GameMatch};
-use crate::chance::{ChanceMode, ChanceNode};
+use crate::chance::{ChanceMode, ChanceModeChange, ChanceNode};
 use crate::error::RuleError;
 
 /// A command waiting for its draws, as a player sees it
@@ -54,8 +54,48 @@ impl<G: Game> GameMatch<G> {
                 "a chance outcome is pending: resolve it (apply_chance) or take the command back (undo)",
             ));
         }
-        self.chance_mode = mode;
+        self.set_mode_from_now(mode);
         Ok(())
+    }
+
+    /// Where the chance mode changed, in order of `at` (the number of commands before
+    /// each): the mode each command of the log was played in, and the mode now. Before
+    /// the first change the mode is [`ChanceMode::Sampled`] (for a match made by
+    /// [`GameMatch::determinized`], the mode of the match it was drawn from). A change
+    /// that gives back the mode in force before it is no change; two between the same
+    /// two commands are one. A save records them (`chance_modes`), and a load replays
+    /// each command in the mode it was played in.
+    pub fn chance_mode_changes(&self) -> &[ChanceModeChange] {
+        &self.mode_changes
+    }
+
+    /// The mode before any recorded change.
+    pub(super) fn base_chance_mode(&self) -> ChanceMode {
+        self.determinized
+            .as_ref()
+            .map_or(ChanceMode::Sampled, |d| d.source.chance_mode)
+    }
+
+    /// Sets the mode from the next command on, recording the change (one change per
+    /// index, none that changes nothing).
+    pub(super) fn set_mode_from_now(&mut self, mode: ChanceMode) {
+        self.set_mode_at(self.log.len(), mode);
+    }
+
+    /// Sets the mode, recording that it changed before command `at` (not before the
+    /// last change).
+    pub(super) fn set_mode_at(&mut self, at: usize, mode: ChanceMode) {
+        if self.mode_changes.last().is_some_and(|c| c.at == at) {
+            self.mode_changes.pop();
+        }
+        let before = self
+            .mode_changes
+            .last()
+            .map_or_else(|| self.base_chance_mode(), |c| c.mode);
+        if before != mode {
+            self.mode_changes.push(ChanceModeChange { at, mode });
+        }
+        self.chance_mode = mode;
     }
 
     /// The draw a command waits for, in explicit chance mode: its outcomes `0..n`,
@@ -237,18 +277,32 @@ impl<G: Game> GameMatch<G> {
         }
     }
 
-    /// Replays a logged command with the outcomes recorded for its draws.
+    /// Replays a logged command with the outcomes recorded for its draws (`None`: a
+    /// command played in explicit mode that drew nothing, so recorded none).
+    ///
+    /// # Errors
+    /// The command's [`RuleError`], or rule `"chance"` when the outcomes do not fit its
+    /// draws (with `None`: the command draws).
     pub(super) fn apply_recorded(
         &mut self,
         cmd: &G::Command,
-        outcomes: &[u32],
+        outcomes: Option<&[u32]>,
     ) -> Result<&[G::Event], RuleError> {
-        let (events, state, found) = self.run_scripted(cmd, outcomes)?;
+        let (events, state, found) = self.run_scripted(cmd, outcomes.unwrap_or(&[]))?;
         if found != crate::chance::Scripted::Complete {
-            return Err(misfit(found));
+            return Err(match (outcomes, found) {
+                (None, crate::chance::Scripted::Needs(n, _)) => RuleError::new(
+                    "chance",
+                    format!(
+                        "played in explicit chance mode, the command draws (a draw of {n} \
+                         outcomes) but records no outcomes"
+                    ),
+                ),
+                (_, found) => misfit(found),
+            });
         }
         let rng = self.rng.clone();
-        Ok(self.commit(cmd, events, state, rng, Some(outcomes.to_vec())))
+        Ok(self.commit(cmd, events, state, rng, outcomes.map(<[u32]>::to_vec)))
     }
 
     /// `cmd` applied with its draws taken from `outcomes` (the generator untouched),

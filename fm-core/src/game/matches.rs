@@ -7,7 +7,7 @@
 use super::log::LogNode;
 use super::save::cached_builtin;
 use super::{Game, LogEntryOf, MatchError, MatchLog, MAX_DETERMINIZED_DEPTH};
-use crate::chance::ChanceMode;
+use crate::chance::{ChanceMode, ChanceModeChange};
 use crate::error::RuleError;
 use crate::ids::Side;
 use crate::rng::{RngReset, RngState};
@@ -30,6 +30,8 @@ pub struct GameMatch<G: Game> {
     pub(super) resets: Vec<RngReset>,
     /// How draws are resolved.
     pub(super) chance_mode: ChanceMode,
+    /// Where the chance mode changed ([`GameMatch::chance_mode_changes`]), in order.
+    pub(super) mode_changes: Vec<ChanceModeChange>,
     /// In explicit chance mode, the command waiting for a chance outcome.
     pub(super) pending_chance: Option<PendingChance<G>>,
     pub(super) opening: Arc<Opening<G>>,
@@ -82,6 +84,7 @@ impl<G: Game> Clone for GameMatch<G> {
             seed: self.seed,
             resets: self.resets.clone(),
             chance_mode: self.chance_mode,
+            mode_changes: self.mode_changes.clone(),
             pending_chance: self.pending_chance.clone(),
             opening: self.opening.clone(),
             log: self.log.clone(),
@@ -120,6 +123,7 @@ impl<G: Game> GameMatch<G> {
             seed,
             resets: Vec::new(),
             chance_mode: ChanceMode::Sampled,
+            mode_changes: Vec::new(),
             pending_chance: None,
             log: MatchLog::default(),
             memo: Default::default(),
@@ -166,7 +170,7 @@ impl<G: Game> GameMatch<G> {
             ChanceMode::Explicit => GameMatch::with_scripted_opening(scenario, seed, Vec::new())
                 .expect("an empty script fits any opening"),
         };
-        m.chance_mode = mode;
+        m.set_mode_from_now(mode);
         m
     }
 
@@ -207,6 +211,7 @@ impl<G: Game> GameMatch<G> {
             seed,
             resets: Vec::new(),
             chance_mode: ChanceMode::Sampled,
+            mode_changes: Vec::new(),
             pending_chance: None,
             log: MatchLog::default(),
             memo: Default::default(),
@@ -406,6 +411,9 @@ impl<G: Game> GameMatch<G> {
         // command already holds any reset before it).
         let len = self.log.len();
         self.resets.retain(|r| r.at <= len);
+        // So do the mode's changes after it; the mode stays, now from `len` on.
+        self.mode_changes.retain(|c| c.at <= len);
+        self.set_mode_from_now(self.chance_mode);
         self.state = self.rebuilt_state();
         true
     }
@@ -609,6 +617,7 @@ impl<G: Game> GameMatch<G> {
             seed,
             resets: Vec::new(),
             chance_mode: self.chance_mode,
+            mode_changes: Vec::new(),
             pending_chance: None,
             log: MatchLog::default(),
             memo: Default::default(),

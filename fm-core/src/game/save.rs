@@ -5,14 +5,18 @@
 
 use super::log::{hex_u64, hex_u64_opt};
 use super::{Game, GameMatch, LogEntryOf, MatchError};
-use crate::chance::ChanceMode;
+use crate::chance::{ChanceMode, ChanceModeChange};
 use crate::error::ScenarioError;
 use crate::ids::Side;
 use crate::rng::RngReset;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The save format [`GameMatch::save`] writes. Format 5 records Huzzah! state hashes
+/// The save format [`GameMatch::save`] writes. Format 6 records when the chance mode
+/// changed ([`SavedGame::chance_modes`]) and replays each command in the mode it was
+/// played in, refusing a log entry whose outcomes (`chance`) contradict it and a
+/// `chance_mode` that is not the last one recorded (formats 2 to 5, which have no such
+/// record, replay each entry by its outcomes alone). Format 5 records Huzzah! state hashes
 /// by words (`huzzah::state::State::hash`; formats 2 to 4 recorded its `json_hash`,
 /// which loading them still checks). Format 4 records Fire & Movement state hashes by
 /// words (`State::hash`; formats 2 and 3 recorded `State::legacy_hash`, which loading
@@ -21,7 +25,7 @@ use std::sync::Arc;
 /// instead of embedding its data; [`GameMatch::load`] also reads format 2 (the
 /// scenario always embedded). Format 2 added [`SavedGame::seed_check`]; format 1 saves
 /// (which lack it) are refused with a message saying how to recover them.
-pub const SAVE_FORMAT: u32 = 5;
+pub const SAVE_FORMAT: u32 = 6;
 
 /// The oldest save format [`GameMatch::load`] reads.
 const OLDEST_SAVE_FORMAT: u32 = 2;
@@ -75,9 +79,19 @@ pub struct SavedGame<G: Game> {
     /// replay sets the generator at each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rng_resets: Vec<RngReset>,
-    /// How the match resolves draws; absent for [`ChanceMode::Sampled`].
+    /// How the match resolves draws; absent for [`ChanceMode::Sampled`]. From format 6,
+    /// the mode of the last of `chance_modes` (or the mode before any).
     #[serde(default, skip_serializing_if = "is_sampled")]
     pub chance_mode: ChanceMode,
+    /// Format 6 on: where the chance mode changed
+    /// ([`GameMatch::chance_mode_changes`]), in order of `at`, each to another mode than
+    /// the one before it (before the first: [`ChanceMode::Sampled`], or for a
+    /// determinized save its source's `chance_mode`); absent when it never did. A
+    /// replay plays each command in the mode in force: a command of explicit mode
+    /// replays with its recorded outcomes (none recorded: it must draw nothing), one of
+    /// sampled mode records none and draws from the generator.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chance_modes: Vec<ChanceModeChange>,
     /// In explicit chance mode, the command waiting for a chance outcome and the
     /// outcomes chosen so far; absent when none waits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,6 +129,27 @@ pub struct SavedDeterminized {
 /// itself be determinized, up to this many levels ([`GameMatch::determinized`] refuses
 /// a deeper one, and [`GameMatch::load`] a save of one).
 pub const MAX_DETERMINIZED_DEPTH: usize = 8;
+
+/// Checks that the points of a save's list `field` (`rng_resets`, `chance_modes`) come
+/// in order, each after the one before and within the log's `len` commands.
+fn check_points(
+    field: &str,
+    what: &str,
+    ats: impl Iterator<Item = usize>,
+    len: usize,
+) -> Result<(), MatchError> {
+    let mut last_at = None;
+    for (k, at) in ats.enumerate() {
+        if at > len || last_at.is_some_and(|a| at <= a) {
+            return Err(MatchError::Json(format!(
+                "{field}[{k}].at: {at} is not after the previous {what} and within the log's \
+                 {len} commands"
+            )));
+        }
+        last_at = Some(at);
+    }
+    Ok(())
+}
 
 fn is_sampled(m: &ChanceMode) -> bool {
     *m == ChanceMode::Sampled
@@ -256,6 +291,7 @@ impl<G: Game> GameMatch<G> {
             opening_hash: G::state_hash(&self.opening.state),
             rng_resets: self.resets.clone(),
             chance_mode: self.chance_mode,
+            chance_modes: self.mode_changes.clone(),
             chance_pending: self.pending_chance.as_ref().map(|p| SavedChance {
                 command: p.command.clone(),
                 outcomes: p.outcomes.clone(),
@@ -408,17 +444,31 @@ impl<G: Game> GameMatch<G> {
                     .into(),
             });
         }
-        let mut last_at = None;
-        for (k, r) in saved.rng_resets.iter().enumerate() {
-            if r.at > saved.log.len() || last_at.is_some_and(|a| r.at <= a) {
+        check_points(
+            "rng_resets",
+            "reset",
+            saved.rng_resets.iter().map(|r| r.at),
+            saved.log.len(),
+        )?;
+        // Format 6 records when the chance mode changed; older formats do not.
+        let strict_modes = format >= 6;
+        if !strict_modes && !saved.chance_modes.is_empty() {
+            return Err(MatchError::Json(format!(
+                "chance_modes: a format {format} save records none (format 6 on)"
+            )));
+        }
+        check_points(
+            "chance_modes",
+            "change",
+            saved.chance_modes.iter().map(|c| c.at),
+            saved.log.len(),
+        )?;
+        for (k, e) in saved.log.iter().enumerate() {
+            if strict_modes && e.chance.as_ref().is_some_and(Vec::is_empty) {
                 return Err(MatchError::Json(format!(
-                    "rng_resets[{k}].at: {} is not after the previous reset and within the \
-                     log's {} commands",
-                    r.at,
-                    saved.log.len()
+                    "log[{k}].chance: an empty list (a command that drew nothing records none)"
                 )));
             }
-            last_at = Some(r.at);
         }
         // The opening: drawn by the generator, or with chosen outcomes (a match created
         // in explicit chance mode), possibly still waiting for one.
@@ -477,10 +527,37 @@ impl<G: Game> GameMatch<G> {
                 message: "the opening's recorded outcomes do not fit its draws".into(),
             });
         }
+        // The mode before any recorded change: sampled, or a determinization's source's.
+        let base_mode = m.base_chance_mode();
+        if strict_modes {
+            let mut before = base_mode;
+            for (k, c) in saved.chance_modes.iter().enumerate() {
+                if c.mode == before {
+                    return Err(MatchError::Json(format!(
+                        "chance_modes[{k}].mode: {:?} is the mode already in force (a change \
+                         records another mode)",
+                        c.mode.name()
+                    )));
+                }
+                before = c.mode;
+            }
+            if saved.chance_mode != before {
+                return Err(MatchError::Json(format!(
+                    "chance_mode: {:?}, but the mode recorded last (chance_modes) is {:?}",
+                    saved.chance_mode.name(),
+                    before.name()
+                )));
+            }
+        }
+        let mut changes = saved.chance_modes.iter().peekable();
+        let mut mode = base_mode;
         let mut resets = saved.rng_resets.iter().peekable();
+        // For an older save: the mode each command shows it was played in, if any.
+        let mut legacy_draws: Vec<Option<ChanceMode>> = Vec::new();
         // The hash the save was written with (the match's own log uses today's).
         let recorded_hash = |m: &GameMatch<G>| {
-            if format == SAVE_FORMAT {
+            // Formats 5 on hash every system's state as today's engine does.
+            if format >= 5 {
                 m.log
                     .last()
                     .map_or_else(|| G::state_hash(&m.state), |l| l.hash)
@@ -498,13 +575,28 @@ impl<G: Game> GameMatch<G> {
             if let Some(r) = resets.next_if(|r| r.at == k) {
                 m.set_rng_state(r.state);
             }
-            let applied = match &e.chance {
-                Some(o) => m.apply_recorded(&e.command, o),
-                None => m.apply_sampled(&e.command),
+            let rng_before = m.rng_state();
+            if let Some(c) = changes.next_if(|c| c.at == k) {
+                mode = c.mode;
+            }
+            let applied = match (strict_modes, mode, &e.chance) {
+                (true, ChanceMode::Sampled, Some(_)) => {
+                    return Err(MatchError::Json(format!(
+                        "log[{k}].chance: a command played in sampled chance mode (chance_modes) \
+                         records no outcomes"
+                    )))
+                }
+                (true, ChanceMode::Explicit, None) => m.apply_recorded(&e.command, None),
+                (_, _, Some(o)) => m.apply_recorded(&e.command, Some(o)),
+                (_, _, None) => m.apply_sampled(&e.command),
             };
             let events = applied.map_err(|err| MatchError::Diverged {
                 index: Some(k),
-                message: format!("command refused on replay: {err}"),
+                message: if err.rule == "chance" {
+                    format!("log[{k}].chance: {}", err.message)
+                } else {
+                    format!("command refused on replay: {err}")
+                },
             })?;
             if events != e.events.as_slice() {
                 return Err(MatchError::Diverged {
@@ -518,11 +610,28 @@ impl<G: Game> GameMatch<G> {
                     message: "state hash differs from the record".into(),
                 });
             }
+            if !strict_modes {
+                legacy_draws.push(match &e.chance {
+                    Some(_) => Some(ChanceMode::Explicit),
+                    None if m.rng_state() != rng_before => Some(ChanceMode::Sampled),
+                    None => None,
+                });
+            }
         }
         if let Some(r) = resets.next() {
             m.set_rng_state(r.state);
         }
-        m.chance_mode = saved.chance_mode;
+        if strict_modes {
+            m.mode_changes = saved.chance_modes;
+            m.chance_mode = saved.chance_mode;
+        } else {
+            // An older save: the mode's changes as the log shows them (a command with
+            // outcomes was played in explicit mode, one that drew from the generator in
+            // sampled mode, one that drew nothing in either), then the saved mode.
+            m.mode_changes = legacy_mode_changes(&legacy_draws, base_mode);
+            m.chance_mode = m.mode_changes.last().map_or(base_mode, |c| c.mode);
+            m.set_mode_from_now(saved.chance_mode);
+        }
         if let Some(p) = saved.chance_pending {
             if m.chance_mode != ChanceMode::Explicit {
                 return Err(MatchError::Json(
@@ -588,6 +697,23 @@ impl<G: Game> GameMatch<G> {
             .determinized_opening(d.side, seed)
             .map_err(|e| MatchError::Json(format!("determinized.source: {e}")))
     }
+}
+
+/// The changes of chance mode an older save's log shows (`draws`: the mode each
+/// command was played in, `None` where either fits), from `base` on: each command
+/// whose mode differs from the one in force starts a change.
+fn legacy_mode_changes(draws: &[Option<ChanceMode>], base: ChanceMode) -> Vec<ChanceModeChange> {
+    let mut changes = Vec::new();
+    let mut mode = base;
+    for (at, d) in draws.iter().enumerate() {
+        if let Some(d) = *d {
+            if d != mode {
+                changes.push(ChanceModeChange { at, mode: d });
+                mode = d;
+            }
+        }
+    }
+    changes
 }
 
 /// The check value of a seed: the first output of the generator it seeds.

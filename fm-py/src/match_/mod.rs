@@ -15,7 +15,7 @@ mod picture;
 mod saves;
 mod search;
 
-use crate::args::{count_arg, seed_arg, side_from_py};
+use crate::args::{count_arg, seed_arg, setting_float, setting_int, side_from_py};
 use crate::convert::{to_json_value, to_py, type_name};
 use crate::errors::{fm_only, match_error, protocol_error, rule_error, systems_only};
 use crate::source::{default_source, source_from_py};
@@ -777,10 +777,11 @@ impl PyMatch {
         &self,
         py: Python<'py>,
         side: &Bound<'py, PyAny>,
-        max_commands: usize,
+        max_commands: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let side = self.side(side)?;
+        let max_commands = count_arg(max_commands, "max_commands", usize::MAX as u64)? as usize;
         infostate::tensor(py, &*self.m, side, max_commands, out)
     }
 
@@ -825,29 +826,60 @@ impl PyMatch {
     /// ``fm.ProtocolError`` for a setting out of range and ``fm.RuleError`` (rule
     /// ``"search"``) when there is no decision (the game is over, or a chance outcome
     /// is pending). The GIL is released while it searches.
-    #[pyo3(signature = (*, iterations = 200, seed = 0, time_budget = None, exploration = 0.4, rollout = 0, widening = 2.0, max_priors = 400, max_candidates = 16))]
+    ///
+    /// Each int setting out of its range (negative, or past what the search takes:
+    /// ``iterations`` 1 to 10,000,000, ``seed`` 0 to 2**64 - 1, ``rollout`` 0 to 100,000,
+    /// ``max_priors`` 1 to 1,000,000, ``max_candidates`` 0 to 2**64 - 1) raises
+    /// ``fm.ProtocolError`` naming it and its range, as does a float setting too large
+    /// for a float.
+    #[pyo3(
+        signature = (*, iterations = None, seed = None, time_budget = None, exploration = None, rollout = None, widening = None, max_priors = None, max_candidates = None),
+        text_signature = "($self, *, iterations=200, seed=0, time_budget=None, exploration=0.4, rollout=0, widening=2.0, max_priors=400, max_candidates=16)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn think<'py>(
         &self,
         py: Python<'py>,
-        iterations: u32,
-        seed: u64,
-        time_budget: Option<f64>,
-        exploration: f64,
-        rollout: u32,
-        widening: f64,
-        max_priors: u32,
-        max_candidates: usize,
+        iterations: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
+        time_budget: Option<&Bound<'py, PyAny>>,
+        exploration: Option<&Bound<'py, PyAny>>,
+        rollout: Option<&Bound<'py, PyAny>>,
+        widening: Option<&Bound<'py, PyAny>>,
+        max_priors: Option<&Bound<'py, PyAny>>,
+        max_candidates: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let cfg = fm_core::search::SearchConfig {
-            iterations,
-            seed,
-            exploration,
-            rollout,
-            widening,
-            max_priors,
+        use fm_core::search::SearchConfig;
+        let int = |obj, what, default: u32, hi: u32, lo| {
+            setting_int(obj, what, u64::from(default), (lo, u64::from(hi)))
+                .map(|n| u32::try_from(n).expect("within the range"))
         };
-        search::think(py, &*self.m, cfg, time_budget, max_candidates)
+        let cfg = SearchConfig {
+            iterations: int(
+                iterations,
+                "iterations",
+                200,
+                SearchConfig::MAX_ITERATIONS,
+                1,
+            )?,
+            seed: setting_int(seed, "seed", 0, (0, u64::MAX))?,
+            exploration: setting_float(exploration, "exploration", 0.4, "0 to 10")?,
+            rollout: int(rollout, "rollout", 0, SearchConfig::MAX_ROLLOUT, 0)?,
+            widening: setting_float(widening, "widening", 2.0, "0.1 to 100")?,
+            max_priors: int(max_priors, "max_priors", 400, 1_000_000, 1)?,
+        };
+        let max_candidates =
+            setting_int(max_candidates, "max_candidates", 16, (0, usize::MAX as u64))?;
+        let time_budget = match time_budget.filter(|t| !t.is_none()) {
+            None => None,
+            t => Some(setting_float(
+                t,
+                "time_budget",
+                0.0,
+                "more than 0 and at most 86400 seconds",
+            )?),
+        };
+        search::think(py, &*self.m, cfg, time_budget, max_candidates as usize)
     }
 
     /// Whether a command waits for a chance outcome (explicit chance mode).
