@@ -600,7 +600,9 @@ def _ray(tasks: List[_Task], address: Optional[str], jobs: Optional[int]) -> Ite
         ray.init(**options)
         started = True
     try:
-        remote = ray.remote(num_cpus=1)(_play_on_ray)
+        # SPREAD: the games go round the nodes (by default Ray keeps short tasks on the
+        # node that submits them while it keeps up, leaving the others idle).
+        remote = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(_play_on_ray)
         window = len(tasks) if jobs is None else max(1, jobs)
         pending: Deque[Any] = deque()
         queue = iter(tasks)
