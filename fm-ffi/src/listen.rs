@@ -538,12 +538,16 @@ fn send_reply(hub: &Hub, tx: &Outbox, framing: Framing, reply: &Reply) -> bool {
 /// an HTTP client would have sent `GET ` first) and closes it.
 fn first_request_late(hub: &Hub, mut stream: &TcpStream) {
     let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    let _ = writeln!(
-        stream,
+    let _ = writeln!(stream, "{}", late_line(hub));
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// The error line of a client whose first request did not arrive in time.
+fn late_line(hub: &Hub) -> String {
+    format!(
         r#"{{"error":{{"rule":"protocol","message":"no whole request within {} ms of connecting: closed"}}}}"#,
         hub.opts.first_request.as_millis()
-    );
-    let _ = stream.shutdown(Shutdown::Both);
+    )
 }
 
 fn lines_loop<R: BufRead>(
@@ -560,16 +564,7 @@ fn lines_loop<R: BufRead>(
         let read = read_line(reader, &mut line, limit);
         if let Err(e) = &read {
             if first.get().is_some() && timed_out(e) {
-                tx.send(
-                    format!(
-                        r#"{{"error":{{"rule":"protocol","message":"no whole request within {} ms of connecting: closed"}}}}"#,
-                        hub.opts.first_request.as_millis()
-                    )
-                    .into_bytes()
-                    .into_iter()
-                    .chain([b'\n'])
-                    .collect(),
-                );
+                tx.send(Framing::Lines.wrap(&late_line(hub)));
             }
         }
         first.set(None);

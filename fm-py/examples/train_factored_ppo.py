@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from typing import Any, Dict, List
@@ -29,6 +28,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from fm.env import FmGymEnv
+from fm.tournament import wilson
 
 EVAL_SEED = 1_000_000
 
@@ -53,17 +53,13 @@ def win_rate(
         assert (reward > 0) == (winner == side) and (reward == 0) == (winner is None)
         wins += winner == side
         draws += winner is None
-    p = wins / games
-    # Wilson's 95% interval.
-    z = 1.96
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    low, high = wilson(wins, games)
     return {
         "games": games,
         "wins": wins,
         "draws": draws,
-        "win_rate": p,
-        "interval": [max(0.0, centre - half), min(1.0, centre + half)],
+        "win_rate": wins / games,
+        "interval": [low, high],
         "steps_per_game": steps / games,
     }
 

@@ -4,8 +4,6 @@ SuperSuit's wrappers."""
 
 from __future__ import annotations
 
-import importlib
-import os
 import sys
 import types
 import warnings
@@ -28,25 +26,8 @@ from pettingzoo.test.state_test import test_state_space as pz_state_space_test
 from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 import fm
+from conftest import _need
 from fm.env import FmEnv, FmGymEnv, FmParallelEnv, env, gym_env, parallel_env
-
-
-def _need(module: str) -> Any:
-    """Imports `module` (Stable-Baselines3, sb3-contrib, SuperSuit), or skips the test
-    when it is not installed; under scripts/test_py.sh, which installs them and sets
-    FM_TEST_NEEDS_ALL=1, a missing one fails the test instead."""
-    if os.environ.get("FM_TEST_NEEDS_ALL") == "1":
-        found = importlib.import_module(module)
-    else:
-        found = pytest.importorskip(
-            module, reason=f"{module} is not installed (scripts/test_py.sh installs it)"
-        )
-    if module.startswith(("stable_baselines3", "sb3_contrib")):
-        # One torch thread: these networks are tiny, and on a busy 2-core machine
-        # torch's second thread spinning made a 128-step run 9 times slower (7.1 s
-        # against 0.8 s).
-        importlib.import_module("torch").set_num_threads(1)
-    return found
 
 
 

@@ -5,8 +5,6 @@ that autoresets a vector environment (point 2)."""
 
 from __future__ import annotations
 
-import importlib
-import os
 import types
 import warnings
 from typing import Any, List
@@ -24,6 +22,7 @@ from pettingzoo.test import (  # type: ignore[import-untyped]
 )
 
 import fm
+from conftest import _need
 from fm.env import FmEnv, FmGymEnv, FmParallelEnv, env, parallel_env
 
 BUILTIN = [
@@ -34,16 +33,6 @@ BUILTIN = [
     "huzzah-encounter",
     "huzzah-firefight",
 ]
-
-
-def _need(module: str) -> Any:
-    if os.environ.get("FM_TEST_NEEDS_ALL") == "1":
-        found = importlib.import_module(module)
-    else:
-        found = pytest.importorskip(module)
-    if module.startswith(("stable_baselines3", "sb3_contrib")):
-        importlib.import_module("torch").set_num_threads(1)
-    return found
 
 
 @pytest.mark.parametrize("scenario", BUILTIN)
