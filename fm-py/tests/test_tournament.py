@@ -253,6 +253,19 @@ def test_ray_address_where_no_cluster_answers() -> None:
     assert f"error: no Ray cluster answers at 127.0.0.1:{port}" in p.stderr
 
 
+def test_ray_slots_follow_each_nodes_cpus() -> None:
+    def node(i: str, cpus: int, alive: bool = True) -> Dict[str, Any]:
+        return {"NodeID": i, "Alive": alive, "Resources": {"CPU": float(cpus)}}
+
+    nodes = [node("h", 0), node("x", 3), node("y", 2), node("dead", 8, alive=False)]
+    # a head of no CPUs (as clusters often run it) and a dead node take no game
+    assert tournament._node_slots(nodes, None) == ["x", "y", "x", "y", "x"]
+    assert tournament._node_slots(nodes, 2) == ["x", "y"]
+    assert tournament._node_slots(nodes, 0) == ["x"]
+    with pytest.raises(ConnectionError, match="no live node with a CPU"):
+        tournament._node_slots([node("h", 0)], None)
+
+
 def test_import_fm_imports_no_ray() -> None:
     code = "import sys, fm, fm.tournament; assert 'ray' not in sys.modules, 'ray imported'"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
