@@ -116,8 +116,9 @@ fn answers(sc: &Scenario, s: &State, side: Side) -> Vec<String> {
     out
 }
 
-/// Events up to (not including) the next reveal of hidden values, as `side` sees them.
-fn until_reveal(events: &[Event], side: Side) -> (Vec<Event>, bool) {
+/// Events up to (not including) the next reveal of hidden values, as `side` (or a
+/// spectator) sees them.
+fn until_reveal(events: &[Event], side: impl Into<Viewer> + Copy) -> (Vec<Event>, bool) {
     let mut out = Vec::new();
     for e in events {
         if matches!(
@@ -422,4 +423,314 @@ fn export_is_the_sides_own_record() {
             .count();
         assert_eq!(hidden_allotments, 0);
     }
+}
+
+/// Everything a spectator can learn at `s`, as comparable text: its view, view hash,
+/// the observation of its view and (`picture`) its picture.
+fn spectator_answers(sc: &Scenario, s: &State, picture: bool) -> Vec<String> {
+    let v = view(sc, s, Viewer::Spectator);
+    let mut out = vec![
+        serde_json::to_string(&v).unwrap(),
+        format!("{:016x}", v.hash()),
+        format!("{:?}", observation::encode(sc, &v)),
+    ];
+    if picture {
+        let options = serde_json::json!({"hex_size": 12});
+        out.push(<Fm as Game>::spectator_svg(sc, s, &options).unwrap());
+    }
+    out
+}
+
+/// Plays a random game of `name` and, at every `every`-th position (and every one with
+/// a combat in progress), redraws b's secrets (`resample_hidden` for a), a's (for b),
+/// and both (for a, then for b): a spectator's answers must not change, nor the events
+/// it sees until the next reveal. Returns the checks and how many of them the
+/// resampling of both sides changed the state in (the test is not vacuous).
+fn check_spectator_game(
+    name: &str,
+    seed: u64,
+    every: usize,
+    max_commands: usize,
+) -> (usize, usize) {
+    let mut m = Match::new_builtin(name, seed).unwrap();
+    let sc = m.scenario().clone();
+    let mut agent = rng_from_seed(seed ^ 0x5bec);
+    let mut resample_rng = rng_from_seed(seed.wrapping_mul(37) + 11);
+    let mut sample_rng = rng_from_seed(seed.wrapping_mul(59) + 5);
+    let (mut checks, mut changed) = (0, 0);
+    for k in 0..max_commands {
+        if m.is_over() {
+            break;
+        }
+        let s = m.state().clone();
+        if k % every == 0 || s.combat.is_some() {
+            let ctx = format!("{name} seed {seed} #{k}, as a spectator");
+            let want = spectator_answers(&sc, &s, true);
+            let b_redrawn = resample_hidden(&sc, &s, Side::A, &mut resample_rng);
+            let a_redrawn = resample_hidden(&sc, &s, Side::B, &mut resample_rng);
+            let both = resample_hidden(&sc, &b_redrawn, Side::B, &mut resample_rng);
+            if both != s {
+                changed += 1;
+            }
+            for (what, t) in [
+                ("b's", &b_redrawn),
+                ("a's", &a_redrawn),
+                ("both sides'", &both),
+            ] {
+                let got = spectator_answers(&sc, t, true);
+                for (x, y) in want.iter().zip(&got) {
+                    assert_eq!(x, y, "{ctx}: an answer depends on {what} secrets");
+                }
+            }
+            // A state drawn from the spectator's view alone is one it cannot tell from
+            // the real one.
+            let v = view(&sc, &s, Viewer::Spectator);
+            let u = sample_consistent(&sc, &v, &mut sample_rng);
+            assert_eq!(
+                view(&sc, &u, Viewer::Spectator),
+                v,
+                "{ctx}: sample_consistent"
+            );
+            // Play on with the game's own next commands and one generator: the
+            // spectator's event stream is the same until the next reveal.
+            let (mut sa, mut sb) = (s.clone(), both);
+            let seed2 = resample_rng.next_u64();
+            let (mut ra, mut rb) = (rng_from_seed(seed2), rng_from_seed(seed2));
+            for _ in 0..6 {
+                let Some(cmd) = agents::random(&sc, &sa, &mut agent) else {
+                    break;
+                };
+                let (Ok(ea), Ok(eb)) = (
+                    apply(&sc, &sa, &cmd, &mut ra),
+                    apply(&sc, &sb, &cmd, &mut rb),
+                ) else {
+                    panic!("{ctx}: {cmd:?} accepted in one state only");
+                };
+                let (va, reveal_a) = until_reveal(&ea, Viewer::Spectator);
+                let (vb, reveal_b) = until_reveal(&eb, Viewer::Spectator);
+                assert_eq!(va, vb, "{ctx}: the spectator's events after {cmd:?}");
+                assert_eq!(reveal_a, reveal_b, "{ctx}");
+                if reveal_a {
+                    break;
+                }
+                sa.apply_events(&sc, &ea);
+                sb.apply_events(&sc, &eb);
+                assert_eq!(
+                    spectator_answers(&sc, &sa, false),
+                    spectator_answers(&sc, &sb, false),
+                    "{ctx}: after {cmd:?}"
+                );
+            }
+            checks += 1;
+        }
+        let cmd = agents::random(&sc, m.state(), &mut agent).expect("a legal command");
+        m.apply(&cmd).unwrap();
+    }
+    (checks, changed)
+}
+
+/// Issue 33, spectators: a spectator's view, view hash, observation, picture and
+/// redacted events are the same on every state that differs only in what either side
+/// may not know (7.2, Vimy Ridge 16.0, Suez 1916 18.3), in every built-in scenario.
+#[test]
+fn spectator_view_leaks_nothing() {
+    let mut changed = 0;
+    for seed in 1..=8 {
+        changed += check_spectator_game("system-demo", seed, 4, 400).1;
+    }
+    assert!(
+        changed >= 4,
+        "system-demo: resampling changed only {changed} states"
+    );
+    let (checks, _) = check_spectator_game("meuse-argonne", 3, 25, 500);
+    assert!(checks > 20);
+    let (_, changed) = check_spectator_game("vimy-ridge", 2, 15, 900);
+    assert!(
+        changed > 10,
+        "vimy-ridge: resampling changed only {changed} states"
+    );
+    let (_, changed) = check_spectator_game("suez-1916", 4, 10, 500);
+    assert!(
+        changed > 10,
+        "suez-1916: resampling changed only {changed} states"
+    );
+}
+
+/// A system-demo match played at random until a combat in progress has face-down
+/// markers of both sides.
+fn both_sides_face_down() -> Match {
+    for seed in 1..200 {
+        let mut m = Match::new_builtin("system-demo", seed).unwrap();
+        let sc = m.scenario().clone();
+        let mut agent = rng_from_seed(seed);
+        for _ in 0..400 {
+            let face_down = |side: Side| {
+                m.state().combat.as_ref().is_some_and(|c| {
+                    c.markers
+                        .iter()
+                        .any(|mk| mk.side == side && !mk.revealed && mk.value.is_some())
+                })
+            };
+            if face_down(Side::A) && face_down(Side::B) {
+                return m;
+            }
+            let Some(cmd) = agents::random(&sc, m.state(), &mut agent) else {
+                break;
+            };
+            m.apply(&cmd).unwrap();
+        }
+    }
+    panic!("no system-demo game reached face-down markers of both sides");
+}
+
+/// Issue 33: a spectator sees what both sides may know. Where each side's view shows
+/// its own face-down markers and allotted values (7.2), the spectator's shows neither
+/// side's; it sees each side's markers as that side's opponent does, and its view
+/// hash is neither side's. The events it is given carry no drawn value of either side.
+#[test]
+fn spectator_view_hides_both_sides_face_down_values() {
+    let m = both_sides_face_down();
+    let (sc, s) = (m.scenario(), m.state());
+    let (va, vb) = (view(sc, s, Side::A), view(sc, s, Side::B));
+    let vs = view(sc, s, Viewer::Spectator);
+    assert_eq!(vs.side, Viewer::Spectator);
+    let json = serde_json::to_value(&vs).unwrap();
+    assert_eq!(json["side"], "spectator");
+    assert_eq!(serde_json::to_value(&va).unwrap()["side"], "a");
+    let c = s.combat.as_ref().unwrap();
+    for (k, mk) in c.markers.iter().enumerate() {
+        if mk.revealed {
+            continue;
+        }
+        assert!(mk.value.is_some());
+        assert_eq!(
+            vs.combat.as_ref().unwrap().markers[k].value,
+            None,
+            "marker {k}"
+        );
+        let own = |v: &View| v.combat.as_ref().unwrap().markers[k].value;
+        assert_eq!(
+            own(&va).is_some(),
+            mk.side == Side::A,
+            "marker {k} in a's view"
+        );
+        assert_eq!(
+            own(&vb).is_some(),
+            mk.side == Side::B,
+            "marker {k} in b's view"
+        );
+    }
+    assert!(va.support.a.available.is_some() && vb.support.b.available.is_some());
+    assert_eq!(vs.support.a.available, None);
+    assert_eq!(vs.support.b.available, None);
+    // Each side's markers as its opponent sees them.
+    assert_eq!(vs.support.a, vb.support.a);
+    assert_eq!(vs.support.b, va.support.b);
+    let hashes = [va.hash(), vb.hash(), vs.hash()];
+    assert!(
+        hashes[2] != hashes[0] && hashes[2] != hashes[1],
+        "{hashes:x?}"
+    );
+    assert_eq!(m.spectator_view().unwrap(), vs);
+    assert_eq!(m.spectator_view_hash().unwrap(), vs.hash());
+    // The events: every drawn value face down to the spectator, each side's own to it.
+    let mut committed = 0;
+    for e in m.log().iter().flat_map(|e| e.events.iter()) {
+        let Event::SupportCommitted {
+            side,
+            step: Some(_),
+            value: Some(_),
+        } = e
+        else {
+            continue;
+        };
+        committed += 1;
+        assert!(matches!(
+            e.redacted_for(Viewer::Spectator),
+            Event::SupportCommitted { value: None, .. }
+        ));
+        assert!(matches!(
+            e.redacted_for(*side),
+            Event::SupportCommitted { value: Some(_), .. }
+        ));
+    }
+    assert!(committed >= 2);
+    let allotted = m
+        .opening_events()
+        .iter()
+        .chain(m.log().iter().flat_map(|e| e.events.iter()))
+        .filter(|e| matches!(e, Event::SupportAllotted { .. }))
+        .map(|e| e.redacted_for(Viewer::Spectator))
+        .collect::<Vec<_>>();
+    assert!(!allotted.is_empty());
+    assert!(allotted
+        .iter()
+        .all(|e| matches!(e, Event::SupportAllotted { values: None, .. })));
+    // The spectator's log: the layer's redaction and its view hashes.
+    let log = m.spectator_log(0).unwrap();
+    assert_eq!(log.len(), m.log().len());
+    assert_eq!(log.last().unwrap().view_hash, vs.hash());
+    for (mine, full) in log.iter().zip(m.log()) {
+        assert_eq!(mine.command, full.command);
+        let redacted: Vec<Event> = full
+            .events
+            .iter()
+            .map(|e| e.redacted_for(Viewer::Spectator))
+            .collect();
+        assert_eq!(mine.events, redacted);
+    }
+    assert_eq!(
+        m.spectator_log(log.len() - 1).unwrap(),
+        log[log.len() - 1..]
+    );
+    // The spectator's picture shows no face-down value: the layer's, from its view.
+    let svg = <Fm as Game>::spectator_svg(sc, s, &serde_json::json!({})).unwrap();
+    assert!(svg.contains("(as seen by a spectator)"));
+    assert_eq!(svg, render_svg(sc, &vs, &RenderOptions::default()));
+}
+
+/// R-VR-16.0a: a secret random allotment is secret from a spectator too, whichever
+/// side drew it: it sees each side's mix, never the draw.
+#[test]
+fn rule_vr_16_0_random_allotment_is_hidden_from_a_spectator() {
+    let sc = secret_allotment_scenario();
+    for seed in 0..20 {
+        let (s, _) = new_game(&sc, &mut rng_from_seed(seed));
+        let vs = view(&sc, &s, Viewer::Spectator);
+        for side in Side::BOTH {
+            let sv = vs.support.get(side);
+            assert_eq!(sv.available, None);
+            assert_eq!(sv.unrevealed, vec![1, 1, 2, 2, 3, 3]);
+            assert_eq!(sv.unrevealed_count, 3);
+        }
+        let mut other = s.clone();
+        other.support.a.available = vec![1, 1, 2];
+        other.support.b.available = vec![3, 3, 2];
+        assert_eq!(view(&sc, &other, Viewer::Spectator), vs);
+        assert_eq!(view(&sc, &other, Viewer::Spectator).hash(), vs.hash());
+    }
+}
+
+/// A side's viewer hashes and serializes as the side itself: every side's view JSON
+/// and hash is what it was before views could be a spectator's.
+#[test]
+fn a_sides_viewer_hashes_and_reads_as_the_side() {
+    use std::hash::{Hash, Hasher};
+    for side in Side::BOTH {
+        let mut x = std::collections::hash_map::DefaultHasher::new();
+        let mut y = std::collections::hash_map::DefaultHasher::new();
+        side.hash(&mut x);
+        Viewer::from(side).hash(&mut y);
+        assert_eq!(x.finish(), y.finish());
+        let text = serde_json::to_string(&side).unwrap();
+        assert_eq!(serde_json::to_string(&Viewer::from(side)).unwrap(), text);
+        assert_eq!(
+            serde_json::from_str::<Viewer>(&text).unwrap(),
+            Viewer::from(side)
+        );
+    }
+    assert_eq!(
+        serde_json::to_string(&Viewer::Spectator).unwrap(),
+        "\"spectator\""
+    );
 }

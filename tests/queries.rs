@@ -825,3 +825,109 @@ fn learning_doc_gives_the_huzzah_observation_layout() {
         );
     }
 }
+
+/// Issue 33, spectators, through the layer: a spectator's view, view hash, log, last
+/// events and picture are Fire & Movement's own spectator answers, the same on a
+/// match drawn from either side's view (a spectator knows no more than either side);
+/// Huzzah! hides nothing, so its spectator sees what each side sees; the toy race
+/// keeps the trait's defaults (no spectator view or picture; events redacted for each
+/// side in turn).
+#[test]
+fn spectator_queries_on_every_system() {
+    use fm_core::Viewer;
+    let mut m = any::new_match("vimy-ridge", 2).unwrap();
+    let mut rng = rng_from_seed(2);
+    play(&mut *m, 80, 2);
+    let found = play_until(&mut *m, 400, 3, |g| {
+        let fm = g.as_any().downcast_ref::<fm_core::Match>().unwrap();
+        fm.state()
+            .combat
+            .as_ref()
+            .is_some_and(|c| !c.markers.is_empty())
+    });
+    assert!(found, "a combat with markers");
+    let fm = m.as_any().downcast_ref::<fm_core::Match>().unwrap();
+    let (sc, s) = (fm.scenario(), fm.state());
+    let v = fm_core::view(sc, s, Viewer::Spectator);
+    assert_eq!(
+        m.spectator_view_json().unwrap(),
+        serde_json::to_value(&v).unwrap()
+    );
+    assert_eq!(m.spectator_view_json().unwrap()["side"], "spectator");
+    assert_eq!(m.spectator_view_hash().unwrap(), v.hash());
+    for side in Side::BOTH {
+        assert_ne!(m.spectator_view_hash().unwrap(), m.view_hash(side));
+    }
+    let last: Vec<fm_core::Event> = fm
+        .log()
+        .last()
+        .unwrap()
+        .events
+        .iter()
+        .map(|e| e.redacted_for(Viewer::Spectator))
+        .collect();
+    assert_eq!(
+        m.spectator_last_events_json(),
+        serde_json::to_value(&last).unwrap()
+    );
+    let log = m.spectator_log_json(0).unwrap();
+    assert_eq!(log.as_array().unwrap().len(), m.log_len());
+    assert_eq!(
+        log,
+        serde_json::to_value(fm.spectator_log(0).unwrap()).unwrap()
+    );
+    let tail = m.spectator_log_json(m.log_len() - 1).unwrap();
+    assert_eq!(tail[0]["view_hash"], format!("{:016x}", v.hash()));
+    assert_eq!(tail[0]["events"], m.spectator_last_events_json());
+    let picture = m.spectator_svg(&json!({})).unwrap();
+    assert!(picture.contains("(as seen by a spectator)"));
+    for side in Side::BOTH {
+        let d = m.determinized(side, rng.next_u64()).unwrap();
+        assert_eq!(
+            d.spectator_view_hash(),
+            m.spectator_view_hash(),
+            "drawn for {side}"
+        );
+        assert_eq!(
+            d.spectator_svg(&json!({})).unwrap(),
+            picture,
+            "drawn for {side}"
+        );
+    }
+    let bad = m.spectator_svg(&json!({"hex_size": "big"})).unwrap_err();
+    assert!(!input(bad).is_empty());
+    // Huzzah!: nothing hidden.
+    let mut h = any::new_match("huzzah-encounter", 3).unwrap();
+    play(&mut *h, 30, 3);
+    assert_eq!(h.spectator_view_json().unwrap(), h.view_json(Side::A));
+    assert_eq!(h.spectator_view_hash().unwrap(), h.view_hash(Side::B));
+    assert_eq!(h.spectator_last_events_json(), h.last_events_json(None));
+    assert_eq!(
+        h.spectator_svg(&json!({})).unwrap(),
+        h.svg(Some(Side::A), &json!({})).unwrap()
+    );
+    // The toy race: the defaults.
+    let mut r = race();
+    play(&mut *r, 5, 1);
+    unsupported(
+        r.spectator_view_json().unwrap_err(),
+        "spectator view",
+        "race",
+    );
+    unsupported(
+        r.spectator_view_hash().unwrap_err(),
+        "spectator view",
+        "race",
+    );
+    unsupported(
+        r.spectator_log_json(0).unwrap_err(),
+        "spectator view",
+        "race",
+    );
+    unsupported(
+        r.spectator_svg(&json!({})).unwrap_err(),
+        "spectator svg",
+        "race",
+    );
+    assert_eq!(r.spectator_last_events_json(), r.last_events_json(None));
+}

@@ -6,7 +6,7 @@
 
 use fm_core::any::DynMatch;
 use fm_core::fm::ai;
-use fm_core::search::{best_command, SearchConfig, SearchError};
+use fm_core::search::{best_command, SearchConfig, SearchError, Stopped};
 use fm_core::{
     agents, resample_hidden, rng_from_seed, ChanceMode, Fm, Game, GameMatch, Match, Side,
 };
@@ -161,7 +161,10 @@ fn a_single_legal_command_is_chosen_without_search() {
             }
             if m.legal_commands().len() == 1 {
                 let r = m.best_command(&quick(1), &mut || false).unwrap();
-                assert_eq!(r.iterations, 0);
+                assert_eq!(
+                    (r.iterations, r.stopped, r.tree_bytes),
+                    (0, Stopped::Forced, 0)
+                );
                 assert_eq!(vec![r.command], m.legal_commands());
                 found += 1;
                 break;
@@ -189,8 +192,61 @@ fn stop_ends_the_search_between_iterations() {
             },
         )
         .unwrap();
-    assert_eq!(r.iterations, 6);
+    assert_eq!((r.iterations, r.stopped), (6, Stopped::Time));
     assert!(m.legal_commands().contains(&r.command));
+    let all = m.best_command(&quick(1), &mut || false).unwrap();
+    assert_eq!((all.iterations, all.stopped), (24, Stopped::Iterations));
+}
+
+/// Issue 33: a search is bounded in memory. With `max_tree_bytes` it stops when its
+/// tree would pass the bound (fewer iterations than asked, `Stopped::Memory`) and still
+/// answers; a bound it does not reach changes nothing. (That the estimate it counts is
+/// the heap the tree really holds: `tests/search_memory.rs`.)
+#[test]
+fn a_search_stops_at_its_memory_bound_and_answers() {
+    // Meuse Argonne's set-up: hundreds of placements at every node.
+    let m = Match::new_builtin("meuse-argonne", 1).unwrap();
+    let budget = 1 << 20;
+    let cfg = SearchConfig {
+        iterations: SearchConfig::MAX_ITERATIONS,
+        max_tree_bytes: Some(budget),
+        ..quick(3)
+    };
+    let r = m.best_command(&cfg, &mut || false).unwrap();
+    assert_eq!(r.stopped, Stopped::Memory);
+    assert!(
+        r.iterations > 10 && r.iterations < 10_000,
+        "{}",
+        r.iterations
+    );
+    assert!(
+        r.tree_bytes <= budget && r.tree_bytes > budget / 2,
+        "{} bytes",
+        r.tree_bytes
+    );
+    assert!(m.legal_commands().contains(&r.command));
+    // The same search within a bound it does not reach, and without one: the same.
+    let few = SearchConfig {
+        iterations: r.iterations / 2,
+        ..quick(3)
+    };
+    let free = m.best_command(&few, &mut || false).unwrap();
+    let bounded = m
+        .best_command(
+            &SearchConfig {
+                max_tree_bytes: Some(budget),
+                ..few
+            },
+            &mut || false,
+        )
+        .unwrap();
+    assert_eq!(free, bounded);
+    assert_eq!(free.stopped, Stopped::Iterations);
+    assert!(free.tree_bytes < r.tree_bytes);
+    // Through the JSON of every binding, with the reason.
+    let j = DynMatch::think(&m, &cfg, &mut || false, 4).unwrap();
+    assert_eq!(j["stopped"], "memory", "{j}");
+    assert_eq!(j["tree_bytes"], r.tree_bytes, "{j}");
 }
 
 #[test]
@@ -221,6 +277,10 @@ fn search_refuses_bad_settings_a_finished_game_and_a_pending_chance() {
             max_priors: 0,
             ..SearchConfig::default()
         },
+        SearchConfig {
+            max_tree_bytes: Some(SearchConfig::MIN_TREE_BYTES - 1),
+            ..SearchConfig::default()
+        },
     ];
     for cfg in bad {
         let e = m.best_command(&cfg, &mut || false).unwrap_err();
@@ -249,6 +309,23 @@ fn search_refuses_bad_settings_a_finished_game_and_a_pending_chance() {
         SearchConfig::from_json("{}").unwrap(),
         SearchConfig::default()
     );
+    assert_eq!(
+        SearchConfig::from_json(r#"{"max_tree_bytes": 65536}"#)
+            .unwrap()
+            .max_tree_bytes,
+        Some(65536)
+    );
+    assert_eq!(
+        SearchConfig::from_json(r#"{"max_tree_bytes": null}"#).unwrap(),
+        SearchConfig::default()
+    );
+    assert!(matches!(
+        SearchConfig::from_json(r#"{"max_tree_bytes": 1000}"#),
+        Err(SearchError::Config {
+            field: "max_tree_bytes",
+            ..
+        })
+    ));
 
     let mut over = Match::new_builtin("system-demo", 2).unwrap();
     over.playout(&mut rng_from_seed(3), usize::MAX);

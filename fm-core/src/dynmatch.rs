@@ -100,6 +100,27 @@ pub trait DynMatch: Send + Sync + 'static {
     fn side_log_json(&self, side: Side, from: usize) -> Value;
     /// The last command's events, redacted for `side` when given.
     fn last_events_json(&self, side: Option<Side>) -> Value;
+    /// The state as a spectator may know it (what both sides may know,
+    /// [`Game::spectator_view`]), as JSON.
+    ///
+    /// # Errors
+    /// As [`Game::spectator_view`] ([`MatchError::Unsupported`] for a system without
+    /// spectator views).
+    fn spectator_view_json(&self) -> Result<Value, MatchError>;
+    /// The hash of a spectator's view (safe to show anyone).
+    ///
+    /// # Errors
+    /// As [`DynMatch::spectator_view_json`].
+    fn spectator_view_hash(&self) -> Result<u64, MatchError>;
+    /// The last command's events, redacted for a spectator
+    /// ([`Game::redacted_for_spectator`]).
+    fn spectator_last_events_json(&self) -> Value;
+    /// The log from command `from` on as a spectator may know it (events redacted for a
+    /// spectator, its view hashes: [`GameMatch::spectator_log`]), as a JSON array.
+    ///
+    /// # Errors
+    /// As [`DynMatch::spectator_view_json`].
+    fn spectator_log_json(&self, from: usize) -> Result<Value, MatchError>;
     /// The match as `side` may know it (its record), as JSON.
     fn export_json(&self, side: Side) -> Value;
     /// `side`'s perfect-recall information state ([`GameMatch::information_state`]).
@@ -213,6 +234,11 @@ pub trait DynMatch: Send + Sync + 'static {
     /// # Errors
     /// As [`Game::svg`].
     fn svg(&self, side: Option<Side>, options: &Value) -> Result<String, MatchError>;
+    /// The picture of a spectator's view as SVG ([`Game::spectator_svg`]).
+    ///
+    /// # Errors
+    /// As [`Game::spectator_svg`].
+    fn spectator_svg(&self, options: &Value) -> Result<String, MatchError>;
     /// Where a unit can move now ([`Game::reachable`]).
     ///
     /// # Errors
@@ -376,6 +402,22 @@ impl<G: Game> DynMatch for GameMatch<G> {
         };
         to_value(&events)
     }
+    fn spectator_view_json(&self) -> Result<Value, MatchError> {
+        Ok(to_value(&self.spectator_view()?))
+    }
+    fn spectator_view_hash(&self) -> Result<u64, MatchError> {
+        GameMatch::spectator_view_hash(self)
+    }
+    fn spectator_last_events_json(&self) -> Value {
+        let events: Vec<G::Event> = match self.log().last() {
+            None => Vec::new(),
+            Some(e) => e.events.iter().map(G::redacted_for_spectator).collect(),
+        };
+        to_value(&events)
+    }
+    fn spectator_log_json(&self, from: usize) -> Result<Value, MatchError> {
+        Ok(to_value(&self.spectator_log(from)?))
+    }
     fn think(
         &self,
         cfg: &crate::search::SearchConfig,
@@ -469,6 +511,9 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn svg(&self, side: Option<Side>, options: &Value) -> Result<String, MatchError> {
         G::svg(self.scenario(), self.state(), side, options)
+    }
+    fn spectator_svg(&self, options: &Value) -> Result<String, MatchError> {
+        G::spectator_svg(self.scenario(), self.state(), options)
     }
     fn reachable(&self, unit: &str) -> Result<Value, MatchError> {
         G::reachable(self.scenario(), self.state(), unit)

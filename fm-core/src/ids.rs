@@ -43,6 +43,55 @@ impl fmt::Display for Side {
     }
 }
 
+/// Who a view or a redacted event is for: one side, or a spectator, who may know only
+/// what both sides may know (every secret of either side hidden). Written in JSON as
+/// `"a"`, `"b"` or `"spectator"`. A side's viewer hashes exactly as the [`Side`] does,
+/// so that a view naming its viewer hashes as when it named its side.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Viewer {
+    /// Side A's player.
+    A,
+    /// Side B's player.
+    B,
+    /// A spectator: what both sides may know.
+    Spectator,
+}
+
+impl Viewer {
+    /// The side this viewer plays (`None` for a spectator).
+    pub const fn side(self) -> Option<Side> {
+        match self {
+            Viewer::A => Some(Side::A),
+            Viewer::B => Some(Side::B),
+            Viewer::Spectator => None,
+        }
+    }
+    /// Whether this viewer is `side`'s player: whether it may know what only `side`
+    /// may know (its own face-down values, its secret allotment).
+    pub fn is(self, side: Side) -> bool {
+        self.side() == Some(side)
+    }
+}
+
+impl From<Side> for Viewer {
+    fn from(side: Side) -> Viewer {
+        match side {
+            Side::A => Viewer::A,
+            Side::B => Viewer::B,
+        }
+    }
+}
+
+impl fmt::Display for Viewer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.side() {
+            Some(s) => s.fmt(f),
+            None => f.write_str("spectator"),
+        }
+    }
+}
+
 /// A value for each side, written in JSON as `{"a": …, "b": …}`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
 pub struct SidePair<T> {

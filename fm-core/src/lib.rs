@@ -78,7 +78,7 @@ pub use game::{
     SavedDeterminized, SavedGame, SavedScenario, SideEntryOf, SideRecordOf, MAX_DETERMINIZED_DEPTH,
     MAX_LOG_ENTRIES, MAX_SAVE_BYTES, SAVE_FORMAT,
 };
-pub use ids::{OfficerId, Side, SidePair, UnitId};
+pub use ids::{OfficerId, Side, SidePair, UnitId, Viewer};
 pub use infostate::information_state_tensor_size;
 pub use query::{GameLength, MatchResult, ObservationSpec};
 pub use rng::{rng_from_seed, RngReset, RngState, RngStateError};

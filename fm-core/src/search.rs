@@ -22,6 +22,12 @@
 //! The search reads no clock: it runs [`SearchConfig::iterations`] iterations unless
 //! the caller's `stop` callback says to stop sooner (the bindings' time budgets). With
 //! a given seed and no early stop its result is exactly reproducible.
+//!
+//! Its memory may be bounded too ([`SearchConfig::max_tree_bytes`]): the tree counts
+//! the heap it holds as it grows (a node keeps its commands as bare indices in prior
+//! order and statistics only for those it opened), and when its next growth would
+//! pass the bound the search stops and answers with what it found
+//! ([`Stopped::Memory`]; [`SearchResult::stopped`] says why every search ended).
 
 use crate::game::Game;
 use crate::ids::Side;
@@ -46,6 +52,17 @@ pub struct SearchConfig {
     /// At most this many children of a node get a prior (the rest are opened after
     /// them, in a random order); 1 to 1,000,000.
     pub max_priors: u32,
+    /// The most memory the search tree may hold, in bytes, or `None` (the default):
+    /// no bound. The tree's heap is counted as it grows (its nodes, each node's
+    /// commands and the statistics of those it opened, as the allocator holds them,
+    /// a vector's old and new buffers both while it grows; [`SearchResult::tree_bytes`]);
+    /// when the next growth would pass the bound, the search ends that iteration where
+    /// it is and answers with what it found ([`Stopped::Memory`]). The root's commands
+    /// are always held, even past the bound: there is no answer without them. At
+    /// least [`SearchConfig::MIN_TREE_BYTES`]. The working positions of an iteration,
+    /// the memo and the result are not counted (they do not grow with the tree).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tree_bytes: Option<u64>,
 }
 
 impl Default for SearchConfig {
@@ -57,6 +74,7 @@ impl Default for SearchConfig {
             rollout: 0,
             widening: 2.0,
             max_priors: 400,
+            max_tree_bytes: None,
         }
     }
 }
@@ -66,6 +84,8 @@ impl SearchConfig {
     pub const MAX_ITERATIONS: u32 = 10_000_000;
     /// The longest rollout.
     pub const MAX_ROLLOUT: u32 = 100_000;
+    /// The smallest [`SearchConfig::max_tree_bytes`]: 64 KiB.
+    pub const MIN_TREE_BYTES: u64 = 64 << 10;
 
     /// Reads a config from JSON text: an object of any of its fields (the others keep
     /// their defaults), strictly (unknown or repeated keys refused), then validated.
@@ -119,6 +139,11 @@ impl SearchConfig {
         }
         if !(1..=1_000_000).contains(&self.max_priors) {
             return bad("max_priors", self.max_priors.to_string(), "1 to 1000000");
+        }
+        if let Some(n) = self.max_tree_bytes {
+            if n < Self::MIN_TREE_BYTES {
+                return bad("max_tree_bytes", n.to_string(), "65536 or more, or null");
+            }
         }
         Ok(())
     }
@@ -174,31 +199,85 @@ pub struct SearchResult<G: Game> {
     pub side: Side,
     /// Iterations run.
     pub iterations: u32,
+    /// Why the search ended.
+    pub stopped: Stopped,
+    /// The memory the search tree held at the end, in bytes (the estimate
+    /// [`SearchConfig::max_tree_bytes`] bounds).
+    pub tree_bytes: u64,
     /// The root's mean value for `side`, in [0, 1].
     pub value: f64,
     /// The root's children, most visited first.
     pub candidates: Vec<Candidate>,
 }
 
+/// Why a search ended ([`SearchResult::stopped`]; in JSON `"iterations"`, `"time"`,
+/// `"memory"` or `"forced"`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Stopped {
+    /// It ran all of [`SearchConfig::iterations`].
+    Iterations,
+    /// The caller's `stop` callback ended it (the bindings' time budgets).
+    Time,
+    /// The tree reached [`SearchConfig::max_tree_bytes`].
+    Memory,
+    /// A single legal command, chosen without search.
+    Forced,
+}
+
 const NONE: u32 = u32::MAX;
 
-struct Edge {
-    action: usize,
+/// What the search learned of one of a node's commands, once it was opened.
+#[derive(Clone, Copy)]
+struct Stat {
+    /// The child node, or [`NONE`] until an iteration went through it.
     child: u32,
     visits: u32,
     /// How often it was legal when its node was visited (ISMCTS availability).
     available: u32,
     /// Sum of the values for side A of the iterations through it.
     value_a: f64,
-    prior: Option<f64>,
 }
 
+const NO_STAT: Stat = Stat {
+    child: NONE,
+    visits: 0,
+    available: 0,
+    value_a: 0.0,
+};
+
+/// A node. Of its hundreds of commands progressive widening opens a few (about
+/// `widening · √visits`), so a node keeps each command's index alone (8 bytes, in
+/// prior order) and statistics (24 bytes) only for the first ones, up to the last it
+/// opened: a sixth of a full record per command.
 #[derive(Default)]
 struct Node {
-    edges: Vec<Edge>,
-    /// Edges are in prior order (best first for the side deciding there).
+    /// The commands met here (action indices): in prior order (best first for the side
+    /// deciding here), then those met later in other determinizations.
+    actions: Vec<usize>,
+    /// The statistics of the first `stats.len()` commands (the others never opened).
+    stats: Vec<Stat>,
+    /// Whether `actions` was filled (the node's first visit as an inner node).
     ordered: bool,
     visits: u32,
+}
+
+impl Node {
+    /// The heap its vectors hold, as [`heap_bytes`] counts it.
+    fn heap(&self) -> usize {
+        heap_bytes::<usize>(self.actions.capacity()) + heap_bytes::<Stat>(self.stats.capacity())
+    }
+}
+
+/// The bytes an allocator holds for a buffer of `capacity` values of `T`, a bound from
+/// above for the common ones: the size rounded up to 16 bytes with 16 bytes of
+/// bookkeeping (glibc's malloc takes 8 and rounds to 16); none for no buffer.
+fn heap_bytes<T>(capacity: usize) -> usize {
+    match capacity.saturating_mul(std::mem::size_of::<T>()) {
+        0 => 0,
+        n => n.saturating_add(31) & !15,
+    }
 }
 
 /// Searches the decision of `state` (its decider's) and returns the command chosen.
@@ -246,6 +325,8 @@ pub fn best_command<G: Game>(
             index,
             side: me,
             iterations: 0,
+            stopped: Stopped::Forced,
+            tree_bytes: 0,
             value: G::evaluate(sc, &first, me),
             candidates: vec![Candidate {
                 index,
@@ -255,10 +336,17 @@ pub fn best_command<G: Game>(
             }],
         });
     }
+    let nodes = vec![Node::default()];
     let mut tree = Tree::<G> {
         sc,
         cfg,
-        nodes: vec![Node::default()],
+        bytes: heap_bytes::<Node>(nodes.capacity()),
+        nodes,
+        priors: Vec::new(),
+        budget: cfg
+            .max_tree_bytes
+            .map_or(usize::MAX, |b| usize::try_from(b).unwrap_or(usize::MAX)),
+        full: false,
         memo,
         legal: Vec::new(),
         _g: std::marker::PhantomData,
@@ -278,16 +366,30 @@ pub fn best_command<G: Game>(
         };
         tree.iterate(s, &mut rng);
         iterations += 1;
+        if tree.full {
+            break;
+        }
     }
+    let stopped = if iterations == cfg.iterations {
+        Stopped::Iterations
+    } else if tree.full {
+        Stopped::Memory
+    } else {
+        Stopped::Time
+    };
     let root = &tree.nodes[0];
     let mut candidates: Vec<Candidate> = root
-        .edges
+        .actions
         .iter()
-        .map(|e| Candidate {
-            index: e.action,
-            visits: e.visits,
-            value: (e.visits > 0).then(|| for_side(e.value_a / f64::from(e.visits), me)),
-            prior: e.prior,
+        .enumerate()
+        .map(|(k, &index)| {
+            let e = root.stats.get(k).unwrap_or(&NO_STAT);
+            Candidate {
+                index,
+                visits: e.visits,
+                value: (e.visits > 0).then(|| for_side(e.value_a / f64::from(e.visits), me)),
+                prior: tree.priors.get(k).copied().flatten(),
+            }
         })
         .collect();
     // Most visited first; ties by value, then by prior, then by index (deterministic).
@@ -305,13 +407,15 @@ pub fn best_command<G: Game>(
     let index = best.index;
     let command = G::index_to_command_memo(sc, &root_state, &mut tree.memo, index)
         .ok_or(SearchError::NoDecision)?;
-    let visits: u32 = root.edges.iter().map(|e| e.visits).sum();
-    let value_a: f64 = root.edges.iter().map(|e| e.value_a).sum();
+    let visits: u32 = root.stats.iter().map(|e| e.visits).sum();
+    let value_a: f64 = root.stats.iter().map(|e| e.value_a).sum();
     Ok(SearchResult {
         command,
         index,
         side: me,
         iterations,
+        stopped,
+        tree_bytes: tree.bytes as u64,
         value: if visits > 0 {
             for_side(value_a / f64::from(visits), me)
         } else {
@@ -332,13 +436,23 @@ struct Tree<'a, G: Game> {
     sc: &'a G::Scenario,
     cfg: &'a SearchConfig,
     nodes: Vec<Node>,
+    /// The root's priors, one per command of `nodes[0].actions`.
+    priors: Vec<Option<f64>>,
+    /// The heap the tree holds: `nodes`, their vectors and `priors` ([`heap_bytes`]).
+    bytes: usize,
+    /// [`SearchConfig::max_tree_bytes`] (`usize::MAX`: none).
+    budget: usize,
+    /// Whether the tree could not grow within its budget (the search then stops).
+    full: bool,
     memo: G::Memo,
     legal: Vec<usize>,
     _g: std::marker::PhantomData<G>,
 }
 
 impl<G: Game> Tree<'_, G> {
-    /// One iteration from determinization `s`.
+    /// One iteration from determinization `s`. When the tree cannot grow within its
+    /// budget, the iteration ends where it is (scoring the position reached) and
+    /// `full` is set.
     fn iterate(&mut self, mut s: G::State, rng: &mut dyn RngCore) {
         let mut path: Vec<(u32, u32)> = Vec::new();
         let mut node = 0u32;
@@ -350,31 +464,36 @@ impl<G: Game> Tree<'_, G> {
             if self.legal.is_empty() {
                 break G::evaluate(self.sc, &s, Side::A);
             }
-            if !self.nodes[node as usize].ordered {
-                self.order(node, &s, side, rng);
+            if !self.nodes[node as usize].ordered && !self.order(node, &s, side, rng) {
+                break G::evaluate(self.sc, &s, Side::A);
             }
             let Some(e) = self.select(node, side) else {
                 break G::evaluate(self.sc, &s, Side::A);
             };
-            let edge = &self.nodes[node as usize].edges[e as usize];
-            let (action, fresh) = (edge.action, edge.child == NONE);
+            let n = &self.nodes[node as usize];
+            let (action, fresh) = (n.actions[e as usize], n.stats[e as usize].child == NONE);
             match self.step(&s, action, rng) {
                 Some(next) => s = next,
                 None => break G::evaluate(self.sc, &s, Side::A),
             }
             path.push((node, e));
             if fresh {
-                let child = self.nodes.len() as u32;
-                self.nodes.push(Node::default());
-                self.nodes[node as usize].edges[e as usize].child = child;
+                // Past the budget the new position is still scored, without a node.
+                if self.room_for_a_node() {
+                    let child = self.nodes.len() as u32;
+                    self.nodes.push(Node::default());
+                    self.nodes[node as usize].stats[e as usize].child = child;
+                } else {
+                    self.full = true;
+                }
                 break self.rollout(s, rng);
             }
-            node = self.nodes[node as usize].edges[e as usize].child;
+            node = self.nodes[node as usize].stats[e as usize].child;
         };
         for (n, e) in path {
             let n = &mut self.nodes[n as usize];
             n.visits += 1;
-            let e = &mut n.edges[e as usize];
+            let e = &mut n.stats[e as usize];
             e.visits += 1;
             e.value_a += value_a;
         }
@@ -394,13 +513,46 @@ impl<G: Game> Tree<'_, G> {
             .map(|(_, next)| next)
     }
 
-    /// Gives the node its edges, ordered by prior for `side` (the first `max_priors`
+    /// Whether `more` bytes fit the budget.
+    fn fits(&self, more: usize) -> bool {
+        self.bytes.saturating_add(more) <= self.budget
+    }
+
+    /// Makes room in `nodes` for one more node if it has none: doubles it, or grows it
+    /// by what the budget still allows; false if that is nothing. (Like every growth of
+    /// the tree's vectors, the new buffer must fit beside the old one: both are held
+    /// while it is copied.)
+    fn room_for_a_node(&mut self) -> bool {
+        let (len, cap) = (self.nodes.len(), self.nodes.capacity());
+        if len < cap {
+            return true;
+        }
+        let old = heap_bytes::<Node>(cap);
+        let mut more = cap.max(4);
+        while more > 0 && !self.fits(heap_bytes::<Node>(cap + more)) {
+            more /= 2;
+        }
+        if more == 0 {
+            return false;
+        }
+        self.nodes.reserve_exact(more);
+        self.bytes = self.bytes - old + heap_bytes::<Node>(self.nodes.capacity());
+        true
+    }
+
+    /// Gives the node its commands, ordered by prior for `side` (the first `max_priors`
     /// legal commands in a random order get one; the rest follow, in a random order).
-    fn order(&mut self, node: u32, s: &G::State, side: Side, rng: &mut dyn RngCore) {
+    /// False, with `full` set, if they do not fit the budget (the root's always do).
+    fn order(&mut self, node: u32, s: &G::State, side: Side, rng: &mut dyn RngCore) -> bool {
+        let root = node == 0;
+        if !root && !self.fits(heap_bytes::<usize>(self.legal.len())) {
+            self.full = true;
+            return false;
+        }
         let mut actions = std::mem::take(&mut self.legal);
         shuffle(&mut actions, rng);
         let limit = self.cfg.max_priors as usize;
-        let mut edges: Vec<Edge> = Vec::with_capacity(actions.len());
+        let mut ranked: Vec<(usize, Option<f64>)> = Vec::with_capacity(actions.len());
         for (k, &action) in actions.iter().enumerate() {
             let prior = if k < limit && actions.len() > 1 {
                 self.step(s, action, rng)
@@ -408,61 +560,101 @@ impl<G: Game> Tree<'_, G> {
             } else {
                 None
             };
-            edges.push(Edge {
-                action,
-                child: NONE,
-                visits: 0,
-                available: 0,
-                value_a: 0.0,
-                prior,
-            });
+            ranked.push((action, prior));
         }
         // A stable sort keeps the random order among equal priors.
-        edges.sort_by(|a, b| b.prior.unwrap_or(-1.0).total_cmp(&a.prior.unwrap_or(-1.0)));
+        ranked.sort_by(|a, b| b.1.unwrap_or(-1.0).total_cmp(&a.1.unwrap_or(-1.0)));
         actions.sort_unstable();
         self.legal = actions;
+        let mut order = Vec::with_capacity(ranked.len());
+        order.extend(ranked.iter().map(|r| r.0));
+        if root {
+            let mut priors = Vec::with_capacity(ranked.len());
+            priors.extend(ranked.iter().map(|r| r.1));
+            self.bytes += heap_bytes::<Option<f64>>(priors.capacity());
+            self.priors = priors;
+        }
         let n = &mut self.nodes[node as usize];
-        n.edges = edges;
+        let before = n.heap();
+        n.actions = order;
         n.ordered = true;
+        self.bytes = self.bytes - before + n.heap();
+        true
     }
 
-    /// The edge to follow: among the node's first `1 + widening·√visits` edges legal
-    /// here, the first never tried, else the best by UCB1 with availability counts.
+    /// The command to follow (its position in the node's): among the node's first
+    /// `1 + widening·√visits` commands legal here, the first never tried, else the best
+    /// by UCB1 with availability counts. `None`, with `full` set, when the commands
+    /// met here for the first time or the statistics of one opened for the first time
+    /// do not fit the budget.
     fn select(&mut self, node: u32, side: Side) -> Option<u32> {
-        let n = &mut self.nodes[node as usize];
+        let Tree {
+            nodes,
+            priors,
+            legal,
+            cfg,
+            bytes,
+            budget,
+            full,
+            ..
+        } = self;
+        let n = &mut nodes[node as usize];
+        let mut before = n.heap();
         // Commands this determinization allows that the node has not met yet go last.
-        let known = n.edges.len();
-        if known < self.legal.len()
-            || n.edges
-                .iter()
-                .any(|e| self.legal.binary_search(&e.action).is_err())
+        if n.actions.len() < legal.len()
+            || n.actions.iter().any(|a| legal.binary_search(a).is_err())
         {
-            let mut have: Vec<usize> = n.edges.iter().map(|e| e.action).collect();
+            let mut have = n.actions.clone();
             have.sort_unstable();
-            for &a in &self.legal {
-                if have.binary_search(&a).is_err() {
-                    n.edges.push(Edge {
-                        action: a,
-                        child: NONE,
-                        visits: 0,
-                        available: 0,
-                        value_a: 0.0,
-                        prior: None,
-                    });
+            let new: Vec<usize> = legal
+                .iter()
+                .copied()
+                .filter(|a| have.binary_search(a).is_err())
+                .collect();
+            if !new.is_empty() {
+                let len = n.actions.len() + new.len();
+                let mut more = heap_bytes::<usize>(len);
+                if node == 0 {
+                    more += heap_bytes::<Option<f64>>(len);
+                }
+                if bytes.saturating_add(more) > *budget {
+                    *full = true;
+                    return None;
+                }
+                n.actions.reserve_exact(new.len());
+                n.actions.extend_from_slice(&new);
+                *bytes = *bytes - before + n.heap();
+                before = n.heap();
+                if node == 0 {
+                    let old = heap_bytes::<Option<f64>>(priors.capacity());
+                    priors.reserve_exact(new.len());
+                    priors.resize(len, None);
+                    *bytes = *bytes - old + heap_bytes::<Option<f64>>(priors.capacity());
                 }
             }
         }
-        let width = 1 + (self.cfg.widening * f64::from(n.visits).sqrt()) as usize;
+        let width = 1 + (cfg.widening * f64::from(n.visits).sqrt()) as usize;
         let mut best: Option<(u32, f64)> = None;
         let mut opened = 0usize;
-        for (k, e) in n.edges.iter_mut().enumerate() {
+        for (k, a) in n.actions.iter().enumerate() {
             if opened >= width {
                 break;
             }
-            if self.legal.binary_search(&e.action).is_err() {
+            if legal.binary_search(a).is_err() {
                 continue;
             }
             opened += 1;
+            if k >= n.stats.len() {
+                // Opened for the first time (as are any skipped before it).
+                if bytes.saturating_add(heap_bytes::<Stat>(k + 1)) > *budget {
+                    *bytes = *bytes - before + n.heap();
+                    *full = true;
+                    return None;
+                }
+                n.stats.reserve_exact(k + 1 - n.stats.len());
+                n.stats.resize(k + 1, NO_STAT);
+            }
+            let e = &mut n.stats[k];
             e.available += 1;
             if e.visits == 0 {
                 // The best untried child in prior order: take it now.
@@ -473,12 +665,13 @@ impl<G: Game> Tree<'_, G> {
             }
             let mean = for_side(e.value_a / f64::from(e.visits), side);
             let score = mean
-                + self.cfg.exploration
+                + cfg.exploration
                     * (f64::from(e.available.max(1)).ln() / f64::from(e.visits)).sqrt();
             if best.map_or(true, |(_, b)| score > b) {
                 best = Some((k as u32, score));
             }
         }
+        *bytes = *bytes - before + n.heap();
         best.map(|(k, _)| k)
     }
 

@@ -17,14 +17,17 @@
 //! know it. A client too slow to take its notifications (its queue full) is
 //! disconnected; a connection that drops mid-request harms no one. A connection's
 //! first request (a JSON line, or an HTTP head as a whole) must arrive within
-//! [`Options::first_request`] of connecting, however slowly its bytes trickle in. The
+//! [`Options::first_request`] of connecting, however slowly its bytes trickle in. A
+//! `think` may ask for [`Options::max_think`] at most, at most [`Options::max_thinks`]
+//! run at once, and each one's tree holds at most its share of
+//! [`Options::think_memory`] (`crate::protocol::ThinkLimits`). The
 //! owner's `quit` stops the server within a second whatever the clients do: it stops
 //! accepting, stops a running `think`, ends every connection after its queued replies
 //! (or at once, for one that does not read them), and returns.
 
 use crate::protocol::{
     not_utf8, read_line, too_long_reply, Binding, Change, Core, LineRead, Reply, Session, Step,
-    MAX_LINE_BYTES,
+    ThinkLimits, MAX_LINE_BYTES,
 };
 use crate::ws;
 use std::cell::Cell;
@@ -58,6 +61,15 @@ pub struct Options {
     /// The most bytes of replies and notifications queued for one connection; a
     /// client whose queue would pass it (one that does not read) is dropped at once.
     pub max_queued_bytes: usize,
+    /// The memory the search trees of all the `think`s running at once may hold, in
+    /// bytes: each may hold `think_memory / max_thinks`, and stops there (its reply
+    /// says `"stopped":"memory"`).
+    pub think_memory: u64,
+    /// The most `think`s running at once; one more is refused (rule `"limit"`).
+    pub max_thinks: usize,
+    /// The longest `think` a request may ask for (`time_ms`); a longer one is refused
+    /// (rule `"limit"`). At most the protocol's 600 s.
+    pub max_think: Duration,
 }
 
 impl Default for Options {
@@ -69,9 +81,22 @@ impl Default for Options {
             first_request: FIRST_REQUEST,
             allowed_origins: Vec::new(),
             max_queued_bytes: MAX_QUEUED_BYTES,
+            think_memory: THINK_MEMORY,
+            max_thinks: MAX_THINKS,
+            max_think: MAX_THINK,
         }
     }
 }
+
+/// The default of [`Options::think_memory`]: 256 MiB, for the whole server.
+pub const THINK_MEMORY: u64 = 256 << 20;
+
+/// The default of [`Options::max_thinks`]: two thinks at once (the owner's and a
+/// seat's), 128 MiB each by default.
+pub const MAX_THINKS: usize = 2;
+
+/// The default of [`Options::max_think`]: a minute.
+pub const MAX_THINK: Duration = Duration::from_secs(60);
 
 /// Replies and notifications queued for one connection before its reader waits (a
 /// notification finding the queue full drops the connection): a client that does not
@@ -286,8 +311,13 @@ impl Hub {
 ///
 /// # Errors
 /// The listener's address cannot be read.
-pub fn run(listener: TcpListener, core: Core, opts: Options) -> io::Result<()> {
+pub fn run(listener: TcpListener, mut core: Core, opts: Options) -> io::Result<()> {
     let addr = listener.local_addr()?;
+    core.limit_thinks(ThinkLimits {
+        max_ms: u64::try_from(opts.max_think.as_millis()).unwrap_or(u64::MAX),
+        memory: Some(opts.think_memory),
+        max_thinks: opts.max_thinks,
+    });
     let origins = allowed_origins(&opts.allowed_origins, addr);
     let hosts = origins
         .iter()

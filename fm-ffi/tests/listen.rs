@@ -932,3 +932,100 @@ fn issue_33_a_client_that_does_not_read_is_dropped_at_its_byte_bound() {
     assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
     assert!(ends_within(&t, Duration::from_secs(20)));
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 33, finding 3: `think` bounded in memory and in time
+
+/// A think's search tree holds at most its share of `--think-memory`
+/// (`think_memory / max_thinks`): a minute's think on Meuse Argonne's set-up (which
+/// held 1.3 GB in 40 s, unbounded) stops when its tree is full, and its reply says so.
+#[test]
+fn issue_33_think_memory_is_bounded() {
+    let (addr, owner, t) = start_thread(Options {
+        think_memory: 4 << 20,
+        max_thinks: 2,
+        ..Options::default()
+    });
+    let mut o = Client::connect(addr);
+    o.ask(json!({"cmd":"bind","token":owner}));
+    o.ask(json!({"cmd":"new","scenario":"meuse-argonne","seed":1}));
+    let r = o.ask(json!({"cmd":"think","time_ms":60000}));
+    let think = &r["think"];
+    assert_eq!(think["stopped"], "memory", "{r}");
+    let held = think["tree_bytes"].as_u64().unwrap();
+    assert!(held <= 2 << 20 && held > 1 << 20, "{r}");
+    assert!(think["iterations"].as_u64().unwrap() > 0, "{r}");
+    let legal = o.ask(json!({"cmd":"legal"}))["legal"].clone();
+    assert!(legal.as_array().unwrap().contains(&think["command"]), "{r}");
+    // A request may ask for less than its share, not for more.
+    let cfg = json!({"iterations":10_000_000,"max_tree_bytes":1u64 << 40});
+    let r = o.ask(json!({"cmd":"think","time_ms":60000,"config":cfg}));
+    assert_eq!(r["think"]["stopped"], "memory", "{r}");
+    assert!(r["think"]["tree_bytes"].as_u64().unwrap() <= 2 << 20, "{r}");
+    assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
+    assert!(ends_within(&t, Duration::from_secs(20)));
+}
+
+/// At most `max_thinks` thinks run at once, each with its share of the think memory:
+/// one more is refused at once (rule "limit", saying why and to retry), and is served
+/// once one has answered.
+#[test]
+fn issue_33_thinks_past_the_most_at_once_are_refused() {
+    let (addr, owner, t) = start_thread(Options {
+        max_thinks: 2,
+        ..Options::default()
+    });
+    let mut thinkers: Vec<Client> = (0..3).map(|_| Client::connect(addr)).collect();
+    for c in &mut thinkers {
+        c.ask(json!({"cmd":"bind","token":owner}));
+    }
+    thinkers[0].ask(json!({"cmd":"new","scenario":"system-demo","seed":1}));
+    for (i, c) in thinkers[..2].iter_mut().enumerate() {
+        writeln!(c.w, "{}", json!({"cmd":"think","time_ms":2000,"id":i})).unwrap();
+    }
+    // Both thinks are read and running long before their 2 s are up.
+    std::thread::sleep(Duration::from_millis(300));
+    let refused = thinkers[2].ask(json!({"cmd":"think","time_ms":100}));
+    assert_eq!(refused["error"]["rule"], "limit", "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("think memory is in use") && message.contains("try again"),
+        "{message}"
+    );
+    for (i, c) in thinkers[..2].iter_mut().enumerate() {
+        let r = c.line();
+        assert_eq!(r["id"], i, "{r}");
+        assert_eq!(r["think"]["stopped"], "time", "{r}");
+        assert!(
+            r["think"]["tree_bytes"].as_u64().unwrap() <= 128 << 20,
+            "{r}"
+        );
+    }
+    let r = thinkers[2].ask(json!({"cmd":"think","time_ms":100}));
+    assert!(r["think"]["command"].is_object(), "{r}");
+    assert_eq!(thinkers[2].ask(json!({"cmd":"quit"}))["bye"], true);
+    assert!(ends_within(&t, Duration::from_secs(20)));
+}
+
+/// A `time_ms` above `--max-think-ms` is refused, naming the bound; one within it is
+/// served and its reply says time stopped it.
+#[test]
+fn issue_33_think_time_is_capped() {
+    let (addr, owner, t) = start_thread(Options {
+        max_think: Duration::from_millis(1500),
+        ..Options::default()
+    });
+    let mut o = Client::connect(addr);
+    o.ask(json!({"cmd":"bind","token":owner}));
+    o.ask(json!({"cmd":"new","scenario":"system-demo","seed":1}));
+    let e = o.ask(json!({"cmd":"think","time_ms":1501}));
+    assert_eq!(e["error"]["rule"], "limit", "{e}");
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(message.contains("1500 ms (--max-think-ms)"), "{message}");
+    let r = o.ask(json!({"cmd":"think","time_ms":100}));
+    assert_eq!(r["think"]["stopped"], "time", "{r}");
+    // The default bound: a minute.
+    assert_eq!(listen::MAX_THINK, Duration::from_secs(60));
+    assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
+    assert!(ends_within(&t, Duration::from_secs(20)));
+}

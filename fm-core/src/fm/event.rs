@@ -1,7 +1,7 @@
 //! Events: everything that happens, as data. The state changes only by folding events
 //! ([`State::apply_event`]); `apply` decides, the fold records. Per-side streams come
 //! from [`Event::redacted_for`], which hides the opponent's face-down marker values
-//! (rule 7.2: markers are placed face down).
+//! (rule 7.2: markers are placed face down), and a spectator's both sides'.
 
 use crate::fm::crt::CrtResult;
 use crate::fm::exclusive::ExclusiveRules;
@@ -11,7 +11,7 @@ use crate::fm::scenario::{Phase, Scenario};
 use crate::fm::state::{
     Combat, CombatKind, CombatStage, CommittedMarker, Location, LossReason, Outcome, State,
 };
-use crate::ids::{Side, UnitId};
+use crate::ids::{Side, UnitId, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// Something that happened. Tagged JSON: `{"type": "unit_moved", …}`.
@@ -475,17 +475,19 @@ fn is_zero_i8(n: &i8) -> bool {
 
 impl Event {
     /// This event as `viewer` may see it: the opponent's face-down marker values and
-    /// allotted values are removed. Everything else is public.
-    pub fn redacted_for(&self, viewer: Side) -> Event {
+    /// allotted values are removed (for a spectator, [`Viewer::Spectator`], both
+    /// sides'). Everything else is public.
+    pub fn redacted_for(&self, viewer: impl Into<Viewer>) -> Event {
+        let viewer: Viewer = viewer.into();
         match self {
-            Event::SupportAllotted { side, count, .. } if *side != viewer => {
+            Event::SupportAllotted { side, count, .. } if !viewer.is(*side) => {
                 Event::SupportAllotted {
                     side: *side,
                     count: *count,
                     values: None,
                 }
             }
-            Event::SupportCommitted { side, step, .. } if *side != viewer && step.is_some() => {
+            Event::SupportCommitted { side, step, .. } if !viewer.is(*side) && step.is_some() => {
                 Event::SupportCommitted {
                     side: *side,
                     step: *step,

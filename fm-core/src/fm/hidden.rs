@@ -134,7 +134,9 @@ pub fn resample_hidden(sc: &Scenario, s: &State, side: Side, rng: &mut dyn RngCo
 /// give them, given what the view shows. It is [`resample_hidden`] of a state built
 /// from the view, so `view(sc, &sample_consistent(sc, &v, rng), v.side) == v` for
 /// every view `v` of a state of `sc`. A search over a side's information set
-/// (determinized ISMCTS) plays its simulations from such states.
+/// (determinized ISMCTS) plays its simulations from such states. From a spectator's
+/// view ([`crate::Viewer::Spectator`]) both sides' hidden values are drawn, each as the
+/// other side's resampling draws it.
 ///
 /// ```
 /// use fm_core::{new_game, rng_from_seed, sample_consistent, view, Scenario, Side};
@@ -145,34 +147,36 @@ pub fn resample_hidden(sc: &Scenario, s: &State, side: Side, rng: &mut dyn RngCo
 /// assert_eq!(view(&sc, &t, Side::A), v);
 /// ```
 pub fn sample_consistent(sc: &Scenario, v: &View, rng: &mut dyn RngCore) -> State {
-    let side = v.side;
-    let o = side.other();
-    // The values the view does not show, filled from the multisets it does show (any
-    // assignment: `resample_hidden` redraws them all).
-    let osv = v.support.get(o);
-    let mut known = osv.unrevealed.clone().into_iter();
     let mut combat = v.combat.clone();
-    if let Some(c) = combat.as_mut() {
-        for m in c.markers.iter_mut() {
-            if m.side == o && !m.revealed && m.value.is_none() {
-                m.value = Some(known.next().unwrap_or(1));
+    let mut support = SidePair::<SupportState>::default();
+    for who in Side::BOTH {
+        let sv = v.support.get(who);
+        if v.side.is(who) {
+            *support.get_mut(who) = SupportState {
+                available: sv.available.clone().unwrap_or_default(),
+                used: sv.used.clone(),
+            };
+            continue;
+        }
+        // The values the view does not show, filled from the multisets it does show
+        // (any assignment: `resample_hidden` redraws them all).
+        let mut known = sv.unrevealed.clone().into_iter();
+        if let Some(c) = combat.as_mut() {
+            for m in c.markers.iter_mut() {
+                if m.side == who && !m.revealed && m.value.is_none() {
+                    m.value = Some(known.next().unwrap_or(1));
+                }
             }
         }
+        let mut available: Vec<u8> = (0..sv.available_count)
+            .map(|_| known.next().unwrap_or(1))
+            .collect();
+        available.sort_unstable();
+        *support.get_mut(who) = SupportState {
+            available,
+            used: sv.used.clone(),
+        };
     }
-    let mut available: Vec<u8> = (0..osv.available_count)
-        .map(|_| known.next().unwrap_or(1))
-        .collect();
-    available.sort_unstable();
-    let own = v.support.get(side);
-    let mut support = SidePair::<SupportState>::default();
-    *support.get_mut(side) = SupportState {
-        available: own.available.clone().unwrap_or_default(),
-        used: own.used.clone(),
-    };
-    *support.get_mut(o) = SupportState {
-        available,
-        used: osv.used.clone(),
-    };
     let mut ex = v.ex.clone();
     if let Some(pools) = &v.pools {
         for who in Side::BOTH {
@@ -201,5 +205,12 @@ pub fn sample_consistent(sc: &Scenario, v: &View, rng: &mut dyn RngCore) -> Stat
         outcome: v.outcome.clone(),
         ex: Shared::new(ex),
     };
-    resample_hidden(sc, &t, side, rng)
+    match v.side.side() {
+        Some(side) => resample_hidden(sc, &t, side, rng),
+        // A's resampling redraws B's values, then B's A's.
+        None => {
+            let t = resample_hidden(sc, &t, Side::A, rng);
+            resample_hidden(sc, &t, Side::B, rng)
+        }
+    }
 }

@@ -54,7 +54,7 @@ pub mod zoc;
 
 use crate::error::RuleError;
 use crate::game::{Game, GameMatch, LogEntryOf, SavedGame, SideEntryOf, SideRecordOf};
-use crate::ids::Side;
+use crate::ids::{Side, Viewer};
 use rand_core::RngCore;
 
 /// The Fire & Movement rules system, as the system-agnostic match layer sees it
@@ -217,6 +217,15 @@ impl Game for Fm {
     fn redacted(e: &event::Event, side: Side) -> event::Event {
         e.redacted_for(side)
     }
+    fn spectator_view(
+        sc: &scenario::Scenario,
+        s: &state::State,
+    ) -> Result<view::View, crate::game::MatchError> {
+        Ok(view::view(sc, s, Viewer::Spectator))
+    }
+    fn redacted_for_spectator(e: &event::Event) -> event::Event {
+        e.redacted_for(Viewer::Spectator)
+    }
     fn state_hash(s: &state::State) -> u64 {
         s.hash()
     }
@@ -292,7 +301,14 @@ impl Game for Fm {
         side: Option<Side>,
         options: &serde_json::Value,
     ) -> Result<String, crate::game::MatchError> {
-        query::svg(sc, s, side, options)
+        query::svg(sc, s, side.map(Viewer::from), options)
+    }
+    fn spectator_svg(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        options: &serde_json::Value,
+    ) -> Result<String, crate::game::MatchError> {
+        query::svg(sc, s, Some(Viewer::Spectator), options)
     }
     fn reachable(
         sc: &scenario::Scenario,

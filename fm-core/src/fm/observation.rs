@@ -280,7 +280,8 @@ impl Static {
 
 /// Board planes (`channels × rows × cols`, row-major) and the feature vector, from the
 /// view alone (its exclusive-rule bookkeeping `ex` is public: Suez 1916 pools and
-/// face-down values are removed from it).
+/// face-down values are removed from it). A spectator's view is laid out as from side
+/// a's seat ("own" is side a), with what a spectator may know.
 pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
     let st = Static::of(sc);
     let mut out = vec![0f32; st.size()];
@@ -293,7 +294,7 @@ pub fn encode(sc: &Scenario, v: &View) -> (Vec<f32>, Vec<f32>) {
 /// observation's ([`Static::size`]): the map planes copied, the others cleared and
 /// then set, nothing allocated for the planes.
 pub(crate) fn encode_into(sc: &Scenario, v: &View, out: &mut [f32]) {
-    let me = v.side;
+    let me = v.side.side().unwrap_or(Side::A);
     let ex = &v.ex;
     let st = Static::of(sc);
     let m = &st.meta;

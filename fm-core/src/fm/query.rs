@@ -11,7 +11,7 @@ use crate::fm::scenario::Scenario;
 use crate::fm::state::{Pending, State};
 use crate::fm::view::view;
 use crate::game::MatchError;
-use crate::ids::{Side, UnitId};
+use crate::ids::{Side, UnitId, Viewer};
 use crate::query::strict_from_value;
 use crate::query::ObservationSpec;
 use serde_json::Value;
@@ -32,16 +32,17 @@ pub(crate) fn pending_kind(p: &Pending) -> &'static str {
     }
 }
 
-/// The board as SVG: of `side`'s view, or of the whole state.
+/// The board as SVG: of `viewer`'s view (a side's or a spectator's), or of the whole
+/// state.
 pub(crate) fn svg(
     sc: &Scenario,
     s: &State,
-    side: Option<Side>,
+    viewer: Option<Viewer>,
     options: &Value,
 ) -> Result<String, MatchError> {
     let opts = RenderOptions::from_json(sc, options).map_err(|e| MatchError::Input(e.message))?;
-    Ok(match side {
-        Some(side) => crate::fm::render::render_svg(sc, &view(sc, s, side), &opts),
+    Ok(match viewer {
+        Some(viewer) => crate::fm::render::render_svg(sc, &view(sc, s, viewer), &opts),
         None => crate::fm::render::render_svg(sc, s, &opts),
     })
 }

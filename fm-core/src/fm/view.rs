@@ -3,7 +3,8 @@
 //! what the opponent does not know is which of its unrevealed markers is where. Under a
 //! random allotment (Vimy Ridge 16.0) the allotment itself is secret: the opponent
 //! knows only the mix it was drawn from and the markers revealed since. Suez 1916's
-//! pools (18.3) are unknown to both players.
+//! pools (18.3) are unknown to both players. A spectator ([`Viewer::Spectator`]) may
+//! know what both sides may know: every secret of either side is hidden from it.
 //!
 //! **Invariant:** every per-side query (`combat_odds`, observations, the view hash) is
 //! computed from a [`View`], never from the hidden parts of a [`State`]; the no-leak
@@ -14,14 +15,15 @@ use crate::fm::exclusive::ExclusiveRules;
 use crate::fm::hex::Hex;
 use crate::fm::scenario::{Phase, Scenario};
 use crate::fm::state::{Combat, ExclusiveState, Outcome, Pending, State};
-use crate::ids::{Side, SidePair};
+use crate::ids::{Side, SidePair, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A side's support fire markers as seen by the viewer.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct SupportView {
-    /// Allotted and unused: values for the viewer's own side, `None` for the opponent.
+    /// Allotted and unused: values for the viewer's own side, `None` for the opponent
+    /// (and for both sides in a spectator's view).
     pub available: Option<Vec<u8>>,
     /// Number allotted and unused.
     pub available_count: u8,
@@ -35,7 +37,8 @@ pub struct SupportView {
     /// (7.1), exactly those markers (`unrevealed_count` of them; which is where stays
     /// hidden). For an opponent whose allotment was drawn at random (Vimy Ridge 16.0),
     /// every marker of its mix not revealed this game turn: its unrevealed markers are
-    /// `unrevealed_count` of these, each subset equally likely.
+    /// `unrevealed_count` of these, each subset equally likely. A spectator sees every
+    /// side as an opponent.
     pub unrevealed: Vec<u8>,
 }
 
@@ -53,11 +56,12 @@ pub struct PoolView {
     pub unrevealed: Vec<u8>,
 }
 
-/// The state as one side may see it.
+/// The state as one side (or a spectator) may see it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct View {
-    /// The viewer.
-    pub side: Side,
+    /// The viewer: `"a"`, `"b"` or `"spectator"` (a side's view hashes as when this
+    /// was its [`Side`]).
+    pub side: Viewer,
     /// Turn.
     pub turn: u16,
     /// Phase.
@@ -72,7 +76,8 @@ pub struct View {
     pub bombarded: BTreeMap<Hex, u8>,
     /// Objective control.
     pub control: BTreeMap<Hex, Side>,
-    /// The combat in progress, the opponent's face-down values removed.
+    /// The combat in progress, the opponent's face-down values removed (a spectator's:
+    /// both sides').
     pub combat: Option<Combat>,
     /// Outcome.
     pub outcome: Option<Outcome>,
@@ -87,10 +92,13 @@ pub struct View {
     pub pending: Pending,
 }
 
-/// The state as `side` may see it.
+/// The state as `viewer` may see it: a side ([`Side`]), or a spectator
+/// ([`Viewer::Spectator`]), who may know what both sides may know: no face-down value
+/// and no allotted unused value of either side, a secret random allotment (Vimy Ridge
+/// 16.0) of either side only as its mix less the markers revealed.
 ///
 /// ```
-/// use fm_core::{new_game, view, Scenario, Side};
+/// use fm_core::{new_game, view, Scenario, Side, Viewer};
 /// let sc = Scenario::builtin("system-demo").unwrap();
 /// let (state, _) = new_game(&sc, &mut fm_core::rng_from_seed(1));
 /// let v = view(&sc, &state, Side::A);
@@ -98,12 +106,16 @@ pub struct View {
 /// assert!(v.support.a.available.is_some());
 /// // What `a` may know, hashed: equal for every state `a` cannot tell apart.
 /// let _ = v.hash();
+/// // A spectator's: neither side's allotted values.
+/// let w = view(&sc, &state, Viewer::Spectator);
+/// assert!(w.support.a.available.is_none() && w.support.b.available.is_none());
 /// ```
-pub fn view(sc: &Scenario, s: &State, side: Side) -> View {
+pub fn view(sc: &Scenario, s: &State, viewer: impl Into<Viewer>) -> View {
+    let viewer: Viewer = viewer.into();
     let mut combat = s.combat.clone();
     if let Some(c) = combat.as_mut() {
         for m in &mut c.markers {
-            if m.side != side && !m.revealed {
+            if !viewer.is(m.side) && !m.revealed {
                 m.value = None;
             }
         }
@@ -122,7 +134,7 @@ pub fn view(sc: &Scenario, s: &State, side: Side) -> View {
             }
         }
         let count = unrevealed.len() as u8;
-        if who != side && sc.rules().random_allotment(sc, s.turn, who) {
+        if !viewer.is(who) && sc.rules().random_allotment(sc, s.turn, who) {
             // 16.0: the allotment is a secret random draw from the mix; what the viewer
             // knows is the mix less every marker revealed this game turn.
             let mut pool = sc.data.support_markers.get(who).clone();
@@ -135,7 +147,7 @@ pub fn view(sc: &Scenario, s: &State, side: Side) -> View {
         }
         unrevealed.sort_unstable();
         SupportView {
-            available: (who == side).then(|| sup.available.clone()),
+            available: viewer.is(who).then(|| sup.available.clone()),
             available_count: sup.available.len() as u8,
             used: sup.used.clone(),
             unrevealed_count: count,
@@ -173,7 +185,7 @@ pub fn view(sc: &Scenario, s: &State, side: Side) -> View {
         }
     }
     View {
-        side,
+        side: viewer,
         turn: s.turn,
         phase: s.phase,
         active: s.active,

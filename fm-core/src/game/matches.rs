@@ -727,6 +727,14 @@ impl<G: Game> GameMatch<G> {
     pub fn view(&self, side: Side) -> G::View {
         G::view(&self.scenario, &self.state, side)
     }
+    /// The state as a spectator sees it: what both sides may know
+    /// ([`Game::spectator_view`]).
+    ///
+    /// # Errors
+    /// As [`Game::spectator_view`] (a system without spectator views).
+    pub fn spectator_view(&self) -> Result<G::View, MatchError> {
+        G::spectator_view(&self.scenario, &self.state)
+    }
     /// Winner, once over (`None` also for a draw: see [`GameMatch::outcome`]).
     pub fn winner(&self) -> Option<Side> {
         G::outcome(&self.state).and_then(|o| o.0)

@@ -1,10 +1,12 @@
 //! What one side may know of a match: [`SideRecordOf`] (the scenario, the side's
 //! redacted events and its view, for play by e-mail and a player's client), the side's
-//! perfect-recall information state, and its view hash. Every function here reads the
-//! true state only through [`Game::view`] and [`Game::redacted`].
+//! perfect-recall information state, and its view hash; and what a spectator may know
+//! (what both sides may), its log and view hash. Every function here reads the true
+//! state only through [`Game::view`], [`Game::redacted`], [`Game::spectator_view`] and
+//! [`Game::redacted_for_spectator`].
 
 use super::log::{hex_u64, hex_u64_opt};
-use super::{Game, GameMatch};
+use super::{Game, GameMatch, MatchError};
 use crate::ids::Side;
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +23,9 @@ pub(crate) struct InfoEntry<'a, G: Game> {
 pub(crate) type InfoRecord<'a, G> = (Option<u64>, Vec<<G as Game>::Event>, Vec<InfoEntry<'a, G>>);
 
 /// One command of a [`SideRecordOf`]: the command (commands are public in F&M), its
-/// events as the side sees them, and the side's view hash after it.
+/// events as the side sees them, and the side's view hash after it. (Also one command
+/// of a spectator's log, [`GameMatch::spectator_log`]: its events and view hash a
+/// spectator's.)
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct SideEntryOf<G: Game> {
@@ -179,5 +183,51 @@ impl<G: Game> GameMatch<G> {
     /// is the referee's.
     pub fn view_hash(&self, side: Side) -> u64 {
         G::view_hash(&self.view(side))
+    }
+
+    /// The hash of a spectator's view ([`GameMatch::spectator_view`]): what a
+    /// spectator's client may be shown.
+    ///
+    /// # Errors
+    /// As [`Game::spectator_view`].
+    pub fn spectator_view_hash(&self) -> Result<u64, MatchError> {
+        Ok(G::view_hash(&self.spectator_view()?))
+    }
+
+    /// The log from command `from` on as a spectator may know it: each command, its
+    /// events redacted for a spectator ([`Game::redacted_for_spectator`]) and the hash
+    /// of the spectator's view after it.
+    ///
+    /// ```
+    /// use fm_core::{Match, Viewer};
+    /// let mut m = Match::new_builtin("system-demo", 1).unwrap();
+    /// let first = m.legal_commands()[0].clone();
+    /// m.apply(&first).unwrap();
+    /// let log = m.spectator_log(0).unwrap();
+    /// assert_eq!(log.len(), 1);
+    /// assert_eq!(log[0].view_hash, m.spectator_view_hash().unwrap());
+    /// let events = &m.log()[0].events;
+    /// let redacted: Vec<_> = events.iter().map(|e| e.redacted_for(Viewer::Spectator)).collect();
+    /// assert_eq!(log[0].events, redacted);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Game::spectator_view`].
+    pub fn spectator_log(&self, from: usize) -> Result<Vec<SideEntryOf<G>>, MatchError> {
+        let sc = &self.scenario;
+        let mut s = self.opening.state.clone();
+        let mut log = Vec::new();
+        for (k, e) in self.log.iter().enumerate() {
+            G::fold(sc, &mut s, &e.events);
+            if k < from {
+                continue;
+            }
+            log.push(SideEntryOf {
+                command: e.command.clone(),
+                events: e.events.iter().map(G::redacted_for_spectator).collect(),
+                view_hash: G::view_hash(&G::spectator_view(sc, &s)?),
+            });
+        }
+        Ok(log)
     }
 }

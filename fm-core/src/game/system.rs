@@ -166,6 +166,22 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     fn view_hash(v: &Self::View) -> u64;
     /// An event as `side` may see it.
     fn redacted(e: &Self::Event, side: Side) -> Self::Event;
+    /// The state as a spectator may know it: what both sides may know, every secret of
+    /// either side hidden. Its [`Game::view_hash`] is equal for every two states that
+    /// differ only in what either side may not know.
+    ///
+    /// # Errors
+    /// [`MatchError::Unsupported`] (the default, query `"spectator view"`): a system
+    /// shows a spectator nothing until it says what a spectator may know.
+    fn spectator_view(_sc: &Self::Scenario, _s: &Self::State) -> Result<Self::View, MatchError> {
+        Err(crate::query::unsupported("spectator view", Self::NAME))
+    }
+    /// An event as a spectator may see it: every secret of either side removed. The
+    /// default redacts it for each side in turn (side a's redaction removes b's
+    /// secrets, b's then a's).
+    fn redacted_for_spectator(e: &Self::Event) -> Self::Event {
+        Self::redacted(&Self::redacted(e, Side::A), Side::B)
+    }
     /// A platform-independent hash of the whole state (the referee's).
     fn state_hash(s: &Self::State) -> u64;
     /// The state hash a save of format `format` records: [`Game::state_hash`] unless
@@ -258,6 +274,19 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
         _options: &serde_json::Value,
     ) -> Result<String, MatchError> {
         Err(crate::query::unsupported("svg", Self::NAME))
+    }
+    /// A picture of a spectator's view ([`Game::spectator_view`]) as SVG: nothing either
+    /// side may keep from the other. `options` as for [`Game::svg`].
+    ///
+    /// # Errors
+    /// As [`Game::svg`]; [`MatchError::Unsupported`] (the default, query
+    /// `"spectator svg"`).
+    fn spectator_svg(
+        _sc: &Self::Scenario,
+        _s: &Self::State,
+        _options: &serde_json::Value,
+    ) -> Result<String, MatchError> {
+        Err(crate::query::unsupported("spectator svg", Self::NAME))
     }
     /// Where a unit can move now, as JSON (Fire & Movement: `fm_core::reachable`'s
     /// list of `{"hex", "cost", "path", "stop", "occupied"}`).

@@ -149,6 +149,13 @@ impl crate::game::Game for Huzzah {
     fn redacted(e: &event::Event, _: Side) -> event::Event {
         e.clone()
     }
+    /// A spectator sees what both players see: the table.
+    fn spectator_view(
+        _: &scenario::Scenario,
+        s: &state::State,
+    ) -> Result<state::State, crate::game::MatchError> {
+        Ok(s.clone())
+    }
     fn state_hash(s: &state::State) -> u64 {
         s.hash()
     }
@@ -194,6 +201,14 @@ impl crate::game::Game for Huzzah {
         options: &serde_json::Value,
     ) -> Result<String, crate::game::MatchError> {
         query::svg(sc, s, side, options)
+    }
+    fn spectator_svg(
+        sc: &scenario::Scenario,
+        s: &state::State,
+        options: &serde_json::Value,
+    ) -> Result<String, crate::game::MatchError> {
+        // Every view is the table itself.
+        query::svg(sc, s, None, options)
     }
     fn odds(
         sc: &scenario::Scenario,

@@ -25,12 +25,16 @@
 //! or an HTTP head, may take to arrive whole), `--allow-origin ORIGIN` (repeatable;
 //! the web origins whose pages may connect, by default the server's own address),
 //! `--max-queued-bytes N` (16 MiB: the replies queued for a client that does not
-//! read before it is dropped), `--scenario NAME`, `--seed N` (0).
+//! read before it is dropped), `--think-memory BYTES` (256M: the memory of the search
+//! trees of all the `think`s running at once, shared out equally), `--max-thinks N`
+//! (2: the `think`s running at once), `--max-think-ms MS` (60000: the longest `think`
+//! a request may ask for), `--scenario NAME`, `--seed N` (0). On stdin,
+//! `--think-memory` and `--max-think-ms` bound each `think` too (nothing by default).
 //!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
 use fm::listen::{self, Options};
-use fm::protocol::{Core, Server, Session};
+use fm::protocol::{Core, Server, Session, ThinkLimits};
 use std::io::Write;
 
 /// The reference client for tabletop tools, served on `GET /` in socket mode.
@@ -39,7 +43,7 @@ const PAGE: &str = include_str!("../../../examples/web/index.html");
 fn fail(message: &str) -> ! {
     eprintln!("serve: {message}");
     eprintln!(
-        "usage: serve [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--max-queued-bytes N] [--scenario NAME [--seed N]]]"
+        "usage: serve [--think-memory BYTES] [--max-think-ms MS] [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--max-queued-bytes N] [--max-thinks N] [--scenario NAME [--seed N]]]"
     );
     std::process::exit(2);
 }
@@ -47,6 +51,7 @@ fn fail(message: &str) -> ! {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut addr, mut scenario, mut seed, mut opts) = (None, None, 0u64, Options::default());
+    let (mut think_memory, mut max_thinks, mut max_think_ms) = (None, None, None);
     while let Some(a) = args.next() {
         let mut value = || {
             args.next()
@@ -85,12 +90,50 @@ fn main() {
                     }
                 }
             }
+            "--think-memory" => {
+                think_memory = match fm::protocol::parse_bytes(&value()) {
+                    Some(n) if (1 << 20..=1 << 40).contains(&n) => Some(n),
+                    _ => fail("--think-memory needs a number of bytes from 1M to 1T (such as 268435456, 256M or 1G)"),
+                }
+            }
+            "--max-thinks" => {
+                max_thinks = match value().parse::<usize>() {
+                    Ok(n) if (1..=256).contains(&n) => Some(n),
+                    _ => fail("--max-thinks needs a number from 1 to 256"),
+                }
+            }
+            "--max-think-ms" => {
+                max_think_ms = match value().parse::<u64>() {
+                    Ok(n) if (1..=600_000).contains(&n) => Some(n),
+                    _ => fail("--max-think-ms needs a number of milliseconds from 1 to 600000"),
+                }
+            }
             other => fail(&format!("unknown argument {other}")),
         }
+    }
+    // On stdin one think runs at a time.
+    let thinks = match (&addr, max_thinks) {
+        (_, Some(n)) => n,
+        (Some(_), None) => listen::MAX_THINKS,
+        (None, None) => 1,
+    };
+    if think_memory.unwrap_or(listen::THINK_MEMORY) / (thinks as u64) < 1 << 20 {
+        fail("--think-memory must give each of the --max-thinks thinks 1M at least");
     }
     let Some(addr) = addr else {
         if scenario.is_some() {
             fail("--scenario is for --listen (on stdin, send a \"new\" request)");
+        }
+        if max_thinks.is_some() {
+            fail("--max-thinks is for --listen (on stdin one think runs at a time)");
+        }
+        let mut server = Server::new();
+        if think_memory.is_some() || max_think_ms.is_some() {
+            server.limit_thinks(ThinkLimits {
+                max_ms: max_think_ms.unwrap_or(ThinkLimits::default().max_ms),
+                memory: think_memory,
+                max_thinks: 1,
+            });
         }
         let stdin = std::io::stdin();
         let stdout = std::io::stdout();
@@ -98,12 +141,17 @@ fn main() {
         // fm::protocol::MAX_LINE_BYTES is skipped, never held whole, and gets an error
         // reply.
         let out = std::io::BufWriter::new(stdout.lock());
-        if let Err(e) = Server::new().serve(stdin.lock(), out) {
+        if let Err(e) = server.serve(stdin.lock(), out) {
             eprintln!("serve: cannot read stdin: {e}");
             std::process::exit(1);
         }
         return;
     };
+    opts.think_memory = think_memory.unwrap_or(opts.think_memory);
+    opts.max_thinks = thinks;
+    if let Some(ms) = max_think_ms {
+        opts.max_think = std::time::Duration::from_millis(ms);
+    }
     let listener = std::net::TcpListener::bind(&addr)
         .unwrap_or_else(|e| fail(&format!("cannot listen on {addr}: {e}")));
     let local = listener

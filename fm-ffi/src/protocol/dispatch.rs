@@ -17,16 +17,20 @@ use serde_json::{Map, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What every client of one server shares: at most one match, the seats bound to its
-/// sides, and in socket mode the owner's token.
+/// sides and its spectators, and in socket mode the owner's token.
 #[derive(Default)]
 pub struct Core {
     pub(super) game: Option<Box<dyn DynMatch>>,
     /// Seat tokens of the current match and the side each is bound to.
     pub(super) seats: Vec<(String, Side)>,
+    /// Spectator tokens of the current match (each sees what both sides may know).
+    pub(super) spectators: Vec<String>,
     /// Tokens handed out so far (feeds the token generator).
     pub(super) issued: u64,
     /// The owner's token (socket mode: a connection binds with it to act as the owner).
     pub(super) owner_token: Option<String>,
+    /// The bounds on `think` and the thinks running now.
+    pub(super) thinks: super::think::Thinks,
 }
 
 /// What one request came to: a reply now, or a search to run first (`think`, which a
@@ -117,6 +121,7 @@ impl Core {
                 Err(_) => {
                     self.game = None;
                     self.seats.clear();
+                    self.spectators.clear();
                     let e = ProtoError::new(
                         "panic",
                         "internal error (panic in fm); the match was discarded",
@@ -187,13 +192,13 @@ impl Core {
             "scenario" => reply(self.scenario()?),
             "state" => reply(self.state(session, obj, asker)?),
             "view" => reply(self.view(session, obj, asker, seat)?),
-            "svg" => reply(self.svg(obj, seat)?),
+            "svg" => reply(self.svg(obj, asker)?),
             "reachable" => reply(self.reachable(obj, seat)?),
             "odds" => reply(self.odds(obj, seat)?),
             "explain" => reply(self.explain(obj, seat)?),
             "seat" => reply(self.seat(obj)?),
             "export" => reply(self.export(obj, seat)?),
-            "log" => reply(self.log(obj, seat)?),
+            "log" => reply(self.log(obj, asker)?),
             "save" => reply(self.save()?),
             "load" => changed(self.load(obj)?, Change::Load),
             "undo" => {

@@ -1,5 +1,6 @@
 //! Match management, the owner's requests: `new` (a built-in scenario, or one given as
-//! JSON), `load` and `save`. Starting or loading a match ends every seat of the last one.
+//! JSON), `load` and `save`. Starting or loading a match ends every seat and spectator
+//! of the last one.
 
 use super::chance::{chance_mode_field, with_chance};
 use super::dispatch::Core;
@@ -59,6 +60,7 @@ impl Core {
             fm_core::ChanceMode::Explicit => m.new_with_chance(mode),
         };
         self.seats.clear();
+        self.spectators.clear();
         let body = Body::new()
             .with("events", &m.opening_events_json())?
             .with("pending", &m.pending_json())?
@@ -76,6 +78,7 @@ impl Core {
         let text = json_or_string(save)?;
         let m = any::load_match(&text)?;
         self.seats.clear();
+        self.spectators.clear();
         let body = Body::new()
             .with("loaded", &m.log_len())?
             .with("pending", &m.pending_json())?

@@ -7,6 +7,8 @@
 //! side by a token the owner asks for (`{"cmd":"seat","side":"a"}`). A request that
 //! carries `"seat"` is answered only with what that side may know: its own view, its
 //! redacted events, view hashes, and commands only when the decision is its own.
+//! **Spectators** (`{"cmd":"seat","side":"spectator"}`, any number) only watch: their
+//! view, picture and log hold what both sides may know, and they may not act.
 //!
 //! Input is read strictly: a line longer than [`MAX_LINE_BYTES`] is skipped in bounded
 //! chunks ([`read_line`]) and answered with an error, a key given twice anywhere in a
@@ -60,7 +62,7 @@ pub(crate) use reply::{error_reply, not_utf8, too_long_reply};
 pub use seats::Binding;
 pub use server::{read_line, LineRead, ServeEnd, Server, MAX_LINE_BYTES};
 pub use session::Session;
-pub use think::ThinkJob;
+pub use think::{parse_bytes, ThinkJob, ThinkLimits};
 
 /// Version of the protocol, reported by `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;

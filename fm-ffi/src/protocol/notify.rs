@@ -4,7 +4,7 @@
 use super::chance::{settled_events, Resolved};
 use super::dispatch::Core;
 use super::reply::{hash_hex, Body, Result};
-use super::seats::Binding;
+use super::seats::{Asker, Binding};
 
 /// What a request changed in the match, for the notifications of the other clients.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,20 +39,20 @@ impl Core {
     /// made: `{"notify":{"change":…,"count":…,"pending":…,"hash":…}}`, with the
     /// command's `events` after an `apply` (and after the `apply_chance` that
     /// completed a command: `"change":"chance"`), all as that client may know them (a
-    /// seat's redacted events and view hash). A seat that a `new` or `load` ended
+    /// seat's redacted events and view hash; a spectator's, redacted of both sides'
+    /// secrets, and its view hash). A seat or spectator that a `new` or `load` ended
     /// is told so (`"seat":"ended"`).
     pub fn notification(&self, binding: &Binding, change: Change) -> String {
-        let side = match binding {
-            Binding::Owner => None,
-            Binding::Seat(t) => match self.seat_side(t) {
-                Some(s) => Some(s),
-                None => {
-                    return format!(
-                        r#"{{"notify":{{"change":"{}","seat":"ended"}}}}"#,
-                        change.name()
-                    )
-                }
-            },
+        let asker = match binding {
+            Binding::Owner => Some(Asker::Owner),
+            Binding::Seat(t) => self.seat_side(t).map(Asker::Seat),
+            Binding::Spectator(t) => self.is_spectator(t).then_some(Asker::Spectator),
+        };
+        let Some(asker) = asker else {
+            return format!(
+                r#"{{"notify":{{"change":"{}","seat":"ended"}}}}"#,
+                change.name()
+            );
         };
         let body = (|| -> Result<Body> {
             let mut b = Body::new().with("change", change.name())?;
@@ -62,12 +62,21 @@ impl Core {
             b = b
                 .with("count", &g.log_len())?
                 .with("pending", &g.pending_json())?;
-            b = match side {
-                Some(s) => b.with("hash", &hash_hex(g.view_hash(s)))?,
-                None => b.with("hash", &hash_hex(g.state_hash()))?,
+            let hash = match asker {
+                Asker::Seat(s) => g.view_hash(s),
+                Asker::Spectator => g.spectator_view_hash()?,
+                Asker::Owner | Asker::Unbound => g.state_hash(),
             };
+            b = b.with("hash", &hash_hex(hash))?;
             if matches!(change, Change::Apply | Change::Chance(Resolved::Command)) {
-                b = b.with("events", &settled_events(g, side))?;
+                let events = match asker {
+                    Asker::Seat(s) => settled_events(g, Some(s)),
+                    // As `settled_events`: none while the command waits for a draw.
+                    Asker::Spectator if g.chance_node().is_some() => serde_json::json!([]),
+                    Asker::Spectator => g.spectator_last_events_json(),
+                    Asker::Owner | Asker::Unbound => settled_events(g, None),
+                };
+                b = b.with("events", &events)?;
             }
             Ok(b)
         })();

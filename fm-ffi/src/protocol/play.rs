@@ -97,7 +97,9 @@ impl Core {
         }
         let visible = match asker {
             Asker::Seat(s) => g.decider() == Some(s),
-            _ => true,
+            // Refused before (a spectator decides nothing); never its listing.
+            Asker::Spectator => false,
+            Asker::Owner | Asker::Unbound => true,
         };
         let of_unit = |c: &Value| match unit {
             None => true,

@@ -1,14 +1,15 @@
 //! The queries, which change nothing: `scenario`, `state`, `view`, `svg`, `reachable`,
 //! `odds`, `explain`, `export` and `log`. A seat is answered from its own side's
 //! knowledge alone: its view, its record, and a match drawn from its view where a
-//! query reads a state.
+//! query reads a state. A spectator gets only its view, picture and log: what both
+//! sides may know.
 
 use super::dispatch::Core;
 use super::reply::{hash_hex, Body, ProtoError, Result};
 use super::requests::{flag, parse_command, side_field, since};
-use super::seats::{as_seat, own_side, Asker};
+use super::seats::{as_seat, is_spectator_side, own_side, spectator_only, Asker};
 use super::session::Session;
-use fm_core::Side;
+use fm_core::{Side, Viewer};
 use serde_json::{json, Map, Value};
 
 impl Core {
@@ -38,7 +39,8 @@ impl Core {
         b.with("hash", &hash)
     }
 
-    /// `view`: a side's view (a seat's own), or a patch of the last one sent.
+    /// `view`: a side's view (a seat's own) or a spectator's (a spectator's own), or a
+    /// patch of the last one sent.
     pub(super) fn view(
         &self,
         session: &mut Session,
@@ -46,29 +48,42 @@ impl Core {
         asker: Asker,
         seat: Option<Side>,
     ) -> Result<Body> {
-        let side = match (seat, obj.get("side")) {
-            (Some(s), None) => s,
-            (Some(s), Some(v)) => {
+        let viewer: Viewer = match (asker, seat, obj.get("side")) {
+            (Asker::Spectator, _, _) => {
+                spectator_only(obj, "view")?;
+                Viewer::Spectator
+            }
+            (_, Some(s), None) => s.into(),
+            (_, Some(s), Some(v)) => {
                 if side_field(obj, "view")? != s {
                     return Err(ProtoError::new(
                         "seat",
                         format!("this seat is side {s}'s; it may not view {v}"),
                     ));
                 }
-                s
+                s.into()
             }
-            (None, _) => side_field(obj, "view")?,
+            (_, None, _) if is_spectator_side(obj) => Viewer::Spectator,
+            (_, None, _) => side_field(obj, "view")
+                .map_err(|_| {
+                    ProtoError::protocol("view needs \"side\": \"a\", \"b\" or \"spectator\"")
+                })?
+                .into(),
         };
         let g = self.current()?;
-        let hash = hash_hex(g.view_hash(side));
-        let key = format!("{}/view/{side}", asker.key());
+        let (hash, view) = match viewer.side() {
+            Some(side) => (g.view_hash(side), g.view_json(side)),
+            None => (g.spectator_view_hash()?, g.spectator_view_json()?),
+        };
+        let key = format!("{}/view/{viewer}", asker.key());
         let delta = flag(obj, "delta")?;
-        let b = session.deltable(Body::new(), key, "view", g.view_json(side), delta)?;
-        b.with("hash", &hash)
+        let b = session.deltable(Body::new(), key, "view", view, delta)?;
+        b.with("hash", &hash_hex(hash))
     }
 
-    /// `svg`: a picture of a side's view, or of the whole state (the owner's).
-    pub(super) fn svg(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+    /// `svg`: a picture of a side's view, of a spectator's, or of the whole state (the
+    /// owner's).
+    pub(super) fn svg(&self, obj: &Map<String, Value>, asker: Asker) -> Result<Body> {
         let g = self.current()?;
         let options = match obj.get("options") {
             None => json!({}),
@@ -79,17 +94,26 @@ impl Core {
                 ))
             }
         };
-        // A seat draws its own side's view; the owner any side's, or the whole
-        // state (no `side`).
-        let side = match seat {
-            Some(s) => {
+        // A seat draws its own side's view, a spectator its own; the owner any side's,
+        // a spectator's, or the whole state (no `side`).
+        let viewer = match asker {
+            Asker::Seat(s) => {
                 own_side(obj, s, "draw")?;
-                Some(s)
+                Some(Viewer::from(s))
             }
-            None if obj.contains_key("side") => Some(side_field(obj, "svg")?),
-            None => None,
+            Asker::Spectator => {
+                spectator_only(obj, "draw")?;
+                Some(Viewer::Spectator)
+            }
+            _ if is_spectator_side(obj) => Some(Viewer::Spectator),
+            _ if obj.contains_key("side") => Some(side_field(obj, "svg")?.into()),
+            _ => None,
         };
-        Body::new().with("svg", &g.svg(side, &options)?)
+        let svg = match viewer {
+            Some(Viewer::Spectator) => g.spectator_svg(&options)?,
+            v => g.svg(v.and_then(Viewer::side), &options)?,
+        };
+        Body::new().with("svg", &svg)
     }
 
     /// `reachable`: the hexes a unit could move to.
@@ -164,12 +188,13 @@ impl Core {
     }
 
     /// `log`: the commands from `since` on, as the asker may know them.
-    pub(super) fn log(&self, obj: &Map<String, Value>, seat: Option<Side>) -> Result<Body> {
+    pub(super) fn log(&self, obj: &Map<String, Value>, asker: Asker) -> Result<Body> {
         let g = self.current()?;
         let from = since(obj, g.log_len())?;
-        let log = match seat {
-            Some(s) => g.side_log_json(s, from),
-            None => g.log_json(from),
+        let log = match asker {
+            Asker::Seat(s) => g.side_log_json(s, from),
+            Asker::Spectator => g.spectator_log_json(from)?,
+            Asker::Owner | Asker::Unbound => g.log_json(from),
         };
         Body::new().with("log", &log)?.with("count", &g.log_len())
     }

@@ -145,6 +145,11 @@ impl Server {
         self.core.game()
     }
 
+    /// Bounds its `think`s ([`Core::limit_thinks`]; `serve`'s flags on stdin).
+    pub fn limit_thinks(&mut self, limits: super::ThinkLimits) {
+        self.core.limit_thinks(limits);
+    }
+
     /// Reads requests from `input` and writes one reply line to `output` for each line
     /// that is not blank, until `quit`, the end of the input or a closed output. A line
     /// longer than [`MAX_LINE_BYTES`] is skipped without being held in memory and gets

@@ -549,7 +549,8 @@ class Match:
         max_candidates: int = 16,
     ) -> dict[str, Any]:
         """The built-in AI's choice (information-set MCTS from the decider's view):
-        ``{"command", "index", "side", "iterations", "value", "candidates"}``.
+        ``{"command", "index", "side", "iterations", "stopped", "tree_bytes",
+        "value", "candidates"}``.
         :class:`ProtocolError` naming the setting and its range for one out of range
         (``iterations`` 1 to 10,000,000, ``seed`` and ``max_candidates`` 0 to
         2**64 - 1, ``rollout`` 0 to 100,000, ``max_priors`` 1 to 1,000,000, …)."""

@@ -814,10 +814,12 @@ impl PyMatch {
     /// tree search from the deciding side's knowledge alone (each iteration a
     /// determinization of its view; it never reads what that side may not know), with
     /// its own dice (`seed`), so the match is unchanged. Returns a dict:
-    /// ``{"command": {...}, "index": int, "side": "a", "iterations": int, "value":
-    /// float, "candidates": [{"index", "visits", "value", "prior"}, ...]}`` (at most
-    /// ``max_candidates``, most visited first); apply ``command`` with ``apply`` or
-    /// ``index`` with ``apply_action``.
+    /// ``{"command": {...}, "index": int, "side": "a", "iterations": int, "stopped":
+    /// "iterations", "tree_bytes": int, "value": float, "candidates": [{"index",
+    /// "visits", "value", "prior"}, ...]}`` (at most ``max_candidates``, most visited
+    /// first; ``stopped`` is ``"iterations"``, ``"time"`` or ``"forced"``, a single
+    /// legal command; ``tree_bytes`` the memory the search tree held); apply
+    /// ``command`` with ``apply`` or ``index`` with ``apply_action``.
     ///
     /// ``iterations`` bounds the work (1 to 10,000,000); ``time_budget`` (seconds) also
     /// stops it after that long (the result then depends on the machine's speed;
@@ -867,6 +869,7 @@ impl PyMatch {
             rollout: int(rollout, "rollout", 0, SearchConfig::MAX_ROLLOUT, 0)?,
             widening: setting_float(widening, "widening", 2.0, "0.1 to 100")?,
             max_priors: int(max_priors, "max_priors", 400, 1_000_000, 1)?,
+            ..SearchConfig::default()
         };
         let max_candidates =
             setting_int(max_candidates, "max_candidates", 16, (0, usize::MAX as u64))?;

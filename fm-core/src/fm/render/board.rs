@@ -6,7 +6,7 @@ use crate::fm::hex::Hex;
 use crate::fm::scenario::Phase;
 use crate::fm::state::{Combat, Location, Outcome, Pending, State};
 use crate::fm::view::View;
-use crate::ids::{Side, UnitId};
+use crate::ids::{Side, UnitId, Viewer};
 use std::collections::BTreeMap;
 
 /// What to render: the full state, or one side's view of it.
@@ -43,7 +43,8 @@ pub(super) struct Snap<'a> {
     pub(super) pending: Pending,
     /// Per side: available values if visible, available count, used values.
     pub(super) support: [(Option<Vec<u8>>, usize, Vec<u8>); 2],
-    pub(super) viewer: Option<Side>,
+    /// Whose view it is (`None`: the whole state, the referee's).
+    pub(super) viewer: Option<Viewer>,
     /// Exclusive-rule markers (full state only: views do not carry them yet).
     pub(super) ex: Option<&'a crate::fm::state::ExclusiveState>,
 }

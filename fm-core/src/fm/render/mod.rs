@@ -204,8 +204,9 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
         r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif"><title>{}</title><defs><clipPath id="{ID}map"><rect x="0" y="0" width="{map_w:.1}" height="{map_h:.1}"/></clipPath>{defs}</defs><rect width="100%" height="100%" fill="#fbfaf5"/>"##,
         xml_escape(&title)
     );
-    let subtitle = match snap.viewer {
-        Some(v) => format!("  (as seen by {})", sc.side_name(v)),
+    let subtitle = match snap.viewer.map(|v| v.side()) {
+        Some(Some(v)) => format!("  (as seen by {})", sc.side_name(v)),
+        Some(None) => "  (as seen by a spectator)".to_string(),
         None => String::new(),
     };
     text(

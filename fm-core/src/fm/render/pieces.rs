@@ -147,7 +147,7 @@ pub(super) fn draw_pieces(
     if let Some(cb) = snap.combat {
         for m in &cb.markers {
             let label = match m.value {
-                Some(v) if m.revealed || snap.viewer.map_or(true, |w| w == m.side) => {
+                Some(v) if m.revealed || snap.viewer.map_or(true, |w| w.is(m.side)) => {
                     format!("+{v}")
                 }
                 _ => "?".to_string(),
