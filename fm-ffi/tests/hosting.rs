@@ -1,0 +1,278 @@
+//! Issue 33, a server that can be hosted: a match that survives its process (finding
+//! 8), no request holding the others up (finding 5).
+
+use crate::support;
+use fm_core::any::{self, DynMatch};
+use serde_json::{json, Value};
+use std::io::{self, BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A JSON-lines connection that reports a closed socket as an error (the server was
+/// killed) instead of failing the test.
+struct Conn {
+    r: BufReader<TcpStream>,
+    w: TcpStream,
+}
+
+impl Conn {
+    fn connect(addr: SocketAddr) -> Conn {
+        let w = TcpStream::connect(addr).expect("connect");
+        w.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        // A request goes in one segment, not held back for the last one's ACK.
+        w.set_nodelay(true).unwrap();
+        Conn {
+            r: BufReader::new(w.try_clone().unwrap()),
+            w,
+        }
+    }
+
+    fn ask(&mut self, req: &Value) -> io::Result<Value> {
+        writeln!(self.w, "{req}")?;
+        let mut line = String::new();
+        if self.r.read_line(&mut line)? == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        Ok(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")))
+    }
+}
+
+/// `serve --listen` on a Meuse Argonne match, with the extra arguments.
+fn start_with(extra: &[&std::ffi::OsStr]) -> (Child, SocketAddr, Value) {
+    let mut child = Command::new(support::serve_binary())
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--scenario",
+            "meuse-argonne",
+            "--seed",
+            "9",
+        ])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start serve --listen --journal");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let hello: Value = serde_json::from_str(&first).expect("the first line is JSON");
+    let addr = hello["listening"].as_str().unwrap().parse().unwrap();
+    (child, addr, hello)
+}
+
+fn start(journal: &Path) -> (Child, SocketAddr, Value) {
+    start_with(&["--journal".as_ref(), journal.as_os_str()])
+}
+
+fn hex(h: u64) -> String {
+    format!("{h:016x}")
+}
+
+/// SplitMix64: the test's own choices, seeded.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A request of the owner's and what it does to the match played alongside.
+enum Request {
+    Apply(usize),
+    Undo,
+    New(u64),
+}
+
+impl Request {
+    fn json(&self) -> Value {
+        match self {
+            Request::Apply(i) => json!({"cmd":"apply","index":i}),
+            Request::Undo => json!({"cmd":"undo"}),
+            Request::New(seed) => json!({"cmd":"new","scenario":"meuse-argonne","seed":seed}),
+        }
+    }
+
+    fn play(&self, m: &mut Box<dyn DynMatch>) {
+        match self {
+            Request::Apply(i) => {
+                let c = m.command_at(*i).expect("a command");
+                m.apply_json(&c).expect("legal");
+            }
+            Request::Undo => assert!(m.undo()),
+            Request::New(seed) => *m = any::new_match("meuse-argonne", *seed).unwrap(),
+        }
+    }
+}
+
+/// Finding 8: a `serve --listen --journal` process playing a Meuse Argonne match is
+/// killed with SIGKILL at random moments and started again on its journal; every
+/// request a client saw answered must be there, and the state must be the one the
+/// client last saw (or that one with the request in flight at the kill, journaled but
+/// never answered), checked against a match played in this process alongside.
+#[test]
+fn issue_33_a_journaled_match_survives_sigkill_at_random_moments() {
+    const KILLS: usize = 20;
+    let path = std::env::temp_dir().join(format!("fm-kill-test-{}.journal", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut rng = 0x0005_eed0_u64;
+    let mut mirror = any::new_match("meuse-argonne", 9).unwrap();
+    let (mut owner, mut seats, mut in_flight) = (None::<Value>, None::<Value>, None::<Request>);
+    let (mut answered, mut resumed_ahead, mut games) = (0usize, 0usize, 1u64);
+    let mut playing = Duration::ZERO;
+    for kill in 0..=KILLS {
+        let (child, addr, hello) = start(&path);
+        // The same owner and seats on every start: the clients' tokens still hold.
+        match &owner {
+            None => owner = Some(hello["owner"].clone()),
+            Some(o) => assert_eq!(&hello["owner"], o, "{hello}"),
+        }
+        if kill > 0 {
+            assert!(
+                hello["journal"]["resumed"]["records"].as_u64() > Some(0),
+                "{hello}"
+            );
+        }
+        let mut c = Conn::connect(addr);
+        let bound = c.ask(&json!({"cmd":"bind","token":owner})).unwrap();
+        assert_eq!(bound["bound"], "owner", "{bound}");
+        // What the server resumed: what the client last saw, or that and the request
+        // in flight when the process died (journaled, never answered).
+        let save = c.ask(&json!({"cmd":"save"})).unwrap()["save"].to_string();
+        let resumed = any::load_match(&save).expect("the resumed match saves");
+        if resumed.state_hash() != mirror.state_hash() {
+            let r = in_flight.take().unwrap_or_else(|| {
+                panic!("start {kill}: a state no client saw, with nothing in flight")
+            });
+            if let Request::New(_) = r {
+                seats = None;
+            }
+            r.play(&mut mirror);
+            resumed_ahead += 1;
+        }
+        assert_eq!(
+            hex(resumed.state_hash()),
+            hex(mirror.state_hash()),
+            "start {kill}"
+        );
+        assert_eq!(resumed.log_len(), mirror.log_len());
+        in_flight = None;
+        // The seats of the first match (a new match ends them).
+        match &seats {
+            None if kill == 0 => seats = Some(hello["seats"].clone()),
+            None => assert!(hello.get("seats").is_none(), "{hello}"),
+            Some(s) => assert_eq!(&hello["seats"], s, "{hello}"),
+        }
+        if let Some(s) = &seats {
+            let mut seat = Conn::connect(addr);
+            let bound = seat.ask(&json!({"cmd":"bind","token":s["b"]})).unwrap();
+            assert_eq!(
+                bound["bound"], "b",
+                "the seat's token holds after start {kill}"
+            );
+        }
+        if kill == KILLS {
+            let bye = c.ask(&json!({"cmd":"quit"})).unwrap();
+            assert_eq!(bye["bye"], true);
+            let mut child = child;
+            assert!(child.wait().unwrap().success());
+            break;
+        }
+        // Play until a killer kills the process at a random moment.
+        let after = Duration::from_millis(50 + next(&mut rng) % 350);
+        let killer = std::thread::spawn(move || {
+            let mut child = child;
+            std::thread::sleep(after);
+            child.kill().expect("SIGKILL");
+            child.wait().unwrap()
+        });
+        let began = std::time::Instant::now();
+        loop {
+            let r = if mirror.is_over() {
+                games += 1;
+                Request::New(games)
+            } else if mirror.log_len() > 0 && next(&mut rng) % 20 == 0 {
+                Request::Undo
+            } else {
+                let legal = mirror.legal_indices();
+                Request::Apply(legal[(next(&mut rng) % legal.len() as u64) as usize])
+            };
+            let req = r.json();
+            in_flight = Some(r);
+            let Ok(reply) = c.ask(&req) else { break };
+            assert!(reply.get("error").is_none(), "{req} -> {reply}");
+            let r = in_flight.take().unwrap();
+            if let Request::New(_) = r {
+                seats = None;
+            }
+            r.play(&mut mirror);
+            assert_eq!(reply["hash"], hex(mirror.state_hash()), "{req}");
+            answered += 1;
+        }
+        playing += began.elapsed();
+        let status = killer.join().unwrap();
+        assert!(!status.success(), "killed, not ended: {status}");
+    }
+    eprintln!(
+        "kill test: {KILLS} kills, {answered} answered requests, {} commands in the last \
+         match, {games} matches, {resumed_ahead} starts resumed the request in flight; \
+         {:.0} answered requests a second while playing",
+        mirror.log_len(),
+        answered as f64 / playing.as_secs_f64()
+    );
+    assert!(
+        answered > KILLS,
+        "the clients played between the kills: {answered}"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+/// Finding 5: a long `load` (a whole Meuse Argonne game's save, about 400 KB and a
+/// tenth of a second to replay) no longer holds the match's lock: another client's
+/// requests sent after it are answered before it is.
+#[test]
+fn issue_33_a_long_load_holds_no_one_up() {
+    let mut m = any::new_match("meuse-argonne", 3).unwrap();
+    m.playout(&mut fm_core::rng_from_seed(5), 5000);
+    assert!(m.log_len() > 1000, "a long game: {}", m.log_len());
+    let save = m.save();
+    let (mut child, addr, hello) = start_with(&[]);
+    let mut owner = Conn::connect(addr);
+    owner
+        .ask(&json!({"cmd":"bind","token":hello["owner"]}))
+        .unwrap();
+    let mut seat = Conn::connect(addr);
+    seat.ask(&json!({"cmd":"bind","token":hello["seats"]["a"]}))
+        .unwrap();
+    let mut other = Conn::connect(addr);
+    other.ask(&json!({"cmd":"hello"})).unwrap();
+    writeln!(owner.w, r#"{{"cmd":"load","save":{save}}}"#).unwrap();
+    std::thread::sleep(Duration::from_millis(15));
+    for _ in 0..5 {
+        let v = other.ask(&json!({"cmd":"hello"})).unwrap();
+        assert_eq!(v["engine"], "fm");
+    }
+    // The load's reply is not in yet: nothing to read on the owner's connection.
+    owner.w.set_nonblocking(true).unwrap();
+    let mut byte = [0u8; 1];
+    let early = owner.w.peek(&mut byte);
+    assert!(
+        matches!(&early, Err(e) if e.kind() == io::ErrorKind::WouldBlock),
+        "the load was answered before the other client's five hellos: {early:?}"
+    );
+    owner.w.set_nonblocking(false).unwrap();
+    let mut line = String::new();
+    owner.r.read_line(&mut line).unwrap();
+    let loaded: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(loaded["loaded"], m.log_len(), "{line:.200}");
+    assert_eq!(loaded["hash"], hex(m.state_hash()));
+    // The load ended the seats, as it does.
+    let v = seat.ask(&json!({"cmd":"pending"})).unwrap();
+    assert_eq!(v["error"]["rule"], "seat", "{v}");
+    assert_eq!(owner.ask(&json!({"cmd":"quit"})).unwrap()["bye"], true);
+    assert!(child.wait().unwrap().success());
+}
