@@ -160,7 +160,6 @@ fn issue_33_a_journaled_match_survives_sigkill_at_random_moments() {
             "start {kill}"
         );
         assert_eq!(resumed.log_len(), mirror.log_len());
-        in_flight = None;
         // The seats of the first match (a new match ends them).
         match &seats {
             None if kill == 0 => seats = Some(hello["seats"].clone()),
@@ -273,6 +272,171 @@ fn issue_33_a_long_load_holds_no_one_up() {
     // The load ended the seats, as it does.
     let v = seat.ask(&json!({"cmd":"pending"})).unwrap();
     assert_eq!(v["error"]["rule"], "seat", "{v}");
+    assert_eq!(owner.ask(&json!({"cmd":"quit"})).unwrap()["bye"], true);
+    assert!(child.wait().unwrap().success());
+}
+
+/// The percentile `q` (0 to 1) of sorted durations.
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// The load test: two seats play a Meuse Argonne match as fast as they can over
+/// WebSocket (each asks for its legal action indices and applies one at random on its
+/// decisions, and learns of the other's from notifications) for three seconds, while
+/// twelve spectators follow every change through their notifications. It prints the
+/// seats' requests a second and their replies' latency (p50, p99, max), and checks that
+/// every spectator heard of every command, in order, and ended on the same view hash.
+/// Bounded in time, on loopback only; nothing about speed is asserted.
+#[test]
+fn issue_33_load_test_two_seats_and_twelve_spectators() {
+    use crate::listen::Ws;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    const SPECTATORS: usize = 12;
+    const PLAY: Duration = Duration::from_secs(3);
+    let (mut child, addr, hello) = start_with(&[]);
+    let mut owner = Conn::connect(addr);
+    owner.ask(&json!({"cmd":"bind","token":hello["owner"]})).unwrap();
+    let watchers: Vec<_> = (0..SPECTATORS)
+        .map(|_| {
+            let seat = owner.ask(&json!({"cmd":"seat","side":"spectator"})).unwrap();
+            assert_eq!(seat["side"], "spectator", "{seat}");
+            let token = seat["seat"].clone();
+            let mut ws = Ws::connect(addr);
+            let bound = ws.ask(json!({"cmd":"bind","token":token,"notify":true}));
+            assert_eq!(bound["bound"], "spectator", "{bound}");
+            // Each follows until a `new` ends its token: (notifications, last hash).
+            std::thread::spawn(move || {
+                let (mut count, mut hash) = (0u64, Value::Null);
+                while let Some((1, payload)) = ws.frame() {
+                    let note: Value = serde_json::from_slice(&payload).unwrap();
+                    let n = &note["notify"];
+                    if n["seat"] == "ended" {
+                        break;
+                    }
+                    assert_eq!(n["change"], "apply", "{note}");
+                    count += 1;
+                    assert_eq!(n["count"], count, "in order, none missed");
+                    hash = n["hash"].clone();
+                }
+                (count, hash)
+            })
+        })
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let seats: Vec<_> = ["a", "b"]
+        .into_iter()
+        .enumerate()
+        .map(|(k, side)| {
+            let token = hello["seats"][side].clone();
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut ws = Ws::connect(addr);
+                let bound = ws.ask(json!({"cmd":"bind","token":token,"notify":true}));
+                assert_eq!(bound["bound"], side, "{bound}");
+                let mut rng = 77 + k as u64;
+                let mut latencies = Vec::new();
+                let mut applied = 0u64;
+                let mut next_id = 0u64;
+                // Asks and times a request; notifications that come first are kept.
+                let mut ask = |ws: &mut Ws, mut req: Value, notes: &mut Vec<Value>| {
+                    next_id += 1;
+                    req["id"] = json!(next_id);
+                    let sent = std::time::Instant::now();
+                    ws.send(&req);
+                    loop {
+                        let (op, payload) = ws.frame().expect("a reply");
+                        assert_eq!(op, 1);
+                        let v: Value = serde_json::from_slice(&payload).unwrap();
+                        if v["id"] == json!(next_id) {
+                            latencies.push(sent.elapsed());
+                            assert!(v.get("error").is_none(), "{req} -> {v}");
+                            return v;
+                        }
+                        notes.push(v);
+                    }
+                };
+                let mut notes = Vec::new();
+                let mut pending = ask(&mut ws, json!({"cmd":"pending"}), &mut notes)["pending"].clone();
+                loop {
+                    for n in notes.drain(..) {
+                        if n["notify"]["seat"] == "ended" {
+                            return (applied, latencies);
+                        }
+                        pending = n["notify"]["pending"].clone();
+                    }
+                    if pending["side"] != side {
+                        if pending["side"].is_null() {
+                            stop.store(true, Ordering::SeqCst); // the game is over
+                        }
+                        let (_, payload) = ws.frame().expect("a notification");
+                        notes.push(serde_json::from_slice(&payload).unwrap());
+                        continue;
+                    }
+                    if stop.load(Ordering::SeqCst) {
+                        // Its turn, and time is up: it waits for the owner's `new`.
+                        while let Some((_, payload)) = ws.frame() {
+                            let n: Value = serde_json::from_slice(&payload).unwrap();
+                            if n["notify"]["seat"] == "ended" {
+                                break;
+                            }
+                        }
+                        return (applied, latencies);
+                    }
+                    let legal = ask(&mut ws, json!({"cmd":"legal","form":"indices"}), &mut notes);
+                    let legal = legal["legal"].as_array().unwrap().clone();
+                    let pick = legal[(next(&mut rng) % legal.len() as u64) as usize].clone();
+                    let r = ask(&mut ws, json!({"cmd":"apply","index":pick}), &mut notes);
+                    pending = r["pending"].clone();
+                    applied += 1;
+                }
+            })
+        })
+        .collect();
+    let began = std::time::Instant::now();
+    std::thread::sleep(PLAY);
+    stop.store(true, Ordering::SeqCst);
+    // Once the seat on move has stopped, the owner's `new` ends every seat.
+    let mut applied_total = 0;
+    let mut latencies = Vec::new();
+    let save = loop {
+        let save = owner.ask(&json!({"cmd":"save"})).unwrap()["save"].to_string();
+        std::thread::sleep(Duration::from_millis(50));
+        let again = owner.ask(&json!({"cmd":"save"})).unwrap()["save"].to_string();
+        if save == again {
+            break save;
+        }
+    };
+    let played = began.elapsed();
+    let m = any::load_match(&save).unwrap();
+    owner.ask(&json!({"cmd":"new","scenario":"meuse-argonne","seed":1})).unwrap();
+    for s in seats {
+        let (applied, l) = s.join().unwrap();
+        assert!(applied > 0);
+        applied_total += applied;
+        latencies.extend(l);
+    }
+    assert_eq!(applied_total, m.log_len() as u64, "every command came from a seat");
+    let followed: Vec<_> = watchers.into_iter().map(|w| w.join().unwrap()).collect();
+    for (count, hash) in &followed {
+        assert_eq!(*count, applied_total, "a spectator heard of every command");
+        assert_eq!(hash, &followed[0].1, "every spectator ends on the same view");
+    }
+    latencies.sort();
+    eprintln!(
+        "load test: 2 seats and {SPECTATORS} spectators over WebSocket, meuse-argonne: {} \
+         requests ({} commands) in {:.2} s, {:.0} requests/s; reply latency p50 {:.2} ms, \
+         p99 {:.2} ms, max {:.2} ms; {} notifications to the spectators",
+        latencies.len(),
+        applied_total,
+        played.as_secs_f64(),
+        latencies.len() as f64 / played.as_secs_f64(),
+        percentile(&latencies, 0.5).as_secs_f64() * 1e3,
+        percentile(&latencies, 0.99).as_secs_f64() * 1e3,
+        latencies.last().unwrap().as_secs_f64() * 1e3,
+        applied_total * SPECTATORS as u64,
+    );
     assert_eq!(owner.ask(&json!({"cmd":"quit"})).unwrap()["bye"], true);
     assert!(child.wait().unwrap().success());
 }
