@@ -440,3 +440,31 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
     assert_eq!(owner.ask(&json!({"cmd":"quit"})).unwrap()["bye"], true);
     assert!(child.wait().unwrap().success());
 }
+
+/// A journal that does not replay is refused at start, naming the record, and left as
+/// it is; `--journal` without `--listen` is refused too.
+#[test]
+fn issue_33_a_journal_that_does_not_replay_stops_the_start() {
+    let path = std::env::temp_dir().join(format!("fm-bad-{}.journal", std::process::id()));
+    let text = "{\"op\":\"owner\",\"format\":1,\"token\":\"owner-x\"}\n\
+                {\"op\":\"undo\",\"hash\":null}\n";
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(support::serve_binary())
+        .args(["--listen", "127.0.0.1:0", "--journal"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("record 2: a change without a match"), "{err}");
+    assert!(out.stdout.is_empty(), "no first line");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "left as it was");
+    let out = Command::new(support::serve_binary())
+        .arg("--journal")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--journal is for --listen"));
+    let _ = std::fs::remove_file(&path);
+}
