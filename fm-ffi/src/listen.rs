@@ -11,7 +11,7 @@
 //! A connection starts unbound and binds to the owner's token or a seat's
 //! (`{"cmd":"bind","token":…}`); a seat sees only its side. Every connection has a
 //! reader thread (requests, answered in order under the match's lock; a `think` runs on
-//! a copy without the lock) and a writer thread that drains a bounded queue of replies
+//! a copy, and a `load` reads and replays its save, without the lock) and a writer thread that drains a bounded queue of replies
 //! and notifications. A change one client makes (`apply`, `undo`, `new`, `load`) is
 //! pushed to every other connection that bound with `"notify":true`, as that client may
 //! know it. A client too slow to take its notifications (its queue full) is
@@ -258,6 +258,17 @@ impl Hub {
             Step::Done(r, _) => Some(r),
             // `quit` stops a running search (its reply says it was cut short).
             Step::Think(job) => Some(job.run_until(&self.shutdown)),
+            // A save is read and replayed without the lock (a long one takes a while),
+            // then put in place under it: the others are answered meanwhile.
+            Step::Load(job) => {
+                let loaded = job.run();
+                let core = &mut *lock(&self.core);
+                let (reply, change) = core.finish_load(loaded);
+                if let Some(change) = change {
+                    self.notify(core, &lock(&self.conns), id, change);
+                }
+                Some(reply)
+            }
         }
     }
 

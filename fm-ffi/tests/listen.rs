@@ -381,7 +381,7 @@ fn start_thread(opts: Options) -> (SocketAddr, String, std::thread::JoinHandle<(
 }
 
 /// A minimal WebSocket client: masked frames out, frames in.
-struct Ws {
+pub(crate) struct Ws {
     s: TcpStream,
     r: BufReader<TcpStream>,
 }
@@ -390,7 +390,7 @@ impl Ws {
     /// Connects, waiting while the server is full: a connection that just ended frees
     /// its slot when the server's thread for it finishes, a moment after the socket
     /// closes. Bounded: 200 tries, 50 ms apart.
-    fn connect(addr: SocketAddr) -> Ws {
+    pub(crate) fn connect(addr: SocketAddr) -> Ws {
         for _ in 0..200 {
             match Ws::try_connect(addr) {
                 Ok(ws) => return ws,
@@ -406,6 +406,7 @@ impl Ws {
     fn try_connect(addr: SocketAddr) -> Result<Ws, String> {
         let mut s = TcpStream::connect(addr).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        s.set_nodelay(true).unwrap();
         write!(
             s,
             "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
@@ -439,7 +440,7 @@ impl Ws {
     }
 
     /// The next frame: (opcode, payload); `None` when the connection closed.
-    fn frame(&mut self) -> Option<(u8, Vec<u8>)> {
+    pub(crate) fn frame(&mut self) -> Option<(u8, Vec<u8>)> {
         let mut h = [0u8; 2];
         self.r.read_exact(&mut h).ok()?;
         assert_eq!(h[1] & 0x80, 0, "a server's frames are not masked");
@@ -467,9 +468,13 @@ impl Ws {
         serde_json::from_slice(&p).unwrap()
     }
 
-    fn ask(&mut self, req: Value) -> Value {
+    pub(crate) fn ask(&mut self, req: Value) -> Value {
         self.send_frame(true, 1, req.to_string().as_bytes());
         self.text()
+    }
+
+    pub(crate) fn send(&mut self, req: &Value) {
+        self.send_frame(true, 1, req.to_string().as_bytes());
     }
 }
 

@@ -186,6 +186,7 @@ fn every_socket_transcript_in_serve_md_replays() {
             let (reply, change) = match step {
                 Step::Done(r, c) => (r, c),
                 Step::Think(job) => (job.run(), None),
+                Step::Load(job) => core.finish_load(job.run()),
             };
             expected.push_back((name.clone(), reply.line));
             if let Some(change) = change {

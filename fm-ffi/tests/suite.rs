@@ -9,6 +9,7 @@ mod c_api;
 mod compact;
 mod fuzz;
 mod header;
+mod hosting;
 mod listen;
 mod parity;
 mod picture;

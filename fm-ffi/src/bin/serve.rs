@@ -28,8 +28,10 @@
 //! read before it is dropped), `--think-memory BYTES` (256M: the memory of the search
 //! trees of all the `think`s running at once, shared out equally), `--max-thinks N`
 //! (2: the `think`s running at once), `--max-think-ms MS` (60000: the longest `think`
-//! a request may ask for), `--scenario NAME`, `--seed N` (0). On stdin,
-//! `--think-memory` and `--max-think-ms` bound each `think` too (nothing by default).
+//! a request may ask for), `--journal FILE` (every change written to FILE and flushed
+//! to disk before its reply; a FILE that exists is resumed), `--scenario NAME`,
+//! `--seed N` (0). On stdin, `--think-memory` and `--max-think-ms` bound each `think`
+//! too (nothing by default).
 //!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
@@ -43,7 +45,7 @@ const PAGE: &str = include_str!("../../../examples/web/index.html");
 fn fail(message: &str) -> ! {
     eprintln!("serve: {message}");
     eprintln!(
-        "usage: serve [--think-memory BYTES] [--max-think-ms MS] [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--max-queued-bytes N] [--max-thinks N] [--scenario NAME [--seed N]]]"
+        "usage: serve [--think-memory BYTES] [--max-think-ms MS] [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--max-queued-bytes N] [--max-thinks N] [--journal FILE] [--scenario NAME [--seed N]]]"
     );
     std::process::exit(2);
 }
@@ -52,6 +54,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut addr, mut scenario, mut seed, mut opts) = (None, None, 0u64, Options::default());
     let (mut think_memory, mut max_thinks, mut max_think_ms) = (None, None, None);
+    let mut journal = None;
     while let Some(a) = args.next() {
         let mut value = || {
             args.next()
@@ -82,6 +85,7 @@ fn main() {
                 }
                 opts.allowed_origins.push(o);
             }
+            "--journal" => journal = Some(std::path::PathBuf::from(value())),
             "--first-request-ms" => {
                 opts.first_request = match value().parse::<u64>() {
                     Ok(n) if (1..=3_600_000).contains(&n) => std::time::Duration::from_millis(n),
@@ -124,6 +128,9 @@ fn main() {
         if scenario.is_some() {
             fail("--scenario is for --listen (on stdin, send a \"new\" request)");
         }
+        if journal.is_some() {
+            fail("--journal is for --listen");
+        }
         if max_thinks.is_some() {
             fail("--max-thinks is for --listen (on stdin one think runs at a time)");
         }
@@ -158,9 +165,44 @@ fn main() {
         .local_addr()
         .unwrap_or_else(|e| fail(&format!("no local address: {e}")));
     let mut core = Core::socket();
+    let mut journal_line = None;
+    if let Some(path) = &journal {
+        let resumed = core
+            .open_journal(path)
+            .unwrap_or_else(|e| fail(&format!("cannot use the journal: {e}")));
+        let mut line = serde_json::json!({"path": path.display().to_string()});
+        if let Some(r) = &resumed {
+            if r.dropped_bytes > 0 {
+                eprintln!(
+                    "serve: journal {}: the last record was cut short ({} bytes, never \
+                     answered): dropped",
+                    path.display(),
+                    r.dropped_bytes
+                );
+                line["dropped_bytes"] = r.dropped_bytes.into();
+            }
+            if r.records > 0 {
+                line["resumed"] = serde_json::json!({"records": r.records, "commands": r.commands});
+                if scenario.take().is_some() {
+                    eprintln!(
+                        "serve: journal {}: resuming its match; --scenario and --seed are \
+                         ignored",
+                        path.display()
+                    );
+                }
+            }
+        }
+        journal_line = Some(line);
+    }
     let owner = core.owner_token().unwrap_or_default().to_string();
     // The launching program sets up the match through the protocol itself, as the owner.
     let mut seats = serde_json::Map::new();
+    if core.game().is_some() {
+        // Resumed: the first seat of each side the journal holds.
+        for (token, side) in core.seat_tokens() {
+            seats.entry(side.to_string()).or_insert(token.into());
+        }
+    }
     if let Some(name) = scenario {
         let mut me = Session::default();
         let new = serde_json::json!({"cmd":"new","scenario":name,"seed":seed}).to_string();
@@ -183,6 +225,9 @@ fn main() {
     });
     if !seats.is_empty() {
         hello["seats"] = serde_json::Value::Object(seats);
+    }
+    if let Some(line) = journal_line {
+        hello["journal"] = line;
     }
     let mut out = std::io::stdout();
     let _ = writeln!(out, "{hello}").and_then(|()| out.flush());

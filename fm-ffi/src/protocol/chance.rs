@@ -265,7 +265,7 @@ mod tests {
         let mut ask = |core: &mut Core, line: &str| -> (Value, Option<Change>) {
             match core.handle_deferred(&mut owner, line).expect("a reply") {
                 Step::Done(r, c) => (serde_json::from_str(&r.line).unwrap(), c),
-                Step::Think(_) => panic!("no think here"),
+                Step::Think(_) | Step::Load(_) => panic!("no think or load here"),
             }
         };
         let (mut r, _) = ask(

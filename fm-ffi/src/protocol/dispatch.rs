@@ -4,6 +4,7 @@
 //! file), a panic anywhere caught. The requests of no group (`hello`, `scenarios`,
 //! `quit`) are answered here.
 
+use super::manage::LoadJob;
 use super::notify::Change;
 use super::reply::{no_match, reply_error, too_long, Body, ProtoError, Reply, Result};
 use super::requests::{allowed_fields, parse_request, KNOWN};
@@ -31,6 +32,8 @@ pub struct Core {
     pub(super) owner_token: Option<String>,
     /// The bounds on `think` and the thinks running now.
     pub(super) thinks: super::think::Thinks,
+    /// Where every change is written before its reply (`serve --journal`).
+    pub(super) journal: Option<super::journal::Journal>,
 }
 
 /// What one request came to: a reply now, or a search to run first (`think`, which a
@@ -40,6 +43,9 @@ pub enum Step {
     Done(Reply, Option<Change>),
     /// A search on a copy of the match; [`ThinkJob::run`] gives the reply.
     Think(ThinkJob),
+    /// A save to read and replay ([`LoadJob::run`]), then to put in place with
+    /// [`Core::finish_load`], which gives the reply and the change.
+    Load(LoadJob),
 }
 
 /// What [`Core::dispatch`] came to.
@@ -48,6 +54,8 @@ pub(super) enum Done {
     Reply(Body, bool, Option<Change>),
     /// A search to run.
     Think(ThinkJob),
+    /// A save to load.
+    Load(LoadJob),
 }
 
 impl Core {
@@ -82,6 +90,7 @@ impl Core {
         Some(match self.handle_deferred(session, line)? {
             Step::Done(r, _) => r,
             Step::Think(job) => job.run(),
+            Step::Load(job) => self.finish_load(job.run()).0,
         })
     }
 
@@ -104,24 +113,39 @@ impl Core {
             Err((id, e)) => return Some(Step::Done(reply_error(id.as_deref(), &e), None)),
         };
         let idr = id.as_deref();
+        if let (Some(why), Some(obj)) = (self.journal_failed(), &req) {
+            let changes = ["new", "load", "apply", "undo", "apply_chance", "seat"];
+            if changes.contains(&obj.get("cmd").and_then(Value::as_str).unwrap_or("")) {
+                return Some(Step::Done(
+                    reply_error(idr, &ProtoError::new("journal", why)),
+                    None,
+                ));
+            }
+        }
+        let seats = (self.seats.len(), self.spectators.len());
         Some(
             match catch_unwind(AssertUnwindSafe(|| self.dispatch(session, &req))) {
-                Ok(Ok(Done::Reply(body, quit, change))) => Step::Done(
-                    Reply {
-                        line: body.render(idr),
-                        quit,
-                    },
-                    change,
-                ),
+                Ok(Ok(Done::Reply(body, quit, change))) => {
+                    let (reply, change) =
+                        self.finish(idr, Ok(body), quit, change, req.as_ref(), seats);
+                    Step::Done(reply, change)
+                }
                 Ok(Ok(Done::Think(mut job))) => {
                     job.id = id;
                     Step::Think(job)
+                }
+                Ok(Ok(Done::Load(mut job))) => {
+                    job.id = id;
+                    Step::Load(job)
                 }
                 Ok(Err(e)) => Step::Done(reply_error(idr, &e), None),
                 Err(_) => {
                     self.game = None;
                     self.seats.clear();
                     self.spectators.clear();
+                    let mut none = Map::new();
+                    none.insert("op".into(), "none".into());
+                    let _ = self.journal_record(none);
                     let e = ProtoError::new(
                         "panic",
                         "internal error (panic in fm); the match was discarded",
@@ -129,6 +153,42 @@ impl Core {
                     Step::Done(reply_error(idr, &e), Some(Change::New))
                 }
             },
+        )
+    }
+
+    /// The reply to a request that `body` answers, after writing what it changed to
+    /// the journal (on the disk before anyone is told of it); `seats` is how many
+    /// seats and spectators there were before it.
+    pub(super) fn finish(
+        &mut self,
+        id: Option<&str>,
+        body: Result<Body>,
+        quit: bool,
+        change: Option<Change>,
+        req: Option<&Map<String, Value>>,
+        seats: (usize, usize),
+    ) -> (Reply, Option<Change>) {
+        let body = match body {
+            Ok(b) => b,
+            Err(e) => return (reply_error(id, &e), change),
+        };
+        let record = req.and_then(|r| self.record_of(r, change, seats));
+        if let Some(why) = record.and_then(|r| self.journal_record(r).err()) {
+            let e = ProtoError::new(
+                "journal",
+                format!(
+                    "the change was made but could not be written to the journal ({why}); \
+                     the server accepts no more changes"
+                ),
+            );
+            return (reply_error(id, &e), change);
+        }
+        (
+            Reply {
+                line: body.render(id),
+                quit,
+            },
+            change,
         )
     }
 
@@ -200,7 +260,7 @@ impl Core {
             "export" => reply(self.export(obj, seat)?),
             "log" => reply(self.log(obj, asker)?),
             "save" => reply(self.save()?),
-            "load" => changed(self.load(obj)?, Change::Load),
+            "load" => Ok(Done::Load(self.load_job(obj)?)),
             "undo" => {
                 let (body, undone) = self.undo()?;
                 if undone {

@@ -4,11 +4,13 @@
 
 use super::chance::{chance_mode_field, with_chance};
 use super::dispatch::Core;
-use super::reply::{hash_hex, Body, ProtoError, Result};
+use super::notify::Change;
+use super::reply::{hash_hex, reply_error, Body, ProtoError, Reply, Result};
 use super::requests::json_or_string;
 use fm_core::any;
 use fm_core::json::parse_strict;
 use serde_json::{Map, Value};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 impl Core {
     /// `new`: a match of a built-in scenario or of a scenario given as JSON, its draws
@@ -70,24 +72,44 @@ impl Core {
         Ok(body)
     }
 
-    /// `load`: a saved match in place of the current one.
-    pub(super) fn load(&mut self, obj: &Map<String, Value>) -> Result<Body> {
+    /// `load`, checked at once: the save's text, to be read and replayed later without
+    /// the match's lock ([`LoadJob::run`]), then put in place ([`Core::finish_load`]).
+    pub(super) fn load_job(&self, obj: &Map<String, Value>) -> Result<LoadJob> {
         let save = obj
             .get("save")
             .ok_or_else(|| ProtoError::protocol("load needs \"save\""))?;
-        let text = json_or_string(save)?;
-        let m = any::load_match(&text)?;
-        self.seats.clear();
-        self.spectators.clear();
-        let body = Body::new()
-            .with("loaded", &m.log_len())?
-            .with("pending", &m.pending_json())?
-            .with("hash", &hash_hex(m.state_hash()))?;
-        let body = with_chance(body, &*m)?;
-        self.game = Some(m);
-        Ok(body)
+        Ok(LoadJob {
+            text: json_or_string(save)?.into_owned(),
+            id: None,
+        })
     }
 
+    /// Puts a loaded match in place of the current one (every seat and spectator ends)
+    /// and answers
+    /// the `load`, its change journaled first.
+    pub fn finish_load(&mut self, loaded: Loaded) -> (Reply, Option<Change>) {
+        let id = loaded.id.as_deref();
+        let m = match loaded.result {
+            Ok(m) => m,
+            Err(e) => return (reply_error(id, &e), None),
+        };
+        if let Some(why) = self.journal_failed() {
+            return (reply_error(id, &ProtoError::new("journal", why)), None);
+        }
+        let body = (|| -> Result<Body> {
+            let body = Body::new()
+                .with("loaded", &m.log_len())?
+                .with("pending", &m.pending_json())?
+                .with("hash", &hash_hex(m.state_hash()))?;
+            with_chance(body, &*m)
+        })();
+        self.seats.clear();
+        self.spectators.clear();
+        self.game = Some(m);
+        let mut req = Map::new();
+        req.insert("cmd".into(), "load".into());
+        self.finish(id, body, false, Some(Change::Load), Some(&req), (0, 0))
+    }
     /// `save`: the match's save (it holds the seed and every hidden value).
     pub(super) fn save(&self) -> Result<Body> {
         Ok(Body::new().with_raw("save", self.current()?.save()))
@@ -129,5 +151,36 @@ mod tests {
             &json!({"cmd":"new","scenario_json":data}).to_string(),
         );
         assert!(ok.get("events").is_some(), "{ok}");
+    }
+}
+
+/// A `load` checked and ready: the save's text, read and replayed by [`LoadJob::run`]
+/// without the match's lock (a long save takes a while), then put in place by
+/// [`Core::finish_load`].
+pub struct LoadJob {
+    text: String,
+    pub(super) id: Option<String>,
+}
+
+/// What [`LoadJob::run`] came to: the match, or why the save is refused.
+pub struct Loaded {
+    result: Result<Box<dyn fm_core::any::DynMatch>>,
+    id: Option<String>,
+}
+
+impl LoadJob {
+    /// Reads and replays the save (a panic in the engine is caught and reported).
+    pub fn run(self) -> Loaded {
+        let result = match catch_unwind(AssertUnwindSafe(|| any::load_match(&self.text))) {
+            Ok(r) => r.map_err(ProtoError::from),
+            Err(_) => Err(ProtoError::new(
+                "panic",
+                "internal error (panic in fm while loading); the match is unchanged",
+            )),
+        };
+        Loaded {
+            result,
+            id: self.id,
+        }
     }
 }

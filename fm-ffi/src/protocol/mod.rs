@@ -39,10 +39,13 @@
 //! - `manage.rs` — match management: new, load, save.
 //! - `chance.rs` — chance, the owner's: chance, apply_chance; the `chance` field of replies.
 //! - `think.rs` — the built-in AI: think, checked at once and run later as a [`ThinkJob`].
+//! - `journal.rs` — durable matches: every change written and flushed before its reply;
+//!   a journal replayed on start ([`Core::open_journal`]).
 //! - `notify.rs` — what a change tells the other clients: [`Change`], [`Core::notification`].
 
 mod chance;
 mod dispatch;
+mod journal;
 mod manage;
 mod notify;
 mod play;
@@ -56,6 +59,8 @@ mod think;
 
 pub use chance::Resolved;
 pub use dispatch::{Core, Step};
+pub use journal::{JournalError, Resumed, MAX_JOURNAL_BYTES};
+pub use manage::{LoadJob, Loaded};
 pub use notify::Change;
 pub use reply::Reply;
 pub(crate) use reply::{error_reply, not_utf8, too_long_reply};

@@ -376,6 +376,10 @@ mod tests {
     ) -> (serde_json::Value, Option<crate::protocol::Change>) {
         match core.handle_deferred(session, line).expect("a reply") {
             crate::protocol::Step::Done(r, c) => (serde_json::from_str(&r.line).unwrap(), c),
+            crate::protocol::Step::Load(job) => {
+                let (r, c) = core.finish_load(job.run());
+                (serde_json::from_str(&r.line).unwrap(), c)
+            }
             crate::protocol::Step::Think(_) => panic!("no think here"),
         }
     }

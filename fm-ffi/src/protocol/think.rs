@@ -367,6 +367,7 @@ mod tests {
         let mut job = || match core.handle_deferred(&mut me, think).unwrap() {
             Step::Think(job) => Ok(job),
             Step::Done(r, _) => Err(r.line),
+            Step::Load(_) => unreachable!("a think"),
         };
         let (first, second) = (job().unwrap(), job().unwrap());
         let refused = job().err().unwrap();
