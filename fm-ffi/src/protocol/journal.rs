@@ -467,6 +467,10 @@ mod tests {
             again.seat_tokens(),
             vec![(seat.as_str().unwrap().to_string(), Side::B)]
         );
+        assert_eq!(
+            again.spectator_tokens(),
+            vec![watcher.as_str().unwrap().to_string()]
+        );
         assert_eq!(again.game().unwrap().save(), save);
         // A load, and explicit chance with its outcomes, resume too.
         let (mut core, mut me, _) = journaled(&path);

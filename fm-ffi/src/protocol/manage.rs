@@ -116,6 +116,37 @@ impl Core {
     }
 }
 
+/// A `load` checked and ready: the save's text, read and replayed by [`LoadJob::run`]
+/// without the match's lock (a long save takes a while), then put in place by
+/// [`Core::finish_load`].
+pub struct LoadJob {
+    text: String,
+    pub(super) id: Option<String>,
+}
+
+/// What [`LoadJob::run`] came to: the match, or why the save is refused.
+pub struct Loaded {
+    result: Result<Box<dyn fm_core::any::DynMatch>>,
+    id: Option<String>,
+}
+
+impl LoadJob {
+    /// Reads and replays the save (a panic in the engine is caught and reported).
+    pub fn run(self) -> Loaded {
+        let result = match catch_unwind(AssertUnwindSafe(|| any::load_match(&self.text))) {
+            Ok(r) => r.map_err(ProtoError::from),
+            Err(_) => Err(ProtoError::new(
+                "panic",
+                "internal error (panic in fm while loading); the match is unchanged",
+            )),
+        };
+        Loaded {
+            result,
+            id: self.id,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::protocol::{ask, Server};
@@ -151,36 +182,5 @@ mod tests {
             &json!({"cmd":"new","scenario_json":data}).to_string(),
         );
         assert!(ok.get("events").is_some(), "{ok}");
-    }
-}
-
-/// A `load` checked and ready: the save's text, read and replayed by [`LoadJob::run`]
-/// without the match's lock (a long save takes a while), then put in place by
-/// [`Core::finish_load`].
-pub struct LoadJob {
-    text: String,
-    pub(super) id: Option<String>,
-}
-
-/// What [`LoadJob::run`] came to: the match, or why the save is refused.
-pub struct Loaded {
-    result: Result<Box<dyn fm_core::any::DynMatch>>,
-    id: Option<String>,
-}
-
-impl LoadJob {
-    /// Reads and replays the save (a panic in the engine is caught and reported).
-    pub fn run(self) -> Loaded {
-        let result = match catch_unwind(AssertUnwindSafe(|| any::load_match(&self.text))) {
-            Ok(r) => r.map_err(ProtoError::from),
-            Err(_) => Err(ProtoError::new(
-                "panic",
-                "internal error (panic in fm while loading); the match is unchanged",
-            )),
-        };
-        Loaded {
-            result,
-            id: self.id,
-        }
     }
 }
