@@ -171,9 +171,10 @@ const MAX_HEAD: usize = 16 << 10;
 /// The default of [`Options::first_request`].
 pub const FIRST_REQUEST: Duration = Duration::from_secs(10);
 
-/// Slots of [`Options::max_clients`] that connections not yet bound may never take:
-/// the owner's and the two seats'. When the others are all held by connections not
-/// yet bound, a new connection ends the oldest of them.
+/// Slots of [`Options::max_clients`] that connections not yet bound and spectators may
+/// never take: the owner's and the two seats'. When the others are all held by them, a
+/// new connection ends the oldest connection not yet bound, and a spectator's `bind`
+/// is refused.
 pub const RESERVED_SLOTS: usize = 3;
 
 /// How long `quit` lets connections write their queued replies before ending them.
@@ -207,6 +208,8 @@ struct Conn {
     tx: Outbox,
     /// What it bound to, when it asked for notifications.
     notified: Option<Binding>,
+    /// Whether it is bound as a spectator.
+    spectator: bool,
 }
 
 /// What every connection's threads share.
@@ -241,6 +244,14 @@ impl Hub {
     fn answer(&self, id: u64, session: &mut Session, text: &str) -> Option<Reply> {
         let step = {
             let mut core = lock(&self.core);
+            // Spectators may hold the slots unbound connections may (all but the
+            // RESERVED_SLOTS): a public spectators' link cannot keep a seat out.
+            let most = self.opts.max_clients.saturating_sub(RESERVED_SLOTS).max(1);
+            let watching = lock(&self.conns)
+                .iter()
+                .filter(|c| c.spectator && c.id != id)
+                .count();
+            session.set_spectators_full((watching >= most).then_some(most));
             let step = core.handle_deferred(session, text);
             if session.is_bound() {
                 lock(&self.unbound).retain(|c| *c != id);
@@ -248,6 +259,7 @@ impl Hub {
             let mut conns = lock(&self.conns);
             if let Some(me) = conns.iter_mut().find(|c| c.id == id) {
                 me.notified = session.notified().cloned();
+                me.spectator = matches!(session.binding(), Some(Binding::Spectator(_)));
             }
             if let Some(Step::Done(_, Some(change))) = &step {
                 self.notify(&core, &conns, id, *change);
@@ -287,8 +299,10 @@ impl Hub {
     /// owner and the seats out (a new connection is unbound until it binds).
     fn make_room_for_unbound(&self) {
         let cap = self.opts.max_clients.saturating_sub(RESERVED_SLOTS).max(1);
+        // Spectators count with the unbound: together they leave the reserved slots.
+        let watching = lock(&self.conns).iter().filter(|c| c.spectator).count();
         let mut unbound = lock(&self.unbound);
-        while unbound.len() >= cap {
+        while unbound.len() + watching >= cap && !unbound.is_empty() {
             let Some(oldest) = unbound.pop_front() else {
                 break;
             };
@@ -538,6 +552,7 @@ fn connection(hub: &Arc<Hub>, id: u64, stream: TcpStream) {
             framing,
             tx: tx.clone(),
             notified: None,
+            spectator: false,
         });
     }
     let mut session = Session::socket();

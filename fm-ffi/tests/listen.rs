@@ -1034,3 +1034,57 @@ fn issue_33_think_time_is_capped() {
     assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
     assert!(ends_within(&t, Duration::from_secs(20)));
 }
+
+/// Spectators take at most the slots unbound connections may (`max_clients` less the
+/// three kept for the owner and the seats), counted with them: a spectators' link
+/// opened by everyone cannot keep a seat from connecting (issue 33, spectators).
+#[test]
+fn issue_33_spectators_never_take_the_owners_and_seats_slots() {
+    let (addr, owner, t) = start_thread(Options {
+        max_clients: 6,
+        ..Options::default()
+    });
+    let mut o = Client::connect(addr);
+    o.ask(json!({"cmd":"bind","token":owner}));
+    o.ask(json!({"cmd":"new","scenario":"system-demo","seed":1}));
+    let token = o.ask(json!({"cmd":"seat","side":"spectator"}))["seat"].clone();
+    let mut watchers = Vec::new();
+    for _ in 0..3 {
+        let mut w = Client::connect(addr);
+        let bound = w.ask(json!({"cmd":"bind","token":token,"notify":true}));
+        assert_eq!(bound["bound"], "spectator", "{bound}");
+        watchers.push(w);
+    }
+    let mut fourth = Client::connect(addr);
+    let refused = fourth.ask(json!({"cmd":"bind","token":token}));
+    assert_eq!(refused["error"]["rule"], "limit", "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 spectators' connections, the most it takes"),
+        "{refused}"
+    );
+    // A spectator binding again on its connection is not refused.
+    let again = watchers[0].ask(json!({"cmd":"bind","token":token,"notify":true}));
+    assert_eq!(again["bound"], "spectator", "{again}");
+    // Both seats still get in: the unbound fourth connection is ended to make room.
+    let mut seats = Vec::new();
+    for side in ["a", "b"] {
+        let seat = o.ask(json!({"cmd":"seat","side":side}))["seat"].clone();
+        let mut c = Client::connect(addr);
+        assert_eq!(c.ask(json!({"cmd":"bind","token":seat}))["bound"], side);
+        seats.push(c);
+        if side == "a" {
+            let mut gone = String::new();
+            fourth.r.read_line(&mut gone).unwrap();
+            assert!(gone.contains("kept for the owner and the seats"), "{gone}");
+            assert_eq!(fourth.r.read_line(&mut gone).unwrap_or(0), 0, "closed");
+            // (Its slot is free once the server's thread for it has ended.)
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    assert!(seats[1].ask(json!({"cmd":"view"})).get("view").is_some());
+    assert_eq!(o.ask(json!({"cmd":"quit"}))["bye"], true);
+    assert!(ends_within(&t, Duration::from_secs(20)));
+}

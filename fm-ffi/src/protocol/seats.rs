@@ -151,6 +151,17 @@ impl Core {
         } else if let Some(side) = self.seat_side(token) {
             (Binding::Seat(token.clone()), side.to_string())
         } else if self.is_spectator(token) {
+            let already = matches!(session.bound, Some(Binding::Spectator(_)));
+            if let Some(most) = session.spectators_full.filter(|_| !already) {
+                return Err(ProtoError::new(
+                    "limit",
+                    format!(
+                        "the server holds {most} spectators' connections, the most it takes \
+                         (--max-clients less the slots kept for the owner and the seats): \
+                         try again later"
+                    ),
+                ));
+            }
             (Binding::Spectator(token.clone()), "spectator".to_string())
         } else {
             return Err(ProtoError::new(

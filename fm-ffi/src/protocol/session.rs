@@ -19,6 +19,9 @@ pub struct Session {
     pub(super) socket: bool,
     pub(super) bound: Option<Binding>,
     pub(super) notify: bool,
+    /// Set by a socket server while its connections bound as spectators are as many
+    /// as it takes (that many): a spectator's `bind` is then refused (rule `"limit"`).
+    pub(super) spectators_full: Option<usize>,
     /// (who asked, what) → the value last sent; most recently used last.
     bases: Vec<(String, Value)>,
 }
@@ -30,6 +33,18 @@ impl Session {
             socket: true,
             ..Session::default()
         }
+    }
+
+    /// What the connection is bound to (`bind`), if anything.
+    pub fn binding(&self) -> Option<&Binding> {
+        self.bound.as_ref()
+    }
+
+    /// Tells the session whether the server is full of spectators (`Some(most)`): a
+    /// spectator's `bind` is then refused, so that spectators can never take the slots
+    /// the owner and the seats need to connect.
+    pub fn set_spectators_full(&mut self, full: Option<usize>) {
+        self.spectators_full = full;
     }
 
     /// Whether the connection is bound to the owner or a seat (`bind`).
