@@ -18,6 +18,9 @@ echo "== Rust tests"
 # packages: another selection would unify other features and build everything again.
 cargo test --workspace --exclude fm-py --lib --bins --tests
 cargo test --workspace --exclude fm-py --doc
+echo "== the socket server's load test, again to show its figures (a debug build's: the README's are --release)"
+cargo test --workspace --exclude fm-py --tests hosting::issue_33_load_test -- --nocapture 2>&1 |
+    grep "^load test"
 echo "== examples"
 # Every example built in release (scripts/release_build.sh, the build test_ffi.sh and
 # test_web.sh reuse), then play run on each scenario: the binary itself, since `cargo

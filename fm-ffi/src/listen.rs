@@ -171,10 +171,10 @@ const MAX_HEAD: usize = 16 << 10;
 /// The default of [`Options::first_request`].
 pub const FIRST_REQUEST: Duration = Duration::from_secs(10);
 
-/// Slots of [`Options::max_clients`] that connections not yet bound and spectators may
-/// never take: the owner's and the two seats'. When the others are all held by them, a
-/// new connection ends the oldest connection not yet bound, and a spectator's `bind`
-/// is refused.
+/// Slots of [`Options::max_clients`] that connections not yet bound, and spectators'
+/// connections, may never take: the owner's and the two seats'. When unbound
+/// connections hold all the others, a new connection ends the oldest of them (as it
+/// does whenever the server is full); spectators' `bind`s past them are refused.
 pub const RESERVED_SLOTS: usize = 3;
 
 /// How long `quit` lets connections write their queued replies before ending them.
@@ -221,6 +221,9 @@ struct Hub {
     sockets: Mutex<Vec<(u64, TcpStream)>>,
     /// The connections not yet bound to the owner or a seat, oldest first.
     unbound: Mutex<std::collections::VecDeque<u64>>,
+    /// Connections ended to make room whose threads have not finished yet: their slots
+    /// are free already.
+    ending: Mutex<Vec<u64>>,
     shutdown: AtomicBool,
     active: AtomicUsize,
     next_id: AtomicU64,
@@ -299,28 +302,34 @@ impl Hub {
     /// owner and the seats out (a new connection is unbound until it binds).
     fn make_room_for_unbound(&self) {
         let cap = self.opts.max_clients.saturating_sub(RESERVED_SLOTS).max(1);
-        // Spectators count with the unbound: together they leave the reserved slots.
-        let watching = lock(&self.conns).iter().filter(|c| c.spectator).count();
-        let mut unbound = lock(&self.unbound);
-        while unbound.len() + watching >= cap && !unbound.is_empty() {
-            let Some(oldest) = unbound.pop_front() else {
+        while lock(&self.unbound).len() >= cap {
+            if !self.end_oldest_unbound() {
                 break;
-            };
-            let websocket = lock(&self.conns)
-                .iter()
-                .any(|c| c.id == oldest && c.framing == Framing::WebSocket);
-            if let Some((_, s)) = lock(&self.sockets).iter().find(|(i, _)| *i == oldest) {
-                let mut w = s;
-                let _ = w.set_write_timeout(Some(Duration::from_millis(200)));
-                // A JSON-lines client is told why (a WebSocket one just sees the close).
-                let _ = websocket || writeln!(
-                    w,
-                    r#"{{"error":{{"rule":"protocol","message":"closed: the slots left are kept for the owner and the seats; bind with a token"}}}}"#
-                )
-                .is_ok();
-                let _ = s.shutdown(Shutdown::Both);
             }
         }
+    }
+
+    /// Ends the oldest connection not yet bound, if there is one (a JSON-lines client
+    /// is told why; a WebSocket one just sees the close).
+    fn end_oldest_unbound(&self) -> bool {
+        let Some(oldest) = lock(&self.unbound).pop_front() else {
+            return false;
+        };
+        lock(&self.ending).push(oldest);
+        let websocket = lock(&self.conns)
+            .iter()
+            .any(|c| c.id == oldest && c.framing == Framing::WebSocket);
+        if let Some((_, s)) = lock(&self.sockets).iter().find(|(i, _)| *i == oldest) {
+            let mut w = s;
+            let _ = w.set_write_timeout(Some(Duration::from_millis(200)));
+            let _ = websocket || writeln!(
+                w,
+                r#"{{"error":{{"rule":"protocol","message":"closed: the slots left are kept for the owner and the seats; bind with a token"}}}}"#
+            )
+            .is_ok();
+            let _ = s.shutdown(Shutdown::Both);
+        }
+        true
     }
 
     fn begin_shutdown(&self) {
@@ -353,6 +362,7 @@ pub fn run(listener: TcpListener, mut core: Core, opts: Options) -> io::Result<(
         conns: Mutex::new(Vec::new()),
         sockets: Mutex::new(Vec::new()),
         unbound: Mutex::new(Default::default()),
+        ending: Mutex::new(Vec::new()),
         shutdown: AtomicBool::new(false),
         active: AtomicUsize::new(0),
         next_id: AtomicU64::new(1),
@@ -376,7 +386,13 @@ pub fn run(listener: TcpListener, mut core: Core, opts: Options) -> io::Result<(
             }
         };
         threads.retain(|t| !t.is_finished());
-        if hub.active.load(Ordering::SeqCst) >= hub.opts.max_clients {
+        // Full: a connection not bound yet makes room (its slot frees as its thread
+        // ends); only a server full of bound clients turns a new one away.
+        let open = || {
+            let ending = lock(&hub.ending).len();
+            hub.active.load(Ordering::SeqCst).saturating_sub(ending)
+        };
+        if open() >= hub.opts.max_clients && !hub.end_oldest_unbound() {
             let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
             let _ = writeln!(
                 stream,
@@ -400,6 +416,7 @@ pub fn run(listener: TcpListener, mut core: Core, opts: Options) -> io::Result<(
             .spawn(move || {
                 connection(&h, id, stream);
                 lock(&h.unbound).retain(|c| *c != id);
+                lock(&h.ending).retain(|c| *c != id);
                 lock(&h.sockets).retain(|(i, _)| *i != id);
                 h.active.fetch_sub(1, Ordering::SeqCst);
             });

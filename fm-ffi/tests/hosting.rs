@@ -283,7 +283,8 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
 
 /// The load test: two seats play a Meuse Argonne match as fast as they can over
 /// WebSocket (each asks for its legal action indices and applies one at random on its
-/// decisions, and learns of the other's from notifications) for three seconds, while
+/// decisions, and learns of the other's from notifications) for three seconds (or to
+/// the end of the game), while
 /// twelve spectators follow every change through their notifications. It prints the
 /// seats' requests a second and their replies' latency (p50, p99, max), and checks that
 /// every spectator heard of every command, in order, and ended on the same view hash.
@@ -329,6 +330,7 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
         })
         .collect();
     let stop = Arc::new(AtomicBool::new(false));
+    let began = std::time::Instant::now();
     let seats: Vec<_> = ["a", "b"]
         .into_iter()
         .enumerate()
@@ -341,6 +343,7 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
                 assert_eq!(bound["bound"], side, "{bound}");
                 let mut rng = 77 + k as u64;
                 let mut latencies = Vec::new();
+                let mut last = std::time::Instant::now();
                 let mut applied = 0u64;
                 let mut next_id = 0u64;
                 // Asks and times a request; notifications that come first are kept.
@@ -354,7 +357,8 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
                         assert_eq!(op, 1);
                         let v: Value = serde_json::from_slice(&payload).unwrap();
                         if v["id"] == json!(next_id) {
-                            latencies.push(sent.elapsed());
+                            last = std::time::Instant::now();
+                            latencies.push(last - sent);
                             assert!(v.get("error").is_none(), "{req} -> {v}");
                             return v;
                         }
@@ -367,7 +371,7 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
                 loop {
                     for n in notes.drain(..) {
                         if n["notify"]["seat"] == "ended" {
-                            return (applied, latencies);
+                            return (applied, latencies, last);
                         }
                         pending = n["notify"]["pending"].clone();
                     }
@@ -387,7 +391,7 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
                                 break;
                             }
                         }
-                        return (applied, latencies);
+                        return (applied, latencies, last);
                     }
                     let legal = ask(&mut ws, json!({"cmd":"legal","form":"indices"}), &mut notes);
                     let legal = legal["legal"].as_array().unwrap().clone();
@@ -399,12 +403,13 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
             })
         })
         .collect();
-    let began = std::time::Instant::now();
     std::thread::sleep(PLAY);
     stop.store(true, Ordering::SeqCst);
     // Once the seat on move has stopped, the owner's `new` ends every seat.
     let mut applied_total = 0;
     let mut latencies = Vec::new();
+    // From the start to the seats' last reply (the game may end before PLAY is up).
+    let mut played = Duration::ZERO;
     let save = loop {
         let save = owner.ask(&json!({"cmd":"save"})).unwrap()["save"].to_string();
         std::thread::sleep(Duration::from_millis(50));
@@ -413,13 +418,13 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
             break save;
         }
     };
-    let played = began.elapsed();
     let m = any::load_match(&save).unwrap();
     owner
         .ask(&json!({"cmd":"new","scenario":"meuse-argonne","seed":1}))
         .unwrap();
     for s in seats {
-        let (applied, l) = s.join().unwrap();
+        let (applied, l, last) = s.join().unwrap();
+        played = played.max(last - began);
         assert!(applied > 0);
         applied_total += applied;
         latencies.extend(l);
@@ -439,9 +444,15 @@ fn issue_33_load_test_two_seats_and_twelve_spectators() {
     }
     latencies.sort();
     eprintln!(
-        "load test: 2 seats and {SPECTATORS} spectators over WebSocket, meuse-argonne: {} \
+        "load test ({} build): 2 seats and {SPECTATORS} spectators over WebSocket, \
+         meuse-argonne: {} \
          requests ({} commands) in {:.2} s, {:.0} requests/s; reply latency p50 {:.2} ms, \
          p99 {:.2} ms, max {:.2} ms; {} notifications to the spectators",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
         latencies.len(),
         applied_total,
         played.as_secs_f64(),
