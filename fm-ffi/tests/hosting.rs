@@ -39,29 +39,14 @@ impl Conn {
     }
 }
 
-/// `serve --listen` on a Meuse Argonne match, with the extra arguments.
+/// `serve --listen` on a Meuse Argonne match, with the extra arguments (its stderr,
+/// a resumed journal's notes, silenced).
 fn start_with(extra: &[&std::ffi::OsStr]) -> (Child, SocketAddr, Value) {
-    let mut child = Command::new(support::serve_binary())
-        .args([
-            "--listen",
-            "127.0.0.1:0",
-            "--scenario",
-            "meuse-argonne",
-            "--seed",
-            "9",
-        ])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start serve --listen --journal");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let hello: Value = serde_json::from_str(&first).expect("the first line is JSON");
-    let addr = hello["listening"].as_str().unwrap().parse().unwrap();
-    (child, addr, hello)
+    let mut args: Vec<&std::ffi::OsStr> = ["--scenario", "meuse-argonne", "--seed", "9"]
+        .map(AsRef::as_ref)
+        .to_vec();
+    args.extend(extra);
+    support::start_listening(args, Stdio::null())
 }
 
 fn start(journal: &Path) -> (Child, SocketAddr, Value) {

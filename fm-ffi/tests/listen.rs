@@ -125,20 +125,8 @@ fn secrets_mentioned(v: &Value) -> usize {
 /// Starts `serve --listen 127.0.0.1:0` with a match; returns the process, its address
 /// and its first line (the tokens).
 fn start_process(scenario: &str, seed: u64) -> (std::process::Child, SocketAddr, Value) {
-    let mut child = Command::new(support::serve_binary())
-        .args(["--listen", "127.0.0.1:0", "--scenario", scenario])
-        .args(["--seed", &seed.to_string()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start serve --listen");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let hello: Value = serde_json::from_str(&first).expect("the first line is JSON");
-    let addr = hello["listening"].as_str().unwrap().parse().unwrap();
-    (child, addr, hello)
+    let seed = seed.to_string();
+    support::start_listening(["--scenario", scenario, "--seed", &seed], Stdio::inherit())
 }
 
 /// Two seats in two connections play one Vimy Ridge match in a `serve` process; each

@@ -365,11 +365,6 @@ impl Core {
     pub fn spectator_tokens(&self) -> Vec<String> {
         self.spectators.clone()
     }
-
-    /// Whether this core keeps a journal.
-    pub fn journaling(&self) -> bool {
-        self.journal.is_some()
-    }
 }
 
 #[cfg(test)]

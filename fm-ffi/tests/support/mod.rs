@@ -14,6 +14,29 @@ pub fn serve_binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_serve"))
 }
 
+/// Starts `serve --listen 127.0.0.1:0` with `args` after it, its stderr to `stderr`;
+/// returns the process, its address and its first line (the tokens).
+pub fn start_listening<I, S>(args: I, stderr: Stdio) -> (Child, std::net::SocketAddr, Value)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut child = Command::new(serve_binary())
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start serve --listen");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let hello: Value = serde_json::from_str(&first).expect("the first line is JSON");
+    let addr = hello["listening"].as_str().unwrap().parse().unwrap();
+    (child, addr, hello)
+}
+
 /// A running `serve` process.
 pub struct Serve {
     child: Child,
