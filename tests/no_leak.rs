@@ -132,6 +132,43 @@ fn until_reveal(events: &[Event], side: impl Into<Viewer> + Copy) -> (Vec<Event>
     (out, false)
 }
 
+/// Plays on from `s` and `t` (a state `viewer` cannot tell from it) with the game's own
+/// next commands and one generator seeded `seed`: `viewer`'s event stream is the same
+/// on both until the next reveal, and so are its `answers` after each command.
+#[allow(clippy::too_many_arguments)]
+fn play_on_until_reveal(
+    sc: &Scenario,
+    s: &State,
+    t: State,
+    viewer: Viewer,
+    agent: &mut impl RngCore,
+    seed: u64,
+    answers: impl Fn(&State) -> Vec<String>,
+    ctx: &str,
+) {
+    let (mut sa, mut sb) = (s.clone(), t);
+    let (mut ra, mut rb) = (rng_from_seed(seed), rng_from_seed(seed));
+    for _ in 0..6 {
+        let Some(cmd) = agents::random(sc, &sa, agent) else {
+            break;
+        };
+        let (Ok(ea), Ok(eb)) = (apply(sc, &sa, &cmd, &mut ra), apply(sc, &sb, &cmd, &mut rb))
+        else {
+            panic!("{ctx}: {cmd:?} accepted in one state only");
+        };
+        let (va, reveal_a) = until_reveal(&ea, viewer);
+        let (vb, reveal_b) = until_reveal(&eb, viewer);
+        assert_eq!(va, vb, "{ctx}: {viewer}'s events after {cmd:?}");
+        assert_eq!(reveal_a, reveal_b, "{ctx}");
+        if reveal_a {
+            break;
+        }
+        sa.apply_events(sc, &ea);
+        sb.apply_events(sc, &eb);
+        assert_eq!(answers(&sa), answers(&sb), "{ctx}: after {cmd:?}");
+    }
+}
+
 /// Plays a random game of `name` and checks every `every`-th position; returns the
 /// number of checks in which resampling changed the state (the test is not vacuous).
 fn check_game(name: &str, seed: u64, every: usize, max_commands: usize) -> (usize, usize) {
@@ -168,35 +205,9 @@ fn check_game(name: &str, seed: u64, every: usize, max_commands: usize) -> (usiz
                     assert_eq!(x, y, "{ctx}: an answer depends on what {side} may not know");
                 }
                 assert_eq!(a.len(), b.len(), "{ctx}");
-                // Play on with the game's own next commands and one generator: the
-                // side's event stream is the same until the next reveal.
-                let (mut sa, mut sb) = (s.clone(), t);
                 let seed2 = resample_rng.next_u64();
-                let (mut ra, mut rb) = (rng_from_seed(seed2), rng_from_seed(seed2));
-                for _ in 0..6 {
-                    let Some(cmd) = agents::random(&sc, &sa, &mut agent) else {
-                        break;
-                    };
-                    let ea = apply(&sc, &sa, &cmd, &mut ra);
-                    let eb = apply(&sc, &sb, &cmd, &mut rb);
-                    let (Ok(ea), Ok(eb)) = (ea, eb) else {
-                        panic!("{ctx}: {cmd:?} accepted in one state only");
-                    };
-                    let (va, reveal_a) = until_reveal(&ea, side);
-                    let (vb, reveal_b) = until_reveal(&eb, side);
-                    assert_eq!(va, vb, "{ctx}: {side}'s events after {cmd:?}");
-                    assert_eq!(reveal_a, reveal_b, "{ctx}");
-                    if reveal_a {
-                        break;
-                    }
-                    sa.apply_events(&sc, &ea);
-                    sb.apply_events(&sc, &eb);
-                    assert_eq!(
-                        answers(&sc, &sa, side),
-                        answers(&sc, &sb, side),
-                        "{ctx}: after {cmd:?}"
-                    );
-                }
+                let answers_of = |u: &State| answers(&sc, u, side);
+                play_on_until_reveal(&sc, &s, t, side.into(), &mut agent, seed2, answers_of, &ctx);
                 checks += 1;
             }
         }
@@ -491,36 +502,18 @@ fn check_spectator_game(
                 v,
                 "{ctx}: sample_consistent"
             );
-            // Play on with the game's own next commands and one generator: the
-            // spectator's event stream is the same until the next reveal.
-            let (mut sa, mut sb) = (s.clone(), both);
             let seed2 = resample_rng.next_u64();
-            let (mut ra, mut rb) = (rng_from_seed(seed2), rng_from_seed(seed2));
-            for _ in 0..6 {
-                let Some(cmd) = agents::random(&sc, &sa, &mut agent) else {
-                    break;
-                };
-                let (Ok(ea), Ok(eb)) = (
-                    apply(&sc, &sa, &cmd, &mut ra),
-                    apply(&sc, &sb, &cmd, &mut rb),
-                ) else {
-                    panic!("{ctx}: {cmd:?} accepted in one state only");
-                };
-                let (va, reveal_a) = until_reveal(&ea, Viewer::Spectator);
-                let (vb, reveal_b) = until_reveal(&eb, Viewer::Spectator);
-                assert_eq!(va, vb, "{ctx}: the spectator's events after {cmd:?}");
-                assert_eq!(reveal_a, reveal_b, "{ctx}");
-                if reveal_a {
-                    break;
-                }
-                sa.apply_events(&sc, &ea);
-                sb.apply_events(&sc, &eb);
-                assert_eq!(
-                    spectator_answers(&sc, &sa, false),
-                    spectator_answers(&sc, &sb, false),
-                    "{ctx}: after {cmd:?}"
-                );
-            }
+            let answers_of = |u: &State| spectator_answers(&sc, u, false);
+            play_on_until_reveal(
+                &sc,
+                &s,
+                both,
+                Viewer::Spectator,
+                &mut agent,
+                seed2,
+                answers_of,
+                &ctx,
+            );
             checks += 1;
         }
         let cmd = agents::random(&sc, m.state(), &mut agent).expect("a legal command");
