@@ -654,6 +654,89 @@ fn per_side_queries_leak_nothing() {
 /// Huzzah!'s per-side queries (its picture, its observation) are the same on a match
 /// drawn from the side's view and on one with other dice to come (the generator, which
 /// decides the qualities not yet rolled: no view holds it).
+/// Pages 16-17 (issue 34: the odds of the roll shown before it is made): the odds of an
+/// order are those of the roll `Command::Order` makes. For every order offered in
+/// random huzzah-firefight and huzzah-encounter games, the odds' base, modifiers and
+/// factor are the rolled test's, the chance of passing is the factor's count of 36, and
+/// an automatic order (a Huzzah! earned it) passes for certain with no roll.
+#[test]
+fn rule_p17_order_odds_are_the_rolls() {
+    let (mut rolled, mut automatic) = (0, 0);
+    for (scenario, seed) in [
+        ("huzzah-firefight", 1),
+        ("huzzah-encounter", 2),
+        ("huzzah-firefight", 3),
+    ] {
+        let mut h = any::new_match(scenario, seed).unwrap();
+        let mut rng = rng_from_seed(seed);
+        for _ in 0..1500 {
+            let legal = h.legal_json();
+            if legal.is_empty() {
+                break;
+            }
+            let side = if h.pending_json()["side"] == "b" {
+                Side::B
+            } else {
+                Side::A
+            };
+            for c in legal.iter().filter(|c| c["type"] == "order").take(6) {
+                let req = json!({"order": {"officer": c["officer"], "group": c["group"], "order": c["order"]}});
+                let odds = h.odds(side, &req).unwrap();
+                let mut after = h.clone_box();
+                let events = after.apply_json(c).unwrap();
+                let given = events
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| e["type"] == "order_given")
+                    .unwrap_or_else(|| panic!("{c}: {events}"));
+                match given["test"].as_object() {
+                    Some(t) => {
+                        assert_eq!(odds["automatic"], false, "{c}");
+                        for k in ["base", "modifiers", "factor"] {
+                            assert_eq!(odds[k], t[k], "{c}: {k}");
+                        }
+                        let f = t["factor"].as_i64().unwrap() as i32;
+                        let pass = fm_core::huzzah::quality::pass_count(f) as u64;
+                        let want = fm_core::huzzah::odds::Chance::new(pass, 36);
+                        assert_eq!(odds["pass"], serde_json::to_value(want).unwrap(), "{c}");
+                        rolled += 1;
+                    }
+                    None => {
+                        assert_eq!(given["automatic"], true, "{c}");
+                        assert_eq!(odds["automatic"], true, "{c}");
+                        assert_eq!(odds["pass"], json!({"num": 1, "den": 1}), "{c}");
+                        automatic += 1;
+                    }
+                }
+            }
+            let idx = h.legal_indices();
+            let i = idx[(rng.next_u64() % idx.len() as u64) as usize];
+            h.apply_index(i).unwrap();
+        }
+    }
+    assert!(
+        rolled > 50 && automatic > 0,
+        "{rolled} rolled, {automatic} automatic"
+    );
+    // Unknown names are input errors; a group none of whose units can act is refused.
+    let h = any::new_match("huzzah-firefight", 1).unwrap();
+    let e = rule(
+        h.odds(
+            Side::A,
+            &json!({"order": {"officer": "nobody", "group": {"unit": "fr-1"}, "order": "advance"}}),
+        )
+        .unwrap_err(),
+    );
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        ("input", "unknown officer 'nobody'")
+    );
+    let bad = json!({"order": {"officer": "x", "group": {"unit": "fr-1"}, "order": "charge"}});
+    let e = input(h.odds(Side::A, &bad).unwrap_err());
+    assert!(e.starts_with("odds JSON: "), "{e}");
+}
+
 #[test]
 fn huzzah_per_side_queries_leak_nothing() {
     let mut checks = 0;

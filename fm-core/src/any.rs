@@ -25,7 +25,7 @@ use crate::game::{Game, MatchError, MAX_SAVE_BYTES};
 use serde_json::Value;
 use std::sync::RwLock;
 
-pub use crate::dynmatch::{command_from_json, uniform_index, DynMatch, SystemEntry};
+pub use crate::dynmatch::{command_from_json, uniform_index, DynMatch, LogWords, SystemEntry};
 
 static REGISTRY: RwLock<Vec<SystemEntry>> = RwLock::new(Vec::new());
 

@@ -6,11 +6,21 @@
 
 use crate::error::RuleError;
 use crate::game::{Game, GameMatch, MatchError};
-use crate::ids::Side;
+use crate::ids::{Side, Viewer};
 use rand_core::RngCore;
 use serde_json::Value;
 use std::any::Any;
 use std::sync::Arc;
+
+/// A match's events in words ([`DynMatch::log_words`]): one line per event a reader
+/// needs, as the `play` example prints them.
+#[derive(Clone, PartialEq, Eq, Debug, Default, serde::Serialize)]
+pub struct LogWords {
+    /// The opening's events (the set-up, the first turn's start).
+    pub opening: Vec<String>,
+    /// Each command's events, in command order from the first asked for.
+    pub commands: Vec<Vec<String>>,
+}
 
 /// A match of any rules system, at the level of JSON values. Every method's contract is
 /// the matching one of [`GameMatch`]; values are the JSON forms of the system's types
@@ -121,6 +131,13 @@ pub trait DynMatch: Send + Sync + 'static {
     /// # Errors
     /// As [`DynMatch::spectator_view_json`].
     fn spectator_log_json(&self, from: usize) -> Result<Value, MatchError>;
+    /// The match's events in words ([`Game::describe_event`], as the `play` example
+    /// prints them): the opening's and each command's from command `from` on, as
+    /// `viewer` may know them (`None`: the referee, unredacted).
+    ///
+    /// # Errors
+    /// For a spectator, as [`DynMatch::spectator_view_json`].
+    fn log_words(&self, viewer: Option<Viewer>, from: usize) -> Result<LogWords, MatchError>;
     /// The match as `side` may know it (its record), as JSON.
     fn export_json(&self, side: Side) -> Value;
     /// `side`'s perfect-recall information state ([`GameMatch::information_state`]).
@@ -417,6 +434,29 @@ impl<G: Game> DynMatch for GameMatch<G> {
     }
     fn spectator_log_json(&self, from: usize) -> Result<Value, MatchError> {
         Ok(to_value(&self.spectator_log(from)?))
+    }
+    fn log_words(&self, viewer: Option<Viewer>, from: usize) -> Result<LogWords, MatchError> {
+        let sc = self.scenario();
+        if viewer == Some(Viewer::Spectator) {
+            G::spectator_view(sc, self.state())?;
+        }
+        let words = |events: &[G::Event]| -> Vec<String> {
+            let line = |e: &G::Event| match viewer {
+                None => G::describe_event(sc, e),
+                Some(Viewer::A) => G::describe_event(sc, &G::redacted(e, Side::A)),
+                Some(Viewer::B) => G::describe_event(sc, &G::redacted(e, Side::B)),
+                Some(Viewer::Spectator) => G::describe_event(sc, &G::redacted_for_spectator(e)),
+            };
+            events.iter().filter_map(line).collect()
+        };
+        Ok(LogWords {
+            opening: words(self.opening_events()),
+            commands: self
+                .log()
+                .iter_from(from)
+                .map(|e| words(&e.events))
+                .collect(),
+        })
     }
     fn think(
         &self,

@@ -44,7 +44,7 @@ mod svg;
 // The public paths of the crate before the layout (`fm_core::zoc`, `fm_core::suez_1916`,
 // …) keep working.
 pub use fm::games::{meuse_argonne, suez_1916, vimy_ridge};
-pub use fm::{agents, los, observation, render, zoc};
+pub use fm::{agents, los, observation, render, words, zoc};
 
 pub use chance::{ChanceMode, ChanceModeChange, ChanceNode, ChanceRoll};
 pub use error::{RuleError, ScenarioError};

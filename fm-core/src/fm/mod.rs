@@ -10,7 +10,7 @@
 //! - Entry points and queries: [`engine`] (`apply`), [`legal`], [`encoding`] and
 //!   [`factored`] (the flat and the factored action spaces), [`odds`],
 //!   [`view`] and [`hidden`] (what each side may know), [`playable`] (set-up room),
-//!   [`los`], [`render`], [`agents`].
+//!   [`los`], [`render`], [`agents`], [`words`] (the events in words).
 //! - [`length`]: the bound on a game's length, term by term from the rules (3.0-8.5
 //!   and each game's exclusive rules).
 //! - [`exclusive`]: the one trait through which the system rules reach a game's
@@ -50,6 +50,7 @@ pub(crate) mod state;
 pub(crate) mod support_fire;
 pub(crate) mod victory;
 pub(crate) mod view;
+pub mod words;
 pub mod zoc;
 
 use crate::error::RuleError;
@@ -222,6 +223,9 @@ impl Game for Fm {
         s: &state::State,
     ) -> Result<view::View, crate::game::MatchError> {
         Ok(view::view(sc, s, Viewer::Spectator))
+    }
+    fn describe_event(sc: &Self::Scenario, e: &event::Event) -> Option<String> {
+        words::describe(sc, e)
     }
     fn redacted_for_spectator(e: &event::Event) -> event::Event {
         e.redacted_for(Viewer::Spectator)

@@ -182,6 +182,12 @@ pub trait Game: Copy + PartialEq + Debug + Send + Sync + 'static {
     fn redacted_for_spectator(e: &Self::Event) -> Self::Event {
         Self::redacted(&Self::redacted(e, Side::A), Side::B)
     }
+    /// An event in words, one line as the `play` example prints it (a redacted event's
+    /// hidden values read `?`), or `None` for bookkeeping a reader does not need. The
+    /// default says nothing: a system without words gives none.
+    fn describe_event(_sc: &Self::Scenario, _e: &Self::Event) -> Option<String> {
+        None
+    }
     /// A platform-independent hash of the whole state (the referee's).
     fn state_hash(s: &Self::State) -> u64;
     /// The state hash a save of format `format` records: [`Game::state_hash`] unless

@@ -26,6 +26,7 @@
 //! | `legal` | — | legal commands and the integer encoding |
 //! | `length` | 7-22 | the bound on a battle's length, term by term from the rules |
 //! | `ai` | 2, 4-5, 7-8, 11-22 | the built-in AI's evaluation (`Game::evaluate`; judgment, no rule): the victory terms as they stand, strength lost, nearness to the objectives |
+//! | `words` | — | the events in words, as `play` prints them and `serve`'s `log` gives them (`"words": true`) |
 //!
 //! [`Huzzah`] implements [`crate::Game`], so every binding reaches it through
 //! [`crate::any`]. Docs: `docs/huzzah.md` (table format, geometry conventions, stand-in
@@ -55,6 +56,7 @@ pub mod render;
 pub mod scenario;
 pub mod skirmish;
 pub mod state;
+pub mod words;
 
 pub use query::OddsRequest;
 
@@ -145,6 +147,9 @@ impl crate::game::Game for Huzzah {
     }
     fn view_hash(v: &state::State) -> u64 {
         v.hash()
+    }
+    fn describe_event(sc: &Self::Scenario, e: &event::Event) -> Option<String> {
+        words::describe(sc, e)
     }
     fn redacted(e: &event::Event, _: Side) -> event::Event {
         e.clone()

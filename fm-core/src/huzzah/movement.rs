@@ -202,6 +202,14 @@ pub fn successive(s: &State, officer: OfficerIx, g: GroupRef) -> u8 {
     }
 }
 
+/// Whether `officer`'s next order to group `g` is the automatic one a roll of Huzzah!
+/// earned (page 17: it needs no roll).
+pub fn automatic(s: &State, officer: OfficerIx, g: GroupRef) -> bool {
+    s.orders.free
+        && s.orders.group.is_some_and(|(x, _)| x == g)
+        && s.orders.officer == Some(officer)
+}
+
 /// Gives an order (pages 16-18).
 pub(crate) fn give(
     ctx: &mut Ctx,
@@ -265,9 +273,7 @@ pub(crate) fn give(
         });
     }
     let rate = group_rate(sc, &ctx.s, &units);
-    let free = ctx.s.orders.free
-        && ctx.s.orders.group.is_some_and(|(x, _)| x == g)
-        && ctx.s.orders.officer == Some(officer);
+    let free = automatic(&ctx.s, officer, g);
     let (test, passed) = if free {
         (None, true)
     } else {

@@ -6,7 +6,10 @@
 
 use crate::error::RuleError;
 use crate::game::MatchError;
-use crate::huzzah::odds::{fire_odds_with, morale_odds};
+use crate::huzzah::command::GroupArg;
+use crate::huzzah::movement::{automatic, group_units, successive};
+use crate::huzzah::odds::{fire_odds_with, morale_odds, Chance};
+use crate::huzzah::orders::{order_odds, OrderKind};
 use crate::huzzah::render::RenderOptions;
 use crate::huzzah::scenario::{Scenario, UnitIx};
 use crate::huzzah::state::{Pending, State};
@@ -34,7 +37,8 @@ pub(crate) fn pending_kind(p: &Pending) -> &'static str {
 }
 
 /// What to ask the odds of (`Game::odds`; JSON `{"fire": {"unit", "target"}}`, with
-/// `"bases"` for a fire by some of the unit's bases, or `{"morale": {"unit"}}`).
+/// `"bases"` for a fire by some of the unit's bases, `{"morale": {"unit"}}`, or
+/// `{"order": {"officer", "group", "order"}}`).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum OddsRequest {
@@ -53,6 +57,18 @@ pub enum OddsRequest {
     Morale {
         /// The unit's id.
         unit: String,
+    },
+    /// The roll of `officer`'s order to `group` now, as `Command::Order` would make it
+    /// ([`order_odds`], pages 16-17): the units an order would move, the successive
+    /// orders so far; an order a roll of Huzzah! made automatic passes for certain
+    /// (`"automatic": true`).
+    Order {
+        /// The officer's id.
+        officer: String,
+        /// The group.
+        group: GroupArg,
+        /// The order.
+        order: OrderKind,
     },
 }
 
@@ -83,8 +99,45 @@ pub(crate) fn odds(
         OddsRequest::Morale { unit } => {
             serde_json::to_value(morale_odds(sc, &v, unit_ix(sc, &unit)?))
         }
+        OddsRequest::Order {
+            officer,
+            group,
+            order,
+        } => return order_roll(sc, &v, &officer, &group, order),
     };
     Ok(out.expect("odds serialize"))
+}
+
+/// The odds of an order's roll ([`OddsRequest::Order`]).
+fn order_roll(
+    sc: &Scenario,
+    s: &State,
+    officer: &str,
+    group: &GroupArg,
+    kind: OrderKind,
+) -> Result<Value, MatchError> {
+    let input = |m: String| MatchError::Rule(RuleError::new("input", m));
+    let o = sc
+        .officer_index(officer)
+        .ok_or_else(|| input(format!("unknown officer '{officer}'")))?;
+    let g = sc
+        .group_of(group)
+        .ok_or_else(|| input(format!("unknown group {}", serde_json::json!(group))))?;
+    let units = group_units(sc, s, o, g);
+    if units.is_empty() {
+        return Err(input(format!(
+            "no unit of the group {} can act on an order by {officer} now",
+            serde_json::json!(group)
+        )));
+    }
+    let mut odds = order_odds(sc, s, o, &units, kind, successive(s, o, g))?;
+    let automatic = automatic(s, o, g);
+    if automatic {
+        odds.pass = Chance::new(1, 1);
+    }
+    let mut v = serde_json::to_value(odds).expect("odds serialize");
+    v["automatic"] = Value::Bool(automatic);
+    Ok(v)
 }
 
 /// The table as SVG: of `side`'s view (the whole state: Huzzah! hides nothing), or of

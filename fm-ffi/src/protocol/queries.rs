@@ -191,12 +191,33 @@ impl Core {
     pub(super) fn log(&self, obj: &Map<String, Value>, asker: Asker) -> Result<Body> {
         let g = self.current()?;
         let from = since(obj, g.log_len())?;
-        let log = match asker {
+        let mut log = match asker {
             Asker::Seat(s) => g.side_log_json(s, from),
             Asker::Spectator => g.spectator_log_json(from)?,
             Asker::Owner | Asker::Unbound => g.log_json(from),
         };
-        Body::new().with("log", &log)?.with("count", &g.log_len())
+        if !flag(obj, "words")? {
+            return Body::new().with("log", &log)?.with("count", &g.log_len());
+        }
+        // Each entry's events in words, as the asker may know them, beside its events.
+        let viewer = match asker {
+            Asker::Seat(Side::A) => Some(Viewer::A),
+            Asker::Seat(Side::B) => Some(Viewer::B),
+            Asker::Spectator => Some(Viewer::Spectator),
+            Asker::Owner | Asker::Unbound => None,
+        };
+        let words = g.log_words(viewer, from)?;
+        if let Value::Array(entries) = &mut log {
+            for (entry, lines) in entries.iter_mut().zip(words.commands) {
+                if let Value::Object(o) = entry {
+                    o.insert("words".into(), json!(lines));
+                }
+            }
+        }
+        Body::new()
+            .with("log", &log)?
+            .with("count", &g.log_len())?
+            .with("opening_words", &words.opening)
     }
 }
 
@@ -323,5 +344,74 @@ mod tests {
         assert_eq!(x["error"]["rule"], "input", "{x}");
         let r = ask(&mut s, r#"{"cmd":"reachable","unit":"nobody"}"#);
         assert!(r["error"]["rule"].is_string(), "{r}");
+    }
+
+    /// Issue 34: `log` with `"words": true` gives each command's events in words, as
+    /// the `play` example prints them, from the events the asker may know: the owner's
+    /// from the full events, a seat's and a spectator's from their redacted ones (Vimy
+    /// Ridge hides the allotment and support fire), and the opening's in
+    /// `opening_words`.
+    #[test]
+    fn issue_34_log_in_words_as_play_prints_them() {
+        let mut s = Server::new();
+        let opening = ask(&mut s, r#"{"cmd":"new","scenario":"vimy-ridge","seed":3}"#);
+        let sc = fm_core::Scenario::builtin("vimy-ridge").unwrap();
+        let say = |events: &Value| -> Vec<String> {
+            let events: Vec<fm_core::Event> = serde_json::from_value(events.clone()).unwrap();
+            events
+                .iter()
+                .filter_map(|e| fm_core::words::describe(&sc, e))
+                .collect()
+        };
+        let seats: Vec<Value> = ["a", "b", "spectator"]
+            .iter()
+            .map(|side| ask(&mut s, &json!({"cmd":"seat","side":side}).to_string())["seat"].clone())
+            .collect();
+        let mut rng = 7u64;
+        for _ in 0..120 {
+            let legal = ask(&mut s, r#"{"cmd":"legal","form":"indices"}"#)["legal"].clone();
+            let list = legal.as_array().unwrap();
+            if list.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let i = &list[(rng % list.len() as u64) as usize];
+            ask(&mut s, &json!({"cmd":"apply","index":i}).to_string());
+        }
+        let mut lines = 0;
+        for seat in std::iter::once(Value::Null).chain(seats) {
+            let mut req = json!({"cmd":"log","since":0,"words":true});
+            let mut plain = json!({"cmd":"log","since":0});
+            if !seat.is_null() {
+                req["seat"] = seat.clone();
+                plain["seat"] = seat.clone();
+            }
+            let r = ask(&mut s, &req.to_string());
+            let p = ask(&mut s, &plain.to_string());
+            assert!(p.get("opening_words").is_none(), "words only when asked");
+            let (log, plain_log) = (r["log"].as_array().unwrap(), p["log"].as_array().unwrap());
+            assert_eq!(log.len(), plain_log.len());
+            assert!(log.len() > 50, "{seat}: {} commands", log.len());
+            for (e, q) in log.iter().zip(plain_log) {
+                let mut without = e.clone();
+                let words = without.as_object_mut().unwrap().remove("words").unwrap();
+                assert_eq!(&without, q, "the entry is unchanged but for its words");
+                assert_eq!(words, json!(say(&e["events"])), "{seat}: {e}");
+                lines += words.as_array().unwrap().len();
+            }
+            assert_eq!(r["opening_words"], json!(say(&opening["events"])));
+        }
+        assert!(lines > 200, "{lines} lines");
+        // From `since` on, and a bad flag refused.
+        let tail = ask(&mut s, r#"{"cmd":"log","since":50,"words":true}"#);
+        let all = ask(&mut s, r#"{"cmd":"log","since":0,"words":true}"#);
+        assert_eq!(
+            tail["log"].as_array().unwrap()[..],
+            all["log"].as_array().unwrap()[50..]
+        );
+        let bad = ask(&mut s, r#"{"cmd":"log","words":1}"#);
+        assert_eq!(bad["error"]["rule"], "protocol", "{bad}");
     }
 }

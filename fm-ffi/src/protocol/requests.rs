@@ -27,7 +27,7 @@ pub(super) fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
         "state" => &["delta"],
         "seat" | "export" => &["side"],
         "bind" => &["token", "notify"],
-        "log" => &["since"],
+        "log" => &["since", "words"],
         "load" => &["save"],
         "think" => &["time_ms", "config"],
         "svg" => &["side", "options"],
