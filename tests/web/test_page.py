@@ -40,6 +40,7 @@ TIMEOUT = 20
 FM_SEED = 1
 HZ_SEED = 0
 SHOTS = os.environ.get("FM_WEB_SHOTS") or tempfile.mkdtemp(prefix="fm-web-shots-")
+os.makedirs(SHOTS, exist_ok=True)
 PAGE = os.environ.get("FM_WEB_PAGE")  # serve this file instead of the built-in page
 
 
@@ -177,3 +178,179 @@ def play_b(server, seat, choose=None):
         command = (choose and choose(p, legal)) or legal[0]
         seat.ask(cmd="apply", command=command)
         n += 1
+
+
+def log_count(server):
+    return server.owner.ask(cmd="log")["count"]
+
+
+def applied(page, server, before, what):
+    """Waits until the page has applied a command (the log grew) and redrawn."""
+    page.until(what, lambda: log_count(server) > before)
+    page.settled()
+    assert page.text("error") == "", "%s: %s" % (what, page.text("error"))
+
+
+def my_turn(page):
+    page.until("side a's decision", lambda: page.body("data-ready") == "true"
+               and page.body("data-turn") == "mine")
+
+
+def fire_and_movement(serve, driver):
+    server = Server(serve, "system-demo", FM_SEED)
+    hello = server.hello
+    red = Lines(server.addr, hello["seats"]["b"])
+    try:
+        # The owner's lobby: seat links, a spectator link, the referee's link.
+        lobby = Page(driver, "lobby")
+        driver.get(hello["page"])
+        lobby.until("the lobby's links", lambda: lobby.css("#link-a") and lobby.css("#link-b"))
+        lobby.settled()
+        lobby.button("#make-spectator")
+        lobby.until("a spectator link", lambda: lobby.css("#link-spectator-0"))
+        lobby.settled()
+        links = {k: lobby.d.find_element(By.ID, "link-" + k).get_attribute("value")
+                 for k in ("a", "b", "spectator-0", "referee")}
+        lobby.save("lobby")
+        lobby.no_errors()
+        # Side b's lobby link opens side b's page (then the window watches as a spectator).
+        driver.switch_to.new_window("window")
+        driver.set_window_size(1280, 800)
+        eye = Page(driver, "spectator")
+        eye_window = driver.current_window_handle
+        driver.get(links["b"])
+        eye.settled()
+        assert "side b" in eye.text("title") and "waiting" not in eye.text("status"), eye.text("status")
+        driver.get(links["referee"])
+        eye.settled()
+        assert "referee" in eye.text("status") and eye.css("#undo"), eye.text("status")
+        driver.get(links["spectator-0"])
+        eye.settled()
+        assert eye.body("data-role") == "spectator" and "watching" in eye.text("status")
+        seen = driver.find_element(By.ID, "board").get_attribute("innerHTML")
+        assert "<svg" in seen
+        eye.no_errors()
+        # Side a's page, from the lobby's link.
+        driver.switch_to.new_window("window")
+        driver.set_window_size(1280, 800)
+        blue = Page(driver, "fm")
+        driver.get(links["a"])
+        blue.settled()
+        # Set-up: side b places over TCP; side a picks its unit in the list, then a hex.
+        play_b(server, red)
+        my_turn(blue)
+        blue.button('[data-unit-pick="blue-commando-co"]')
+        blue.until("the set-up hexes", lambda: blue.css("#board .hl-choice"))
+        n = log_count(server)
+        blue.click_map('.hex[data-hex="0207"]')
+        applied(blue, server, n, "the placement")
+        # Movement: a unit clicked shows where it can go; a shaded hex clicked moves it.
+        assert "movement" in blue.text("status"), blue.text("status")
+        for unit, hex_ in (("blue-1-inf-div", "0704"), ("blue-1-armor-bde", "0705")):
+            blue.click_map('.unit[data-unit="%s"]' % unit)
+            blue.until("the reachable hexes", lambda: any(
+                e.is_displayed() for e in blue.css("#board .hl-move, #board .hl-stop")))
+            shaded = {e.get_attribute("data-hl") for e in blue.css("#board .hl-move, #board .hl-stop")}
+            assert hex_ in shaded, (hex_, shaded)
+            blue.save("reachable-" + unit)
+            n = log_count(server)
+            blue.click_map('.hex[data-hex="%s"]' % hex_)
+            applied(blue, server, n, "the move of " + unit)
+        # The phase ends with its button, until side a's combat.
+        while "combat" not in (server.pending().get("phase") or ""):
+            assert blue.css("#done"), blue.text("status")
+            n = log_count(server)
+            blue.button("#done")
+            applied(blue, server, n, "the end of the phase")
+        # Combat: the enemy hex clicked opens the attack with its odds.
+        blue.click_map('.hex[data-hex="0805"]')
+        blue.until("the odds", lambda: blue.css('#odds[data-ready="true"]'))
+        dialog = blue.text("dialog")
+        assert "Attack 0805" in dialog and "odds of each result" in dialog, dialog
+        assert "%" in blue.text("odds"), blue.text("odds")
+        both = blue.text("odds")
+        # One attacker clicked off on the map, and back on: the odds follow.
+        blue.click_map('.unit[data-unit="blue-1-armor-bde"]')
+        blue.until("the odds of one attacker", lambda: blue.css('#odds[data-ready="true"]')
+                   and blue.text("odds") != both)
+        blue.click_map('.unit[data-unit="blue-1-armor-bde"]')
+        blue.until("the odds of two attackers", lambda: blue.css('#odds[data-ready="true"]')
+                   and blue.text("odds") == both)
+        shot = blue.save("attack-odds")
+        n = log_count(server)
+        blue.button("#confirm")
+        applied(blue, server, n, "the attack")
+        # Support fire and what the combat asks: side a answers in the dialog, side b over TCP.
+        answered = 0
+        while True:
+            play_b(server, red, lambda p, legal: next(
+                (c for c in legal if c.get("type") == "support_fire" and not c["commit"]), None))
+            p = server.pending()
+            if p.get("side") != "a" or p["kind"] == "phase":
+                break
+            my_turn(blue)
+            assert blue.d.find_element(By.ID, "dialog").is_displayed(), p
+            blue.save("decision-" + p["kind"])
+            n = log_count(server)
+            if p["kind"] == "support_fire":
+                assert "support fire" in blue.text("dialog").lower()
+                blue.button("#commit" if answered == 0 else "#pass")
+            else:
+                blue.button("#dialog button.choice")
+            applied(blue, server, n, "the answer to " + p["kind"])
+            answered += 1
+        assert answered >= 1, "a support fire decision was answered in the dialog"
+        # The rest of side a's turn.
+        while server.pending().get("side") == "a":
+            my_turn(blue)
+            n = log_count(server)
+            blue.button("#done")
+            applied(blue, server, n, "the end of the phase")
+        log = blue.text("log")
+        assert "0805" in log, log
+        blue.save("turn-done")
+        blue.no_errors()
+        # The spectator followed along.
+        driver.switch_to.window(eye_window)
+        eye.settled()
+        eye.until("the spectator's board", lambda: driver.find_element(By.ID, "board")
+                  .get_attribute("innerHTML") != seen)
+        assert "0805" in eye.text("log")
+        eye.save("spectator")
+        eye.no_errors()
+        return shot
+    finally:
+        server.stop()
+
+
+def main(serve):
+    start = time.monotonic()
+    driver = browser()
+    passed = []
+    try:
+        driver.set_window_size(1280, 800)
+        fm_shot = fire_and_movement(serve, driver)
+        passed.append("fire and movement, lobby, spectator")
+        for h in driver.window_handles[1:]:
+            driver.switch_to.window(h)
+            driver.close()
+        driver.switch_to.window(driver.window_handles[0])
+        if "huzzah" in globals():
+            hz_shot = huzzah(serve, driver)
+            passed.append("huzzah")
+        else:
+            hz_shot = None
+    finally:
+        driver.quit()
+    print("web: screenshots in %s" % SHOTS)
+    if os.environ.get("FM_WEB_DOC_IMAGES"):
+        import shutil
+        shutil.copy(fm_shot, os.path.join(os.environ["FM_WEB_DOC_IMAGES"], "web-fm.png"))
+        if hz_shot:
+            shutil.copy(hz_shot, os.path.join(os.environ["FM_WEB_DOC_IMAGES"], "web-huzzah.png"))
+    print("web: %d passed (%s), 0 failed, %.1f s" % (len(passed), "; ".join(passed),
+                                                     time.monotonic() - start))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
