@@ -382,6 +382,18 @@ def huzzah(serve, driver):
         applied(page, server, n, "the advance")
         assert "advance" in page.text("log").lower()
         page.no_errors()
+        # The owner's referee board undoes the advance.
+        referee = Page(driver, "referee")
+        driver.get(hello["page"] + "&play=1")
+        referee.settled()
+        assert "referee" in referee.text("status"), referee.text("status")
+        n = log_count(server)
+        referee.button("#undo")
+        referee.until("the undo", lambda: log_count(server) == n - 1)
+        referee.settled()
+        assert server.pending()["kind"] == "act", server.pending()
+        referee.save("undone")
+        referee.no_errors()
         return shot
     finally:
         server.stop()
