@@ -10,13 +10,17 @@ Three parts, each against its own `serve --listen` process on a free loopback po
   line's `page`) makes a spectator link, its seat links open working pages, and the
   spectator's page follows the seats' moves.
 - Huzzah! (huzzah-firefight, seed HZ_SEED): side a's page places its officer, clicks a
-  unit (its arc drawn, its fire targets' odds listed), fires, and gives an order
-  (a distance picked in a labelled list).
+  unit (its arc drawn, its fire targets' odds listed), fires, has the others hold
+  their fire, gives an order from the officer clicked, and advances (a distance picked
+  in a labelled list); the owner's referee board then undoes the advance.
 
 Every click is on the map's SVG elements, found by their data attributes (`data-hex`,
 `data-unit`, `data-officer`) and clicked at their centre, or on the page's buttons in
 words; never on the raw JSON list. Screenshots of each step go to $FM_WEB_SHOTS
-(default: a temporary directory). Run by scripts/test_web.sh:
+(default: a temporary directory); with $FM_WEB_DOC_IMAGES set to a directory (docs/img),
+the attack's and the arc's screenshots are copied there as web-fm.png and
+web-huzzah.png. $FM_WEB_PAGE serves that HTML file instead of the page built into
+serve (`serve --page`). Run by scripts/test_web.sh:
 
     python tests/web/test_page.py PATH/TO/serve
 """
@@ -411,11 +415,8 @@ def main(serve):
             driver.switch_to.window(h)
             driver.close()
         driver.switch_to.window(driver.window_handles[0])
-        if "huzzah" in globals():
-            hz_shot = huzzah(serve, driver)
-            passed.append("huzzah")
-        else:
-            hz_shot = None
+        hz_shot = huzzah(serve, driver)
+        passed.append("huzzah, referee's undo")
     finally:
         driver.quit()
     print("web: screenshots in %s" % SHOTS)
