@@ -256,6 +256,11 @@ def fire_and_movement(serve, driver):
                 e.is_displayed() for e in blue.css("#board .hl-move, #board .hl-stop")))
             shaded = {e.get_attribute("data-hl") for e in blue.css("#board .hl-move, #board .hl-stop")}
             assert hex_ in shaded, (hex_, shaded)
+            # Hovering a shaded hex gives its cost.
+            hexel = [e for e in blue.css('#board .hex[data-hex="%s"]' % hex_) if e.is_displayed()][0]
+            ActionChains(driver).move_to_element(hexel).perform()
+            blue.until("the hex's cost", lambda: blue.d.find_element(By.ID, "tip").is_displayed())
+            assert "costs" in blue.text("tip") and hex_ in blue.text("tip"), blue.text("tip")
             blue.save("reachable-" + unit)
             n = log_count(server)
             blue.click_map('.hex[data-hex="%s"]' % hex_)
