@@ -242,7 +242,10 @@ fn main() {
         let links: serde_json::Map<_, _> = seats
             .iter()
             .map(|(side, token)| {
-                let url = format!("http://{local}/?seat={}", token.as_str().unwrap_or_default());
+                let url = format!(
+                    "http://{local}/?seat={}",
+                    token.as_str().unwrap_or_default()
+                );
                 (side.clone(), serde_json::Value::from(url))
             })
             .collect();
