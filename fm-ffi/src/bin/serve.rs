@@ -22,10 +22,11 @@
 //! the address, the owner's token and, with `--scenario`, the match's two seat tokens;
 //! its `page` is the owner's lobby on the reference page (`/?owner=TOKEN`: the match,
 //! each seat's link, spectator links, the referee's board) and its `links` each seat's
-//! page (`/?seat=TOKEN`). The process exits when the owner sends `quit`. Options: `--max-clients N` (16),
-//! `--first-request-ms MS` (10000: how long a connection's first request, a JSON line
-//! or an HTTP head, may take to arrive whole), `--allow-origin ORIGIN` (repeatable;
-//! the web origins whose pages may connect, by default the server's own address),
+//! page (`/?seat=TOKEN`). The process exits when the owner sends `quit`. Options:
+//! `--max-clients N` (16), `--first-request-ms MS` (10000: how long a connection's
+//! first request, a JSON line or an HTTP head, may take to arrive whole),
+//! `--allow-origin ORIGIN` (repeatable; the web origins whose pages may connect, by
+//! default the server's own address),
 //! `--max-queued-bytes N` (16 MiB: the replies queued for a client that does not
 //! read before it is dropped), `--think-memory BYTES` (256M: the memory of the search
 //! trees of all the `think`s running at once, shared out equally), `--max-thinks N`
@@ -33,8 +34,8 @@
 //! a request may ask for), `--journal FILE` (every change written to FILE and flushed
 //! to disk before its reply; a FILE that exists is resumed), `--scenario NAME`,
 //! `--seed N` (0), `--page FILE` (serve FILE's HTML on `GET /` instead of the built-in
-//! page, read once at start: for working on a page without rebuilding). On stdin, `--think-memory` and `--max-think-ms` bound each `think`
-//! too (nothing by default).
+//! page, read once at start: for working on a page without rebuilding). On stdin,
+//! `--think-memory` and `--max-think-ms` bound each `think` too (nothing by default).
 //!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
