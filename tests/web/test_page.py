@@ -145,14 +145,20 @@ class Page:
         ActionChains(self.d).move_to_element(el).click().perform()
 
     def click_map(self, sel):
+        """Clicks the first element on the map matching `sel` at its centre, and waits
+        for what the click started (the page's data-ready)."""
+        self.settled()
         els = [e for e in self.css("#board " + sel) if e.is_displayed()]
         assert els, "%s: nothing on the map matches %s" % (self.name, sel)
         self.click(els[0])
+        self.settled()
 
     def button(self, sel):
+        self.settled()
         els = [e for e in self.css(sel) if e.is_displayed()]
         assert els, "%s: no button %s" % (self.name, sel)
         els[0].click()
+        self.settled()
 
     def save(self, what):
         self.shot += 1
@@ -256,6 +262,13 @@ def fire_and_movement(serve, driver):
                 e.is_displayed() for e in blue.css("#board .hl-move, #board .hl-stop")))
             shaded = {e.get_attribute("data-hl") for e in blue.css("#board .hl-move, #board .hl-stop")}
             assert hex_ in shaded, (hex_, shaded)
+            if unit == "blue-1-inf-div":
+                # A hex out of reach clicked: why not, in words with the rule (explain).
+                blue.click_map('.hex[data-hex="1210"]')
+                blue.until("the explanation", lambda: "rule" in blue.text("error"))
+                assert "cannot move there" in blue.text("error"), blue.text("error")
+                blue.save("explained")
+                blue.click_map('.unit[data-unit="%s"]' % unit)
             # Hovering a shaded hex gives its cost.
             hexel = [e for e in blue.css('#board .hex[data-hex="%s"]' % hex_) if e.is_displayed()][0]
             ActionChains(driver).move_to_element(hexel).perform()
