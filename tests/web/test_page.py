@@ -251,6 +251,10 @@ def fire_and_movement(serve, driver):
         my_turn(blue)
         blue.button('[data-unit-pick="blue-commando-co"]')
         blue.until("the set-up hexes", lambda: blue.css("#board .hl-choice"))
+        # A hex outside the set-up zone clicked: why not, in words with its rule (explain).
+        blue.click_map('.hex[data-hex="1210"]')
+        assert "cannot place there: not allowed by rule 3.0(b)" in blue.text("error"), blue.text("error")
+        blue.save("explained")
         n = log_count(server)
         blue.click_map('.hex[data-hex="0207"]')
         applied(blue, server, n, "the placement")
@@ -263,11 +267,9 @@ def fire_and_movement(serve, driver):
             shaded = {e.get_attribute("data-hl") for e in blue.css("#board .hl-move, #board .hl-stop")}
             assert hex_ in shaded, (hex_, shaded)
             if unit == "blue-1-inf-div":
-                # A hex out of reach clicked: why not, in words with the rule (explain).
+                # A hex out of reach clicked: said so.
                 blue.click_map('.hex[data-hex="1210"]')
-                blue.until("the explanation", lambda: "rule" in blue.text("error"))
-                assert "cannot move there" in blue.text("error"), blue.text("error")
-                blue.save("explained")
+                assert "out of" in blue.text("error") and "reach" in blue.text("error"), blue.text("error")
                 blue.click_map('.unit[data-unit="%s"]' % unit)
             # Hovering a shaded hex gives its cost.
             hexel = [e for e in blue.css('#board .hex[data-hex="%s"]' % hex_) if e.is_displayed()][0]
