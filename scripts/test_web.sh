@@ -6,6 +6,11 @@
 # ${FM_VENV:-.venv} (created if missing). Never downloads a browser or a driver of its
 # own: selenium is given /usr/bin/chromium and /usr/bin/chromedriver.
 #
+# The test plays by clicking the page's map (tests/web/test_page.py says what): a Fire &
+# Movement turn, a Huzzah! fire and order, the owner's lobby and a spectator. Its
+# screenshots go to $FM_WEB_SHOTS (default: a temporary directory);
+# FM_WEB_DOC_IMAGES=docs/img refreshes the README's two pictures from them.
+#
 #   ./scripts/test_web.sh        (from anywhere; works from a fresh clone)
 set -euo pipefail
 cd "$(dirname "$0")/.."

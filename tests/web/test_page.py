@@ -1,10 +1,26 @@
-"""Drives the reference page (examples/web/index.html) in headless Chromium.
+"""Plays on the reference page (examples/web/index.html) in headless Chromium, by mouse.
 
-Starts `serve --listen` on a free loopback port with a system-demo match, opens the
-page bound to side a's seat, and plays ten of side a's commands by clicking them,
-while side b is played over a plain TCP connection (JSON lines). After each click the
-board (the SVG of side a's view) must change, and the page must follow side b's moves
-pushed to it by the server. Run by scripts/test_web.sh:
+Three parts, each against its own `serve --listen` process on a free loopback port:
+
+- Fire & Movement (system-demo, seed FM_SEED): side a's page, opened from the first
+  line's `links`, plays a whole turn by clicking the map: a placement, a move (the
+  `reachable` hexes shaded first), the end of the phase, an attack whose odds are shown
+  before it is confirmed, and its support fire decisions and their aftermath answered
+  in the page's dialog; side b plays over TCP. Meanwhile the owner's lobby (the first
+  line's `page`) makes a spectator link, its seat links open working pages, and the
+  spectator's page follows the seats' moves.
+- Huzzah! (huzzah-firefight, seed HZ_SEED): side a's page places its officer, clicks a
+  unit (its arc drawn, its fire targets' odds listed), fires, has the others hold
+  their fire, gives an order from the officer clicked, and advances (a distance picked
+  in a labelled list); the owner's referee board then undoes the advance.
+
+Every click is on the map's SVG elements, found by their data attributes (`data-hex`,
+`data-unit`, `data-officer`) and clicked at their centre, or on the page's buttons in
+words; never on the raw JSON list. Screenshots of each step go to $FM_WEB_SHOTS
+(default: a temporary directory); with $FM_WEB_DOC_IMAGES set to a directory (docs/img),
+the attack's and the arc's screenshots are copied there as web-fm.png and
+web-huzzah.png. $FM_WEB_PAGE serves that HTML file instead of the page built into
+serve (`serve --page`). Run by scripts/test_web.sh:
 
     python tests/web/test_page.py PATH/TO/serve
 """
@@ -18,21 +34,29 @@ import tempfile
 import time
 
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-CLICKS = 10
 TIMEOUT = 20
+FM_SEED = 1
+HZ_SEED = 2
+SHOTS = os.environ.get("FM_WEB_SHOTS") or tempfile.mkdtemp(prefix="fm-web-shots-")
+os.makedirs(SHOTS, exist_ok=True)
+PAGE = os.environ.get("FM_WEB_PAGE")  # serve this file instead of the built-in page
 
 
 class Lines:
     """A JSON-lines client on a socket."""
 
-    def __init__(self, addr):
+    def __init__(self, addr, token=None):
         host, port = addr.rsplit(":", 1)
         self.sock = socket.create_connection((host, int(port)), timeout=TIMEOUT)
         self.file = self.sock.makefile("rw", encoding="utf-8", newline="\n")
+        if token:
+            self.ask(cmd="bind", token=token)
 
     def ask(self, **req):
         self.file.write(json.dumps(req) + "\n")
@@ -42,72 +66,387 @@ class Lines:
         return reply
 
 
-def main(serve):
-    proc = subprocess.Popen(
-        [serve, "--listen", "127.0.0.1:0", "--scenario", "system-demo", "--seed", "1"],
-        stdout=subprocess.PIPE, text=True)
-    hello = json.loads(proc.stdout.readline())
-    addr, seats = hello["listening"], hello["seats"]
-    blue = Lines(addr)  # side b, the opponent, over TCP
-    blue.ask(cmd="bind", token=seats["b"])
+class Server:
+    """A `serve --listen` process with a match, its first line, an owner connection."""
+
+    def __init__(self, serve, scenario, seed):
+        args = [serve, "--listen", "127.0.0.1:0", "--scenario", scenario, "--seed", str(seed)]
+        if PAGE:
+            args += ["--page", PAGE]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        self.hello = json.loads(self.proc.stdout.readline())
+        self.addr = self.hello["listening"]
+        assert self.hello["page"].endswith("/?owner=" + self.hello["owner"]), self.hello
+        for side in ("a", "b"):
+            assert self.hello["links"][side].endswith("/?seat=" + self.hello["seats"][side])
+        self.owner = Lines(self.addr, self.hello["owner"])
+
+    def pending(self):
+        return self.owner.ask(cmd="pending")["pending"]
+
+    def stop(self):
+        self.owner.file.write(json.dumps({"cmd": "quit"}) + "\n")
+        self.owner.file.flush()
+        self.owner.file.readline()
+        self.proc.wait(timeout=TIMEOUT)
+        assert self.proc.returncode == 0
+
+
+def browser():
     profile = tempfile.mkdtemp(prefix="fm-web-")
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync",
+                 "--disable-component-update", "--disable-sync", "--window-size=1280,800",
                  "--user-data-dir=" + profile):
         opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    start = time.monotonic()
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+class Page:
+    """One browser window showing the page, with the helpers the steps use."""
+
+    def __init__(self, driver, name):
+        self.d, self.name, self.shot = driver, name, 0
+        self.wait = WebDriverWait(driver, TIMEOUT)
+
+    def body(self, attr):
+        return self.d.find_element(By.TAG_NAME, "body").get_attribute(attr)
+
+    def rev(self):
+        return int(self.body("data-rev") or 0)
+
+    def settled(self, after=None):
+        """Waits until the page is idle (and has redrawn since `after`, a rev)."""
+        try:
+            self.wait.until(lambda d: self.body("data-ready") == "true"
+                            and (after is None or self.rev() > after))
+        except TimeoutException:
+            raise AssertionError("%s: the page did not settle; status %r, error %r" % (
+                self.name, self.text("status"), self.text("error")))
+
+    def text(self, id_):
+        return self.d.find_element(By.ID, id_).text
+
+    def css(self, sel):
+        return self.d.find_elements(By.CSS_SELECTOR, sel)
+
+    def until(self, what, cond):
+        try:
+            return self.wait.until(lambda d: cond())
+        except TimeoutException:
+            raise AssertionError("%s: waited for %s; status %r, error %r" % (
+                self.name, what, self.text("status"), self.text("error")))
+
+    def click(self, el):
+        """A mouse click at the element's centre."""
+        ActionChains(self.d).move_to_element(el).click().perform()
+
+    def click_map(self, sel):
+        """Clicks the first element on the map matching `sel` at its centre, and waits
+        for what the click started (the page's data-ready)."""
+        self.settled()
+        els = [e for e in self.css("#board " + sel) if e.is_displayed()]
+        assert els, "%s: nothing on the map matches %s" % (self.name, sel)
+        self.click(els[0])
+        self.settled()
+
+    def button(self, sel):
+        self.settled()
+        els = [e for e in self.css(sel) if e.is_displayed()]
+        assert els, "%s: no button %s" % (self.name, sel)
+        els[0].click()
+        self.settled()
+
+    def save(self, what):
+        self.shot += 1
+        path = os.path.join(SHOTS, "%s-%02d-%s.png" % (self.name, self.shot, what))
+        self.d.save_screenshot(path)
+        return path
+
+    def no_errors(self):
+        assert self.text("error") == "", "%s: %s" % (self.name, self.text("error"))
+        try:
+            logs = self.d.get_log("browser")
+        except Exception:  # a driver without logs
+            logs = []
+        bad = [l for l in logs if l.get("level") == "SEVERE"]
+        assert not bad, "%s: console errors %s" % (self.name, bad)
+
+
+def play_b(server, seat, choose=None):
+    """Side b's decisions over TCP while it has any: `choose(pending, legal)` or the
+    first legal command."""
+    n = 0
+    while True:
+        p = seat.ask(cmd="pending")["pending"]
+        if p.get("side") != "b" or p.get("kind") == "game_over":
+            return n
+        legal = seat.ask(cmd="legal")["legal"]
+        command = (choose and choose(p, legal)) or legal[0]
+        seat.ask(cmd="apply", command=command)
+        n += 1
+
+
+def log_count(server):
+    return server.owner.ask(cmd="log")["count"]
+
+
+def applied(page, server, before, what):
+    """Waits until the page has applied a command (the log grew) and redrawn."""
+    page.until(what, lambda: log_count(server) > before)
+    page.settled()
+    assert page.text("error") == "", "%s: %s" % (what, page.text("error"))
+
+
+def my_turn(page):
+    page.until("side a's decision", lambda: page.body("data-ready") == "true"
+               and page.body("data-turn") == "mine")
+
+
+def fire_and_movement(serve, driver):
+    server = Server(serve, "system-demo", FM_SEED)
+    hello = server.hello
+    red = Lines(server.addr, hello["seats"]["b"])
     try:
-        driver.get(hello["page"] + "?seat=" + seats["a"])
-        wait = WebDriverWait(driver, TIMEOUT)
-        body = lambda: driver.find_element(By.TAG_NAME, "body")
-        board = lambda: driver.find_element(By.ID, "board").get_attribute("innerHTML")
+        # The owner's lobby: seat links, a spectator link, the referee's link.
+        lobby = Page(driver, "lobby")
+        driver.get(hello["page"])
+        lobby.until("the lobby's links", lambda: lobby.css("#link-a") and lobby.css("#link-b"))
+        lobby.settled()
+        lobby.button("#make-spectator")
+        lobby.until("a spectator link", lambda: lobby.css("#link-spectator-0"))
+        lobby.settled()
+        links = {k: lobby.d.find_element(By.ID, "link-" + k).get_attribute("value")
+                 for k in ("a", "b", "spectator-0", "referee")}
+        lobby.save("lobby")
+        lobby.no_errors()
+        # Side b's lobby link opens side b's page (then the window watches as a spectator).
+        driver.switch_to.new_window("window")
+        driver.set_window_size(1280, 800)
+        eye = Page(driver, "spectator")
+        eye_window = driver.current_window_handle
+        driver.get(links["b"])
+        eye.settled()
+        assert "side b" in eye.text("title") and "waiting" not in eye.text("status"), eye.text("status")
+        driver.get(links["referee"])
+        eye.settled()
+        assert "referee" in eye.text("status") and eye.css("#undo"), eye.text("status")
+        driver.get(links["spectator-0"])
+        eye.settled()
+        assert eye.body("data-role") == "spectator" and "watching" in eye.text("status")
+        seen = driver.find_element(By.ID, "board").get_attribute("innerHTML")
+        assert "<svg" in seen
+        eye.no_errors()
+        # Side a's page, from the lobby's link.
+        driver.switch_to.new_window("window")
+        driver.set_window_size(1280, 800)
+        blue = Page(driver, "fm")
+        driver.get(links["a"])
+        blue.settled()
+        # Set-up: side b places over TCP; side a picks its unit in the list, then a hex.
+        play_b(server, red)
+        my_turn(blue)
+        blue.button('[data-unit-pick="blue-commando-co"]')
+        blue.until("the set-up hexes", lambda: blue.css("#board .hl-choice"))
+        # A hex outside the set-up zone clicked: why not, in words with its rule (explain).
+        blue.click_map('.hex[data-hex="1210"]')
+        assert "cannot place there: not allowed by rule 3.0(b)" in blue.text("error"), blue.text("error")
+        blue.save("explained")
+        n = log_count(server)
+        blue.click_map('.hex[data-hex="0207"]')
+        applied(blue, server, n, "the placement")
+        # Movement: a unit clicked shows where it can go; a shaded hex clicked moves it.
+        assert "movement" in blue.text("status"), blue.text("status")
+        for unit, hex_ in (("blue-1-inf-div", "0704"), ("blue-1-armor-bde", "0705")):
+            blue.click_map('.unit[data-unit="%s"]' % unit)
+            blue.until("the reachable hexes", lambda: any(
+                e.is_displayed() for e in blue.css("#board .hl-move, #board .hl-stop")))
+            shaded = {e.get_attribute("data-hl") for e in blue.css("#board .hl-move, #board .hl-stop")}
+            assert hex_ in shaded, (hex_, shaded)
+            if unit == "blue-1-inf-div":
+                # A hex out of reach clicked: said so.
+                blue.click_map('.hex[data-hex="1210"]')
+                assert "out of" in blue.text("error") and "reach" in blue.text("error"), blue.text("error")
+                blue.click_map('.unit[data-unit="%s"]' % unit)
+            # Hovering a shaded hex gives its cost.
+            hexel = [e for e in blue.css('#board .hex[data-hex="%s"]' % hex_) if e.is_displayed()][0]
+            ActionChains(driver).move_to_element(hexel).perform()
+            blue.until("the hex's cost", lambda: blue.d.find_element(By.ID, "tip").is_displayed())
+            assert "costs" in blue.text("tip") and hex_ in blue.text("tip"), blue.text("tip")
+            blue.save("reachable-" + unit)
+            n = log_count(server)
+            blue.click_map('.hex[data-hex="%s"]' % hex_)
+            applied(blue, server, n, "the move of " + unit)
+        # The phase ends with its button, until side a's combat.
+        while "combat" not in (server.pending().get("phase") or ""):
+            assert blue.css("#done"), blue.text("status")
+            n = log_count(server)
+            blue.button("#done")
+            applied(blue, server, n, "the end of the phase")
+        # Combat: the enemy hex clicked opens the attack with its odds.
+        blue.click_map('.hex[data-hex="0805"]')
+        blue.until("the odds", lambda: blue.css('#odds[data-ready="true"]'))
+        dialog = blue.text("dialog")
+        assert "Attack 0805" in dialog and "odds of each result" in dialog, dialog
+        assert "%" in blue.text("odds"), blue.text("odds")
+        both = blue.text("odds")
+        # One attacker clicked off on the map, and back on: the odds follow.
+        blue.click_map('.unit[data-unit="blue-1-armor-bde"]')
+        blue.until("the odds of one attacker", lambda: blue.css('#odds[data-ready="true"]')
+                   and blue.text("odds") != both)
+        blue.click_map('.unit[data-unit="blue-1-armor-bde"]')
+        blue.until("the odds of two attackers", lambda: blue.css('#odds[data-ready="true"]')
+                   and blue.text("odds") == both)
+        shot = blue.save("attack-odds")
+        n = log_count(server)
+        blue.button("#confirm")
+        applied(blue, server, n, "the attack")
+        # Support fire and what the combat asks: side a answers in the dialog, side b over TCP.
+        answered = 0
+        while True:
+            play_b(server, red, lambda p, legal: next(
+                (c for c in legal if c.get("type") == "support_fire" and not c["commit"]), None))
+            p = server.pending()
+            if p.get("side") != "a" or p["kind"] == "phase":
+                break
+            my_turn(blue)
+            assert blue.d.find_element(By.ID, "dialog").is_displayed(), p
+            blue.save("decision-" + p["kind"])
+            n = log_count(server)
+            if p["kind"] == "support_fire":
+                assert "support fire" in blue.text("dialog").lower()
+                blue.button("#commit" if answered == 0 else "#pass")
+            else:
+                blue.button("#dialog button.choice")
+            applied(blue, server, n, "the answer to " + p["kind"])
+            answered += 1
+        assert answered >= 1, "a support fire decision was answered in the dialog"
+        # The rest of side a's turn.
+        while server.pending().get("side") == "a":
+            my_turn(blue)
+            n = log_count(server)
+            blue.button("#done")
+            applied(blue, server, n, "the end of the phase")
+        log = blue.text("log")
+        assert "0805" in log, log
+        blue.save("turn-done")
+        blue.no_errors()
+        # The spectator followed along.
+        driver.switch_to.window(eye_window)
+        eye.settled()
+        eye.until("the spectator's board", lambda: driver.find_element(By.ID, "board")
+                  .get_attribute("innerHTML") != seen)
+        assert "0805" in eye.text("log")
+        eye.save("spectator")
+        eye.no_errors()
+        return shot
+    finally:
+        server.stop()
 
-        def settled():
-            # The page is idle on side a's decision.
-            return (body().get_attribute("data-ready") == "true"
-                    and "your decision" in driver.find_element(By.ID, "status").text)
 
-        clicks, opponent = 0, 0
-        while clicks < CLICKS:
-            # Side b plays its decisions over TCP; the page is told of them.
-            while blue.ask(cmd="pending")["pending"].get("side") == "b":
-                first = blue.ask(cmd="legal")["legal"][0]
-                blue.ask(cmd="apply", command=first)
-                opponent += 1
-            wait.until(lambda d: settled())
-            before, rev = board(), int(body().get_attribute("data-rev"))
-            assert "<svg" in before, before[:200]
-            count = blue.ask(cmd="log")["count"]
-            # Click the first command listed (a move or placement of the first unit
-            # that can act, else "done").
-            buttons = driver.find_elements(By.CSS_SELECTOR, "button.cmd")
-            assert buttons, "side a has commands listed"
-            buttons[0].click()
-            wait.until(lambda d: body().get_attribute("data-ready") == "true"
-                       and int(body().get_attribute("data-rev")) > rev)
-            assert driver.find_element(By.ID, "error").text == ""
-            assert blue.ask(cmd="log")["count"] == count + 1, "the click was applied"
-            after = board()
-            assert after != before, "the board changed after click %d" % (clicks + 1)
-            clicks += 1
-            print("click %d: %d bytes of SVG" % (clicks, len(after)))
-        assert opponent > 0, "the page followed side b's moves too"
-        print("web: %d clicks, %d opponent commands, %.1f s"
-              % (clicks, opponent, time.monotonic() - start))
+
+def huzzah(serve, driver):
+    server = Server(serve, "huzzah-firefight", HZ_SEED)
+    hello = server.hello
+    red = Lines(server.addr, hello["seats"]["b"])
+    try:
+        page = Page(driver, "huzzah")
+        driver.get(hello["links"]["a"])
+        page.settled()
+        # Side b places its officers over TCP; side a with the buttons in words.
+        play_b(server, red)
+        while server.pending()["kind"] == "place_officer":
+            my_turn(page)
+            n = log_count(server)
+            page.button('#actions button.choice[data-type="place_officer"]')
+            applied(page, server, n, "an officer's placement")
+        # Firing: a unit clicked lists its targets with the odds, and its arc is drawn.
+        assert server.pending()["kind"] == "declare_fire", server.pending()
+        my_turn(page)
+        page.click_map('.unit[data-unit="fr-3"]')
+        page.until("the arc and the fire odds", lambda: page.css('#board .arc[data-unit="fr-3"]')
+                   and page.css('.fire-choice .odds-box[data-ready="true"]'))
+        odds = page.text("dialog")
+        assert "fires at" in odds and "Odds of the fire" in odds and "hit" in odds and "%" in odds, odds
+        shot = page.save("fire-odds-arc")
+        n = log_count(server)
+        page.button(".fire-choice button.choice")
+        applied(page, server, n, "the fire")
+        for unit in server.pending().get("units", []):
+            page.click_map('.unit[data-unit="%s"]' % unit)
+            page.until("the commands of " + unit, lambda: page.css('#dialog button[data-type="hold_fire"]'))
+            n = log_count(server)
+            page.button('#dialog button[data-type="hold_fire"]')
+            applied(page, server, n, unit + " holding its fire")
+        log = page.text("log")
+        assert "fr-3" in log or "3rd brigade" in log, log
+        # Orders: the officer clicked lists the orders; the order's distance is picked.
+        play_b(server, red)
+        assert server.pending()["kind"] == "orders", server.pending()
+        my_turn(page)
+        page.click_map('.officer[data-officer="fr-cinc"]')
+        sel = '#dialog button.order[data-order="advance"][data-group=\'{"unit":"fr-1"}\']'
+        page.until("the officer's orders", lambda: page.css(sel))
+        page.save("orders")
+        n = log_count(server)
+        page.button(sel)
+        applied(page, server, n, "the order")
+        assert server.pending()["kind"] == "act", server.pending()
+        page.click_map('.unit[data-unit="fr-1"]')
+        page.until("the advance's distances", lambda: page.css('#dialog select.lengths[data-type="advance"]'))
+        choices = page.d.find_element(By.CSS_SELECTOR, '#dialog select.lengths[data-type="advance"]')
+        labels = [o.text for o in choices.find_elements(By.TAG_NAME, "option")]
+        assert labels and all("mm" in l for l in labels), labels
+        page.save("advance")
+        n = log_count(server)
+        page.button('#dialog button.go[data-type="advance"]')
+        applied(page, server, n, "the advance")
+        assert "advance" in page.text("log").lower()
+        page.no_errors()
+        # The owner's referee board undoes the advance.
+        referee = Page(driver, "referee")
+        driver.get(hello["page"] + "&play=1")
+        referee.settled()
+        assert "referee" in referee.text("status"), referee.text("status")
+        n = log_count(server)
+        referee.button("#undo")
+        referee.until("the undo", lambda: log_count(server) == n - 1)
+        referee.settled()
+        assert server.pending()["kind"] == "act", server.pending()
+        referee.save("undone")
+        referee.no_errors()
+        return shot
+    finally:
+        server.stop()
+
+
+def main(serve):
+    start = time.monotonic()
+    driver = browser()
+    passed = []
+    try:
+        driver.set_window_size(1280, 800)
+        fm_shot = fire_and_movement(serve, driver)
+        passed.append("fire and movement, lobby, spectator")
+        for h in driver.window_handles[1:]:
+            driver.switch_to.window(h)
+            driver.close()
+        driver.switch_to.window(driver.window_handles[0])
+        hz_shot = huzzah(serve, driver)
+        passed.append("huzzah, referee's undo")
     finally:
         driver.quit()
-        owner = Lines(addr)
-        owner.ask(cmd="bind", token=hello["owner"])
-        owner.file.write(json.dumps({"cmd": "quit"}) + "\n")
-        owner.file.flush()
-        owner.file.readline()
-        proc.wait(timeout=TIMEOUT)
-    assert proc.returncode == 0
-    print("web: 1 passed, 0 failed")
+    print("web: screenshots in %s" % SHOTS)
+    if os.environ.get("FM_WEB_DOC_IMAGES"):
+        import shutil
+        shutil.copy(fm_shot, os.path.join(os.environ["FM_WEB_DOC_IMAGES"], "web-fm.png"))
+        if hz_shot:
+            shutil.copy(hz_shot, os.path.join(os.environ["FM_WEB_DOC_IMAGES"], "web-huzzah.png"))
+    print("web: %d passed (%s), 0 failed, %.1f s" % (len(passed), "; ".join(passed),
+                                                     time.monotonic() - start))
 
 
 if __name__ == "__main__":

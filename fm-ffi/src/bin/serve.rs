@@ -10,7 +10,7 @@
 //! {"cmd":"quit"}
 //!
 //! cargo run --release --bin serve -- --listen 127.0.0.1:0 --scenario system-demo --seed 1
-//! {"listening":"127.0.0.1:40123","owner":"owner-…","seats":{"a":"a-…","b":"b-…"},"page":"http://127.0.0.1:40123/"}
+//! {"listening":"127.0.0.1:40123","owner":"owner-…","page":"http://127.0.0.1:40123/?owner=owner-…","seats":{"a":"a-…","b":"b-…"},"links":{"a":"http://127.0.0.1:40123/?seat=a-…","b":"http://127.0.0.1:40123/?seat=b-…"}}
 //! ```
 //!
 //! On stdin: blank lines are ignored; every other line gets exactly one reply, an error
@@ -20,18 +20,22 @@
 //! With `--listen ADDR`: TCP JSON lines, WebSocket and the reference page
 //! (`examples/web/index.html` on `GET /`) on one port. The first line on stdout gives
 //! the address, the owner's token and, with `--scenario`, the match's two seat tokens;
-//! the process exits when the owner sends `quit`. Options: `--max-clients N` (16),
-//! `--first-request-ms MS` (10000: how long a connection's first request, a JSON line
-//! or an HTTP head, may take to arrive whole), `--allow-origin ORIGIN` (repeatable;
-//! the web origins whose pages may connect, by default the server's own address),
+//! its `page` is the owner's lobby on the reference page (`/?owner=TOKEN`: the match,
+//! each seat's link, spectator links, the referee's board) and its `links` each seat's
+//! page (`/?seat=TOKEN`). The process exits when the owner sends `quit`. Options:
+//! `--max-clients N` (16), `--first-request-ms MS` (10000: how long a connection's
+//! first request, a JSON line or an HTTP head, may take to arrive whole),
+//! `--allow-origin ORIGIN` (repeatable; the web origins whose pages may connect, by
+//! default the server's own address),
 //! `--max-queued-bytes N` (16 MiB: the replies queued for a client that does not
 //! read before it is dropped), `--think-memory BYTES` (256M: the memory of the search
 //! trees of all the `think`s running at once, shared out equally), `--max-thinks N`
 //! (2: the `think`s running at once), `--max-think-ms MS` (60000: the longest `think`
 //! a request may ask for), `--journal FILE` (every change written to FILE and flushed
 //! to disk before its reply; a FILE that exists is resumed), `--scenario NAME`,
-//! `--seed N` (0). On stdin, `--think-memory` and `--max-think-ms` bound each `think`
-//! too (nothing by default).
+//! `--seed N` (0), `--page FILE` (serve FILE's HTML on `GET /` instead of the built-in
+//! page, read once at start: for working on a page without rebuilding). On stdin,
+//! `--think-memory` and `--max-think-ms` bound each `think` too (nothing by default).
 //!
 //! Diagnostics (none in normal operation) go to stderr, never to stdout.
 
@@ -45,7 +49,7 @@ const PAGE: &str = include_str!("../../../examples/web/index.html");
 fn fail(message: &str) -> ! {
     eprintln!("serve: {message}");
     eprintln!(
-        "usage: serve [--think-memory BYTES] [--max-think-ms MS] [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--max-queued-bytes N] [--max-thinks N] [--journal FILE] [--scenario NAME [--seed N]]]"
+        "usage: serve [--think-memory BYTES] [--max-think-ms MS] [--listen ADDR [--max-clients N] [--first-request-ms MS] [--allow-origin ORIGIN]... [--max-queued-bytes N] [--max-thinks N] [--journal FILE] [--page FILE] [--scenario NAME [--seed N]]]"
     );
     std::process::exit(2);
 }
@@ -54,7 +58,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut addr, mut scenario, mut seed, mut opts) = (None, None, 0u64, Options::default());
     let (mut think_memory, mut max_thinks, mut max_think_ms) = (None, None, None);
-    let mut journal = None;
+    let (mut journal, mut page) = (None, None);
     while let Some(a) = args.next() {
         let mut value = || {
             args.next()
@@ -86,6 +90,13 @@ fn main() {
                 opts.allowed_origins.push(o);
             }
             "--journal" => journal = Some(std::path::PathBuf::from(value())),
+            "--page" => {
+                let file = value();
+                page = Some(
+                    std::fs::read_to_string(&file)
+                        .unwrap_or_else(|e| fail(&format!("cannot read --page {file}: {e}"))),
+                );
+            }
             "--first-request-ms" => {
                 opts.first_request = match value().parse::<u64>() {
                     Ok(n) if (1..=3_600_000).contains(&n) => std::time::Duration::from_millis(n),
@@ -130,6 +141,9 @@ fn main() {
         }
         if journal.is_some() {
             fail("--journal is for --listen");
+        }
+        if page.is_some() {
+            fail("--page is for --listen");
         }
         if max_thinks.is_some() {
             fail("--max-thinks is for --listen (on stdin one think runs at a time)");
@@ -217,14 +231,27 @@ fn main() {
             seats.insert(side.into(), v["seat"].clone());
         }
     }
-    opts.page = Some(PAGE.to_string());
+    opts.page = Some(page.unwrap_or_else(|| PAGE.to_string()));
+    // The owner's lobby, and each seat's page: the tokens are URL-safe (letters, digits
+    // and '-').
     let mut hello = serde_json::json!({
         "listening": local.to_string(),
         "owner": owner,
-        "page": format!("http://{local}/"),
+        "page": format!("http://{local}/?owner={owner}"),
     });
     if !seats.is_empty() {
+        let links: serde_json::Map<_, _> = seats
+            .iter()
+            .map(|(side, token)| {
+                let url = format!(
+                    "http://{local}/?seat={}",
+                    token.as_str().unwrap_or_default()
+                );
+                (side.clone(), serde_json::Value::from(url))
+            })
+            .collect();
         hello["seats"] = serde_json::Value::Object(seats);
+        hello["links"] = serde_json::Value::Object(links);
     }
     if let Some(line) = journal_line {
         hello["journal"] = line;
