@@ -221,6 +221,9 @@ def fire_and_movement(serve, driver):
         lobby.settled()
         links = {k: lobby.d.find_element(By.ID, "link-" + k).get_attribute("value")
                  for k in ("a", "b", "spectator-0", "referee")}
+        # The lobby shows the seats the server made (the first line's links), not new ones.
+        for side in ("a", "b"):
+            assert links[side] == hello["links"][side], (links[side], hello["links"][side])
         lobby.save("lobby")
         lobby.no_errors()
         # Side b's lobby link opens side b's page (then the window watches as a spectator).

@@ -257,6 +257,7 @@ impl Core {
             "odds" => reply(self.odds(obj, seat)?),
             "explain" => reply(self.explain(obj, seat)?),
             "seat" => reply(self.seat(obj)?),
+            "seats" => reply(self.seats()?),
             "export" => reply(self.export(obj, seat)?),
             "log" => reply(self.log(obj, asker)?),
             "save" => reply(self.save()?),

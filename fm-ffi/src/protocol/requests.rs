@@ -34,7 +34,8 @@ pub(super) fn allowed_fields(cmd: &str) -> Option<&'static [&'static str]> {
         "reachable" => &["unit"],
         "odds" => &["side", "proposal"],
         "explain" => &["command"],
-        "hello" | "scenarios" | "scenario" | "pending" | "save" | "undo" | "chance" | "quit" => &[],
+        "hello" | "scenarios" | "scenario" | "pending" | "save" | "undo" | "chance" | "seats"
+        | "quit" => &[],
         _ => return None,
     })
 }

@@ -102,6 +102,7 @@ impl Core {
                      may name what the side may not know)"
                 }
                 "seat" => "hand out seats",
+                "seats" => "see the seats' tokens",
                 "quit" => "stop the server",
                 _ => "",
             };
@@ -113,6 +114,22 @@ impl Core {
             }
         }
         Ok(asker)
+    }
+
+    /// `seats`: the tokens handed out for the current match, by side, oldest first (the
+    /// owner's: a lobby shows the links it made before, rather than making more).
+    pub(super) fn seats(&self) -> Result<Body> {
+        self.current()?;
+        let of = |side: Side| -> Vec<&str> {
+            self.seats
+                .iter()
+                .filter(|(_, s)| *s == side)
+                .map(|(t, _)| t.as_str())
+                .collect()
+        };
+        let seats =
+            serde_json::json!({"a": of(Side::A), "b": of(Side::B), "spectator": self.spectators});
+        Body::new().with("seats", &seats)
     }
 
     pub(super) fn seat_side(&self, token: &str) -> Option<Side> {
@@ -239,6 +256,7 @@ fn spectator_refusal(cmd: &str) -> String {
         "undo" => "undo",
         "chance" | "apply_chance" => "see or resolve a chance draw",
         "seat" => "hand out seats",
+        "seats" => "see the seats' tokens",
         "quit" => "stop the server",
         _ => "ask this",
     };
@@ -753,5 +771,44 @@ mod tests {
         let view = json!({"cmd":"view","seat":token}).to_string();
         let (e, _) = client(&mut core, &mut owner, &view);
         assert_eq!(e["error"]["rule"], "seat", "{e}");
+    }
+
+    /// Issue 34 (getting in): `seats` gives the owner every token handed out for the
+    /// current match, by side, oldest first, so that a lobby shows the links it made
+    /// rather than making more; a seat and a spectator are refused, and `new` ends them.
+    #[test]
+    fn issue_34_seats_lists_the_tokens_for_the_owner_alone() {
+        let mut s = Server::new();
+        let none = ask(&mut s, r#"{"cmd":"seats"}"#);
+        assert_eq!(none["error"]["rule"], "protocol", "no match yet: {none}");
+        ask(&mut s, r#"{"cmd":"new","scenario":"system-demo","seed":1}"#);
+        assert_eq!(
+            ask(&mut s, r#"{"cmd":"seats"}"#)["seats"],
+            json!({"a": [], "b": [], "spectator": []})
+        );
+        let token = |s: &mut Server, side: &str| {
+            ask(s, &json!({"cmd":"seat","side":side}).to_string())["seat"].clone()
+        };
+        let (a1, b1, w1, a2) = (
+            token(&mut s, "a"),
+            token(&mut s, "b"),
+            token(&mut s, "spectator"),
+            token(&mut s, "a"),
+        );
+        assert_eq!(
+            ask(&mut s, r#"{"cmd":"seats"}"#)["seats"],
+            json!({"a": [a1, a2], "b": [b1], "spectator": [w1]})
+        );
+        for t in [&a1, &w1] {
+            let e = ask(&mut s, &json!({"cmd":"seats","seat":t}).to_string());
+            assert_eq!(e["error"]["rule"], "seat", "{e}");
+        }
+        let e = ask(&mut s, r#"{"cmd":"seats","side":"a"}"#);
+        assert_eq!(e["error"]["rule"], "protocol", "{e}");
+        ask(&mut s, r#"{"cmd":"new","scenario":"system-demo","seed":2}"#);
+        assert_eq!(
+            ask(&mut s, r#"{"cmd":"seats"}"#)["seats"],
+            json!({"a": [], "b": [], "spectator": []})
+        );
     }
 }
