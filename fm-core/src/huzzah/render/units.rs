@@ -523,8 +523,11 @@ mod tests {
     }
 
     /// Issue 34: fr-grenadiers' label lay on fr-grand-battery's in the encounter's
-    /// opening. Every built-in scenario's opening and first turns, at 5 and 7 pixels a
-    /// centimetre: no label on another, on another unit or off the table.
+    /// opening. Every built-in scenario's deployment at 2 to 10 pixels a centimetre
+    /// (the labels keep their size in pixels, so a smaller scale crowds the table: the
+    /// placing before this issue put fr-grand-battery's label on fr-2 at 2), and the
+    /// positions of 60 random commands after it at 3 and 5: no label on another, on
+    /// another unit or off the table.
     #[test]
     fn issue_34_huzzah_labels_never_collide_in_the_built_in_scenarios() {
         use crate::huzzah::engine::apply_with_state;
@@ -536,7 +539,7 @@ mod tests {
             let opening = deployed(&sc, 1);
             let on = opening.units.iter().filter(|u| u.at == Whereabouts::Table);
             assert_eq!(on.count(), sc.units().len(), "{name}: every unit deployed");
-            for scale in [5, 7] {
+            for scale in [2, 3, 4, 5, 6, 7, 10] {
                 let bad = collisions(&sc, &opening, scale);
                 assert!(bad.is_empty(), "{name} at {scale} px a cm: {bad:?}");
             }
@@ -550,12 +553,14 @@ mod tests {
                 let legal = legal_commands(&sc, &s);
                 let c = &legal[(rng.next_u32() as usize) % legal.len()];
                 s = apply_with_state(&sc, &s, c, &mut rng).unwrap().1;
-                let bad = collisions(&sc, &s, 5);
-                assert!(
-                    bad.is_empty(),
-                    "{name} after {} commands: {bad:?}",
-                    step + 1
-                );
+                for scale in [3, 5] {
+                    let bad = collisions(&sc, &s, scale);
+                    assert!(
+                        bad.is_empty(),
+                        "{name} after {} commands at {scale} px a cm: {bad:?}",
+                        step + 1
+                    );
+                }
             }
         }
         // The case of the issue, as drawn.
