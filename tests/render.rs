@@ -458,7 +458,7 @@ fn place_names_have_a_halo_element_under_the_text_not_paint_order() {
         ("0906", "Hauptstadt"),
         ("1005", "Fort Kessel"),
     ] {
-        let open = format!(r#"<g class="place" data-hex="{hex}">"#);
+        let open = format!(r#"<g class="place" data-hex="{hex}" pointer-events="none">"#);
         let at = svg.find(&open).unwrap_or_else(|| panic!("{hex}")) + open.len();
         let group = &svg[at..at + svg[at..].find("</g>").unwrap()];
         let texts: Vec<&str> = group.split("<text").skip(1).collect();
@@ -1003,4 +1003,425 @@ fn a_huzzah_region_crops_the_table_in_centimetres() {
         read(serde_json::Value::Null).unwrap(),
         hz::RenderOptions::default()
     );
+}
+
+/// The start tags (`<tag ...`, without the `>`) of the elements of `svg` whose start
+/// tag begins with `open`, in document order.
+fn tags<'a>(svg: &'a str, open: &str) -> Vec<&'a str> {
+    svg.match_indices(open)
+        .map(|(at, _)| &svg[at..at + svg[at..].find('>').unwrap()])
+        .collect()
+}
+
+/// Every built-in Fire & Movement scenario's opening and its position once set-up is
+/// over (some place every unit in set-up).
+fn openings_and_after_setup() -> Vec<(String, Match, State)> {
+    let mut out = Vec::new();
+    for name in Scenario::builtin_names() {
+        let mut m = Match::new_builtin(name, 1).unwrap();
+        let opening = m.state().clone();
+        while matches!(m.pending(), fm_core::Pending::Setup { .. }) {
+            let c = m.legal_commands()[0].clone();
+            m.apply(&c).unwrap();
+        }
+        let set_up = m.state().clone();
+        out.push((format!("{name} opening"), m.clone(), opening));
+        out.push((format!("{name} after set-up"), m, set_up));
+    }
+    out
+}
+
+#[test]
+fn issue_34_fm_every_hex_has_exactly_one_data_hex_shape_under_the_rest() {
+    for (name, m, s) in openings_and_after_setup() {
+        let sc = m.scenario();
+        let svg = render_svg(sc, &s, &RenderOptions::default());
+        let map = map_part(&svg);
+        let shapes = tags(map, r#"<use class="hex""#);
+        assert_eq!(shapes.len(), sc.hexes.len(), "{name}");
+        let mut seen = std::collections::BTreeSet::new();
+        for t in &shapes {
+            assert!(seen.insert(attr(t, "data-hex").to_string()), "{name}: {t}");
+            // The shape is the whole hex: a definition whose outline is a full hex.
+            assert!(attr(t, "xlink:href").starts_with('#'), "{t}");
+        }
+        for h in &sc.hexes {
+            assert!(seen.contains(&h.hex.to_string()), "{name}: {}", h.hex);
+        }
+        // What lies over the hexes without naming them takes no clicks.
+        for open in [
+            r#"<g class="hex-ids""#,
+            r#"<g class="hexsides""#,
+            r#"<g class="place""#,
+        ] {
+            for t in tags(map, open) {
+                assert_eq!(attr(t, "pointer-events"), "none", "{name}: {t}");
+            }
+        }
+        assert_eq!(tags(map, r#"<g class="hexsides""#).len(), 1, "{name}");
+    }
+}
+
+#[test]
+fn issue_34_fm_counters_carry_hex_and_stack_position() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let mut stacked = m.state().clone();
+    let hex = stacked.units[0].hex().unwrap();
+    stacked.units[1].loc = Location::Map(hex);
+    stacked.units[2].loc = Location::Map(hex);
+    let mut cases = openings_and_after_setup();
+    cases.push(("system-demo with a stack of 3".into(), m, stacked));
+    for (name, m, s) in cases {
+        let s = &s;
+        let svg = render_svg(m.scenario(), s, &RenderOptions::default());
+        let map = map_part(&svg);
+        let counters = tags(map, r#"<g class="unit""#);
+        assert_eq!(counters.len(), on_map(s), "{name}");
+        let mut in_hex: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+        for (u, id) in s.units.iter().zip(s.units.ids.iter()) {
+            let Location::Map(h) = u.loc else { continue };
+            let mine: Vec<&&str> = counters
+                .iter()
+                .filter(|t| attr(t, "data-unit") == id.as_str())
+                .collect();
+            assert_eq!(mine.len(), 1, "{name}: {id}");
+            assert_eq!(attr(mine[0], "data-hex"), h.to_string(), "{name}: {id}");
+            let n = s.units.iter().filter(|v| v.loc == Location::Map(h)).count();
+            assert_eq!(
+                attr(mine[0], "data-stack-size"),
+                n.to_string(),
+                "{name}: {id}"
+            );
+            in_hex
+                .entry(h.to_string())
+                .or_default()
+                .push(attr(mine[0], "data-stack").parse().unwrap());
+        }
+        // Each hex's counters are 0, 1, ... from the bottom, drawn in that order.
+        for (h, stack) in &in_hex {
+            assert_eq!(*stack, (0..stack.len()).collect::<Vec<_>>(), "{name}: {h}");
+        }
+    }
+}
+
+/// A box on the picture: (x0, y0, x1, y1).
+type Area = (f64, f64, f64, f64);
+
+fn meets(a: Area, b: Area) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// Each map counter of a picture in the order drawn: its unit, its rectangles (the
+/// shadow and the body) and the box of its factors (attack-defense-move, bold DejaVu
+/// Sans: digits 0.696 em wide and 0.73 em high, the hyphen 0.415 em).
+fn counter_layout(svg: &str) -> Vec<(String, Vec<Area>, Area)> {
+    let map = map_part(svg);
+    let num = |t: &str, a: &str| attr(t, a).parse::<f64>().unwrap();
+    map.match_indices(r#"<g class="unit""#)
+        .map(|(at, _)| {
+            let g = &map[at..at + map[at..].find("</g>").unwrap()];
+            let unit = attr(g, "data-unit").to_string();
+            let rects = tags(g, "<rect ")
+                .into_iter()
+                .take(2)
+                .map(|r| {
+                    let (x, y) = (num(r, "x"), num(r, "y"));
+                    (x, y, x + num(r, "width"), y + num(r, "height"))
+                })
+                .collect();
+            let f = tags(g, r#"<text x=""#)
+                .into_iter()
+                .find(|t| t.contains(r#"class="factors""#))
+                .expect("factors");
+            let at = g.find(f).unwrap() + f.len() + 1;
+            let vals = &g[at..at + g[at..].find('<').unwrap()];
+            let fs = num(f, "font-size");
+            let w: f64 = vals
+                .chars()
+                .map(|c| if c == '-' { 0.415 } else { 0.696 })
+                .sum::<f64>()
+                * fs;
+            let (x, y) = (num(f, "x"), num(f, "y"));
+            (unit, rects, (x - w / 2.0, y - 0.73 * fs, x + w / 2.0, y))
+        })
+        .collect()
+}
+
+#[test]
+fn issue_34_suez_0937_stack_keeps_every_counters_factors_in_sight() {
+    let m = Match::new_builtin("suez-1916", 1).unwrap();
+    let hill_70: fm_core::Hex = "0937".parse().unwrap();
+    for n in 2..=5 {
+        let mut s = m.state().clone();
+        for i in 0..n {
+            s.units[i].loc = Location::Map(hill_70);
+        }
+        for size in [40.0, 30.0, 20.0] {
+            let opts = RenderOptions {
+                hex_size: size,
+                ..RenderOptions::map_only()
+            };
+            let svg = render_svg(m.scenario(), &s, &opts);
+            let layout: Vec<_> = counter_layout(&svg)
+                .into_iter()
+                .filter(|(u, _, _)| s.units.ids[..n].iter().any(|id| id.as_str() == u.as_str()))
+                .collect();
+            assert_eq!(layout.len(), n);
+            // No counter drawn later (above) covers a counter's factors, nor its
+            // shadow; each counter's factors lie on the counter.
+            for (j, (unit, rects, factors)) in layout.iter().enumerate() {
+                let body = rects[1];
+                assert!(
+                    factors.0 >= body.0 && factors.2 <= body.2 && factors.3 <= body.3,
+                    "n {n} size {size}: {unit}'s factors {factors:?} off {body:?}"
+                );
+                for (other, above, _) in &layout[j + 1..] {
+                    for r in above {
+                        assert!(
+                            !meets(*factors, *r),
+                            "n {n} size {size}: {other} {r:?} covers {unit}'s factors {factors:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn issue_34_fm_hex_ids_are_drawn_only_where_they_can_be_read() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let sc = m.scenario();
+    let at = |size: f64| {
+        let svg = render_svg(
+            sc,
+            m.state(),
+            &RenderOptions {
+                hex_size: size,
+                ..RenderOptions::map_only()
+            },
+        );
+        svg.find(r#"<g class="hex-ids""#).map(|at| {
+            let g = &svg[at..at + svg[at..].find("</g>").unwrap()];
+            g.matches("<text").count()
+        })
+    };
+    let threshold = fm_core::render::HEX_ID_MIN_SIZE;
+    // Scale 1 (the default size) and 0.5.
+    assert_eq!(at(40.0), Some(sc.hexes.len()));
+    assert_eq!(at(20.0), None);
+    assert_eq!(at(threshold), Some(sc.hexes.len()));
+    assert_eq!(at(threshold - 0.1), None);
+    // Never asked for, never drawn.
+    let off = RenderOptions {
+        hex_ids: false,
+        ..RenderOptions::map_only()
+    };
+    assert!(!render_svg(sc, m.state(), &off).contains(r#"class="hex-ids""#));
+}
+
+#[test]
+fn issue_34_fm_every_objective_carries_data_objective() {
+    for (name, m, s) in openings_and_after_setup() {
+        let sc = m.scenario();
+        let svg = render_svg(sc, &s, &RenderOptions::default());
+        let stars = tags(map_part(&svg), r#"<g class="objective""#);
+        let hexes = sc.objective_hexes();
+        assert_eq!(stars.len(), hexes.len(), "{name}");
+        for h in hexes {
+            let h = h.to_string();
+            let mine: Vec<_> = stars
+                .iter()
+                .filter(|t| attr(t, "data-objective") == h)
+                .collect();
+            assert_eq!(mine.len(), 1, "{name}: {h}");
+            assert_eq!(attr(mine[0], "data-hex"), h);
+        }
+    }
+    // Built-in scenarios have objectives to test.
+    let suez = Match::new_builtin("suez-1916", 1).unwrap();
+    assert!(!suez.scenario().objective_hexes().is_empty());
+}
+
+#[test]
+fn issue_34_fm_markers_name_their_kind_and_hex() {
+    let m = Match::new_builtin("system-demo", 1).unwrap();
+    let mut s = m.state().clone();
+    let (a, b, c): (fm_core::Hex, fm_core::Hex, fm_core::Hex) = (
+        "0505".parse().unwrap(),
+        "0606".parse().unwrap(),
+        "0303".parse().unwrap(),
+    );
+    s.bombarded.insert(a, 2);
+    s.ex.aircraft.push(b);
+    s.ex.breached.insert(b);
+    s.ex.artillery_plan.push(fm_core::ArtilleryPlan {
+        hex: c,
+        markers: 2,
+        gas: true,
+    });
+    let opts = RenderOptions {
+        markers: vec![MapMarker {
+            hex: c,
+            kind: "note".into(),
+            label: "N".into(),
+        }],
+        ..RenderOptions::default()
+    };
+    let svg = render_svg(m.scenario(), &s, &opts);
+    check_xml(&svg).unwrap();
+    let chips: Vec<(String, String, String)> = tags(map_part(&svg), r#"<g class="marker""#)
+        .iter()
+        .map(|t| {
+            (
+                attr(t, "data-marker").to_string(),
+                attr(t, "data-hex").to_string(),
+                attr(t, "data-value").to_string(),
+            )
+        })
+        .collect();
+    let want = |k: &str, h: &str, v: &str| (k.to_string(), h.to_string(), v.to_string());
+    assert_eq!(
+        chips,
+        vec![
+            want("artillery", "0303", "A2G"),
+            want("note", "0303", "N"),
+            want("bombardment", "0505", "B2"),
+            want("breach", "0606", "BR"),
+            want("aircraft", "0606", "AIR"),
+        ]
+    );
+}
+
+#[test]
+fn issue_34_fm_hex_ids_and_place_names_lie_under_every_counter() {
+    let m = Match::new_builtin("suez-1916", 1).unwrap();
+    let mut s = m.state().clone();
+    // Counters on named hexes (Hill 70, Romani) and on ordinary ones.
+    let named: Vec<fm_core::Hex> = ["0937", "2031"]
+        .iter()
+        .map(|h| h.parse().unwrap())
+        .collect();
+    for i in 0..6 {
+        s.units[i].loc = Location::Map(named[i % 2]);
+    }
+    let svg = render_svg(m.scenario(), &s, &RenderOptions::default());
+    let map = map_part(&svg);
+    let first_counter = map.find(r#"<g class="unit""#).unwrap();
+    let last_label = [r#"<g class="hex-ids""#, r#"<g class="place""#]
+        .iter()
+        .filter_map(|t| map.rfind(t))
+        .max()
+        .unwrap();
+    assert!(last_label < first_counter);
+    for h in &named {
+        assert!(
+            map.contains(&format!(
+                r#"<g class="place" data-hex="{h}" pointer-events="none">"#
+            )),
+            "{h}"
+        );
+    }
+}
+
+#[test]
+fn issue_34_huzzah_terrain_and_objectives_carry_their_ids() {
+    use fm_core::huzzah::{engine, render as hz, scenario::Scenario as HzScenario};
+    let mut pieces = 0;
+    for name in fm_core::huzzah::scenario::BUILTIN {
+        let sc = HzScenario::builtin(name).unwrap();
+        let (s, _) = engine::new_game(&sc, &mut fm_core::rng_from_seed(1));
+        let svg = hz::render_svg(&sc, &s, &hz::RenderOptions::default());
+        let terrain = tags(&svg, r#"<g class="terrain""#);
+        assert_eq!(terrain.len(), sc.terrain().len(), "{name}");
+        for t in sc.terrain() {
+            let n = terrain
+                .iter()
+                .filter(|g| attr(g, "data-terrain") == t.id)
+                .count();
+            assert_eq!(n, 1, "{name}: terrain {}", t.id);
+        }
+        let objectives = tags(&svg, r#"<g class="objective""#);
+        assert_eq!(objectives.len(), sc.objectives().len(), "{name}");
+        for ob in sc.objectives() {
+            let n = objectives
+                .iter()
+                .filter(|g| attr(g, "data-objective") == ob.id)
+                .count();
+            assert_eq!(n, 1, "{name}: objective {}", ob.id);
+        }
+        pieces += sc.terrain().len() + sc.objectives().len();
+    }
+    assert!(pieces > 0);
+}
+
+/// The root's `data-table-transform`: a point of the picture's user space to table cm.
+fn table_transform(svg: &str) -> impl Fn(f64, f64) -> (f64, f64) {
+    let m: Vec<f64> = attr(element(svg, "<svg").unwrap(), "data-table-transform")
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(m.len(), 6);
+    move |u, v| (m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5])
+}
+
+#[test]
+fn issue_34_huzzah_root_maps_the_picture_to_table_centimetres() {
+    use fm_core::huzzah::geometry::Face;
+    use fm_core::huzzah::state::Whereabouts;
+    use fm_core::huzzah::{engine, render as hz, scenario::Scenario as HzScenario};
+    let sc = HzScenario::builtin("huzzah-firefight").unwrap();
+    let (s, _) = engine::new_game(&sc, &mut fm_core::rng_from_seed(1));
+    let cm = |l: fm_core::huzzah::geometry::Len| l.0 as f64 / 100.0;
+    for (opts, region) in [
+        (hz::RenderOptions::default(), "0 0 180 120"),
+        (
+            hz::RenderOptions {
+                scale_px_per_cm: 8,
+                region: Some(hz::TableRegion {
+                    from: [120.5, 90.0],
+                    to: [10.0, 20.25],
+                }),
+                ..hz::RenderOptions::default()
+            },
+            "10 20.25 120.5 90",
+        ),
+    ] {
+        let svg = hz::render_svg(&sc, &s, &opts);
+        let root = element(&svg, "<svg").unwrap();
+        assert_eq!(attr(root, "data-system"), "huzzah");
+        assert_eq!(attr(root, "data-table"), "180 120");
+        assert_eq!(attr(root, "data-units-per-cm"), "100");
+        assert_eq!(
+            attr(root, "data-px-per-cm"),
+            opts.scale_px_per_cm.to_string()
+        );
+        assert_eq!(attr(root, "data-region"), region);
+        let to_table = table_transform(&svg);
+        let mut checked = 0;
+        for (i, st) in s.units.iter().enumerate() {
+            if st.at != Whereabouts::Table {
+                continue;
+            }
+            let id = sc.units()[i].id.to_string();
+            let g = &svg[svg
+                .find(&format!(r#"<g class="unit" data-unit="{id}""#))
+                .unwrap()..];
+            let front = element(g, r#"<line class="front""#).unwrap();
+            let num = |a: &str| attr(front, a).parse::<f64>().unwrap();
+            let want = st.shape.face(Face::Front);
+            for ((u, v), p) in [
+                ((num("x1"), num("y1")), want.a),
+                ((num("x2"), num("y2")), want.b),
+            ] {
+                let (x, y) = to_table(u, v);
+                assert!(
+                    (x - cm(p.x)).abs() < 1e-9 && (y - cm(p.y)).abs() < 1e-9,
+                    "{id}: ({u}, {v}) maps to ({x}, {y}), not {p:?}"
+                );
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 7);
+    }
 }

@@ -447,7 +447,7 @@ pub(super) fn unit_boxes(
                 let (col, row) = (j % per_row, j / per_row);
                 let cx = 8.0 + k / 2.0 + col as f64 * (k + gap);
                 let cy = 20.0 + k / 2.0 + row as f64 * (k + 12.0 + gap);
-                counter(&mut o, sc, *i, &snap.units[*i], (cx, cy), k, labels);
+                counter(&mut o, sc, *i, &snap.units[*i], (cx, cy), k, labels, "");
                 if let (Some(t), "reinforcements") = (turn, class) {
                     text(
                         &mut o,

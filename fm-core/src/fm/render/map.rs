@@ -5,7 +5,7 @@
 
 use super::board::Snap;
 use super::layout::Geo;
-use super::options::RenderOptions;
+use super::options::{RenderOptions, HEX_ID_MIN_SIZE};
 use super::pieces::{objective_star, SIDE_COLOURS};
 use super::terrain::{
     bridge, road_line, side_line, side_style, terrain_colour, terrain_symbol, SideStyle,
@@ -95,6 +95,9 @@ pub(super) fn draw_map(
     let ts = &sc.data.terrain.hexside;
     let styles: Vec<SideStyle> = ts.iter().map(side_style).collect();
     let mut used_side = vec![false; ts.len()];
+    // Hexsides lie on the hexes' edges: they take no clicks (a click there goes to the
+    // hex under it).
+    o.push_str(r#"<g class="hexsides" pointer-events="none">"#);
     let mut roads = String::new();
     let mut bridges = String::new();
     for (i, h) in sc.hexes.iter().enumerate() {
@@ -157,6 +160,7 @@ pub(super) fn draw_map(
     }
     o.push_str(&roads);
     o.push_str(&bridges);
+    o.push_str("</g>");
 
     // ---- set-up zones of the side placing
     if let Pending::Setup { side } = snap.pending {
@@ -181,7 +185,7 @@ pub(super) fn draw_map(
             }
             let _ = write!(
                 o,
-                r#"<polygon class="zone" points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,3"/>"#,
+                r#"<polygon class="zone" data-hex="{hex}" points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,3"/>"#,
                 geo.polygon(geo.centre(hex), 0.86),
                 SIDE_COLOURS.get(side)
             );
@@ -191,18 +195,20 @@ pub(super) fn draw_map(
         if sc.hex_index(*h).is_some() && shown(*h) {
             let _ = write!(
                 o,
-                r##"<polygon class="highlight" points="{}" fill="#ffe24a" fill-opacity="0.25" stroke="#e0b000" stroke-width="2"/>"##,
+                r##"<polygon class="highlight" data-hex="{h}" points="{}" fill="#ffe24a" fill-opacity="0.25" stroke="#e0b000" stroke-width="2"/>"##,
                 geo.polygon(geo.centre(*h), 0.9)
             );
         }
     }
 
-    // ---- hex ids and names (the names with a halo)
-    if opts.hex_ids {
-        let fs = (s * 0.19).max(6.0);
+    // ---- hex ids and names (the names with a halo), under the pieces and taking no
+    // clicks (a click on them goes to the hex under them); the ids only where they can
+    // be read
+    if opts.hex_ids && s >= HEX_ID_MIN_SIZE {
+        let fs = s * 0.19;
         let _ = write!(
             o,
-            r##"<g class="hex-ids" font-size="{fs:.1}" text-anchor="middle" fill="#555">"##
+            r##"<g class="hex-ids" pointer-events="none" font-size="{fs:.1}" text-anchor="middle" fill="#555">"##
         );
         for h in sc.hexes.iter().filter(|h| shown(h.hex)) {
             let (x, y) = geo.centre(h.hex);
@@ -219,7 +225,11 @@ pub(super) fn draw_map(
         if let Some(name) = &h.name {
             let (x, y) = geo.centre(h.hex);
             let fs = (s * 0.22).max(6.0);
-            let _ = write!(o, r#"<g class="place" data-hex="{}">"#, h.hex);
+            let _ = write!(
+                o,
+                r#"<g class="place" data-hex="{}" pointer-events="none">"#,
+                h.hex
+            );
             halo_text(
                 o,
                 x,
@@ -243,7 +253,7 @@ pub(super) fn draw_map(
         let name = who.map_or("nobody", |w| sc.side_name(w));
         let _ = write!(
             o,
-            r##"<g class="objective" data-hex="{h}" data-control="{}"><title>objective {h}: last held by {}</title>"##,
+            r##"<g class="objective" data-objective="{h}" data-hex="{h}" data-control="{}"><title>objective {h}: last held by {}</title>"##,
             who.map_or("none".to_string(), |w| w.to_string()),
             xml_escape(name)
         );

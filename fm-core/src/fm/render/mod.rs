@@ -56,7 +56,9 @@ mod text;
 // `xml_escape` moved to the neutral `crate::svg`; its old path stays.
 pub use crate::svg::xml_escape;
 pub use board::{units_on_map, Board};
-pub use options::{MapMarker, Region, RenderOptions, UnitLabels, MAX_HEX_SIZE, MIN_HEX_SIZE};
+pub use options::{
+    MapMarker, Region, RenderOptions, UnitLabels, HEX_ID_MIN_SIZE, MAX_HEX_SIZE, MIN_HEX_SIZE,
+};
 pub use pieces::SIDE_COLOURS;
 
 use crate::fm::hex::Hex;
@@ -88,8 +90,11 @@ fn fnv(s: &str) -> u32 {
 ///
 /// `board` is a [`State`] (everything) or a [`View`] (one side's view: the other side's
 /// face-down support fire markers show as "?", its unused allotment as a count).
-/// Each unit on the map is one `<g class="unit" data-unit="…">` element, each hex of
-/// the part drawn one `<use class="hex" data-hex="…">` of a shared terrain definition.
+/// Each unit on the map is one `<g class="unit" data-unit="…" data-hex="…"
+/// data-stack="…" data-stack-size="…">` element, each hex of the part drawn one
+/// `<use class="hex" data-hex="…">` of a shared terrain definition, covering the whole
+/// hex (the ids, names and hexsides over it take no clicks); docs/protocol.md lists
+/// every data attribute ("Hit-testing the pictures").
 /// Below the map (each behind an option): the CRT (`g.crt`), the terrain effects chart
 /// (`g.terrain-chart`), the turn track (`g.turn-track`) and the reinforcement and
 /// eliminated boxes (`g.boxes`).
@@ -201,7 +206,7 @@ pub fn render_svg<'a>(sc: &Scenario, board: impl Into<Board<'a>>, opts: &RenderO
     let mut out = String::with_capacity(body.len() + panel.len() + chart_svg.len() + 4096);
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif"><title>{}</title><defs><clipPath id="{ID}map"><rect x="0" y="0" width="{map_w:.1}" height="{map_h:.1}"/></clipPath>{defs}</defs><rect width="100%" height="100%" fill="#fbfaf5"/>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" data-system="fm" data-hex-size="{s}" font-family="DejaVu Sans, Verdana, Arial, sans-serif"><title>{}</title><defs><clipPath id="{ID}map"><rect x="0" y="0" width="{map_w:.1}" height="{map_h:.1}"/></clipPath>{defs}</defs><rect width="100%" height="100%" fill="#fbfaf5"/>"##,
         xml_escape(&title)
     );
     let subtitle = match snap.viewer.map(|v| v.side()) {

@@ -29,6 +29,10 @@ pub const MIN_HEX_SIZE: f64 = 10.0;
 /// The largest [`RenderOptions::hex_size`]: `from_json` refuses a larger one, `render_svg` draws it at this one.
 pub const MAX_HEX_SIZE: f64 = 200.0;
 
+/// The smallest hex size whose hex ids are drawn: below it their text (a fifth of the
+/// hex size, under 5.3 pixels) cannot be read, and `hex_ids` draws none.
+pub const HEX_ID_MIN_SIZE: f64 = 28.0;
+
 /// What each counter prints under its type box.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -152,7 +156,9 @@ pub struct RenderOptions {
     /// [`MAX_HEX_SIZE`] (clamped by `render_svg`; NaN is the default; an error from
     /// `from_json`).
     pub hex_size: f64,
-    /// Print each hex's id (default true).
+    /// Print each hex's id at the top of the hex (default true), in a font a fifth of
+    /// the hex size: only from a hex size of [`HEX_ID_MIN_SIZE`] (28) up, smaller
+    /// ids being unreadable (none at 20, half the default size).
     pub hex_ids: bool,
     /// Draw the side panel with turn, phase, pending decision, markers, off-map units
     /// and legend (default true).

@@ -58,7 +58,7 @@ pub(super) fn draw_pieces(
                 .collect();
             let _ = write!(
                 o,
-                r##"<polyline class="retreat-path" points="{}" fill="none" stroke="#ff7a00" stroke-width="2.5" stroke-dasharray="6,4"/>"##,
+                r##"<polyline class="retreat-path" pointer-events="none" points="{}" fill="none" stroke="#ff7a00" stroke-width="2.5" stroke-dasharray="6,4"/>"##,
                 pts.join(" ")
             );
         }
@@ -80,7 +80,9 @@ pub(super) fn draw_pieces(
             let head = 7.0;
             let _ = write!(
                 arrows,
-                r##"<g class="attack-arrow"><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#d35400" stroke-width="3"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="#d35400"/></g>"##,
+                r##"<g class="attack-arrow" data-attacker="{}" data-from="{ah}" data-to="{}" pointer-events="none"><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#d35400" stroke-width="3"/><polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="#d35400"/></g>"##,
+                xml_escape(a.as_str()),
+                cb.hex,
                 p.0,
                 p.1,
                 q.0,
@@ -111,18 +113,27 @@ pub(super) fn draw_pieces(
             continue;
         }
         // Exclusive rules may stack units: each counter up and to the right of the one
-        // below it, the stack centred on the hex.
+        // below it, far enough up that the factors along the bottom of every counter
+        // below stay in sight, the stack centred on the hex.
         let n = stacked.get(&h).copied().unwrap_or(1);
         let j = drawn.entry(h).or_default();
-        let step = 0.16 * s;
-        let off = (*j as f64 - (n as f64 - 1.0) / 2.0) * step;
-        *j += 1;
         let (cx, cy) = geo.centre(h);
-        let kk = if n > 1 { k * 0.86 } else { k };
-        counter(o, sc, i, u, (cx + off, cy - off), kk, opts.unit_labels);
+        let (kk, (dx, dy)) = stack_slot(k, s, n, *j);
+        let place = format!(r#" data-hex="{h}" data-stack="{j}" data-stack-size="{n}""#);
+        *j += 1;
+        counter(
+            o,
+            sc,
+            i,
+            u,
+            (cx + dx, cy + dy),
+            kk,
+            opts.unit_labels,
+            &place,
+        );
         if n > 1 && *j == n {
             // The top counter's upper-left corner.
-            let (bx, by) = (cx + off - kk / 2.0, cy - off - kk / 2.0);
+            let (bx, by) = (cx + dx - kk / 2.0, cy + dy - kk / 2.0);
             let r = (0.16 * s).max(5.0);
             let _ = write!(
                 badges,
@@ -143,7 +154,8 @@ pub(super) fn draw_pieces(
     o.push_str(&arrows);
 
     // ---- chips: support fire markers of the combat, bombardments, extra markers
-    let mut chips: BTreeMap<Hex, Vec<(String, String, String)>> = BTreeMap::new();
+    // (kind, label, fill, what it is) on each hex.
+    let mut chips: BTreeMap<Hex, Vec<(String, String, String, String)>> = BTreeMap::new();
     if let Some(cb) = snap.combat {
         for m in &cb.markers {
             let label = match m.value {
@@ -162,11 +174,15 @@ pub(super) fn draw_pieces(
                 sc.side_name(m.side),
                 if m.revealed { "revealed" } else { "face down" }
             );
-            chips.entry(cb.hex).or_default().push((label, fill, what));
+            chips
+                .entry(cb.hex)
+                .or_default()
+                .push(("support".into(), label, fill, what));
         }
     }
     for (h, n) in snap.bombarded {
         chips.entry(*h).or_default().push((
+            "bombardment".into(),
             format!("B{n}"),
             BOMBARD_CHIP.into(),
             format!("{n} marker(s) bombarded this hex this player turn"),
@@ -175,6 +191,7 @@ pub(super) fn draw_pieces(
     if let Some(ex) = snap.ex {
         for h in &ex.breached {
             chips.entry(*h).or_default().push((
+                "breach".into(),
                 "BR".into(),
                 "#ffd23f".into(),
                 "breach: trench works breached".into(),
@@ -182,6 +199,7 @@ pub(super) fn draw_pieces(
         }
         for h in &ex.aircraft {
             chips.entry(*h).or_default().push((
+                "aircraft".into(),
                 "AIR".into(),
                 "#b8cde6".into(),
                 "aircraft observing this hex and its neighbours".into(),
@@ -189,6 +207,7 @@ pub(super) fn draw_pieces(
         }
         for p in &ex.artillery_plan {
             chips.entry(p.hex).or_default().push((
+                "artillery".into(),
                 format!("A{}{}", p.markers, if p.gas { "G" } else { "" }),
                 "#d7bde2".into(),
                 format!(
@@ -206,10 +225,12 @@ pub(super) fn draw_pieces(
             "support" => "#cccccc",
             _ => "#e6e6e6",
         };
-        chips
-            .entry(m.hex)
-            .or_default()
-            .push((m.label.clone(), fill.into(), m.kind.clone()));
+        chips.entry(m.hex).or_default().push((
+            m.kind.clone(),
+            m.label.clone(),
+            fill.into(),
+            m.kind.clone(),
+        ));
     }
     for (h, list) in &chips {
         if sc.hex_index(*h).is_none() || !shown(*h) {
@@ -220,10 +241,10 @@ pub(super) fn draw_pieces(
         let n = list.len() as f64;
         let x0 = x + 0.6 * s - cw / 2.0 + 0.1 * s;
         let y0 = y - (n * (cw + 2.0)) / 2.0;
-        for (j, (label, fill, what)) in list.iter().enumerate() {
+        for (j, (kind, label, fill, what)) in list.iter().enumerate() {
             chip(
                 o,
-                Some(*h),
+                Some((*h, kind)),
                 x0,
                 y0 + j as f64 * (cw + 2.0),
                 cw,
@@ -233,6 +254,36 @@ pub(super) fn draw_pieces(
             );
         }
     }
+}
+
+/// How far up each counter of a stack stands above the one below it, in pixels, for
+/// counters `kk` pixels square: the height of the band of factors along a counter's
+/// bottom (see [`counter`]: their baseline 3 pixels above the bottom, digits 0.25 `kk`
+/// high, about 0.75 of that above the baseline) and two pixels more (the shadow of the
+/// counter above reaches 1.5 below it), so that every counter's factors stay in sight
+/// under the counter above.
+pub(super) fn stack_rise(kk: f64) -> f64 {
+    0.19 * kk + 5.0
+}
+
+/// Where counter `j` (0 the bottom) of a stack of `n` in one hex stands: its size and
+/// its centre's offset from the hex centre. One counter is `k` pixels square at the
+/// centre; a stack's counters are smaller (at most 0.86 `k`, and small enough that
+/// the stack stays within about 1.9 hex sizes `s` from top to bottom), each
+/// [`stack_rise`] above and half that to the right of the one below, the stack
+/// centred on the hex.
+pub(super) fn stack_slot(k: f64, s: f64, n: usize, j: usize) -> (f64, (f64, f64)) {
+    if n <= 1 {
+        return (k, (0.0, 0.0));
+    }
+    let steps = (n - 1) as f64;
+    // kk + steps * (0.19 kk + 5) <= 1.9 s
+    let kk = (k * 0.86)
+        .min((1.9 * s - 5.0 * steps) / (1.0 + 0.19 * steps))
+        .max(k * 0.3);
+    let rise = stack_rise(kk);
+    let t = j as f64 - steps / 2.0;
+    (kk, (t * rise / 2.0, -t * rise))
 }
 
 /// The fill of a bombardment chip.
@@ -261,11 +312,12 @@ pub(super) fn objective_star(o: &mut String, x: f64, y: f64, s: f64, who: Option
     );
 }
 
-/// One chip (a marker on a hex): a small square with a short label.
+/// One chip: a small square with a short label; on the map, `at` is its hex and its
+/// kind (`data-hex`, `data-marker`); `None` in the legend.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn chip(
     o: &mut String,
-    h: Option<Hex>,
+    at: Option<(Hex, &str)>,
     x0: f64,
     yy: f64,
     cw: f64,
@@ -273,8 +325,11 @@ pub(super) fn chip(
     fill: &str,
     what: &str,
 ) {
-    let (class, at) = match h {
-        Some(h) => ("marker", format!(r#" data-hex="{h}""#)),
+    let (class, at) = match at {
+        Some((h, kind)) => (
+            "marker",
+            format!(r#" data-marker="{}" data-hex="{h}""#, xml_escape(kind)),
+        ),
         None => ("legend-marker", String::new()),
     };
     let _ = write!(
@@ -302,7 +357,10 @@ pub(super) fn chip(
     o.push_str("</g>");
 }
 
-/// One unit counter centred at `c`, `k` pixels square.
+/// One unit counter centred at `c`, `k` pixels square; `place` (attributes, such as
+/// a map counter's `data-hex`, `data-stack` and `data-stack-size`) goes on its group
+/// after `data-unit`, `data-side` and `data-steps`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn counter(
     o: &mut String,
     sc: &Scenario,
@@ -311,6 +369,7 @@ pub(super) fn counter(
     c: (f64, f64),
     k: f64,
     labels: UnitLabels,
+    place: &str,
 ) {
     let def = &sc.units[i];
     let d = &def.data;
@@ -326,7 +385,7 @@ pub(super) fn counter(
     let (x, y) = (c.0 - k / 2.0, c.1 - k / 2.0);
     let _ = write!(
         o,
-        r#"<g class="unit" data-unit="{}" data-side="{}" data-steps="{}"><title>{} ({}), {} {}: {}-{}-{}, {} of {} step(s){}</title>"#,
+        r#"<g class="unit" data-unit="{}" data-side="{}" data-steps="{}"{place}><title>{} ({}), {} {}: {}-{}-{}, {} of {} step(s){}</title>"#,
         xml_escape(d.id.as_str()),
         d.side,
         u.steps,
@@ -405,7 +464,7 @@ pub(super) fn counter(
         c.0,
         vy,
         fs,
-        r##" text-anchor="middle" font-weight="bold" fill="#111""##,
+        r##" class="factors" text-anchor="middle" font-weight="bold" fill="#111""##,
         &vals,
     );
     if d.kind == crate::fm::scenario::UnitKind::Mobile {

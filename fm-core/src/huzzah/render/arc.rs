@@ -34,7 +34,7 @@ pub(super) fn draw_arc(
     let colour = "#e0a100";
     let _ = write!(
         over,
-        r#"<g class="arc" data-unit="{id}" data-range="{}">"#,
+        r#"<g class="arc" data-unit="{id}" data-range="{}" pointer-events="none">"#,
         range.map_or("none".to_string(), |r| r.0.to_string())
     );
     let ray_len = range.unwrap_or(Len::cm(20));
@@ -57,7 +57,7 @@ pub(super) fn draw_arc(
             // The wedge: front face, left ray, the range arc, right ray.
             let _ = write!(
                 o,
-                r#"<path class="arc-area" d="M{ax},{ay} L{lx},{ly} A{r},{r} 0 0,1 {rx},{ry} L{bx},{by} Z" fill="{colour}" fill-opacity="0.16" stroke="none"/>"#,
+                r#"<path class="arc-area" data-unit="{id}" pointer-events="none" d="M{ax},{ay} L{lx},{ly} A{r},{r} 0 0,1 {rx},{ry} L{bx},{by} Z" fill="{colour}" fill-opacity="0.16" stroke="none"/>"#,
                 r = r.0
             );
         }
@@ -157,7 +157,9 @@ mod tests {
         };
         let svg = render_svg(&sc, &s, &opts);
         check_xml(&svg).unwrap();
-        assert!(svg.contains(r#"<g class="arc" data-unit="fr-2" data-range="2000">"#));
+        assert!(svg.contains(
+            r#"<g class="arc" data-unit="fr-2" data-range="2000" pointer-events="none">"#
+        ));
         assert!(svg.contains(r#"class="range" cx="5000" cy="9200" r="2000""#));
         assert!(svg.contains(r#"class="short-range" cx="5000" cy="9200" r="1000""#));
         assert_eq!(svg.matches(r#"class="ray""#).count(), 2);
@@ -201,7 +203,9 @@ mod tests {
                 ..RenderOptions::default()
             },
         );
-        assert!(svg.contains(r#"<g class="arc" data-unit="fr-guns" data-range="6000">"#));
+        assert!(svg.contains(
+            r#"<g class="arc" data-unit="fr-guns" data-range="6000" pointer-events="none">"#
+        ));
         assert!(svg.contains(r#"r="3000""#));
         // A square fires all round: circles, no rays.
         s.unit_mut(u).shape.square = true;

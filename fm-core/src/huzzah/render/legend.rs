@@ -87,29 +87,69 @@ pub(super) fn draw_legend(
         );
         text(b, tx, y, fs, "start", plain, 0, what);
     }
-    for (fill, stroke, what) in [
-        ("#111111", "#ffffff", "reserve artillery base"),
-        ("#ffffff", "#111111", "divisional artillery base"),
+    // Each key's symbol drawn as the map draws it (units.rs), in a `g.key[data-key]`:
+    // a gun is a disc with its barrel to the front edge (up here), odd hits are pips
+    // (white-edged dots, one a hit) or, past 3, a larger disc with their number.
+    for (key, fill, stroke, what) in [
+        (
+            "reserve-artillery",
+            "#111111",
+            "#ffffff",
+            "reserve artillery base (gun)",
+        ),
+        (
+            "divisional-artillery",
+            "#ffffff",
+            "#111111",
+            "divisional artillery base (gun)",
+        ),
     ] {
         y += lh;
+        let (gx, gy) = (px + sw / 2, y - f.px(3));
         let _ = write!(
             b,
-            r##"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="{}"/>"##,
-            px + sw / 2,
-            y - f.px(4),
+            r##"<g class="key" data-key="{key}"><line x1="{gx}" y1="{gy}" x2="{gx}" y2="{}" stroke="#111111" stroke-width="{}"/><circle cx="{gx}" cy="{gy}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="{}"/></g>"##,
+            gy - f.px(8),
+            f.px(2),
             f.px(4),
             f.px(1)
         );
         text(b, tx, y, fs, "start", plain, 0, what);
     }
     y += lh;
+    let r = f.px(3);
+    let _ = write!(b, r#"<g class="key" data-key="odd-hits">"#);
+    for j in 0..2 {
+        let _ = write!(
+            b,
+            r##"<circle cx="{}" cy="{}" r="{r}" fill="#111111" stroke="#ffffff" stroke-width="{}"/>"##,
+            px + r + j * r * 5 / 2,
+            y - f.px(4),
+            f.px(1)
+        );
+    }
+    b.push_str("</g>");
+    text(b, tx, y, fs, "start", plain, 0, "odd hits (a dot each)");
+    y += lh;
+    let h = f.px(12);
     let _ = write!(
         b,
-        r##"<circle cx="{}" cy="{}" r="{}" fill="#111111"/>"##,
-        px + sw / 2,
+        r##"<g class="key" data-key="odd-hits-past-3"><circle cx="{}" cy="{}" r="{}" fill="#111111"/>"##,
+        px + h / 2,
         y - f.px(4),
-        f.px(3)
+        h / 2
     );
+    text(
+        b,
+        px + h / 2,
+        y - f.px(1),
+        f.px(8),
+        "middle",
+        r##" font-weight="bold" fill="#ffffff""##,
+        0,
+        "5",
+    );
+    b.push_str("</g>");
     text(
         b,
         tx,
@@ -118,7 +158,7 @@ pub(super) fn draw_legend(
         "start",
         plain,
         0,
-        "odd hits (a number past 3)",
+        "odd hits past 3 (their number)",
     );
     line(
         b,
@@ -238,6 +278,81 @@ mod tests {
     use crate::huzzah::engine::new_game;
     use crate::huzzah::render::testing::{check_xml, firefight, ix};
     use crate::huzzah::render::{render_svg, RenderOptions};
+
+    /// The shape of a symbol: each element's name, fill and stroke (and text), in
+    /// order, without its coordinates.
+    fn signature(markup: &str) -> Vec<String> {
+        let attr = |t: &str, a: &str| {
+            t.find(&format!(" {a}=\"")).map_or(String::new(), |i| {
+                let v = &t[i + a.len() + 3..];
+                v[..v.find('"').unwrap()].to_string()
+            })
+        };
+        markup
+            .split('<')
+            .skip(1)
+            .filter(|t| !t.starts_with('/') && !t.starts_with("g "))
+            .map(|t| {
+                let name: String = t.chars().take_while(|c| c.is_alphanumeric()).collect();
+                let text = t.split_once('>').map_or("", |x| x.1);
+                format!("{name} {} {} {text}", attr(t, "fill"), attr(t, "stroke"))
+            })
+            .collect()
+    }
+
+    /// The markup of the first group opened by `open`.
+    fn group<'a>(svg: &'a str, open: &str) -> &'a str {
+        let at = svg.find(open).unwrap_or_else(|| panic!("no {open}"));
+        &svg[at..at + svg[at..].find("</g>").unwrap()]
+    }
+
+    /// Issue 34: the key drew one black dot for both a reserve artillery base and odd
+    /// hits. Each key's symbol differs from the others and is the one the map draws.
+    #[test]
+    fn issue_34_huzzah_key_symbols_are_distinct_and_match_the_map() {
+        let (sc, mut s) = firefight();
+        s.unit_mut(ix(&sc, "fr-3")).hits = 2;
+        s.unit_mut(ix(&sc, "br-3")).hits = 5;
+        let svg = render_svg(&sc, &s, &RenderOptions::default());
+        check_xml(&svg).unwrap();
+        let keys = [
+            "reserve-artillery",
+            "divisional-artillery",
+            "odd-hits",
+            "odd-hits-past-3",
+        ];
+        let sig: Vec<Vec<String>> = keys
+            .iter()
+            .map(|k| signature(group(&svg, &format!(r#"<g class="key" data-key="{k}">"#))))
+            .collect();
+        for i in 0..keys.len() {
+            for j in i + 1..keys.len() {
+                assert_ne!(sig[i], sig[j], "{} and {}", keys[i], keys[j]);
+            }
+        }
+        // The map's symbols: the guns (the firefight's foot battery is reserve
+        // artillery, its divisional artillery base), two hits' pips, five hits' number.
+        let map = &svg[..svg.find(r#"<g class="legend""#).unwrap()];
+        assert_eq!(
+            signature(group(map, r#"<g class="gun" data-kind="foot_artillery">"#)),
+            sig[0]
+        );
+        assert_eq!(
+            signature(group(
+                map,
+                r#"<g class="gun" data-kind="divisional_artillery">"#
+            )),
+            sig[1]
+        );
+        assert_eq!(
+            signature(group(map, r#"<g class="hits" data-hits="2">"#)),
+            sig[2]
+        );
+        assert_eq!(
+            signature(group(map, r#"<g class="hits" data-hits="5">"#)),
+            sig[3]
+        );
+    }
 
     #[test]
     fn units_off_the_table_are_listed_not_drawn() {

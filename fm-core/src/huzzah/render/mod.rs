@@ -22,11 +22,15 @@
 //! assert_eq!(svg.matches("class=\"unit\"").count(), 7); // 7 units on the table
 //! ```
 //!
-//! Elements carry classes and data attributes for tools and tests: `g.unit[data-unit]`
-//! (with `data-side`, `data-status`, `data-hits`), `polygon.base[data-kind]`,
-//! `line.front`, `g.badge[data-badge]`, `g.hits`, `g.officer[data-officer]`,
-//! `circle.radius`, `g.terrain[data-terrain][data-kind]`, `g.arc[data-unit]`,
-//! `g.legend`, `g.offtable[data-unit]`.
+//! Elements carry classes and data attributes for tools, tests and clients mapping a
+//! click (docs/protocol.md, "Hit-testing the pictures"): `g.unit[data-unit]` (with
+//! `data-side`, `data-status`, `data-hits`), `polygon.base[data-kind]`, `line.front`,
+//! `g.badge[data-badge]`, `g.hits`, `g.officer[data-officer]`, `circle.radius`,
+//! `g.terrain[data-terrain][data-kind]`, `g.objective[data-objective]`,
+//! `g.arc[data-unit]` (taking no clicks), `g.legend`, `g.key[data-key]`,
+//! `g.offtable[data-unit]`; the root `<svg>` carries the mapping from the picture to
+//! table centimetres (`data-table-transform`, `data-region`, `data-table`,
+//! `data-units-per-cm`, `data-px-per-cm`).
 //!
 //! One file a concern:
 //!
@@ -214,9 +218,12 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
     }
     defs.push_str("</defs>");
     let mut out = String::with_capacity(body.len() + legend.len() + 2048);
+    // What a client needs to turn a point of the picture into table centimetres (see
+    // `table_mapping`).
+    let mapping = table_mapping(&f, view, scale);
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{px_w}" height="{px_h}" viewBox="{vx} {vy} {total_w} {total_h}" font-family="{FONT}"><title>{}</title>{defs}<rect x="{vx}" y="{vy}" width="{total_w}" height="{total_h}" fill="#fbfaf5"/>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{px_w}" height="{px_h}" viewBox="{vx} {vy} {total_w} {total_h}"{mapping} font-family="{FONT}"><title>{}</title>{defs}<rect x="{vx}" y="{vy}" width="{total_w}" height="{total_h}" fill="#fbfaf5"/>"##,
         xml_escape(&title)
     );
     text(
@@ -244,6 +251,33 @@ pub fn render_svg(sc: &Scenario, s: &State, opts: &RenderOptions) -> String {
         h = (h ^ b as u32).wrapping_mul(16777619);
     }
     out.replace(ID, &format!("-{h:08x}"))
+}
+
+/// The root's attributes that map the picture to the table: `data-system="huzzah"`,
+/// `data-px-per-cm` (the scale of `width` and `height`), `data-units-per-cm` (100:
+/// picture units are tenths of a millimetre), `data-table` (the table's width and
+/// depth in cm), `data-region` (the part drawn, `x0 y0 x1 y1` in table cm) and
+/// `data-table-transform`, the matrix `a b c d e f` taking a point (u, v) of the
+/// picture's user space to table cm: x = a u + c v + e, y = b u + d v + f (y grows
+/// away from side A's edge, up the picture: d is negative).
+fn table_mapping(f: &Frame, view: (i64, i64, i64, i64), scale: i64) -> String {
+    let cm = |v: i64| {
+        crate::huzzah::geometry::Len(v)
+            .to_string()
+            .trim_end_matches(" cm")
+            .to_string()
+    };
+    let (px0, py0, px1, py1) = view;
+    format!(
+        r#" data-system="huzzah" data-px-per-cm="{scale}" data-units-per-cm="100" data-table="{} {}" data-region="{} {} {} {}" data-table-transform="0.01 0 0 -0.01 0 {}""#,
+        cm(f.width),
+        cm(f.depth),
+        cm(px0),
+        cm(f.depth - py1),
+        cm(px1),
+        cm(f.depth - py0),
+        cm(f.depth)
+    )
 }
 
 /// The placeholder of the ids' suffix in `id` and `url(#…)` values: a control

@@ -14,6 +14,35 @@ pub(super) fn firefight() -> (Scenario, State) {
     (sc, s)
 }
 
+/// The state once the whole set-up is played: every unit and officer placed at his
+/// scenario position (the encounter's units are placed in its set-up, page 7), any
+/// other set-up decision taken by its first legal command.
+pub(super) fn deployed(sc: &Scenario, seed: u64) -> State {
+    use crate::huzzah::command::Command;
+    use crate::huzzah::state::Phase;
+    let mut rng = crate::rng::rng_from_seed(seed);
+    let (mut s, _) = new_game(sc, &mut rng);
+    for _ in 0..10_000 {
+        if s.phase != Phase::Setup || s.is_over() {
+            break;
+        }
+        let legal = crate::huzzah::legal::legal_commands(sc, &s);
+        let cmd = legal
+            .iter()
+            .find(|c| matches!(c, Command::PlaceUnit { .. }))
+            .or_else(|| {
+                legal
+                    .iter()
+                    .find(|c| matches!(c, Command::PlaceOfficer { at: None, .. }))
+            })
+            .unwrap_or(&legal[0])
+            .clone();
+        let ev = crate::huzzah::engine::apply(sc, &s, &cmd, &mut rng).unwrap();
+        s.apply_events(sc, &ev);
+    }
+    s
+}
+
 /// The state once the set-up is over: every officer placed at his scenario
 /// position (the firefight's units start placed).
 fn after_setup(sc: &Scenario, seed: u64) -> State {

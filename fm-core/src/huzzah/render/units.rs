@@ -44,14 +44,11 @@ pub(super) fn draw_units(
     halo: i64,
 ) {
     let base = sc.base().0.max(1);
-    // Every unit's box on the page, so that a label set beside its unit keeps off the
-    // others (and off the labels set before it).
-    let unit_boxes: Vec<Option<Rect>> = s
-        .units
-        .iter()
-        .map(|st| (st.at == Whereabouts::Table).then(|| page_box(f, &st.shape)))
-        .collect();
-    let mut labels_set: Vec<Rect> = Vec::new();
+    let labels = if opts.labels {
+        place_labels(sc, s, f, label_fs)
+    } else {
+        Vec::new()
+    };
     for (i, st) in s.units.iter().enumerate() {
         let Some(def) = sc.units().get(i) else {
             continue;
@@ -217,54 +214,13 @@ pub(super) fn draw_units(
             }
             o.push_str("</g>");
         }
-        if opts.labels {
-            let (cx, cy) = f.xy(shape.centre());
-            let text_w = label_width(&id, label_fs);
-            let gap = f.px(3);
-            let mid = cy + label_fs * 35 / 100;
-            // At the centre when the id fits on the unit; else beside it: right, left,
-            // above or below (kept on the table), the first place clear of the table's
-            // edges, the other units and the labels already set; failing that, the
-            // first on the table.
-            // The box spans x - text_w / 2 to x + (text_w - text_w / 2).
-            let over = cx.clamp(
-                text_w / 2,
-                (f.width - (text_w - text_w / 2)).max(text_w / 2),
-            );
-            let candidates: Vec<(i64, i64, &str)> = if text_w <= shape.width().0 {
-                vec![(cx, mid, "middle")]
-            } else {
-                vec![
-                    (own.x1 + gap, mid, "start"),
-                    (own.x0 - gap, mid, "end"),
-                    (over, own.y0 - f.px(8), "middle"),
-                    (over, own.y1 + label_fs + gap, "middle"),
-                ]
-            };
-            let text_box =
-                |(x, y, anchor): (i64, i64, &str)| label_box(x, y, anchor, text_w, label_fs);
-            let on_table = |r: &Rect| r.x0 >= 0 && r.x1 <= f.width && r.y0 >= 0 && r.y1 <= f.depth;
-            let clear = |r: &Rect| {
-                on_table(r)
-                    && !labels_set.iter().any(|l| l.meets(r))
-                    && !unit_boxes
-                        .iter()
-                        .enumerate()
-                        .any(|(j, b)| j != i && b.as_ref().is_some_and(|b| b.meets(r)))
-            };
-            let at = candidates
-                .iter()
-                .copied()
-                .find(|c| clear(&text_box(*c)))
-                .or_else(|| candidates.iter().copied().find(|c| on_table(&text_box(*c))))
-                .unwrap_or(candidates[0]);
-            labels_set.push(text_box(at));
+        if let Some(Some(at)) = labels.get(i) {
             text(
                 o,
-                at.0,
-                at.1,
+                at.x,
+                at.y,
                 label_fs,
-                at.2,
+                at.anchor,
                 r##" class="label" font-weight="bold" fill="#111111""##,
                 halo,
                 &id,
@@ -272,6 +228,116 @@ pub(super) fn draw_units(
         }
         o.push_str("</g>");
     }
+}
+
+/// Where a unit's id is printed: its baseline's anchor point and `text-anchor` (its
+/// box: [`label_box`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LabelAt {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) anchor: &'static str,
+}
+
+/// Where each unit on the table prints its id, at font size `fs` (`None` for a unit
+/// off the table), clear of the table's edges, of every other unit's box and of the
+/// other labels whenever a place is: at the centre of a unit its id fits on, else (or
+/// when the centre is taken) beside it: right, left, above, below, at its corners,
+/// then the same a line further out, and further, the first place clear. A unit with
+/// no clear place takes the place on the table that overlaps least. Units whose id
+/// fits on them are placed first (their place is theirs), the others in order.
+pub(super) fn place_labels(sc: &Scenario, s: &State, f: &Frame, fs: i64) -> Vec<Option<LabelAt>> {
+    let on: Vec<bool> = s
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, st)| st.at == Whereabouts::Table && i < sc.units().len())
+        .collect();
+    let unit_boxes: Vec<Option<Rect>> = s
+        .units
+        .iter()
+        .zip(&on)
+        .map(|(st, on)| on.then(|| page_box(f, &st.shape)))
+        .collect();
+    let ids: Vec<String> = sc.units().iter().map(|d| d.id.to_string()).collect();
+    let fits = |i: usize| label_width(&ids[i], fs) <= s.units[i].shape.width().0;
+    let mut order: Vec<usize> = (0..s.units.len()).filter(|&i| on[i]).collect();
+    order.sort_by_key(|&i| !fits(i));
+    let on_table = |r: &Rect| r.x0 >= 0 && r.x1 <= f.width && r.y0 >= 0 && r.y1 <= f.depth;
+    let overlap = |a: &Rect, b: &Rect| {
+        (a.x1.min(b.x1) - a.x0.max(b.x0)).max(0) * (a.y1.min(b.y1) - a.y0.max(b.y0)).max(0)
+    };
+    let mut out: Vec<Option<LabelAt>> = vec![None; s.units.len()];
+    let mut set: Vec<Rect> = Vec::new();
+    for i in order {
+        let shape = &s.units[i].shape;
+        let own = page_box(f, shape);
+        let (cx, cy) = f.xy(shape.centre());
+        let w = label_width(&ids[i], fs);
+        let gap = f.px(3);
+        let mid = cy + fs * 35 / 100;
+        // Above or below: centred on the unit, kept on the table (the box spans
+        // x - w / 2 to x + (w - w / 2)).
+        let over = cx.clamp(w / 2, (f.width - (w - w / 2)).max(w / 2));
+        let mut candidates: Vec<(i64, i64, &'static str)> = Vec::new();
+        if fits(i) {
+            candidates.push((cx, mid, "middle"));
+        }
+        for ring in 0..4 {
+            let d = gap + ring * fs;
+            let (top, bottom) = (own.y0 - f.px(8) - ring * fs, own.y1 + fs + gap + ring * fs);
+            candidates.extend([
+                (own.x1 + d, mid, "start"),
+                (own.x0 - d, mid, "end"),
+                (over, top, "middle"),
+                (over, bottom, "middle"),
+                (own.x1 + d, top, "start"),
+                (own.x0 - d, top, "end"),
+                (own.x1 + d, bottom, "start"),
+                (own.x0 - d, bottom, "end"),
+            ]);
+        }
+        let area = |(x, y, anchor): (i64, i64, &str)| label_box(x, y, anchor, w, fs);
+        // What a place overlaps: other units and the labels set.
+        let cost = |r: &Rect| -> i64 {
+            set.iter().map(|l| overlap(l, r)).sum::<i64>()
+                + unit_boxes
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .filter_map(|(_, b)| b.as_ref())
+                    .map(|b| overlap(b, r))
+                    .sum::<i64>()
+        };
+        let clear = |r: &Rect| {
+            on_table(r)
+                && !set.iter().any(|l| l.meets(r))
+                && !unit_boxes
+                    .iter()
+                    .enumerate()
+                    .any(|(j, b)| j != i && b.as_ref().is_some_and(|b| b.meets(r)))
+        };
+        let at = candidates
+            .iter()
+            .copied()
+            .find(|c| clear(&area(*c)))
+            .or_else(|| {
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|c| on_table(&area(*c)))
+                    .min_by_key(|c| cost(&area(*c)))
+            })
+            .unwrap_or(candidates[0]);
+        let r = area(at);
+        set.push(r);
+        out[i] = Some(LabelAt {
+            x: at.0,
+            y: at.1,
+            anchor: at.2,
+        });
+    }
+    out
 }
 
 fn status_text(st: Status) -> &'static str {
@@ -416,6 +482,97 @@ mod tests {
             let unit = page_box(&f, &s.unit(guns).shape);
             assert!(y - fs > unit.y1, "below the unit: {y} vs {unit:?}");
         }
+    }
+
+    /// Every label's box against the other labels and the other units' boxes: the
+    /// pairs that meet, named.
+    fn collisions(sc: &Scenario, s: &State, scale: i64) -> Vec<String> {
+        let f = Frame {
+            depth: sc.table().depth.0,
+            width: sc.table().width.0,
+            scale,
+        };
+        let fs = f.px(9);
+        let name = |i: usize| sc.units()[i].id.to_string();
+        let labels: Vec<Option<Rect>> = place_labels(sc, s, &f, fs)
+            .iter()
+            .enumerate()
+            .map(|(i, l)| l.map(|l| label_box(l.x, l.y, l.anchor, label_width(&name(i), fs), fs)))
+            .collect();
+        let mut out = Vec::new();
+        for (i, l) in labels.iter().enumerate() {
+            let Some(l) = l else { continue };
+            for (j, st) in s.units.iter().enumerate() {
+                if j == i || st.at != Whereabouts::Table {
+                    continue;
+                }
+                if l.meets(&page_box(&f, &st.shape)) {
+                    out.push(format!("{}'s label on unit {}", name(i), name(j)));
+                }
+                if let Some(Some(m)) = labels.get(j) {
+                    if j > i && l.meets(m) {
+                        out.push(format!("{}'s label on {}'s", name(i), name(j)));
+                    }
+                }
+            }
+            if !(l.x0 >= 0 && l.x1 <= f.width && l.y0 >= 0 && l.y1 <= f.depth) {
+                out.push(format!("{}'s label off the table", name(i)));
+            }
+        }
+        out
+    }
+
+    /// Issue 34: fr-grenadiers' label lay on fr-grand-battery's in the encounter's
+    /// opening. Every built-in scenario's deployment at 2 to 10 pixels a centimetre
+    /// (the labels keep their size in pixels, so a smaller scale crowds the table: the
+    /// placing before this issue put fr-grand-battery's label on fr-2 at 2), and the
+    /// positions of 60 random commands after it at 3 and 5: no label on another, on
+    /// another unit or off the table.
+    #[test]
+    fn issue_34_huzzah_labels_never_collide_in_the_built_in_scenarios() {
+        use crate::huzzah::engine::apply_with_state;
+        use crate::huzzah::legal::legal_commands;
+        use crate::huzzah::render::testing::deployed;
+        use rand_core::RngCore;
+        for name in crate::huzzah::scenario::BUILTIN {
+            let sc = Scenario::builtin(name).unwrap();
+            let opening = deployed(&sc, 1);
+            let on = opening.units.iter().filter(|u| u.at == Whereabouts::Table);
+            assert_eq!(on.count(), sc.units().len(), "{name}: every unit deployed");
+            for scale in [2, 3, 4, 5, 6, 7, 10] {
+                let bad = collisions(&sc, &opening, scale);
+                assert!(bad.is_empty(), "{name} at {scale} px a cm: {bad:?}");
+            }
+            // Played on at random: the positions of the first commands.
+            let mut rng = crate::rng::rng_from_seed(7);
+            let mut s = opening;
+            for step in 0..60 {
+                if s.is_over() {
+                    break;
+                }
+                let legal = legal_commands(&sc, &s);
+                let c = &legal[(rng.next_u32() as usize) % legal.len()];
+                s = apply_with_state(&sc, &s, c, &mut rng).unwrap().1;
+                for scale in [3, 5] {
+                    let bad = collisions(&sc, &s, scale);
+                    assert!(
+                        bad.is_empty(),
+                        "{name} after {} commands at {scale} px a cm: {bad:?}",
+                        step + 1
+                    );
+                }
+            }
+        }
+        // The case of the issue, as drawn.
+        let sc = Scenario::builtin("huzzah-encounter").unwrap();
+        let s = deployed(&sc, 1);
+        let svg = render_svg(&sc, &s, &RenderOptions::default());
+        let fs = 9 * 100 / 5;
+        let at = |id: &str| {
+            let (x, y, anchor) = label_of(&svg, id);
+            label_box(x, y, &anchor, label_width(id, fs), fs)
+        };
+        assert!(!at("fr-grenadiers").meets(&at("fr-grand-battery")));
     }
 
     #[test]
