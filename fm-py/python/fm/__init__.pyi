@@ -622,7 +622,8 @@ class Match:
 
         Fire & Movement (the other side's face-down markers as "?" in a side's view):
         ``hex_size``: pixels from a hex's centre to a corner, 10 to 200 (``ValueError``
-        outside, NaN included; default 40); ``hex_ids`` (default True), ``panel``
+        outside, NaN included; default 40); ``hex_ids`` (default True; drawn only
+        from a hex size of 28, below which they cannot be read), ``panel``
         (default True); ``highlight``: hexes to outline; ``markers``: extra ``(hex,
         kind, label)`` chips, kind ``"breach"``, ``"aircraft"``, ``"support"`` or
         anything else; ``title``; ``region``: the part of the map drawn,
