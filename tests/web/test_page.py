@@ -48,6 +48,64 @@ os.makedirs(SHOTS, exist_ok=True)
 PAGE = os.environ.get("FM_WEB_PAGE")  # serve this file instead of the built-in page
 
 
+class Png:
+    """A screenshot's pixels, read with the standard library alone (zlib): Chromium's
+    PNGs are 8-bit RGB or RGBA, not interlaced."""
+
+    def __init__(self, path):
+        import struct
+        import zlib
+        data = open(path, "rb").read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+        pos, idat = 8, b""
+        while pos < len(data):
+            n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+            body = data[pos + 8:pos + 8 + n]
+            if kind == b"IHDR":
+                self.w, self.h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+                assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour)
+                self.bpp = 3 if colour == 2 else 4
+            elif kind == b"IDAT":
+                idat += body
+            pos += 12 + n
+        raw, stride, bpp = zlib.decompress(idat), self.w * self.bpp, self.bpp
+        rows, prev = [], bytearray(stride)
+        for y in range(self.h):
+            f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            if f == 1:
+                for i in range(bpp, stride):
+                    line[i] = (line[i] + line[i - bpp]) & 255
+            elif f == 2:
+                line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+            elif f == 3:
+                for i in range(stride):
+                    left = line[i - bpp] if i >= bpp else 0
+                    line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+            elif f == 4:
+                for i in range(stride):
+                    a = line[i - bpp] if i >= bpp else 0
+                    b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+                    pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            rows.append(line)
+            prev = line
+        self.rows = rows
+
+    def at(self, x, y):
+        """The (r, g, b) of the pixel at (x, y) in CSS pixels (the screenshots' scale is 1)."""
+        i = int(x) * self.bpp
+        return tuple(self.rows[int(y)][i:i + 3])
+
+
+def centre(el):
+    r = el.rect
+    return r["x"] + r["width"] / 2, r["y"] + r["height"] / 2
+
+
+def differ(p, q):
+    return sum(abs(a - b) for a, b in zip(p, q))
+
+
 class Lines:
     """A JSON-lines client on a socket."""
 
@@ -264,6 +322,7 @@ def fire_and_movement(serve, driver):
         # Movement: a unit clicked shows where it can go; a shaded hex clicked moves it.
         assert "movement" in blue.text("status"), blue.text("status")
         for unit, hex_ in (("blue-1-inf-div", "0704"), ("blue-1-armor-bde", "0705")):
+            plain = Png(blue.save("before-" + unit))
             blue.click_map('.unit[data-unit="%s"]' % unit)
             blue.until("the reachable hexes", lambda: any(
                 e.is_displayed() for e in blue.css("#board .hl-move, #board .hl-stop")))
@@ -279,7 +338,29 @@ def fire_and_movement(serve, driver):
             ActionChains(driver).move_to_element(hexel).perform()
             blue.until("the hex's cost", lambda: blue.d.find_element(By.ID, "tip").is_displayed())
             assert "costs" in blue.text("tip") and hex_ in blue.text("tip"), blue.text("tip")
-            blue.save("reachable-" + unit)
+            # The screenshot shows the shading: at the centre of each shaded hex with
+            # nothing on it and away from the hover's tip, the picture is bluer (or more
+            # orange, where the unit must stop) than before the click; an unshaded hex
+            # far off is as it was.
+            shot_ = Png(blue.save("reachable-" + unit))
+            tip = blue.d.find_element(By.ID, "tip").rect
+            occupied = {e.get_attribute("data-hex") for e in blue.css("#board .unit[data-hex]")}
+            seen_ = 0
+            for e in blue.css("#board .hl-move, #board .hl-stop"):
+                h = e.get_attribute("data-hl")
+                x, y = centre(e)
+                if h in occupied or (tip["x"] - 30 <= x <= tip["x"] + tip["width"] + 30
+                                     and tip["y"] - 30 <= y <= tip["y"] + tip["height"] + 30):
+                    continue
+                before_, after_ = plain.at(x, y), shot_.at(x, y)
+                if "hl-move" in e.get_attribute("class"):
+                    assert after_[2] - after_[0] > before_[2] - before_[0] + 20, (h, before_, after_)
+                else:
+                    assert after_[0] - after_[2] > before_[0] - before_[2] + 20, (h, before_, after_)
+                seen_ += 1
+            assert seen_ >= 5, "%d shaded hexes checked in the screenshot" % seen_
+            far = [e for e in blue.css('#board .hex[data-hex="1210"]') if e.is_displayed()][0]
+            assert differ(plain.at(*centre(far)), shot_.at(*centre(far))) < 12, "1210 unshaded"
             n = log_count(server)
             blue.click_map('.hex[data-hex="%s"]' % hex_)
             applied(blue, server, n, "the move of " + unit)
@@ -290,6 +371,7 @@ def fire_and_movement(serve, driver):
             blue.button("#done")
             applied(blue, server, n, "the end of the phase")
         # Combat: the enemy hex clicked opens the attack with its odds.
+        no_dialog = Png(blue.save("before-attack"))
         blue.click_map('.hex[data-hex="0805"]')
         blue.until("the odds", lambda: blue.css('#odds[data-ready="true"]'))
         dialog = blue.text("dialog")
@@ -304,6 +386,13 @@ def fire_and_movement(serve, driver):
         blue.until("the odds of two attackers", lambda: blue.css('#odds[data-ready="true"]')
                    and blue.text("odds") == both)
         shot = blue.save("attack-odds")
+        # The screenshot shows the odds: each result's bar is drawn where the page put it.
+        odds_shot = Png(shot)
+        bars = [e for e in blue.css("#odds .bar-fill") if e.is_displayed() and e.rect["width"] >= 4]
+        assert bars, "the odds have bars"
+        for bar in bars:
+            x, y = centre(bar)
+            assert differ(odds_shot.at(x, y), no_dialog.at(x, y)) > 60, (odds_shot.at(x, y), no_dialog.at(x, y))
         n = log_count(server)
         blue.button("#confirm")
         applied(blue, server, n, "the attack")
