@@ -12,6 +12,7 @@
 # FM_WEB_DOC_IMAGES=docs/img refreshes the README's two pictures from them.
 #
 #   ./scripts/test_web.sh        (from anywhere; works from a fresh clone)
+#   FM_WEB_WHOLE=1 ./scripts/test_web.sh     (also two whole games played by mouse)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
@@ -31,4 +32,10 @@ PYTHON=${PYTHON:-python3}
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check "selenium>=4.10,<5"
 ./scripts/release_build.sh --quiet
 # Offline: selenium must not look for drivers or browsers on the network.
-SE_OFFLINE=true timeout 120 "$VENV/bin/python" tests/web/test_page.py "${CARGO_TARGET_DIR:-target}/release/serve"
+SE_OFFLINE=true timeout 240 "$VENV/bin/python" tests/web/test_page.py "${CARGO_TARGET_DIR:-target}/release/serve"
+# Whole games by mouse, both sides in their own window (tests/web/whole_game.py): a
+# system-demo game and a huzzah-firefight battle, 2 to 4 minutes each, so opt-in.
+if [ "${FM_WEB_WHOLE:-0}" = 1 ]; then
+    SE_OFFLINE=true timeout 1200 "$VENV/bin/python" tests/web/whole_game.py \
+        "${CARGO_TARGET_DIR:-target}/release/serve"
+fi
