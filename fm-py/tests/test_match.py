@@ -540,3 +540,31 @@ def test_log_entries_compare_by_value_and_hash(moving: fm.Match) -> None:
     moving.apply(fm.Done())
     twin.apply(fm.Done())
     assert moving.log[-1] == twin.log[-1] and moving.log[-1] not in a
+
+
+def test_log_words_as_play_prints_them() -> None:
+    """Issue 34: the events in words, the same lines serve's `log` gives with
+    `"words": true`: the opening's, then one list per command, from `since` on; a
+    side's from the events it may know."""
+    for scenario in ("vimy-ridge", "huzzah-firefight"):
+        m = fm.Match(scenario, seed=3)
+        m.playout(max_commands=150, seed=5)
+        opening, commands = m.log_words()
+        assert opening and all(isinstance(line, str) for line in opening)
+        assert len(commands) == len(m.log) == 150
+        assert sum(len(c) for c in commands) > 100
+        assert m.log_words(since=100)[1] == commands[100:]
+        assert m.log_words(since=150)[1] == []
+        for side in ("a", "b"):
+            _, theirs = m.log_words(side)
+            assert len(theirs) == 150
+        with pytest.raises(ValueError, match="since must be in 0..=150"):
+            m.log_words(since=151)
+    # A side's words hide what it may not know: Vimy Ridge's secret allotment.
+    m = fm.Match("vimy-ridge", seed=3)
+    m.playout(max_commands=150, seed=5)
+    ref = [line for c in m.log_words()[1] for line in c]
+    a = [line for c in m.log_words("a")[1] for line in c]
+    b = [line for c in m.log_words("b")[1] for line in c]
+    assert ref != a or ref != b
+    assert any("?" in line for line in a + b)

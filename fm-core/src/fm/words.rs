@@ -4,7 +4,7 @@
 
 use crate::fm::event::Event;
 use crate::fm::scenario::Scenario;
-use crate::Side;
+use crate::ids::Side;
 
 fn side_name(sc: &Scenario, s: Option<Side>) -> String {
     match s {

@@ -4,7 +4,7 @@
 
 use crate::huzzah::event::{Event, Test};
 use crate::huzzah::scenario::Scenario;
-use crate::{OfficerId, Side, UnitId};
+use crate::ids::{OfficerId, Side, UnitId};
 
 fn test(t: &Test) -> String {
     let mods: Vec<String> = t

@@ -507,6 +507,12 @@ class Match:
     @property
     def opening_events(self) -> list[Event]: ...
     def events(self) -> list[Event]: ...
+    def log_words(
+        self, side: SideArg | None = None, since: int = 0
+    ) -> tuple[list[str], list[list[str]]]:
+        """The events in words, one line each as the ``play`` example prints them:
+        ``(opening, commands)``, the opening's lines and each command's from ``since``
+        on, as ``side`` may know them (``None``: the referee's, every value)."""
     def playout(self, max_commands: int | None = None, seed: int = 0) -> int:
         """Plays uniformly random legal commands (a generator seeded with ``seed``)
         until the game ends or ``max_commands`` were applied; returns how many were."""

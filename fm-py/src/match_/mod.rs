@@ -705,6 +705,36 @@ impl PyMatch {
         self.records(py, Records::All)
     }
 
+    /// The events in words, one line each as the `play` example prints them (any
+    /// system that has words): `(opening, commands)`, the opening's lines and each
+    /// command's from `since` on, as `side` may know them (a redacted event's hidden
+    /// values read `?`; `None`: the referee's, every value).
+    #[pyo3(signature = (side = None, since = None), text_signature = "($self, side=None, since=0)")]
+    fn log_words(
+        &self,
+        py: Python<'_>,
+        side: Option<&Bound<'_, PyAny>>,
+        since: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(Vec<String>, Vec<Vec<String>>)> {
+        let viewer = match side {
+            Some(s) if !s.is_none() => Some(match self.side(s)? {
+                Side::A => fm_core::Viewer::A,
+                Side::B => fm_core::Viewer::B,
+            }),
+            _ => None,
+        };
+        let len = self.m.log_len();
+        let from = match since {
+            Some(n) if !n.is_none() => count_arg(n, "since", len as u64)? as usize,
+            _ => 0,
+        };
+        let m = &*self.m;
+        let w = py
+            .detach(|| m.log_words(viewer, from))
+            .map_err(|e| match_error(&e))?;
+        Ok((w.opening, w.commands))
+    }
+
     /// Plays uniformly random legal commands, drawn from a generator seeded with `seed`,
     /// until the game ends or `max_commands` were applied (any system; the GIL is
     /// released meanwhile). Returns how many were applied.
