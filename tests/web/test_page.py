@@ -458,12 +458,20 @@ def huzzah(serve, driver):
         # Firing: a unit clicked lists its targets with the odds, and its arc is drawn.
         assert server.pending()["kind"] == "declare_fire", server.pending()
         my_turn(page)
+        no_arc = Png(page.save("before-arc"))
         page.click_map('.unit[data-unit="fr-3"]')
         page.until("the arc and the fire odds", lambda: page.css('#board .arc[data-unit="fr-3"]')
                    and page.css('.fire-choice .odds-box[data-ready="true"]'))
         odds = page.text("dialog")
         assert "fires at" in odds and "Odds of the fire" in odds and "hit" in odds and "%" in odds, odds
         shot = page.save("fire-odds-arc")
+        # The screenshot shows the arc: halfway from the unit to the top of its ranges,
+        # straight ahead (side a faces up the picture), the table is shaded orange.
+        ux, uy = centre([e for e in page.css('#board .unit[data-unit="fr-3"]') if e.is_displayed()][0])
+        top = page.d.find_element(By.CSS_SELECTOR, '#board .arc[data-unit="fr-3"]').rect["y"]
+        x, y = ux, (uy + top) / 2
+        plain, arc = no_arc.at(x, y), Png(shot).at(x, y)
+        assert arc[0] - arc[2] > plain[0] - plain[2] + 15, (plain, arc)
         n = log_count(server)
         page.button(".fire-choice button.choice")
         applied(page, server, n, "the fire")
