@@ -450,11 +450,28 @@ def huzzah(serve, driver):
         page.settled()
         # Side b places its officers over TCP; side a with the buttons in words.
         play_b(server, red)
+        first = True
         while server.pending()["kind"] == "place_officer":
             my_turn(page)
             n = log_count(server)
-            page.button('#actions button.choice[data-type="place_officer"]')
-            applied(page, server, n, "an officer's placement")
+            if not first:
+                page.button('#actions button.choice[data-type="place_officer"]')
+                applied(page, server, n, "an officer's placement")
+                continue
+            # The first at a point of the table: the officer picked, then the point
+            # clicked (40 px behind fr-2); he is drawn where the mouse was.
+            first = False
+            page.button("#actions button.officer-place")
+            officer = page.css("#actions button.officer-place")[0].get_attribute("data-officer-place")
+            board = page.css("#board svg")[0]
+            ux, uy = centre([e for e in page.css('#board .unit[data-unit="fr-2"]') if e.is_displayed()][0])
+            x, y = ux, uy + 40
+            bx, by = centre(board)
+            ActionChains(driver).move_to_element_with_offset(board, int(x - bx), int(y - by)).click().perform()
+            applied(page, server, n, "an officer placed at a point")
+            mark = [e for e in page.css('#board [data-officer="%s"]' % officer) if e.is_displayed()][0]
+            mx, my = centre(mark)
+            assert abs(mx - int(x)) <= 3 and abs(my - int(y)) <= 3, ((x, y), (mx, my))
         # Firing: a unit clicked lists its targets with the odds, and its arc is drawn.
         assert server.pending()["kind"] == "declare_fire", server.pending()
         my_turn(page)
