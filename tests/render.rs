@@ -1332,24 +1332,25 @@ fn issue_34_huzzah_terrain_and_objectives_carry_their_ids() {
         let sc = HzScenario::builtin(name).unwrap();
         let (s, _) = engine::new_game(&sc, &mut fm_core::rng_from_seed(1));
         let svg = hz::render_svg(&sc, &s, &hz::RenderOptions::default());
-        let terrain = tags(&svg, r#"<g class="terrain""#);
-        assert_eq!(terrain.len(), sc.terrain().len(), "{name}");
-        for t in sc.terrain() {
-            let n = terrain
-                .iter()
-                .filter(|g| attr(g, "data-terrain") == t.id)
-                .count();
-            assert_eq!(n, 1, "{name}: terrain {}", t.id);
-        }
-        let objectives = tags(&svg, r#"<g class="objective""#);
-        assert_eq!(objectives.len(), sc.objectives().len(), "{name}");
-        for ob in sc.objectives() {
-            let n = objectives
-                .iter()
-                .filter(|g| attr(g, "data-objective") == ob.id)
-                .count();
-            assert_eq!(n, 1, "{name}: objective {}", ob.id);
-        }
+        // One group of `class` per id, carrying it in `key`.
+        let once_each = |class: &str, key: &str, ids: Vec<&str>| {
+            let groups = tags(&svg, &format!(r#"<g class="{class}""#));
+            assert_eq!(groups.len(), ids.len(), "{name}: {class}");
+            for id in ids {
+                let n = groups.iter().filter(|g| attr(g, key) == id).count();
+                assert_eq!(n, 1, "{name}: {class} {id}");
+            }
+        };
+        once_each(
+            "terrain",
+            "data-terrain",
+            sc.terrain().iter().map(|t| t.id.as_str()).collect(),
+        );
+        once_each(
+            "objective",
+            "data-objective",
+            sc.objectives().iter().map(|o| o.id.as_str()).collect(),
+        );
         pieces += sc.terrain().len() + sc.objectives().len();
     }
     assert!(pieces > 0);

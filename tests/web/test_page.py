@@ -142,6 +142,10 @@ class Server:
     def pending(self):
         return self.owner.ask(cmd="pending")["pending"]
 
+    def seat(self, side):
+        """A JSON-lines client bound to the seat of `side` from the first line."""
+        return Lines(self.addr, self.hello["seats"][side])
+
     def stop(self):
         self.owner.file.write(json.dumps({"cmd": "quit"}) + "\n")
         self.owner.file.flush()
@@ -267,7 +271,7 @@ def my_turn(page):
 def fire_and_movement(serve, driver):
     server = Server(serve, "system-demo", FM_SEED)
     hello = server.hello
-    red = Lines(server.addr, hello["seats"]["b"])
+    red = server.seat("b")
     try:
         # The owner's lobby: seat links, a spectator link, the referee's link.
         lobby = Page(driver, "lobby")
@@ -443,7 +447,7 @@ def fire_and_movement(serve, driver):
 def huzzah(serve, driver):
     server = Server(serve, "huzzah-firefight", HZ_SEED)
     hello = server.hello
-    red = Lines(server.addr, hello["seats"]["b"])
+    red = server.seat("b")
     try:
         page = Page(driver, "huzzah")
         driver.get(hello["links"]["a"])

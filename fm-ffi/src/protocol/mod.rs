@@ -77,3 +77,20 @@ pub const PROTOCOL_VERSION: u32 = 1;
 fn ask(s: &mut Server, line: &str) -> serde_json::Value {
     serde_json::from_str(&s.handle_line(line).expect("a reply").line).expect("JSON reply")
 }
+
+/// Applies one of the owner's legal commands, by index, drawn with xorshift from `rng`:
+/// how the unit tests play random games; false once nothing is legal.
+#[cfg(test)]
+fn random_step(s: &mut Server, rng: &mut u64) -> bool {
+    let legal = ask(s, r#"{"cmd":"legal","form":"indices"}"#)["legal"].clone();
+    let list = legal.as_array().expect("indices");
+    if list.is_empty() {
+        return false;
+    }
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    let i = &list[(*rng % list.len() as u64) as usize];
+    ask(s, &serde_json::json!({"cmd":"apply","index":i}).to_string());
+    true
+}

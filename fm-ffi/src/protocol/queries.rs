@@ -223,7 +223,7 @@ impl Core {
 
 #[cfg(test)]
 mod tests {
-    use crate::protocol::{ask, Server};
+    use crate::protocol::{ask, random_step, Server};
     use fm_core::Side;
     use serde_json::{json, Value};
 
@@ -238,16 +238,9 @@ mod tests {
         ask(&mut s, r#"{"cmd":"new","scenario":"vimy-ridge","seed":5}"#);
         let mut rng = 99u64;
         for _ in 0..150 {
-            let legal = ask(&mut s, r#"{"cmd":"legal","form":"indices"}"#)["legal"].clone();
-            let list = legal.as_array().unwrap();
-            if list.is_empty() {
+            if !random_step(&mut s, &mut rng) {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let i = &list[(rng % list.len() as u64) as usize];
-            ask(&mut s, &json!({"cmd":"apply","index":i}).to_string());
         }
         let g = s.game().unwrap().clone_box();
         let drawn = g.determinized(Side::A, 1234).unwrap();
@@ -369,16 +362,9 @@ mod tests {
             .collect();
         let mut rng = 7u64;
         for _ in 0..120 {
-            let legal = ask(&mut s, r#"{"cmd":"legal","form":"indices"}"#)["legal"].clone();
-            let list = legal.as_array().unwrap();
-            if list.is_empty() {
+            if !random_step(&mut s, &mut rng) {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let i = &list[(rng % list.len() as u64) as usize];
-            ask(&mut s, &json!({"cmd":"apply","index":i}).to_string());
         }
         let mut lines = 0;
         for seat in std::iter::once(Value::Null).chain(seats) {

@@ -299,7 +299,7 @@ pub(super) fn as_seat(g: &dyn DynMatch, side: Side) -> Result<Box<dyn DynMatch>>
 
 #[cfg(test)]
 mod tests {
-    use crate::protocol::{ask, Binding, Server};
+    use crate::protocol::{ask, random_step, Binding, Server};
     use fm_core::Side;
     use serde_json::json;
 
@@ -421,16 +421,9 @@ mod tests {
             if stop(&fm_match_of(s)) {
                 return true;
             }
-            let legal = ask(s, r#"{"cmd":"legal","form":"indices"}"#)["legal"].clone();
-            let list = legal.as_array().unwrap();
-            if list.is_empty() {
+            if !random_step(s, &mut rng) {
                 return false;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let i = &list[(rng % list.len() as u64) as usize];
-            ask(s, &json!({"cmd":"apply","index":i}).to_string());
         }
         stop(&fm_match_of(s))
     }
