@@ -357,12 +357,22 @@ typedef uint32_t fm_side;
 #define FM_SIDE_B 1
 
 /**
- * No side: as an argument (`fm_match_svg`, `fm_match_last_events`), the whole state or
- * the unredacted events, the referee's; as a result (`fm_match_decider`), nobody is to
- * decide (the game is over). Functions that need a player's side refuse it
- * (`FM_INVALID_ARGUMENT`).
+ * No side: as an argument (`fm_match_svg`, `fm_match_last_events`, `fm_match_log`,
+ * `fm_match_log_words`), the whole state or the unredacted events, the referee's; as
+ * a result (`fm_match_decider`), nobody is to decide (the game is over). Functions
+ * that need a player's side refuse it (`FM_INVALID_ARGUMENT`).
  */
 #define FM_SIDE_NONE 2
+
+/**
+ * A spectator, as an argument where a viewer is asked for (`fm_match_view`,
+ * `fm_match_view_hash`, `fm_match_last_events`, `fm_match_log`, `fm_match_log_words`,
+ * `fm_match_svg`): what both sides may know, every secret of either side hidden (the
+ * view `serve` gives its spectators). A system without spectator views gives
+ * `FM_UNSUPPORTED`; functions that need a player's side refuse it
+ * (`FM_INVALID_ARGUMENT`).
+ */
+#define FM_SIDE_SPECTATOR 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -670,13 +680,15 @@ fm_status fm_match_state(const fm_match *m,
                          char **out_json);
 
 /**
- * The state as one side may see it, as JSON: the opponent's unused and face-down
- * support fire markers hidden (rule 7.2).
+ * The state as one side may see it, as JSON (Fire & Movement: the opponent's unused
+ * and face-down support fire markers hidden, rule 7.2), or as a spectator may
+ * (`FM_SIDE_SPECTATOR`: both sides' secrets hidden).
  *
  * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
  *
- * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
- * `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A`,
+ * `FM_SIDE_B` or `FM_SIDE_SPECTATOR`), `FM_UNSUPPORTED` (a spectator's, for a system
+ * without spectator views), `FM_INVALID_HANDLE`, `FM_POISONED`.
  *
  * # Safety
  * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
@@ -1040,10 +1052,12 @@ fm_status fm_match_command_count(const fm_match *m,
 /**
  * The 64-bit hash of one side's view (`fm_core::View::hash`): what that side may know,
  * hashed; the same for every state the side cannot tell apart. This is the hash to
- * show a player (`fm_match_state_hash` is the referee's).
+ * show a player (`fm_match_state_hash` is the referee's); `FM_SIDE_SPECTATOR` gives a
+ * spectator's, safe to show anyone.
  *
- * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
- * `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+ * Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A`,
+ * `FM_SIDE_B` or `FM_SIDE_SPECTATOR`), `FM_UNSUPPORTED` (a spectator's, for a system
+ * without spectator views), `FM_INVALID_HANDLE`, `FM_POISONED`.
  *
  * # Safety
  * `m` is NULL or a live handle not in use by another thread; `out_hash` is NULL or
@@ -1249,14 +1263,16 @@ fm_status fm_match_index_of(const fm_match *m,
 
 /**
  * The events of the last command applied, as a JSON array (`[]` before the first):
- * as `side` may see them (`FM_SIDE_A`, `FM_SIDE_B`: hidden values redacted), or all of
+ * as `side` may see them (`FM_SIDE_A`, `FM_SIDE_B`: hidden values redacted), as a
+ * spectator may (`FM_SIDE_SPECTATOR`: both sides' hidden values redacted), or all of
  * them, the referee's (`FM_SIDE_NONE`). For a host that applied a command through the
  * fast path and now shows it to a player.
  *
  * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
  *
- * Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_NULL_ARGUMENT`,
- * `FM_INVALID_HANDLE`, `FM_POISONED`.
+ * Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_UNSUPPORTED` (a spectator's,
+ * for a system without spectator views), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+ * `FM_POISONED`.
  *
  * # Safety
  * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
@@ -1331,8 +1347,8 @@ fm_status fm_match_odds(const fm_match *m,
 
 /**
  * The picture of the game as SVG text: of `side`'s view (`FM_SIDE_A`, `FM_SIDE_B`:
- * nothing it may not know is drawn) or of the whole state (`FM_SIDE_NONE`, the
- * referee's). `options_json` is a JSON object of the system's options (`"{}"`: the
+ * nothing it may not know is drawn), of a spectator's (`FM_SIDE_SPECTATOR`: neither
+ * side's secrets drawn) or of the whole state (`FM_SIDE_NONE`, the referee's). `options_json` is a JSON object of the system's options (`"{}"`: the
  * defaults). Fire & Movement: `hex_size` (10 to 200), `hex_ids`, `panel`, `title`,
  * `highlight` (hex ids), `markers` (`{"hex", "kind", "label"}` objects). Huzzah!:
  * `radii`, `arc_of` (a unit id), `scale` (1 to 100), `labels`.
@@ -1539,13 +1555,15 @@ fm_status fm_match_outcome(const fm_match *m,
  * The log from command `from` on (`from` past the end gives `[]`), as a JSON array:
  * with `FM_SIDE_NONE` the referee's (each command with its events, unredacted, and the
  * state hash after it), with `FM_SIDE_A` or `FM_SIDE_B` as that side may know it (the
- * events redacted for it and its view hash after each command). Read it in pieces
- * (`from` = the count already read, `fm_match_command_count`) to get only the new
- * commands.
+ * events redacted for it and its view hash after each command), with
+ * `FM_SIDE_SPECTATOR` as a spectator may (both sides' secrets redacted, the
+ * spectator's view hash). Read it in pieces (`from` = the count already read,
+ * `fm_match_command_count`) to get only the new commands.
  *
  * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
  *
- * Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_NULL_ARGUMENT`,
+ * Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_UNSUPPORTED` (a
+ * spectator's, for a system without spectator views), `FM_NULL_ARGUMENT`,
  * `FM_INVALID_HANDLE`, `FM_POISONED`.
  *
  * # Safety
@@ -1556,6 +1574,31 @@ fm_status fm_match_log(const fm_match *m,
                        fm_side side,
                        size_t from,
                        char **out_json);
+
+/**
+ * The events in words, one line each as the `play` example prints them:
+ * `{"opening": [lines], "commands": [[lines], ...]}`, the opening's lines and each
+ * command's from command `from` on (`from` past the end gives no commands), as the
+ * viewer may know them: the referee's with `FM_SIDE_NONE` (every value), a side's
+ * (`FM_SIDE_A`, `FM_SIDE_B`) or a spectator's (`FM_SIDE_SPECTATOR`) from the events
+ * redacted for it, a hidden value reading `?`. The words `serve`'s `log` gives with
+ * `"words": true`, and Python's `Match.log_words`; a system without words gives
+ * empty lists.
+ *
+ * Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+ *
+ * Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_UNSUPPORTED` (a
+ * spectator's, for a system without spectator views),
+ * `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+ *
+ * # Safety
+ * `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+ * valid for writing one pointer.
+ */
+fm_status fm_match_log_words(const fm_match *m,
+                             fm_side side,
+                             size_t from,
+                             char **out_json);
 
 /**
  * Frees a string returned by this library. NULL is a no-op.

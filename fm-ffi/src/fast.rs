@@ -5,7 +5,7 @@
 
 use crate::fm_status::{self, *};
 use crate::guard::{give_json, out_ptr, put, with_mut, with_ref, Fail, Handle};
-use crate::matches::side_from;
+use crate::matches::viewer_from;
 use crate::{fm_match, fm_result, fm_side, fm_winner, FM_SIDE_A, FM_SIDE_B, FM_SIDE_NONE};
 use fm_core::Side;
 use std::ffi::c_char;
@@ -496,10 +496,12 @@ pub unsafe extern "C" fn fm_match_command_count(
 
 /// The 64-bit hash of one side's view (`fm_core::View::hash`): what that side may know,
 /// hashed; the same for every state the side cannot tell apart. This is the hash to
-/// show a player (`fm_match_state_hash` is the referee's).
+/// show a player (`fm_match_state_hash` is the referee's); `FM_SIDE_SPECTATOR` gives a
+/// spectator's, safe to show anyone.
 ///
-/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
-/// `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A`,
+/// `FM_SIDE_B` or `FM_SIDE_SPECTATOR`), `FM_UNSUPPORTED` (a spectator's, for a system
+/// without spectator views), `FM_INVALID_HANDLE`, `FM_POISONED`.
 ///
 /// # Safety
 /// `m` is NULL or a live handle not in use by another thread; `out_hash` is NULL or
@@ -513,9 +515,14 @@ pub unsafe extern "C" fn fm_match_view_hash(
     // SAFETY: forwarded contract.
     unsafe {
         with_ref(m, |h| {
-            let side = side_from(side)?;
+            let viewer = viewer_from(side)?;
             let out = out_ptr(out_hash, "out_hash")?;
-            put(out, h.game().view_hash(side));
+            let g = h.game();
+            let hash = match viewer.side() {
+                Some(s) => g.view_hash(s),
+                None => g.spectator_view_hash().map_err(Fail::from_match_error)?,
+            };
+            put(out, hash);
             Ok(())
         })
     }

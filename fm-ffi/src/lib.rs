@@ -158,11 +158,18 @@ pub type fm_side = u32;
 pub const FM_SIDE_A: fm_side = 0;
 /// Side B, the side listed second in the scenario.
 pub const FM_SIDE_B: fm_side = 1;
-/// No side: as an argument (`fm_match_svg`, `fm_match_last_events`), the whole state or
-/// the unredacted events, the referee's; as a result (`fm_match_decider`), nobody is to
-/// decide (the game is over). Functions that need a player's side refuse it
-/// (`FM_INVALID_ARGUMENT`).
+/// No side: as an argument (`fm_match_svg`, `fm_match_last_events`, `fm_match_log`,
+/// `fm_match_log_words`), the whole state or the unredacted events, the referee's; as
+/// a result (`fm_match_decider`), nobody is to decide (the game is over). Functions
+/// that need a player's side refuse it (`FM_INVALID_ARGUMENT`).
 pub const FM_SIDE_NONE: fm_side = 2;
+/// A spectator, as an argument where a viewer is asked for (`fm_match_view`,
+/// `fm_match_view_hash`, `fm_match_last_events`, `fm_match_log`, `fm_match_log_words`,
+/// `fm_match_svg`): what both sides may know, every secret of either side hidden (the
+/// view `serve` gives its spectators). A system without spectator views gives
+/// `FM_UNSUPPORTED`; functions that need a player's side refuse it
+/// (`FM_INVALID_ARGUMENT`).
+pub const FM_SIDE_SPECTATOR: fm_side = 3;
 
 /// How a match stands, written by `fm_match_result`: going on, won by a side, or drawn
 /// (`fm_match_winner` says `FM_WINNER_NONE` both while it goes on and after a draw).

@@ -4,9 +4,9 @@
 
 use crate::fm_status::{self, *};
 use crate::guard::{give_json, give_string, in_str, out_ptr, put, with_mut, with_ref, Fail};
-use crate::{fm_match, fm_side, FM_SIDE_A, FM_SIDE_B};
+use crate::{fm_match, fm_side, FM_SIDE_A, FM_SIDE_B, FM_SIDE_SPECTATOR};
 use fm_core::any::{self, DynMatch};
-use fm_core::Side;
+use fm_core::{Side, Viewer};
 use std::ffi::c_char;
 
 /// The text of a scenario error: `path: message`, or the message alone when the
@@ -55,6 +55,19 @@ pub(crate) fn side_from(side: fm_side) -> Result<Side, Fail> {
         FM_SIDE_B => Ok(Side::B),
         other => Err(Fail::argument(format!(
             "side {other} is neither FM_SIDE_A (0) nor FM_SIDE_B (1)"
+        ))),
+    }
+}
+
+/// A viewer argument: a side's player (`FM_SIDE_A`, `FM_SIDE_B`) or a spectator
+/// (`FM_SIDE_SPECTATOR`).
+pub(crate) fn viewer_from(side: fm_side) -> Result<Viewer, Fail> {
+    match side {
+        FM_SIDE_A => Ok(Viewer::A),
+        FM_SIDE_B => Ok(Viewer::B),
+        FM_SIDE_SPECTATOR => Ok(Viewer::Spectator),
+        other => Err(Fail::argument(format!(
+            "side {other} is none of FM_SIDE_A (0), FM_SIDE_B (1), FM_SIDE_SPECTATOR (3)"
         ))),
     }
 }
@@ -570,13 +583,15 @@ pub unsafe extern "C" fn fm_match_state(
     }
 }
 
-/// The state as one side may see it, as JSON: the opponent's unused and face-down
-/// support fire markers hidden (rule 7.2).
+/// The state as one side may see it, as JSON (Fire & Movement: the opponent's unused
+/// and face-down support fire markers hidden, rule 7.2), or as a spectator may
+/// (`FM_SIDE_SPECTATOR`: both sides' secrets hidden).
 ///
 /// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
 ///
-/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A` or
-/// `FM_SIDE_B`), `FM_INVALID_HANDLE`, `FM_POISONED`.
+/// Errors: `FM_NULL_ARGUMENT`, `FM_INVALID_ARGUMENT` (side not `FM_SIDE_A`,
+/// `FM_SIDE_B` or `FM_SIDE_SPECTATOR`), `FM_UNSUPPORTED` (a spectator's, for a system
+/// without spectator views), `FM_INVALID_HANDLE`, `FM_POISONED`.
 ///
 /// # Safety
 /// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
@@ -588,12 +603,23 @@ pub unsafe extern "C" fn fm_match_view(
     out_json: *mut *mut c_char,
 ) -> fm_status {
     // SAFETY: forwarded contract.
-    unsafe { side_text(m, side, out_json, |g, side| give_json(&g.view_json(side))) }
+    unsafe {
+        with_ref(m, |h| {
+            let viewer = viewer_from(side)?;
+            let out = out_ptr(out_json, "out_json")?;
+            let g = h.game();
+            let view = match viewer.side() {
+                Some(s) => g.view_json(s),
+                None => g.spectator_view_json().map_err(Fail::from_match_error)?,
+            };
+            put(out, give_json(&view)?);
+            Ok(())
+        })
+    }
 }
 
 /// The text `f` makes of the match for one side, written to `*out_json`: the one body
-/// of the per-side queries (`fm_match_view`, `fm_match_export`,
-/// `fm_match_information_state`).
+/// of the per-side queries (`fm_match_export`, `fm_match_information_state`).
 ///
 /// # Safety
 /// As those functions.

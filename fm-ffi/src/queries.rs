@@ -8,19 +8,20 @@
 use crate::fast::legal_at;
 use crate::fm_status::{self, *};
 use crate::guard::{give_json, give_string, in_str, out_ptr, put, with_ref, Fail};
-use crate::matches::{command_from_json, side_from};
+use crate::matches::{command_from_json, side_from, viewer_from};
 use crate::{fm_match, fm_side, FM_SIDE_NONE};
-use fm_core::Side;
+use fm_core::{Side, Viewer};
 use std::ffi::c_char;
 
-/// A side argument that may also be `FM_SIDE_NONE` (the referee's).
-fn side_or_none(side: fm_side) -> Result<Option<Side>, Fail> {
+/// A viewer argument that may also be `FM_SIDE_NONE` (the referee's, `None`).
+fn viewer_or_referee(side: fm_side) -> Result<Option<Viewer>, Fail> {
     if side == FM_SIDE_NONE {
         return Ok(None);
     }
-    side_from(side).map(Some).map_err(|_| {
+    viewer_from(side).map(Some).map_err(|_| {
         Fail::argument(format!(
-            "side {side} is none of FM_SIDE_A (0), FM_SIDE_B (1), FM_SIDE_NONE (2)"
+            "side {side} is none of FM_SIDE_A (0), FM_SIDE_B (1), FM_SIDE_NONE (2), \
+             FM_SIDE_SPECTATOR (3)"
         ))
     })
 }
@@ -137,14 +138,16 @@ pub unsafe extern "C" fn fm_match_index_of(
 }
 
 /// The events of the last command applied, as a JSON array (`[]` before the first):
-/// as `side` may see them (`FM_SIDE_A`, `FM_SIDE_B`: hidden values redacted), or all of
+/// as `side` may see them (`FM_SIDE_A`, `FM_SIDE_B`: hidden values redacted), as a
+/// spectator may (`FM_SIDE_SPECTATOR`: both sides' hidden values redacted), or all of
 /// them, the referee's (`FM_SIDE_NONE`). For a host that applied a command through the
 /// fast path and now shows it to a player.
 ///
 /// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
 ///
-/// Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_NULL_ARGUMENT`,
-/// `FM_INVALID_HANDLE`, `FM_POISONED`.
+/// Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_UNSUPPORTED` (a spectator's,
+/// for a system without spectator views), `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`,
+/// `FM_POISONED`.
 ///
 /// # Safety
 /// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
@@ -158,9 +161,19 @@ pub unsafe extern "C" fn fm_match_last_events(
     // SAFETY: forwarded contract.
     unsafe {
         with_ref(m, |h| {
-            let side = side_or_none(side)?;
+            let viewer = viewer_or_referee(side)?;
             let out = out_ptr(out_json, "out_json")?;
-            put(out, give_json(&h.game().last_events_json(side))?);
+            let g = h.game();
+            let events = match viewer {
+                Some(Viewer::Spectator) => {
+                    // Asked first, so that a system without spectator views is refused
+                    // rather than answered with a list.
+                    g.spectator_view_hash().map_err(Fail::from_match_error)?;
+                    g.spectator_last_events_json()
+                }
+                v => g.last_events_json(v.and_then(Viewer::side)),
+            };
+            put(out, give_json(&events)?);
             Ok(())
         })
     }
@@ -269,8 +282,8 @@ pub unsafe extern "C" fn fm_match_odds(
 }
 
 /// The picture of the game as SVG text: of `side`'s view (`FM_SIDE_A`, `FM_SIDE_B`:
-/// nothing it may not know is drawn) or of the whole state (`FM_SIDE_NONE`, the
-/// referee's). `options_json` is a JSON object of the system's options (`"{}"`: the
+/// nothing it may not know is drawn), of a spectator's (`FM_SIDE_SPECTATOR`: neither
+/// side's secrets drawn) or of the whole state (`FM_SIDE_NONE`, the referee's). `options_json` is a JSON object of the system's options (`"{}"`: the
 /// defaults). Fire & Movement: `hex_size` (10 to 200), `hex_ids`, `panel`, `title`,
 /// `highlight` (hex ids), `markers` (`{"hex", "kind", "label"}` objects). Huzzah!:
 /// `radii`, `arc_of` (a unit id), `scale` (1 to 100), `labels`.
@@ -296,14 +309,16 @@ pub unsafe extern "C" fn fm_match_svg(
     // SAFETY: forwarded contract.
     unsafe {
         with_ref(m, |h| {
-            let side = side_or_none(side)?;
+            let viewer = viewer_or_referee(side)?;
             let text = in_str(options_json, "options_json")?;
             let out = out_ptr(out_svg, "out_svg")?;
             let options = json_arg(text, "svg options")?;
-            let svg = h
-                .game()
-                .svg(side, &options)
-                .map_err(Fail::from_match_error)?;
+            let g = h.game();
+            let svg = match viewer {
+                Some(Viewer::Spectator) => g.spectator_svg(&options),
+                v => g.svg(v.and_then(Viewer::side), &options),
+            }
+            .map_err(Fail::from_match_error)?;
             put(out, give_string(svg)?);
             Ok(())
         })
@@ -646,13 +661,15 @@ pub unsafe extern "C" fn fm_match_outcome(
 /// The log from command `from` on (`from` past the end gives `[]`), as a JSON array:
 /// with `FM_SIDE_NONE` the referee's (each command with its events, unredacted, and the
 /// state hash after it), with `FM_SIDE_A` or `FM_SIDE_B` as that side may know it (the
-/// events redacted for it and its view hash after each command). Read it in pieces
-/// (`from` = the count already read, `fm_match_command_count`) to get only the new
-/// commands.
+/// events redacted for it and its view hash after each command), with
+/// `FM_SIDE_SPECTATOR` as a spectator may (both sides' secrets redacted, the
+/// spectator's view hash). Read it in pieces (`from` = the count already read,
+/// `fm_match_command_count`) to get only the new commands.
 ///
 /// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
 ///
-/// Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_NULL_ARGUMENT`,
+/// Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_UNSUPPORTED` (a
+/// spectator's, for a system without spectator views), `FM_NULL_ARGUMENT`,
 /// `FM_INVALID_HANDLE`, `FM_POISONED`.
 ///
 /// # Safety
@@ -668,14 +685,59 @@ pub unsafe extern "C" fn fm_match_log(
     // SAFETY: forwarded contract.
     unsafe {
         with_ref(m, |h| {
-            let side = side_or_none(side)?;
+            let viewer = viewer_or_referee(side)?;
             let out = out_ptr(out_json, "out_json")?;
             let g = h.game();
-            let log = match side {
+            let log = match viewer {
                 None => g.log_json(from),
-                Some(s) => g.side_log_json(s, from),
+                Some(Viewer::Spectator) => {
+                    g.spectator_log_json(from).map_err(Fail::from_match_error)?
+                }
+                Some(Viewer::A) => g.side_log_json(Side::A, from),
+                Some(Viewer::B) => g.side_log_json(Side::B, from),
             };
             put(out, give_json(&log)?);
+            Ok(())
+        })
+    }
+}
+
+/// The events in words, one line each as the `play` example prints them:
+/// `{"opening": [lines], "commands": [[lines], ...]}`, the opening's lines and each
+/// command's from command `from` on (`from` past the end gives no commands), as the
+/// viewer may know them: the referee's with `FM_SIDE_NONE` (every value), a side's
+/// (`FM_SIDE_A`, `FM_SIDE_B`) or a spectator's (`FM_SIDE_SPECTATOR`) from the events
+/// redacted for it, a hidden value reading `?`. The words `serve`'s `log` gives with
+/// `"words": true`, and Python's `Match.log_words`; a system without words gives
+/// empty lists.
+///
+/// Ownership: `*out_json` is owned by the caller; free it with `fm_string_free`.
+///
+/// Errors: `FM_INVALID_ARGUMENT` (another side value), `FM_UNSUPPORTED` (a
+/// spectator's, for a system without spectator views),
+/// `FM_NULL_ARGUMENT`, `FM_INVALID_HANDLE`, `FM_POISONED`.
+///
+/// # Safety
+/// `m` is NULL or a live handle not in use by another thread; `out_json` is NULL or
+/// valid for writing one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn fm_match_log_words(
+    m: *const fm_match,
+    side: fm_side,
+    from: usize,
+    out_json: *mut *mut c_char,
+) -> fm_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_ref(m, |h| {
+            let viewer = viewer_or_referee(side)?;
+            let out = out_ptr(out_json, "out_json")?;
+            let w = h
+                .game()
+                .log_words(viewer, from)
+                .map_err(Fail::from_match_error)?;
+            let json = serde_json::json!({"opening": w.opening, "commands": w.commands});
+            put(out, give_json(&json)?);
             Ok(())
         })
     }

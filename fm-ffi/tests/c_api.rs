@@ -1364,7 +1364,7 @@ fn queries_answer_as_the_match_layer() {
             );
         }
         fails(
-            text_of(|o| fm_match_svg(m, 3, c"{}".as_ptr(), o)).0,
+            text_of(|o| fm_match_svg(m, 4, c"{}".as_ptr(), o)).0,
             fm_status::FM_INVALID_ARGUMENT,
             "argument",
         );
@@ -1661,4 +1661,106 @@ fn system_scenario_seed_outcome_and_log() {
         );
     }
     free(m);
+}
+
+/// A spectator through the C ABI (`FM_SIDE_SPECTATOR`): the view, its hash, the last
+/// events, the log and the picture are the match layer's spectator answers (those
+/// `serve` gives its spectators), never a side's or the referee's; and the log in words
+/// for every viewer is `DynMatch::log_words`'s.
+#[test]
+fn spectators_and_words_through_the_c_abi() {
+    use fm_core::Viewer;
+    let v = |s: Option<String>| -> serde_json::Value { serde_json::from_str(&s.unwrap()).unwrap() };
+    for (name, seed) in [(c"system-demo", 3), (c"huzzah-firefight", 5)] {
+        let m = new_named(name, seed);
+        let mut r = fm_core::any::new_match(name.to_str().unwrap(), seed).unwrap();
+        let (mut hid_from_a, mut hid_from_b) = (false, false);
+        // SAFETY: the C API used as documented.
+        unsafe {
+            for k in 0..60 {
+                if r.is_over() {
+                    break;
+                }
+                let idx = r.legal_indices();
+                let i = (k * 7 + 3) % idx.len();
+                assert_eq!(fm_match_apply_legal(m, i), OK);
+                r.apply_index(idx[i]).unwrap();
+                let view = v(text_of(|o| fm_match_view(m, FM_SIDE_SPECTATOR, o)).1);
+                assert_eq!(view, r.spectator_view_json().unwrap());
+                // The views name their viewer (`side`): compare what they show.
+                let shown = |mut x: serde_json::Value| {
+                    x.as_object_mut().map(|o| o.remove("side"));
+                    x
+                };
+                hid_from_a |= shown(view.clone()) != shown(r.view_json(fm_core::Side::A));
+                hid_from_b |= shown(view.clone()) != shown(r.view_json(fm_core::Side::B));
+                let mut h = 0;
+                assert_eq!(fm_match_view_hash(m, FM_SIDE_SPECTATOR, &mut h), OK);
+                assert_eq!(h, r.spectator_view_hash().unwrap());
+                assert_eq!(
+                    v(text_of(|o| fm_match_last_events(m, FM_SIDE_SPECTATOR, o)).1),
+                    r.spectator_last_events_json()
+                );
+            }
+            for from in [0, 5, 99] {
+                assert_eq!(
+                    v(text_of(|o| fm_match_log(m, FM_SIDE_SPECTATOR, from, o)).1),
+                    r.spectator_log_json(from).unwrap()
+                );
+                for (side, viewer) in [
+                    (FM_SIDE_NONE, None),
+                    (FM_SIDE_A, Some(Viewer::A)),
+                    (FM_SIDE_B, Some(Viewer::B)),
+                    (FM_SIDE_SPECTATOR, Some(Viewer::Spectator)),
+                ] {
+                    let got = v(text_of(|o| fm_match_log_words(m, side, from, o)).1);
+                    let want = r.log_words(viewer, from).unwrap();
+                    assert_eq!(got["opening"], serde_json::json!(want.opening));
+                    assert_eq!(got["commands"], serde_json::json!(want.commands));
+                    assert_eq!(
+                        got["commands"].as_array().unwrap().len(),
+                        r.log_len().saturating_sub(from)
+                    );
+                    if from == 0 {
+                        assert!(!want.opening.is_empty(), "{name:?}: no words");
+                    }
+                }
+            }
+            let svg = text_of(|o| fm_match_svg(m, FM_SIDE_SPECTATOR, c"{}".as_ptr(), o)).1;
+            assert_eq!(
+                svg.unwrap(),
+                r.spectator_svg(&serde_json::json!({})).unwrap()
+            );
+            fails(
+                text_of(|o| fm_match_log_words(m, 4, 0, o)).0,
+                fm_status::FM_INVALID_ARGUMENT,
+                "argument",
+            );
+            fails(
+                fm_match_log_words(m, FM_SIDE_NONE, 0, null_mut()),
+                fm_status::FM_NULL_ARGUMENT,
+                "argument",
+            );
+            // A spectator is no player: the view is a viewer's, not the referee's.
+            fails(
+                text_of(|o| fm_match_view(m, FM_SIDE_NONE, o)).0,
+                fm_status::FM_INVALID_ARGUMENT,
+                "argument",
+            );
+            fails(
+                text_of(|o| fm_match_export(m, FM_SIDE_SPECTATOR, o)).0,
+                fm_status::FM_INVALID_ARGUMENT,
+                "argument",
+            );
+        }
+        if name == c"system-demo" {
+            // Each side's unused markers are its secret (rule 7.2): a spectator sees
+            // neither side's, so its view differs from each side's own.
+            assert!(
+                hid_from_a && hid_from_b,
+                "the spectator saw a side's secrets"
+            );
+        }
+        free(m);
+    }
 }

@@ -134,6 +134,7 @@ fn header_declares_the_whole_api() {
         "fm_match_seed",
         "fm_match_outcome",
         "fm_match_log",
+        "fm_match_log_words",
         "fm_svg_to_png",
         "fm_bytes_free",
         "fm_string_free",

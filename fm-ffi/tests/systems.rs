@@ -151,6 +151,25 @@ fn the_race_through_the_c_abi() {
             take(msg),
             "observation is not supported by the \"race\" rules system"
         );
+        // No spectator views: every spectator's query says so, even an empty log's.
+        let mut h = 0;
+        for st in [
+            fm_match_view(six, FM_SIDE_SPECTATOR, &mut out),
+            fm_match_view_hash(six, FM_SIDE_SPECTATOR, &mut h),
+            fm_match_last_events(six, FM_SIDE_SPECTATOR, &mut out),
+            fm_match_log(six, FM_SIDE_SPECTATOR, 1000, &mut out),
+            fm_match_log_words(six, FM_SIDE_SPECTATOR, 0, &mut out),
+            fm_match_svg(six, FM_SIDE_SPECTATOR, c"{}".as_ptr(), &mut out),
+        ] {
+            assert_eq!(st, fm_status::FM_UNSUPPORTED);
+        }
+        assert!(out.is_null());
+        // Words: the race has none, so each command's list is empty.
+        assert_eq!(fm_match_log_words(six, FM_SIDE_A, 0, &mut out), OK);
+        let words: serde_json::Value = serde_json::from_str(&take(out)).unwrap();
+        let commands = words["commands"].as_array().unwrap();
+        assert_eq!(commands.len(), played);
+        assert!(commands.iter().all(|c| c.as_array().unwrap().is_empty()));
     }
     for h in [m, back, copy, six] {
         // SAFETY: live handles, freed once.

@@ -5,7 +5,7 @@
 
 use crate::convert::{max_input_text, type_name, MAX_INPUT_BYTES};
 use crate::errors::protocol_error;
-use fm_core::Side;
+use fm_core::{Side, Viewer};
 use pyo3::exceptions::{PyOSError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
@@ -150,6 +150,26 @@ pub fn side_arg(s: &str) -> PyResult<Side> {
             "a side is \"a\" or \"b\", not {s:?}"
         ))),
     }
+}
+
+/// Reads a viewer: `"spectator"` (any case: what both sides may know, every secret of
+/// either side hidden) or a side's player, the side read as [`side_from_py`] reads it
+/// (its errors then name the spectator too).
+pub fn viewer_from_py(names: Option<[&str; 2]>, obj: &Bound<'_, PyAny>) -> PyResult<Viewer> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        if s.to_str()?.eq_ignore_ascii_case("spectator") {
+            return Ok(Viewer::Spectator);
+        }
+    }
+    side_from_py(names, obj).map(Viewer::from).map_err(|e| {
+        let py = obj.py();
+        let msg = format!("{}, or \"spectator\"", e.value(py));
+        if e.is_instance_of::<PyTypeError>(py) {
+            PyTypeError::new_err(msg)
+        } else {
+            PyValueError::new_err(msg)
+        }
+    })
 }
 
 /// Reads a side: a str (`"a"`, `"b"`, or with the scenario's `names` of sides a and b

@@ -274,6 +274,17 @@ def test_fire_and_movement_features_raise_unsupported_error() -> None:
             f()
         assert info.value.system == "race"
         assert "observation is not supported by the \"race\" rules system" in info.value.message
+    # Nor spectator views: a spectator's query says so, even with an empty log.
+    for f in (
+        lambda: m.view("spectator"),
+        lambda: m.view_hash("spectator"),
+        lambda: m.spectator_log(),
+        lambda: m.log_words("spectator"),
+    ):
+        with pytest.raises(fm.UnsupportedError) as info:
+            f()
+        assert info.value.system == "race"
+        assert "spectator view is not supported" in info.value.message, info.value.message
     from fm.env import FmEnv
 
     with pytest.raises(fm.UnsupportedError):

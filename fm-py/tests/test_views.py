@@ -35,6 +35,38 @@ def test_views_hide_face_down_markers() -> None:
     assert not [g for g in full_root.iter(f"{SVG}g") if g.get("class") == "marker" and g.get("data-value") == "?"]
 
 
+def test_spectators_see_neither_sides_secrets() -> None:
+    """A spectator's view, hash, picture, log and words (what serve gives its
+    spectators): every face-down marker and unused allotment of either side hidden."""
+    m = find_face_down("b")
+    full = m.state["combat"]["markers"]
+    spec = m.view("spectator")
+    assert spec["side"] == "spectator" and m.view("Spectator") == spec
+    assert any(not mk["revealed"] for mk in full)
+    for seen, orig in zip(spec["combat"]["markers"], full, strict=True):
+        assert seen["value"] == (orig["value"] if orig["revealed"] else None)
+    for side in ("a", "b"):
+        assert spec["support"][side]["available"] is None
+        assert m.view(side)["support"][side]["available"] is not None
+    h = m.view_hash("spectator")
+    assert h not in (m.hash, m.view_hash("a"), m.view_hash("b"))
+    # The picture shows "?" for every face-down marker, either side's.
+    root = ET.fromstring(m.svg("spectator"))
+    q = [g for g in root.iter(f"{SVG}g") if g.get("class") == "marker" and g.get("data-value") == "?"]
+    assert len(q) == len([mk for mk in full if not mk["revealed"]]) > 0
+    # The log: both sides' secrets redacted, the spectator's hash after each command.
+    log = m.spectator_log()
+    assert len(log) == len(m.log) and log[-1]["view_hash"] == f"{h:016x}"
+    assert m.spectator_log(since=len(m.log) - 1) == log[-1:]
+    assert m.spectator_log(since=len(m.log)) == []
+    allotted = [e for entry in log for e in entry["events"] if e["type"] == "support_allotted"]
+    assert all(e.get("values") is None for e in allotted)
+    # Words: one list per command, no more than either side may know.
+    opening, words = m.log_words("spectator")
+    assert opening and len(words) == len(m.log)
+    assert m.log_words("spectator", since=3)[1] == words[3:]
+
+
 def test_event_streams_are_redacted_per_side() -> None:
     m = fm.Match("system-demo", seed=1)
     while m.pending.kind == "setup":

@@ -212,10 +212,12 @@ impl<G: Game> GameMatch<G> {
     /// ```
     ///
     /// # Errors
-    /// As [`Game::spectator_view`].
+    /// As [`Game::spectator_view`], whatever the log holds (an empty log of a system
+    /// without spectator views is refused too, not answered with an empty list).
     pub fn spectator_log(&self, from: usize) -> Result<Vec<SideEntryOf<G>>, MatchError> {
         let sc = &self.scenario;
         let mut s = self.opening.state.clone();
+        G::spectator_view(sc, &s)?;
         let mut log = Vec::new();
         for (k, e) in self.log.iter().enumerate() {
             G::fold(sc, &mut s, &e.events);

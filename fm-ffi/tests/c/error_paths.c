@@ -275,6 +275,9 @@ static void bad_inputs(void) {
     /* A side out of range, an unknown status code. */
     EXPECT_STATUS(fm_match_view(m, 7, &s), FM_INVALID_ARGUMENT);
     EXPECT_STATUS(fm_match_export(m, 7, &s), FM_INVALID_ARGUMENT);
+    /* A spectator is a viewer, not the referee nor a player with a record. */
+    EXPECT_STATUS(fm_match_view(m, FM_SIDE_NONE, &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_export(m, FM_SIDE_SPECTATOR, &s), FM_INVALID_ARGUMENT);
     const char *name = NULL;
     EXPECT_STATUS(fm_status_name(999, &name), FM_INVALID_ARGUMENT);
     EXPECT(name == NULL);
@@ -594,6 +597,7 @@ static void query_errors(void) {
     EXPECT_STATUS(fm_match_scenario(NULL, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_outcome(NULL, &s), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_log(NULL, FM_SIDE_NONE, 0, &s), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_log_words(NULL, FM_SIDE_NONE, 0, &s), FM_NULL_ARGUMENT);
     {
         uint64_t seed = 5;
         EXPECT_STATUS(fm_match_seed(NULL, &seed), FM_NULL_ARGUMENT);
@@ -634,10 +638,12 @@ static void query_errors(void) {
     EXPECT_STATUS(fm_match_seed(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_outcome(m, NULL), FM_NULL_ARGUMENT);
     EXPECT_STATUS(fm_match_log(m, FM_SIDE_NONE, 0, NULL), FM_NULL_ARGUMENT);
-    EXPECT_STATUS(fm_match_log(m, 3, 0, &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_log(m, 4, 0, &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_log_words(m, FM_SIDE_SPECTATOR, 0, NULL), FM_NULL_ARGUMENT);
+    EXPECT_STATUS(fm_match_log_words(m, 4, 0, &s), FM_INVALID_ARGUMENT);
     /* Bad sides: FM_SIDE_NONE only where it means the referee. */
-    EXPECT_STATUS(fm_match_last_events(m, 3, &s), FM_INVALID_ARGUMENT);
-    EXPECT_STATUS(fm_match_svg(m, 3, "{}", &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_last_events(m, 4, &s), FM_INVALID_ARGUMENT);
+    EXPECT_STATUS(fm_match_svg(m, 4, "{}", &s), FM_INVALID_ARGUMENT);
     EXPECT_STATUS(fm_match_odds(m, FM_SIDE_NONE, "{\"hex\":\"0101\"}", &s), FM_INVALID_ARGUMENT);
     EXPECT_STATUS(fm_match_observation(m, FM_SIDE_NONE, obs, 4, &len), FM_INVALID_ARGUMENT);
     EXPECT_STATUS(fm_match_determinized(m, FM_SIDE_NONE, 1, &out), FM_INVALID_ARGUMENT);

@@ -487,11 +487,19 @@ class Match:
         ``{"fire": {"unit", "target", "bases"?}}`` or ``{"morale": {"unit"}}``)."""
     @property
     def state(self) -> JsonDict: ...
-    def view(self, side: SideArg) -> JsonDict: ...
+    def view(self, side: SideArg) -> JsonDict:
+        """The state as ``side`` may see it; ``"spectator"``: as a spectator may, both
+        sides' secrets hidden (:class:`UnsupportedError` for a system without spectator
+        views)."""
     @property
     def hash(self) -> int:
         """The referee's state hash: covers hidden values; show players view_hash()."""
-    def view_hash(self, side: SideArg) -> int: ...
+    def view_hash(self, side: SideArg) -> int:
+        """The hash of ``side``'s view (``"spectator"``: a spectator's, safe to show
+        anyone)."""
+    def spectator_log(self, since: int = 0) -> list[JsonDict]:
+        """The log from command ``since`` on as a spectator may know it: dicts
+        ``{"command", "events", "view_hash"}``, both sides' secrets redacted."""
     def export(self, side: SideArg) -> JsonDict: ...
     @property
     def is_over(self) -> bool: ...
@@ -512,7 +520,8 @@ class Match:
     ) -> tuple[list[str], list[list[str]]]:
         """The events in words, one line each as the ``play`` example prints them:
         ``(opening, commands)``, the opening's lines and each command's from ``since``
-        on, as ``side`` may know them (``None``: the referee's, every value)."""
+        on, as ``side`` may know them (``"spectator"``: as a spectator may; ``None``:
+        the referee's, every value)."""
     def playout(self, max_commands: int | None = None, seed: int = 0) -> int:
         """Plays uniformly random legal commands (a generator seeded with ``seed``)
         until the game ends or ``max_commands`` were applied; returns how many were."""
@@ -623,7 +632,8 @@ class Match:
         boxes: bool | None = None,
     ) -> str:
         """The board (Fire & Movement) or the table (Huzzah!) as an SVG document: the
-        full state, or ``side``'s view. Each system takes its own options; the other's
+        full state, or ``side``'s view (``"spectator"``: a spectator's). Each system
+        takes its own options; the other's
         raise ``TypeError`` (``None`` is the default).
 
         Fire & Movement (the other side's face-down markers as "?" in a side's view):

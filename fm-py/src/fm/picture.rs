@@ -2,9 +2,9 @@
 //! the board as SVG (`fm_core::render_svg`) with the options read from Python.
 
 use super::side_names;
-use crate::args::{opt_str_list, side_from_py, str_list};
+use crate::args::{opt_str_list, str_list, viewer_from_py};
 use crate::convert::type_name;
-use crate::errors::{protocol_error, rule_error};
+use crate::errors::{match_error, protocol_error, rule_error};
 use crate::system::{region_json, SvgArgs};
 use fm_core::{Hex, MapMarker, RenderOptions, Scenario};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -132,7 +132,7 @@ fn render_options(
     })
 }
 
-/// The board of `m` as SVG: the full state, or a side's view of it.
+/// The board of `m` as SVG: the full state, or a side's or a spectator's view of it.
 pub fn svg(py: Python<'_>, m: &fm_core::Match, args: SvgArgs<'_, '_>) -> PyResult<String> {
     let opts = render_options(
         m.scenario(),
@@ -151,15 +151,19 @@ pub fn svg(py: Python<'_>, m: &fm_core::Match, args: SvgArgs<'_, '_>) -> PyResul
             boxes: args.boxes,
         },
     )?;
-    let side = args
+    let viewer = args
         .side
-        .map(|s| side_from_py(Some(side_names(m.scenario())), s))
+        .map(|s| viewer_from_py(Some(side_names(m.scenario())), s))
         .transpose()?;
     // A board picture takes milliseconds: drawn without the GIL.
-    Ok(py.detach(|| match side {
-        Some(s) => fm_core::render_svg(m.scenario(), &m.view(s), &opts),
-        None => fm_core::render_svg(m.scenario(), m.state(), &opts),
-    }))
+    let drawn = py.detach(|| -> Result<String, fm_core::MatchError> {
+        Ok(match viewer.map(|v| v.side()) {
+            None => fm_core::render_svg(m.scenario(), m.state(), &opts),
+            Some(Some(s)) => fm_core::render_svg(m.scenario(), &m.view(s), &opts),
+            Some(None) => fm_core::render_svg(m.scenario(), &m.spectator_view()?, &opts),
+        })
+    });
+    drawn.map_err(|e| match_error(&e))
 }
 
 /// The board of `m` with the default options (Jupyter's `_repr_svg_`).

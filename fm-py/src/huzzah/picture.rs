@@ -2,8 +2,8 @@
 //! (`fm_core::huzzah::render`) with the options read from Python.
 
 use super::HzMatch;
-use crate::args::{as_int, int_text, not_an_int, side_from_py};
-use crate::errors::rule_error;
+use crate::args::{as_int, int_text, not_an_int, viewer_from_py};
+use crate::errors::{match_error, rule_error};
 use crate::system::{region_json, SvgArgs};
 use fm_core::huzzah::render::{render_svg, RenderOptions};
 use pyo3::exceptions::PyValueError;
@@ -63,7 +63,7 @@ fn render_options(
     })
 }
 
-/// The table of `m` as SVG: the full state, or a side's view of it.
+/// The table of `m` as SVG: the full state, or a side's or a spectator's view of it.
 pub fn svg(py: Python<'_>, m: &HzMatch, args: SvgArgs<'_, '_>) -> PyResult<String> {
     let opts = render_options(
         m,
@@ -73,11 +73,15 @@ pub fn svg(py: Python<'_>, m: &HzMatch, args: SvgArgs<'_, '_>) -> PyResult<Strin
         args.labels,
         args.region,
     )?;
-    let side = args.side.map(|s| side_from_py(None, s)).transpose()?;
-    Ok(py.detach(|| match side {
-        Some(s) => render_svg(m.scenario(), &m.view(s), &opts),
-        None => render_svg(m.scenario(), m.state(), &opts),
-    }))
+    let viewer = args.side.map(|s| viewer_from_py(None, s)).transpose()?;
+    let drawn = py.detach(|| -> Result<String, fm_core::MatchError> {
+        Ok(match viewer.map(|v| v.side()) {
+            None => render_svg(m.scenario(), m.state(), &opts),
+            Some(Some(s)) => render_svg(m.scenario(), &m.view(s), &opts),
+            Some(None) => render_svg(m.scenario(), &m.spectator_view()?, &opts),
+        })
+    });
+    drawn.map_err(|e| match_error(&e))
 }
 
 /// The table of `m` with the default options (Jupyter's `_repr_svg_`).

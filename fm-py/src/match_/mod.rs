@@ -15,14 +15,14 @@ mod picture;
 mod saves;
 mod search;
 
-use crate::args::{count_arg, seed_arg, setting_float, setting_int, side_from_py};
+use crate::args::{count_arg, seed_arg, setting_float, setting_int, side_from_py, viewer_from_py};
 use crate::convert::{to_json_value, to_py, type_name};
 use crate::errors::{fm_only, match_error, protocol_error, rule_error, systems_only};
 use crate::source::{default_source, source_from_py};
 use crate::system::{self, OddsArgs, Play, PySystem, Records, StateOf, SvgArgs};
 use actions::{action_arg, factored_error, mask_of};
 use fm_core::any::DynMatch;
-use fm_core::Side;
+use fm_core::{Side, Viewer};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
@@ -79,6 +79,11 @@ impl PyMatch {
     /// side's name.
     fn side(&self, obj: &Bound<'_, PyAny>) -> PyResult<Side> {
         side_from_py(self.sys.side_names(&*self.m), obj)
+    }
+
+    /// A viewer argument: a side as [`Self::side`] reads it, or `"spectator"`.
+    fn viewer(&self, obj: &Bound<'_, PyAny>) -> PyResult<Viewer> {
+        viewer_from_py(self.sys.side_names(&*self.m), obj)
     }
 
     /// The `fm.UnsupportedError` of a feature (`what`: `"Match.turn"`) that this match's
@@ -602,9 +607,16 @@ impl PyMatch {
     }
 
     /// The state as one side may see it, as a dict (Fire & Movement: face-down markers
-    /// of the other side hidden).
+    /// of the other side hidden); `"spectator"`: as a spectator may, both sides'
+    /// secrets hidden (`fm.UnsupportedError` for a system without spectator views).
     fn view<'py>(&self, py: Python<'py>, side: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let s = self.side(side)?;
+        let Some(s) = self.viewer(side)?.side() else {
+            let m = &*self.m;
+            let v = py
+                .detach(|| m.spectator_view_json())
+                .map_err(|e| match_error(&e))?;
+            return to_py(py, &v);
+        };
         match self.sys.state(py, &*self.m, StateOf::View(s)) {
             Some(r) => r,
             None => {
@@ -623,10 +635,35 @@ impl PyMatch {
     }
 
     /// The 64-bit hash of one side's view: the same for every state that side cannot
-    /// tell apart; the hash to show a player.
+    /// tell apart; the hash to show a player (`"spectator"`: a spectator's, safe to
+    /// show anyone).
     fn view_hash(&self, side: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let s = self.side(side)?;
-        Ok(self.m.view_hash(s))
+        match self.viewer(side)?.side() {
+            Some(s) => Ok(self.m.view_hash(s)),
+            None => self.m.spectator_view_hash().map_err(|e| match_error(&e)),
+        }
+    }
+
+    /// The log from command `since` on as a spectator may know it: dicts `{"command",
+    /// "events", "view_hash"}`, the events redacted of both sides' secrets and the
+    /// spectator's view hash after each command (16 hex digits), as `serve` gives its
+    /// spectators (`fm.UnsupportedError` for a system without spectator views).
+    #[pyo3(signature = (since = None), text_signature = "($self, since=0)")]
+    fn spectator_log<'py>(
+        &self,
+        py: Python<'py>,
+        since: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let len = self.m.log_len();
+        let from = match since {
+            Some(n) if !n.is_none() => count_arg(n, "since", len as u64)? as usize,
+            _ => 0,
+        };
+        let m = &*self.m;
+        let log = py
+            .detach(|| m.spectator_log_json(from))
+            .map_err(|e| match_error(&e))?;
+        to_py(py, &log)
     }
 
     /// The match as one side may know it, as a dict (no seed, no hidden value: the
@@ -708,7 +745,8 @@ impl PyMatch {
     /// The events in words, one line each as the `play` example prints them (any
     /// system that has words): `(opening, commands)`, the opening's lines and each
     /// command's from `since` on, as `side` may know them (a redacted event's hidden
-    /// values read `?`; `None`: the referee's, every value).
+    /// values read `?`; `"spectator"`: as a spectator may; `None`: the referee's,
+    /// every value).
     #[pyo3(signature = (side = None, since = None), text_signature = "($self, side=None, since=0)")]
     fn log_words(
         &self,
@@ -717,10 +755,7 @@ impl PyMatch {
         since: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Vec<String>, Vec<Vec<String>>)> {
         let viewer = match side {
-            Some(s) if !s.is_none() => Some(match self.side(s)? {
-                Side::A => fm_core::Viewer::A,
-                Side::B => fm_core::Viewer::B,
-            }),
+            Some(s) if !s.is_none() => Some(self.viewer(s)?),
             _ => None,
         };
         let len = self.m.log_len();
@@ -1055,8 +1090,8 @@ impl PyMatch {
     }
 
     /// The board (Fire & Movement) or the table (Huzzah!) as SVG: the full state, or
-    /// `side`'s view of it. Each system takes its own options (`TypeError` for the
-    /// other's); defaults in brackets.
+    /// `side`'s view of it (`"spectator"`: a spectator's). Each system takes its own
+    /// options (`TypeError` for the other's); defaults in brackets.
     ///
     /// Fire & Movement: `hex_size` pixels from a hex's centre to a corner, 10 to 200
     /// (`ValueError` outside, NaN included) [40]; `hex_ids` [True]; `panel` [True];
