@@ -1348,8 +1348,9 @@ fm_status fm_match_odds(const fm_match *m,
 /**
  * The picture of the game as SVG text: of `side`'s view (`FM_SIDE_A`, `FM_SIDE_B`:
  * nothing it may not know is drawn), of a spectator's (`FM_SIDE_SPECTATOR`: neither
- * side's secrets drawn) or of the whole state (`FM_SIDE_NONE`, the referee's). `options_json` is a JSON object of the system's options (`"{}"`: the
- * defaults). Fire & Movement: `hex_size` (10 to 200), `hex_ids`, `panel`, `title`,
+ * side's secrets drawn) or of the whole state (`FM_SIDE_NONE`, the referee's).
+ * `options_json` is a JSON object of the system's options (`"{}"`: the defaults).
+ * Fire & Movement: `hex_size` (10 to 200), `hex_ids`, `panel`, `title`,
  * `highlight` (hex ids), `markers` (`{"hex", "kind", "label"}` objects). Huzzah!:
  * `radii`, `arc_of` (a unit id), `scale` (1 to 100), `labels`.
  *
