@@ -252,6 +252,10 @@ def test_illegal_actions_raise_lose_or_are_penalised(turns: str) -> None:
     e.reset(seed=1)
     agent = e.agent_selection
     e.step(0 if turns == "cycle" else bad)  # a acts out of turn / b's illegal command
+    if turns == "cycle":
+        # Agents leave at the cycle's end: b waits it out, then both terminate.
+        assert not any(e.terminations.values()) and e.action_mask("b")[e.wait_action] == 1
+        e.step(e.wait_action)
     assert all(e.terminations.values())
     assert e.rewards[agent] == -1.0 and sum(e.rewards.values()) == 0
 
@@ -1016,3 +1020,59 @@ def test_pettingzoo_tests_pass_with_default_options_on_every_builtin_scenario(
         parallel_seed_test(lambda: parallel_env(scenario=scenario))
         render_test(lambda render_mode=None: env(scenario=scenario, render_mode=render_mode))
         max_cycles_test(_module(scenario))
+
+
+def _ends_on_a(seed: int) -> bool:
+    """Whether masked random play of system-demo (cycles, `seed`) ends on a's step."""
+    e = FmEnv(scenario="system-demo", seed=seed)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        agent = e.agent_selection
+        mask = e.action_mask(agent)
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+        if e._game().is_over:
+            return agent == "a"
+
+
+def test_a_game_ending_mid_cycle_ends_with_the_cycle() -> None:
+    """PettingZoo's aec_to_parallel needs agents to leave at a cycle's end: a game that
+    ends on a's step has b wait out the cycle, and the rewards and terminations come
+    with b's step (the flaky failure of parallel_api_test over aec_to_parallel)."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    seed = next(s for s in range(200) if _ends_on_a(s))
+    e = FmEnv(scenario="system-demo", seed=seed)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not e._game().is_over:
+        agent = e.agent_selection
+        e.step(int(rng.choice(np.flatnonzero(e.action_mask(agent)))))
+    # a's step ended the game: nobody has left, b may only wait.
+    assert e.agent_selection == "b" and e.agents == ["a", "b"]
+    assert not any(e.terminations.values()) and set(e.rewards.values()) == {0.0}
+    mask = e.action_mask("b")
+    assert mask.sum() == 1 and mask[e.wait_action] == 1
+    obs = e.observe("b")
+    assert isinstance(obs, dict) and obs["action_mask"][e.wait_action] == 1
+    e.step(e.wait_action)
+    returns = e._game().returns()
+    assert all(e.terminations.values())
+    assert e.rewards == {a: float(returns[a]) for a in ("a", "b")} and returns["a"] != 0
+    for a in ("a", "b"):
+        assert e.action_mask(a).sum() == 0
+        e.step(None)
+    assert e.agents == []
+    # The same game through aec_to_parallel: it ends at the cycle's end, no error.
+    par = aec_to_parallel(env(scenario="system-demo", seed=seed))
+    par.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while par.agents:
+        actions = {}
+        for a in par.agents:
+            mask = par.aec_env.action_mask(a)
+            actions[a] = int(rng.choice(np.flatnonzero(mask)))
+        _, rewards, terminations, _, _ = par.step(actions)
+        steps += 1
+    assert all(terminations.values()) and steps > 10

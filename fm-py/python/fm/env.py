@@ -382,7 +382,7 @@ class _Common:
         ``live``; with a wait action, that one alone for a live agent not deciding)."""
         m = self._game()
         mask = np.zeros(self._n_actions, dtype=np.int8)
-        if not live or m.is_over:
+        if not live or (m.is_over and not self._waiting_out()):
             return mask
         if agent == self._deciding():
             # Filled in place: no bytes object, no copy.
@@ -398,6 +398,11 @@ class _Common:
     def _deciding(self) -> Optional[str]:
         """The side whose action counts now (the others wait)."""
         return self._game().to_move
+
+    def _waiting_out(self) -> bool:
+        """Whether the game has ended and the agents wait out the cycle
+        (:class:`FmEnv` with cycles)."""
+        return False
 
     def _observation(self, agent: str, live: bool = True) -> Observation:
         flat = self._flat(agent)
@@ -571,7 +576,12 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
     ``parallel_to_aec`` convert between the two environments. ``turns="decision"``: only the
     deciding side acts (``agent_selection`` follows the game, one side often acting
     many times in a row), there is no wait action and ``max_cycles`` counts
-    decisions: half the steps or fewer, for learners that read the mask."""
+    decisions: half the steps or fewer, for learners that read the mask.
+
+    With cycles, agents leave only at the end of a cycle, as ``aec_to_parallel``
+    requires: a game that ends on ``a``'s step (its decision, or its illegal action
+    under ``illegal_action="lose"``) has ``b`` wait out the cycle (its mask the wait
+    action alone), and the result's rewards and terminations come with ``b``'s step."""
 
     metadata: Dict[str, Any] = {
         "name": "fm_v0",
@@ -623,8 +633,12 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
         self.action_spaces: Dict[str, spaces.Discrete] = self._action_spaces()
         self._rng = np.random.default_rng(seed)
         self.num_cycles = 0
-        # turns="cycle": the side deciding when the cycle began.
+        # turns="cycle": the side deciding when the cycle began (None while a game
+        # that ended this cycle waits for the cycle's end).
         self._cycle_decider: Optional[str] = None
+        # turns="cycle": the rewards of a game that ended before its cycle did, paid
+        # with the terminations at the cycle's end.
+        self._ending: Optional[Dict[str, float]] = None
         self.rewards: Dict[str, float] = {}
         self._cumulative_rewards: Dict[str, float] = {}
         self.terminations: Dict[str, bool] = {}
@@ -652,6 +666,7 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._cycle_decider = m.to_move
+        self._ending = None
         if self.turns == "cycle":
             self.agent_selection = self.possible_agents[0]
         else:
@@ -667,6 +682,9 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
 
     def _live(self, agent: str) -> bool:
         return not self.terminations.get(agent, True) and not self.truncations.get(agent, True)
+
+    def _waiting_out(self) -> bool:
+        return self._ending is not None
 
     def _agent_live(self, agent: str) -> bool:
         return self._live(agent)
@@ -719,25 +737,40 @@ class FmEnv(_NpRandom, _Common, AECEnv):  # type: ignore[misc]
             self.num_cycles = self.num_steps
         elif agent == self.possible_agents[-1]:
             self.num_cycles += 1
-        if refused is not None and self.illegal_action == "lose":
-            for a in self.agents:
-                self.rewards[a] = -1.0 if a == agent else 1.0
-                self.terminations[a] = True
+        ending: Optional[Dict[str, float]] = None
+        if refused is not None and self.illegal_action == "lose" and self._ending is None:
+            ending = {a: -1.0 if a == agent else 1.0 for a in self.agents}
         else:
             if refused is not None:
                 self.rewards[agent] = self.illegal_reward
-            if m.is_over:
+            if m.is_over and self._ending is None:
                 returns = m.returns()
-                for a in self.agents:
-                    self.rewards[a] += float(returns[a])
-                    self.terminations[a] = True
-            elif self.max_cycles is not None and self.num_cycles >= self.max_cycles:
-                for a in self.agents:
-                    self.truncations[a] = True
+                ending = {a: float(returns[a]) for a in self.agents}
+        cycle_ends = self.turns != "cycle" or agent == self.possible_agents[-1]
+        if ending is not None and not cycle_ends:
+            # PettingZoo's cycles: agents leave at the cycle's end alone, so the
+            # agents after this one wait it out first.
+            self._ending = ending
+            self._cycle_decider = None
+        elif cycle_ends and self._ending is not None:
+            ending, self._ending = self._ending, None
+        if ending is not None and cycle_ends:
+            for a in self.agents:
+                self.rewards[a] += ending[a]
+                self.terminations[a] = True
+        elif (
+            cycle_ends
+            and self._ending is None
+            and not m.is_over
+            and self.max_cycles is not None
+            and self.num_cycles >= self.max_cycles
+        ):
+            for a in self.agents:
+                self.truncations[a] = True
         if self.turns == "cycle":
             i = (self.possible_agents.index(agent) + 1) % len(self.possible_agents)
             self.agent_selection = self.possible_agents[i]
-            if i == 0:
+            if i == 0 and self._ending is None:
                 self._cycle_decider = m.to_move
         else:
             self.agent_selection = m.to_move or agent
