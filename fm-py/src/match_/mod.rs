@@ -86,6 +86,14 @@ impl PyMatch {
         viewer_from_py(self.sys.side_names(&*self.m), obj)
     }
 
+    /// A `since` argument: a command count from 0 to the log's length (`None`: 0).
+    fn since(&self, since: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+        match since {
+            Some(n) if !n.is_none() => Ok(count_arg(n, "since", self.m.log_len() as u64)? as usize),
+            _ => Ok(0),
+        }
+    }
+
     /// The `fm.UnsupportedError` of a feature (`what`: `"Match.turn"`) that this match's
     /// system lacks.
     fn lacks(&self, what: &str) -> PyErr {
@@ -654,11 +662,7 @@ impl PyMatch {
         py: Python<'py>,
         since: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let len = self.m.log_len();
-        let from = match since {
-            Some(n) if !n.is_none() => count_arg(n, "since", len as u64)? as usize,
-            _ => 0,
-        };
+        let from = self.since(since)?;
         let m = &*self.m;
         let log = py
             .detach(|| m.spectator_log_json(from))
@@ -758,11 +762,7 @@ impl PyMatch {
             Some(s) if !s.is_none() => Some(self.viewer(s)?),
             _ => None,
         };
-        let len = self.m.log_len();
-        let from = match since {
-            Some(n) if !n.is_none() => count_arg(n, "since", len as u64)? as usize,
-            _ => 0,
-        };
+        let from = self.since(since)?;
         let m = &*self.m;
         let w = py
             .detach(|| m.log_words(viewer, from))
